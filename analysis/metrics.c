@@ -1,0 +1,67 @@
+/* analysis/metrics.c — GFlop/s, SLR, speedup and efficiency of a run. */
+#include "analysis/metrics.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static double min_estimate(const struct hs_sched *s, const struct hs_task *t)
+{
+    double best = INFINITY;
+    for (int w = 0; w < hs_sched_nworkers(s); w++) {
+        double e = hs_sched_exec_estimate(s, t, w);
+        if (e < best)
+            best = e;
+    }
+    return best;
+}
+
+/* Longest path with minimum costs, along the topological order. */
+static double critical_path_min(const struct hs_sched *s)
+{
+    const struct hs_dag *dag = hs_sched_dag(s);
+    double *finish = calloc((size_t)dag->ntasks, sizeof(double));
+    double cp = 0;
+    for (int i = 0; i < dag->ntasks; i++) {
+        const struct hs_task *t = &dag->tasks[dag->topo[i]];
+        double start = 0;
+        for (int p = 0; p < t->npred; p++) {
+            double f = finish[dag->edges[t->pred[p]].src];
+            if (f > start)
+                start = f;
+        }
+        finish[t->id] = start + min_estimate(s, t);
+        if (finish[t->id] > cp)
+            cp = finish[t->id];
+    }
+    free(finish);
+    return cp;
+}
+
+static double sequential_time(const struct hs_sched *s)
+{
+    const struct hs_dag *dag = hs_sched_dag(s);
+    double best = INFINITY, split = 0;
+    for (int w = 0; w < hs_sched_nworkers(s); w++) {
+        double sum = 0;
+        for (int i = 0; i < dag->ntasks && isfinite(sum); i++)
+            sum += hs_sched_exec_estimate(s, &dag->tasks[i], w);
+        if (sum < best)
+            best = sum;
+    }
+    if (isfinite(best))
+        return best;
+    for (int i = 0; i < dag->ntasks; i++)
+        split += min_estimate(s, &dag->tasks[i]);
+    return split;
+}
+
+void hs_metrics_compute(const struct hs_sched *s, double makespan, struct hs_metrics *m)
+{
+    m->flops = hs_dag_flops(hs_sched_dag(s));
+    m->gflops = makespan > 0 ? m->flops / makespan / 1e9 : 0;
+    m->cp_min = critical_path_min(s);
+    m->slr = m->cp_min > 0 ? makespan / m->cp_min : 0;
+    m->sequential = sequential_time(s);
+    m->speedup = makespan > 0 ? m->sequential / makespan : 0;
+    m->efficiency = m->speedup / hs_sched_nworkers(s);
+}

@@ -1,0 +1,28 @@
+/* analysis/metrics.h — figures of merit of a run, computed from the DAG, the
+ * cost estimates of the selected workers and the makespan:
+ *
+ *   GFlop/s    = flops of the whole operation (LAWN 41 for linear algebra,
+ *                else the sum of task flops) / makespan / 1e9
+ *   SLR        = makespan / CP_min, where CP_min is the longest path of the
+ *                DAG when every task weighs its minimum estimated execution
+ *                time over the selected workers and communication is free
+ *                (Topcuoglu et al. 2002)
+ *   speedup    = sequential time / makespan, where the sequential time is the
+ *                smallest sum of estimated execution times over the workers
+ *                that can run every task (if none can, the sum over tasks of
+ *                their minimum time: the best split without any parallelism)
+ *   efficiency = speedup / number of workers */
+#ifndef HS_METRICS_H
+#define HS_METRICS_H
+
+#include "sim/sched.h"
+
+struct hs_metrics {
+    double flops, gflops;
+    double cp_min, slr;
+    double sequential, speedup, efficiency;
+};
+
+void hs_metrics_compute(const struct hs_sched *s, double makespan, struct hs_metrics *m);
+
+#endif

@@ -1,0 +1,212 @@
+/* platforms/perfmodel.c — loading timing tables (cJSON) and looking durations up. */
+#include "platforms/perfmodel.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static char *read_file(const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = size >= 0 ? malloc((size_t)size + 1) : NULL;
+    if (!buf || fread(buf, 1, (size_t)size, f) != (size_t)size) {
+        snprintf(err, errlen, "%s: cannot read the file", path);
+        free(buf);
+        fclose(f);
+        return NULL;
+    }
+    buf[size] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* Line number of a byte offset, for parse error messages. */
+static int line_of(const char *text, const char *where)
+{
+    int line = 1;
+    for (const char *p = text; p < where && *p; p++)
+        line += *p == '\n';
+    return line;
+}
+
+static int entry_error(char *err, size_t errlen, const char *path, int i, const char *what)
+{
+    snprintf(err, errlen, "%s: kernels[%d]: %s", path, i, what);
+    return -1;
+}
+
+static int parse_entry(const cJSON *item, struct hs_perf_entry *e, const char *path, int i,
+                       char *err, size_t errlen)
+{
+    const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(item, "kernel");
+    const cJSON *arch = cJSON_GetObjectItemCaseSensitive(item, "arch");
+    const cJSON *nb = cJSON_GetObjectItemCaseSensitive(item, "nb");
+    const cJSON *sec = cJSON_GetObjectItemCaseSensitive(item, "seconds");
+    const cJSON *gf = cJSON_GetObjectItemCaseSensitive(item, "gflops");
+    const cJSON *src = cJSON_GetObjectItemCaseSensitive(item, "source");
+    if (!cJSON_IsString(kernel) || !*kernel->valuestring)
+        return entry_error(err, errlen, path, i, "field 'kernel' must be a non-empty string");
+    if (!cJSON_IsString(arch) ||
+        (strcmp(arch->valuestring, "cpu") != 0 && strcmp(arch->valuestring, "gpu") != 0))
+        return entry_error(err, errlen, path, i, "field 'arch' must be \"cpu\" or \"gpu\"");
+    if (nb && (!cJSON_IsNumber(nb) || nb->valuedouble < 0))
+        return entry_error(err, errlen, path, i, "field 'nb' must be a non-negative number");
+    if ((sec != NULL) == (gf != NULL))
+        return entry_error(err, errlen, path, i, "give exactly one of 'seconds' and 'gflops'");
+    const cJSON *val = sec ? sec : gf;
+    if (!cJSON_IsNumber(val) || !(val->valuedouble > 0))
+        return entry_error(err, errlen, path, i, "'seconds' or 'gflops' must be a positive number");
+    if (!cJSON_IsString(src) || !*src->valuestring)
+        return entry_error(err, errlen, path, i, "field 'source' (provenance) is required");
+    e->kernel = dup_str(kernel->valuestring);
+    e->arch = dup_str(arch->valuestring);
+    e->nb = nb ? (int)nb->valuedouble : 0;
+    e->seconds = sec ? sec->valuedouble : 0;
+    e->gflops = gf ? gf->valuedouble : 0;
+    e->source = dup_str(src->valuestring);
+    return 0;
+}
+
+static int parse_overhead(const cJSON *root, struct hs_perfmodel *pm, const char *path, char *err,
+                          size_t errlen)
+{
+    const cJSON *ov = cJSON_GetObjectItemCaseSensitive(root, "overhead_seconds");
+    if (!ov)
+        return 0;
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(ov, "cpu");
+    const cJSON *g = cJSON_GetObjectItemCaseSensitive(ov, "gpu");
+    if (!cJSON_IsObject(ov) || (c && !cJSON_IsNumber(c)) || (g && !cJSON_IsNumber(g)) ||
+        (c && c->valuedouble < 0) || (g && g->valuedouble < 0)) {
+        snprintf(err, errlen, "%s: 'overhead_seconds' must be {\"cpu\": s, \"gpu\": s} with s >= 0",
+                 path);
+        return -1;
+    }
+    pm->overhead_cpu = c ? c->valuedouble : 0;
+    pm->overhead_gpu = g ? g->valuedouble : 0;
+    return 0;
+}
+
+int hs_perf_load(const char *path, struct hs_perfmodel *pm, char *err, size_t errlen)
+{
+    memset(pm, 0, sizeof *pm);
+    char *text = read_file(path, err, errlen);
+    if (!text)
+        return -1;
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    if (!root) {
+        snprintf(err, errlen, "%s: malformed JSON near line %d", path, line_of(text, end));
+        free(text);
+        return -1;
+    }
+    free(text);
+    int rc = -1;
+    const cJSON *kernels = cJSON_GetObjectItemCaseSensitive(root, "kernels");
+    if (!cJSON_IsArray(kernels) || cJSON_GetArraySize(kernels) == 0) {
+        snprintf(err, errlen, "%s: field 'kernels' must be a non-empty array", path);
+        goto out;
+    }
+    if (parse_overhead(root, pm, path, err, errlen))
+        goto out;
+    pm->n = cJSON_GetArraySize(kernels);
+    pm->entries = calloc((size_t)pm->n, sizeof *pm->entries);
+    int i = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, kernels)
+    {
+        if (parse_entry(item, &pm->entries[i], path, i, err, errlen)) {
+            pm->n = i;
+            goto out;
+        }
+        i++;
+    }
+    const cJSON *desc = cJSON_GetObjectItemCaseSensitive(root, "description");
+    pm->description = dup_str(cJSON_IsString(desc) ? desc->valuestring : "");
+    pm->file = dup_str(path);
+    rc = 0;
+out:
+    cJSON_Delete(root);
+    if (rc)
+        hs_perf_free(pm);
+    return rc;
+}
+
+void hs_perf_free(struct hs_perfmodel *pm)
+{
+    for (int i = 0; i < pm->n; i++) {
+        free(pm->entries[i].kernel);
+        free(pm->entries[i].arch);
+        free(pm->entries[i].source);
+    }
+    free(pm->entries);
+    free(pm->file);
+    free(pm->description);
+    memset(pm, 0, sizeof *pm);
+}
+
+int hs_perf_has(const struct hs_perfmodel *pm, const char *kernel, const char *arch)
+{
+    for (int i = 0; pm && i < pm->n; i++)
+        if (strcmp(pm->entries[i].kernel, kernel) == 0 && strcmp(pm->entries[i].arch, arch) == 0)
+            return 1;
+    return 0;
+}
+
+/* Rate (flop/s) of an entry for a task of `flops` at tile size nb. */
+static double entry_rate(const struct hs_perf_entry *e, int nb, double flops)
+{
+    if (e->gflops > 0)
+        return e->gflops * 1e9;
+    double scale = (e->nb > 0 && nb > 0) ? pow((double)e->nb / nb, 3) : 1.0;
+    return flops * scale / e->seconds;
+}
+
+double hs_perf_time(const struct hs_perfmodel *pm, const char *kernel, const char *arch, int nb,
+                    double flops)
+{
+    const struct hs_perf_entry *below = NULL, *above = NULL;
+    double overhead = strcmp(arch, "gpu") == 0 ? pm->overhead_gpu : pm->overhead_cpu;
+    for (int i = 0; i < pm->n; i++) {
+        const struct hs_perf_entry *e = &pm->entries[i];
+        if (strcmp(e->kernel, kernel) != 0 || strcmp(e->arch, arch) != 0)
+            continue;
+        if (e->nb == nb || e->nb == 0) {
+            if (e->seconds > 0)
+                return e->seconds;
+            return flops > 0 ? flops / (e->gflops * 1e9) + overhead : NAN;
+        }
+        if (e->nb < nb && (!below || e->nb > below->nb))
+            below = e;
+        if (e->nb > nb && (!above || e->nb < above->nb))
+            above = e;
+    }
+    if ((!below && !above) || !(flops > 0))
+        return NAN;
+    double rate;
+    if (below && above) {
+        double f = (double)(nb - below->nb) / (above->nb - below->nb);
+        rate = (1 - f) * entry_rate(below, nb, flops) + f * entry_rate(above, nb, flops);
+    } else {
+        rate = entry_rate(below ? below : above, nb, flops);
+    }
+    return flops / rate + overhead;
+}

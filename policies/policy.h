@@ -1,0 +1,31 @@
+/* policies/policy.h — the scheduling policy interface, modelled on StarPU's
+ * policies: a struct of callbacks, one file per policy. A policy sees the
+ * runtime only through the read-only view of sim/sched.h (estimates, data
+ * location, worker availability, the clock, a seeded random stream); it never
+ * calls SimGrid or CUDA, so the same policy drives every engine.
+ *
+ *   init  — before time 0; static policies plan the whole DAG here and call
+ *           hs_sched_set_predicted_makespan. Return non-zero to abort the run
+ *           (after hs_fail).
+ *   push  — task t became ready (all its predecessors completed).
+ *   pop   — worker w can take one more task: return one it can run, or NULL.
+ *   done  — t completed on w (its successors are pushed right after).
+ *   fini  — after the run; free private state. */
+#ifndef HS_POLICY_H
+#define HS_POLICY_H
+
+#include "sim/params.h"
+#include "sim/sched.h"
+
+struct hs_policy {
+    const char *name;
+    const char *summary;
+    const struct hs_param *params; /* NULL-name-terminated; may be NULL */
+    int (*init)(struct hs_sched *s);
+    void (*push)(struct hs_sched *s, struct hs_task *t);
+    struct hs_task *(*pop)(struct hs_sched *s, int worker);
+    void (*done)(struct hs_sched *s, struct hs_task *t, int worker);
+    void (*fini)(struct hs_sched *s);
+};
+
+#endif

@@ -1,0 +1,44 @@
+/* policies/registry.c — every policy, by name. */
+#include "policies/registry.h"
+#include "sim/util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct hs_policy *const all_policies[] = {
+    &hs_policy_eager,
+    &hs_policy_random,
+    &hs_policy_dmda,
+    NULL,
+};
+
+const struct hs_policy *const *hs_policies(void)
+{
+    return all_policies;
+}
+
+const struct hs_policy *hs_policy_parse(const char *text, struct hs_spec *spec)
+{
+    if (hs_spec_parse(text, spec))
+        return NULL;
+    for (int i = 0; all_policies[i]; i++) {
+        const struct hs_policy *p = all_policies[i];
+        if (strcmp(p->name, spec->name) != 0)
+            continue;
+        char what[96];
+        snprintf(what, sizeof what, "policy %s", p->name);
+        if (hs_spec_check(spec, p->params, what)) {
+            hs_spec_free(spec);
+            return NULL;
+        }
+        return p;
+    }
+    char names[512];
+    int len = 0;
+    for (int i = 0; all_policies[i]; i++)
+        len += snprintf(names + len, sizeof names - (size_t)len, "%s%s", i ? ", " : "",
+                        all_policies[i]->name);
+    hs_fail("unknown policy '%s' (valid: %s)", spec->name, names);
+    hs_spec_free(spec);
+    return NULL;
+}

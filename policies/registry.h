@@ -1,0 +1,20 @@
+/* policies/registry.h — the list of policies and the parsing of
+ * "name:key=value,…" policy specifications. Adding a policy is one file plus
+ * one line in registry.c. */
+#ifndef HS_POLICY_REGISTRY_H
+#define HS_POLICY_REGISTRY_H
+
+#include "policies/policy.h"
+
+extern const struct hs_policy hs_policy_eager;
+extern const struct hs_policy hs_policy_random;
+extern const struct hs_policy hs_policy_dmda;
+
+/* NULL-terminated list of every policy. */
+const struct hs_policy *const *hs_policies(void);
+
+/* Parse and validate a policy spec; returns the policy, or NULL with hs_fail
+ * (unknown policy or parameter, listing the valid ones). */
+const struct hs_policy *hs_policy_parse(const char *text, struct hs_spec *spec);
+
+#endif

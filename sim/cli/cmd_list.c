@@ -1,0 +1,45 @@
+/* sim/cli/cmd_list.c — `hetsim policies` and `hetsim workloads`: every
+ * policy and workload with its parameters and their defaults. */
+#include "policies/registry.h"
+#include "sim/cli/cli.h"
+#include "workloads/workload.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int help_or_usage(int argc, char **argv, const char *cmd, const char *what)
+{
+    if (argc > 1 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
+        printf("usage: hetsim %s\nList the %s and their parameters (name=default).\n", cmd, what);
+        return 1;
+    }
+    if (argc > 1) {
+        fprintf(stderr, "hetsim %s: unexpected argument '%s'\n", cmd, argv[1]);
+        return -1;
+    }
+    return 0;
+}
+
+int hs_cmd_policies(int argc, char **argv)
+{
+    int h = help_or_usage(argc, argv, "policies", "scheduling policies");
+    if (h)
+        return h > 0 ? HS_EXIT_OK : HS_EXIT_USAGE;
+    for (const struct hs_policy *const *p = hs_policies(); *p; p++) {
+        printf("%s\n  %s\n", (*p)->name, (*p)->summary);
+        hs_params_print((*p)->params, "    ");
+    }
+    return HS_EXIT_OK;
+}
+
+int hs_cmd_workloads(int argc, char **argv)
+{
+    int h = help_or_usage(argc, argv, "workloads", "workloads (DAG generators)");
+    if (h)
+        return h > 0 ? HS_EXIT_OK : HS_EXIT_USAGE;
+    for (const struct hs_workload *const *w = hs_workloads(); *w; w++) {
+        printf("%s\n  %s\n", (*w)->name, (*w)->summary);
+        hs_params_print((*w)->params, "    ");
+    }
+    return HS_EXIT_OK;
+}

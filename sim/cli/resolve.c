@@ -1,0 +1,225 @@
+/* sim/cli/resolve.c — from a platform name to the files a run loads:
+ * shipped names are looked up in the data directory (with their timing table
+ * perf/<name>.json, or perf/<base>.json for a variant "<base>-<variant>"),
+ * flat:P specifications are generated into a temporary SimGrid file, and
+ * anything else is taken as the path of a SimGrid platform file. */
+#define _DEFAULT_SOURCE /* mkstemps */
+#include "sim/cli/cli.h"
+#include "platforms/datadir.h"
+#include "platforms/flat.h"
+#include "sim/params.h"
+#include "sim/util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const struct hs_param flat_params[] = {
+    {.name = "p", .type = HS_P_INT, .range = "[1,100000]", .positional = true,
+     .help = "number of processors (flat:8 is flat:p=8)"},
+    {.name = "speed", .type = HS_P_SI, .defval = "1G", .range = "(0,inf)",
+     .help = "speed of every processor in flop/s"},
+    {.name = "speeds", .type = HS_P_STRING, .defval = "",
+     .help = "per-processor speeds in flop/s, ':'-separated (overrides speed)"},
+    {.name = "bw", .type = HS_P_SI, .defval = "1G", .range = "(0,inf]",
+     .help = "bandwidth of every route in bytes/s (inf: free network)"},
+    {.name = "lat", .type = HS_P_DOUBLE, .defval = "0", .range = "[0,inf)",
+     .help = "latency of every route in seconds"},
+    {0},
+};
+
+void hs_print_flat_params(const char *indent)
+{
+    hs_params_print(flat_params, indent);
+}
+
+static int parse_speeds(const char *text, int p, double **out)
+{
+    *out = NULL;
+    if (!*text)
+        return 0;
+    double *s = hs_xmalloc((size_t)p * sizeof(double));
+    char *copy = hs_xstrdup(text), *save = NULL;
+    int n = 0;
+    for (char *tok = strtok_r(copy, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+        if (n == p || hs_parse_si(tok, &s[n]) || !(s[n] > 0) || isinf(s[n])) {
+            free(copy);
+            free(s);
+            if (n == p)
+                return hs_fail("platform flat: speeds lists more than p=%d values", p);
+            return hs_fail("platform flat: speeds: '%s' is not a positive speed", tok);
+        }
+        n++;
+    }
+    free(copy);
+    if (n != p) {
+        free(s);
+        return hs_fail("platform flat: speeds lists %d values but p=%d", n, p);
+    }
+    *out = s;
+    return 0;
+}
+
+static int generate_flat(const char *text, struct hs_platform_ref *ref)
+{
+    struct hs_spec spec;
+    if (hs_spec_parse(text, &spec))
+        return -1;
+    if (hs_spec_check(&spec, flat_params, "platform flat")) {
+        hs_spec_free(&spec);
+        return -1;
+    }
+    struct hs_flat flat = {
+        .p = (int)hs_spec_int(&spec, "p"),
+        .speed = hs_spec_double(&spec, "speed"),
+        .bw = hs_spec_double(&spec, "bw"),
+        .lat = hs_spec_double(&spec, "lat"),
+    };
+    double *speeds = NULL;
+    int rc = parse_speeds(hs_spec_get(&spec, "speeds"), flat.p, &speeds);
+    hs_spec_free(&spec);
+    if (rc)
+        return -1;
+    flat.speeds = speeds;
+    const char *tmpdir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/hetsim-flat-XXXXXX.xml", tmpdir);
+    int fd = mkstemps(path, 4);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        free(speeds);
+        return hs_fail("cannot create a temporary platform file in %s: %s", tmpdir,
+                       strerror(errno));
+    }
+    char err[256];
+    rc = hs_flat_write(f, &flat, err, sizeof err);
+    fclose(f);
+    free(speeds);
+    if (rc) {
+        unlink(path);
+        return hs_fail("%s", err);
+    }
+    ref->file = hs_xstrdup(path);
+    ref->tmpfile = hs_xstrdup(path);
+    return 0;
+}
+
+/* Names of the shipped platforms, for the error message. */
+static void shipped_names(char *buf, size_t size)
+{
+    char dirpath[PATH_MAX], probe[PATH_MAX];
+    buf[0] = '\0';
+    if (hs_data_find("idgraf.xml", probe, sizeof probe))
+        return;
+    snprintf(dirpath, sizeof dirpath, "%.*s", (int)(strrchr(probe, '/') - probe), probe);
+    DIR *d = opendir(dirpath);
+    if (!d)
+        return;
+    size_t len = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (n > 4 && strcmp(e->d_name + n - 4, ".xml") == 0 && len < size)
+            len += (size_t)snprintf(buf + len, size - len, "%s%.*s", len ? ", " : "",
+                                    (int)(n - 4), e->d_name);
+    }
+    closedir(d);
+}
+
+static char *find_perf(const char *name)
+{
+    char rel[PATH_MAX], path[PATH_MAX];
+    snprintf(rel, sizeof rel, "perf/%s.json", name);
+    if (hs_data_find(rel, path, sizeof path) == 0)
+        return hs_xstrdup(path);
+    const char *dash = strchr(name, '-');
+    if (dash) {
+        snprintf(rel, sizeof rel, "perf/%.*s.json", (int)(dash - name), name);
+        if (hs_data_find(rel, path, sizeof path) == 0)
+            return hs_xstrdup(path);
+    }
+    return NULL;
+}
+
+int hs_resolve_platform(const char *text, const char *perf_override, struct hs_platform_ref *ref)
+{
+    memset(ref, 0, sizeof *ref);
+    ref->name = hs_xstrdup(text);
+    if (strncmp(text, "flat", 4) == 0 && (text[4] == ':' || text[4] == '\0')) {
+        if (generate_flat(text, ref)) {
+            hs_platform_ref_free(ref);
+            return -1;
+        }
+    } else if (strchr(text, '/') || strstr(text, ".xml")) {
+        ref->file = hs_xstrdup(text);
+    } else {
+        char rel[PATH_MAX], path[PATH_MAX];
+        snprintf(rel, sizeof rel, "%s.xml", text);
+        if (hs_data_find(rel, path, sizeof path)) {
+            char names[512];
+            shipped_names(names, sizeof names);
+            hs_platform_ref_free(ref);
+            return hs_fail("unknown platform '%s' (shipped: %s; or flat:P, or the path of a "
+                           "SimGrid platform file)",
+                           text, names[0] ? names : "none found");
+        }
+        ref->file = hs_xstrdup(path);
+        ref->perf = find_perf(text);
+    }
+    if (perf_override) {
+        free(ref->perf);
+        ref->perf = hs_xstrdup(perf_override);
+    }
+    return 0;
+}
+
+void hs_platform_ref_free(struct hs_platform_ref *ref)
+{
+    if (ref->tmpfile)
+        unlink(ref->tmpfile);
+    free(ref->name);
+    free(ref->file);
+    free(ref->perf);
+    free(ref->tmpfile);
+    memset(ref, 0, sizeof *ref);
+}
+
+int hs_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
+              const struct option *longopts)
+{
+    char opts[128];
+    snprintf(opts, sizeof opts, ":%s", shortopts); /* ':' first: report missing arguments */
+    opterr = 0;
+    int c = getopt_long(argc, argv, opts, longopts, NULL);
+    if (c == '?' || c == ':') {
+        const char *arg = argv[optind - 1];
+        char shortname[3] = {'-', (char)optopt, '\0'};
+        if (optopt && strncmp(arg, "--", 2) != 0)
+            arg = shortname;
+        if (c == '?')
+            hs_die(HS_EXIT_USAGE, "%s: unknown option '%s' (see `hetsim %s --help`)", cmd, arg, cmd);
+        hs_die(HS_EXIT_USAGE, "%s: option '%s' needs a value (see `hetsim %s --help`)", cmd, arg, cmd);
+    }
+    return c;
+}
+
+long hs_opt_long(const char *opt, const char *value, long min, long max)
+{
+    long v;
+    if (hs_parse_long(value, &v) || v < min || v > max)
+        hs_die(HS_EXIT_USAGE, "option %s: '%s' is not an integer in [%ld, %ld]", opt, value, min,
+               max);
+    return v;
+}
+
+double hs_opt_double(const char *opt, const char *value, double min, double max)
+{
+    double v;
+    if (hs_parse_double(value, &v) || v < min || v > max)
+        hs_die(HS_EXIT_USAGE, "option %s: '%s' is not a number in [%g, %g]", opt, value, min, max);
+    return v;
+}

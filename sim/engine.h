@@ -1,0 +1,21 @@
+/* sim/engine.h — what the runtime asks of an engine: run a kernel for a given
+ * duration on a worker, move bytes between two memory nodes over the
+ * platform's routes, tell the clock, and learn that everything is done. The
+ * runtime decides when an activity may start (its inputs are valid, its
+ * stream or worker is free); the engine only executes it and calls
+ * cb(ctx, id) on completion, never synchronously from inside exec/transfer. */
+#ifndef HS_ENGINE_H
+#define HS_ENGINE_H
+
+typedef void (*hs_engine_cb)(void *ctx, long id);
+
+struct hs_engine {
+    double (*now)(struct hs_engine *e);
+    void (*exec)(struct hs_engine *e, int worker, double seconds, const char *label,
+                 hs_engine_cb cb, void *ctx, long id);
+    void (*transfer)(struct hs_engine *e, int src_node, int dst_node, double bytes,
+                     hs_engine_cb cb, void *ctx, long id);
+    void (*finished)(struct hs_engine *e);
+};
+
+#endif

@@ -1,0 +1,274 @@
+/* sim/platform.c — from an inventory of hosts and a worker selection to the
+ * runtime platform: memory nodes, workers and the route table for estimates. */
+#include "sim/platform.h"
+#include "sim/util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void hs_inventory_free(struct hs_inventory *inv)
+{
+    for (int i = 0; i < inv->n; i++)
+        free(inv->hosts[i].name);
+    free(inv->hosts);
+    inv->hosts = NULL;
+    inv->n = 0;
+}
+
+void hs_select_defaults(struct hs_select *sel)
+{
+    sel->gpus = -1;
+    sel->cpus = -1;
+    sel->gpu_order = HS_GPU_FIRST;
+    sel->window = 2;
+    sel->cache_fraction = 0.8;
+    sel->p2p = false;
+}
+
+const char *hs_node_kind_name(enum hs_node_kind kind)
+{
+    static const char *names[] = {"host", "gpu", "proc"};
+    return names[kind];
+}
+
+static int count_kind(const struct hs_inventory *inv, enum hs_host_kind kind, int *idx)
+{
+    int n = 0;
+    for (int i = 0; i < inv->n; i++)
+        if (inv->hosts[i].kind == kind) {
+            if (idx)
+                idx[n] = i;
+            n++;
+        }
+    return n;
+}
+
+/* The host-memory endpoint: the RAM of NUMA node 0, else the first RAM. */
+static int pick_ram(const struct hs_inventory *inv)
+{
+    int first = -1;
+    for (int i = 0; i < inv->n; i++)
+        if (inv->hosts[i].kind == HS_HOST_RAM) {
+            if (inv->hosts[i].socket == 0)
+                return i;
+            if (first < 0)
+                first = i;
+        }
+    return first;
+}
+
+static const struct hs_inventory *sort_inv; /* qsort has no context argument */
+
+/* One GPU per switch first: order by (rank within its switch, switch). */
+static int cmp_spread(const void *a, const void *b)
+{
+    const struct hs_inv_host *x = &sort_inv->hosts[((const int *)a)[1]];
+    const struct hs_inv_host *y = &sort_inv->hosts[((const int *)b)[1]];
+    int rx = ((const int *)a)[0], ry = ((const int *)b)[0];
+    if (rx != ry)
+        return rx - ry;
+    return x->sw != y->sw ? x->sw - y->sw : ((const int *)a)[1] - ((const int *)b)[1];
+}
+
+static void order_gpus(const struct hs_inventory *inv, int *gpus, int ngpus, enum hs_gpu_order order)
+{
+    if (order != HS_GPU_SPREAD)
+        return;
+    int (*pairs)[2] = hs_xmalloc((size_t)ngpus * sizeof *pairs);
+    for (int i = 0; i < ngpus; i++) {
+        int rank = 0;
+        const struct hs_inv_host *g = &inv->hosts[gpus[i]];
+        for (int j = 0; j < i; j++)
+            if (g->sw < 0 ? 0 : inv->hosts[gpus[j]].sw == g->sw)
+                rank++;
+        pairs[i][0] = rank;
+        pairs[i][1] = gpus[i];
+    }
+    sort_inv = inv;
+    qsort(pairs, (size_t)ngpus, sizeof *pairs, cmp_spread);
+    for (int i = 0; i < ngpus; i++)
+        gpus[i] = pairs[i][1];
+    free(pairs);
+}
+
+static void add_node(struct hs_platform *pf, const char *name, enum hs_node_kind kind,
+                     const char *host, double capacity, int copy_engines)
+{
+    struct hs_memnode *n = &pf->nodes[pf->nnodes];
+    n->id = pf->nnodes++;
+    n->name = hs_xstrdup(name);
+    n->kind = kind;
+    n->host = hs_xstrdup(host);
+    n->capacity = capacity;
+    n->copy_engines = copy_engines;
+}
+
+static void add_worker(struct hs_platform *pf, const struct hs_inv_host *h, enum hs_arch arch,
+                       int node, const char *driver, int window)
+{
+    struct hs_worker *w = &pf->workers[pf->nworkers];
+    w->id = pf->nworkers++;
+    w->name = hs_xstrdup(h->name);
+    w->arch = arch;
+    w->node = node;
+    w->host = hs_xstrdup(h->name);
+    w->driver = driver ? hs_xstrdup(driver) : NULL;
+    w->speed = h->speed;
+    w->window = window;
+}
+
+/* Driving core of a GPU: the highest free core on its socket, else any. */
+static int pick_driver(const struct hs_inventory *inv, const int *cores, int ncores, bool *used,
+                       int socket)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = ncores - 1; i >= 0; i--)
+            if (!used[i] && (pass == 1 || inv->hosts[cores[i]].socket == socket)) {
+                used[i] = true;
+                return i;
+            }
+    return -1;
+}
+
+static int check_counts(const char *name, const struct hs_select *sel, int ncores, int ngpus,
+                        int nprocs, int *gpus, int *cpus)
+{
+    if (nprocs > 0) {
+        if (sel->gpus > 0)
+            return hs_fail("platform %s has no GPU (it has %d processors); remove --gpus", name,
+                           nprocs);
+        *gpus = 0;
+        *cpus = sel->cpus < 0 ? nprocs : sel->cpus;
+        if (*cpus > nprocs)
+            return hs_fail("platform %s has %d processors; --cpus %d asks for more", name, nprocs,
+                           *cpus);
+    } else {
+        *gpus = sel->gpus < 0 ? ngpus : sel->gpus;
+        if (*gpus > ngpus)
+            return hs_fail("platform %s has %d GPUs; --gpus %d asks for more", name, ngpus, *gpus);
+        if (*gpus > ncores)
+            return hs_fail("platform %s has %d cores; each of the %d GPUs needs one to drive it",
+                           name, ncores, *gpus);
+        *cpus = sel->cpus < 0 ? ncores - *gpus : sel->cpus;
+        if (*cpus + *gpus > ncores)
+            return hs_fail("platform %s has %d cores: %d CPU workers and %d GPU workers (each "
+                           "driven by a core) do not fit",
+                           name, ncores, *cpus, *gpus);
+    }
+    if (*cpus + *gpus == 0)
+        return hs_fail("platform %s: no worker selected", name);
+    return 0;
+}
+
+static int fill_routes(struct hs_platform *pf, hs_route_fn route, void *ctx)
+{
+    int n = pf->nnodes;
+    pf->lat = hs_xcalloc((size_t)n * n, sizeof(double));
+    pf->bw = hs_xcalloc((size_t)n * n, sizeof(double));
+    for (int s = 0; s < n; s++)
+        for (int d = 0; d < n; d++) {
+            if (s == d)
+                continue;
+            double lat = 0, bw = 0;
+            if (route(ctx, pf->nodes[s].host, pf->nodes[d].host, &lat, &bw)) {
+                pf->lat[s * n + d] = lat;
+                pf->bw[s * n + d] = bw;
+            }
+            bool needed = s == 0 || d == 0;
+            if (needed && pf->bw[s * n + d] <= 0)
+                return hs_fail("platform %s: no route from %s to %s", pf->name, pf->nodes[s].host,
+                               pf->nodes[d].host);
+        }
+    return 0;
+}
+
+int hs_platform_build(struct hs_platform *pf, const char *name, const struct hs_inventory *inv,
+                      const struct hs_select *sel, hs_route_fn route, void *ctx)
+{
+    memset(pf, 0, sizeof *pf);
+    pf->name = hs_xstrdup(name);
+    pf->p2p = sel->p2p;
+    int *cores = hs_xmalloc((size_t)(inv->n + 1) * sizeof(int));
+    int *gpus = hs_xmalloc((size_t)(inv->n + 1) * sizeof(int));
+    int *procs = hs_xmalloc((size_t)(inv->n + 1) * sizeof(int));
+    bool *used = hs_xcalloc((size_t)inv->n + 1, sizeof(bool));
+    pf->ncores = count_kind(inv, HS_HOST_CPU, cores);
+    pf->ngpus = count_kind(inv, HS_HOST_GPU, gpus);
+    pf->nprocs = count_kind(inv, HS_HOST_PROC, procs);
+    int ram = pick_ram(inv), ngpu_sel = 0, ncpu_sel = 0, rc = -1;
+    if (ram < 0) {
+        hs_fail("platform %s has no host-memory endpoint (a host with kind 'ram')", name);
+        goto out;
+    }
+    if (check_counts(name, sel, pf->ncores, pf->ngpus, pf->nprocs, &ngpu_sel, &ncpu_sel))
+        goto out;
+    order_gpus(inv, gpus, pf->ngpus, sel->gpu_order);
+
+    pf->nodes = hs_xcalloc((size_t)(ngpu_sel + ncpu_sel + 1), sizeof *pf->nodes);
+    pf->workers = hs_xcalloc((size_t)(ngpu_sel + ncpu_sel), sizeof *pf->workers);
+    add_node(pf, "host", HS_NODE_HOST, inv->hosts[ram].name, INFINITY, 0);
+    for (int i = 0; i < ngpu_sel; i++) {
+        const struct hs_inv_host *g = &inv->hosts[gpus[i]];
+        int d = pick_driver(inv, cores, pf->ncores, used, g->socket);
+        double cap = g->memsize > 0 ? g->memsize * sel->cache_fraction : INFINITY;
+        add_node(pf, g->name, HS_NODE_GPU, g->name, cap, g->copy_engines == 1 ? 1 : 2);
+        add_worker(pf, g, HS_ARCH_GPU, pf->nnodes - 1, inv->hosts[cores[d]].name, sel->window);
+    }
+    if (pf->nprocs > 0) {
+        for (int i = 0; i < ncpu_sel; i++) {
+            const struct hs_inv_host *p = &inv->hosts[procs[i]];
+            add_node(pf, p->name, HS_NODE_PROC, p->name, INFINITY, 0);
+            add_worker(pf, p, HS_ARCH_CPU, pf->nnodes - 1, NULL, sel->window);
+        }
+    } else {
+        for (int i = 0, taken = 0; i < pf->ncores && taken < ncpu_sel; i++)
+            if (!used[i]) {
+                used[i] = true;
+                add_worker(pf, &inv->hosts[cores[i]], HS_ARCH_CPU, 0, NULL, 1);
+                taken++;
+            }
+    }
+    rc = fill_routes(pf, route, ctx);
+out:
+    free(cores);
+    free(gpus);
+    free(procs);
+    free(used);
+    return rc;
+}
+
+void hs_platform_free(struct hs_platform *pf)
+{
+    for (int i = 0; i < pf->nnodes; i++) {
+        free(pf->nodes[i].name);
+        free(pf->nodes[i].host);
+    }
+    for (int i = 0; i < pf->nworkers; i++) {
+        free(pf->workers[i].name);
+        free(pf->workers[i].host);
+        free(pf->workers[i].driver);
+    }
+    free(pf->nodes);
+    free(pf->workers);
+    free(pf->lat);
+    free(pf->bw);
+    free(pf->name);
+    memset(pf, 0, sizeof *pf);
+}
+
+bool hs_platform_has_route(const struct hs_platform *pf, int src, int dst)
+{
+    return src != dst && pf->bw[src * pf->nnodes + dst] > 0;
+}
+
+double hs_platform_link_time(const struct hs_platform *pf, int src, int dst, double bytes)
+{
+    if (src == dst)
+        return 0;
+    int i = src * pf->nnodes + dst;
+    if (pf->bw[i] <= 0)
+        return INFINITY;
+    return pf->lat[i] + bytes / pf->bw[i];
+}

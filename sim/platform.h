@@ -1,0 +1,100 @@
+/* sim/platform.h — the runtime's view of a machine: memory nodes (host memory,
+ * one per GPU, one per processor of a flat platform), workers (a CPU core on
+ * host memory, a GPU with its driving core, a flat processor with its own
+ * memory) and, per pair of memory nodes, the latency and bottleneck bandwidth
+ * of the route that transfer estimates use. It is built from an inventory of
+ * hosts (read from a SimGrid platform by platform_simgrid.c) and the user's
+ * worker selection (--gpus, --cpus, --gpu-order). */
+#ifndef HS_PLATFORM_H
+#define HS_PLATFORM_H
+
+#include "sim/dag.h"
+#include <stdbool.h>
+
+/* ---- inventory: what the platform file declares -------------------------- */
+
+enum hs_host_kind { HS_HOST_CPU, HS_HOST_GPU, HS_HOST_RAM, HS_HOST_PROC };
+
+struct hs_inv_host {
+    char *name;
+    enum hs_host_kind kind;
+    double speed;   /* flop/s */
+    double memsize; /* GPU memory in bytes, 0 if unknown */
+    int sw;         /* PCIe switch of a GPU, -1 if unknown */
+    int socket;     /* socket of a core, IOH of a GPU, NUMA node of a RAM; -1 */
+    int copy_engines; /* DMA engines of a GPU: 2 (one each way, default) or 1 */
+};
+
+struct hs_inventory {
+    int n;
+    struct hs_inv_host *hosts;
+};
+
+void hs_inventory_free(struct hs_inventory *inv);
+
+/* ---- selection ------------------------------------------------------------ */
+
+enum hs_gpu_order { HS_GPU_FIRST, HS_GPU_SPREAD };
+
+struct hs_select {
+    int gpus;               /* number of GPU workers, -1: all */
+    int cpus;               /* number of CPU workers, -1: cores left after GPUs */
+    enum hs_gpu_order gpu_order;
+    int window;             /* tasks in flight on a worker with its own memory */
+    double cache_fraction;  /* part of GPU memory the data cache may use */
+    bool p2p;               /* direct GPU-to-GPU copies where routes exist */
+};
+
+void hs_select_defaults(struct hs_select *sel);
+
+/* ---- the runtime platform ------------------------------------------------- */
+
+enum hs_node_kind { HS_NODE_HOST, HS_NODE_GPU, HS_NODE_PROC };
+
+struct hs_memnode {
+    int id;
+    char *name;
+    enum hs_node_kind kind;
+    char *host;           /* endpoint of transfers (a SimGrid host name) */
+    double capacity;      /* bytes usable by the data cache; INFINITY: unbounded */
+    int copy_engines;     /* 0: transfers in parallel; 2: one inbound and one outbound
+                             FIFO (a GPU); 1: one FIFO for both directions */
+};
+
+struct hs_worker {
+    int id;
+    char *name;
+    enum hs_arch arch;
+    int node;      /* memory node its tasks read and write */
+    char *host;    /* host whose kernels it runs (core, GPU or processor) */
+    char *driver;  /* core that drives a GPU, or NULL */
+    double speed;  /* flop/s of host */
+    int window;    /* tasks it may hold in flight (1 for cores on host memory) */
+};
+
+struct hs_platform {
+    char *name;
+    int nnodes, nworkers;
+    struct hs_memnode *nodes; /* node 0 is host memory */
+    struct hs_worker *workers;
+    double *lat, *bw;         /* [src * nnodes + dst]; bw 0: no direct route */
+    int ncores, ngpus, nprocs;/* what the file offers */
+    bool p2p;
+};
+
+/* Route query used while building: fills latency (s) and bandwidth (B/s) of the
+ * route between two hosts; returns false if there is none. */
+typedef bool (*hs_route_fn)(void *ctx, const char *src, const char *dst, double *lat, double *bw);
+
+int hs_platform_build(struct hs_platform *pf, const char *name, const struct hs_inventory *inv,
+                      const struct hs_select *sel, hs_route_fn route, void *ctx);
+void hs_platform_free(struct hs_platform *pf);
+
+/* Estimated time of moving bytes from node src to node dst over the direct
+ * route (latency + bytes / bandwidth); INFINITY if there is none. */
+double hs_platform_link_time(const struct hs_platform *pf, int src, int dst, double bytes);
+bool hs_platform_has_route(const struct hs_platform *pf, int src, int dst);
+
+const char *hs_node_kind_name(enum hs_node_kind kind);
+
+#endif

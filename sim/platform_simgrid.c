@@ -1,0 +1,235 @@
+/* sim/platform_simgrid.c — SimGrid platform files: checking, loading, listing. */
+#include "sim/platform_simgrid.h"
+#include "sim/util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <xbt/config.h>
+#include <xbt/dynar.h>
+
+/* Keep the useful part of SimGrid's complaint ("Parse error at f.xml:12: …",
+ * "Uncaught exception std::invalid_argument: Link not found: x"). */
+static void extract_message(const char *log, char *out, size_t size)
+{
+    static const char *markers[] = {"Parse error at ", "Uncaught exception ", "[xbt_cfg/",
+                                    "Exception: ", NULL};
+    snprintf(out, size, "SimGrid could not load it");
+    for (int i = 0; markers[i]; i++) {
+        const char *p = strstr(log, markers[i]);
+        if (!p)
+            continue;
+        p += strlen(markers[i]);
+        if (i == 1 || i == 2) { /* skip the exception type / category */
+            const char *colon = strstr(p, ": ");
+            if (colon)
+                p = colon + 2;
+        }
+        size_t len = strcspn(p, "\n");
+        snprintf(out, size, "%.*s", (int)len, p);
+        return;
+    }
+}
+
+int hs_sg_check_platform(const char *path)
+{
+    if (access(path, R_OK) != 0)
+        return hs_fail("platform file %s: %s", path, strerror(errno));
+    int fds[2];
+    if (pipe(fds) != 0)
+        return hs_fail("platform file %s: cannot create a pipe", path);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return hs_fail("platform file %s: cannot fork to check it", path);
+    if (pid == 0) {
+        close(fds[0]);
+        dup2(fds[1], STDERR_FILENO);
+        int fd = open("/dev/null", O_WRONLY);
+        if (fd >= 0)
+            dup2(fd, STDOUT_FILENO);
+        int argc = 3;
+        char *argv[] = {"hetsim", "--log=root.thres:critical", "--log=xbt_exception.thres:error",
+                        NULL};
+        simgrid_init(&argc, argv);
+        simgrid_load_platform(path);
+        _exit(0);
+    }
+    close(fds[1]);
+    char log[8192];
+    size_t len = 0;
+    ssize_t r;
+    while ((r = read(fds[0], log + len, sizeof log - 1 - len)) > 0)
+        len += (size_t)r;
+    log[len] = '\0';
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return 0;
+    char msg[512];
+    extract_message(log, msg, sizeof msg);
+    return hs_fail("platform file %s: %s", path, msg);
+}
+
+void hs_sg_init(bool verbose, const char *paje_file)
+{
+    static char *argv[16];
+    int argc = 0;
+    argv[argc++] = "hetsim";
+    if (!verbose)
+        argv[argc++] = "--log=root.thres:critical";
+#ifdef HETSIM_SANITIZE
+    /* AddressSanitizer follows threads, not SimGrid's hand-made stacks */
+    argv[argc++] = "--cfg=contexts/factory:thread";
+#endif
+    static char trace_file[4096];
+    if (paje_file) {
+        snprintf(trace_file, sizeof trace_file, "--cfg=tracing/filename:%s", paje_file);
+        argv[argc++] = "--cfg=tracing:yes";
+        argv[argc++] = trace_file;
+        argv[argc++] = "--cfg=tracing/uncategorized:yes";
+    }
+    argv[argc] = NULL;
+    simgrid_init(&argc, argv);
+}
+
+void hs_sg_load(const char *path)
+{
+    simgrid_load_platform(path);
+}
+
+static bool prefix(const char *name, const char *p)
+{
+    return strncasecmp(name, p, strlen(p)) == 0;
+}
+
+static int kind_of(sg_host_t host, const char *pfname, enum hs_host_kind *kind)
+{
+    const char *name = sg_host_get_name(host);
+    const char *k = sg_host_get_property_value(host, "kind");
+    if (k) {
+        static const char *names[] = {"cpu", "gpu", "ram", "proc"};
+        for (int i = 0; i < 4; i++)
+            if (strcmp(k, names[i]) == 0) {
+                *kind = (enum hs_host_kind)i;
+                return 0;
+            }
+        return hs_fail("platform %s: host %s: property kind='%s' is not cpu, gpu, ram or proc",
+                       pfname, name, k);
+    }
+    if (prefix(name, "cpu") || prefix(name, "core"))
+        *kind = HS_HOST_CPU;
+    else if (prefix(name, "gpu") || prefix(name, "cuda"))
+        *kind = HS_HOST_GPU;
+    else if (prefix(name, "ram") || prefix(name, "mem") || strcasecmp(name, "main") == 0)
+        *kind = HS_HOST_RAM;
+    else if ((name[0] == 'P' || name[0] == 'p') && isdigit((unsigned char)name[1]))
+        *kind = HS_HOST_PROC;
+    else
+        return hs_fail("platform %s: host %s: cannot tell whether it is a cpu, gpu, ram or proc "
+                       "(add <prop id=\"kind\" value=\"...\"/>)",
+                       pfname, name);
+    return 0;
+}
+
+static int int_prop(sg_host_t host, const char *key, int dflt)
+{
+    const char *v = sg_host_get_property_value(host, key);
+    return v ? atoi(v) : dflt;
+}
+
+/* "GPU2" before "GPU10": compare the text, then the trailing numbers. */
+static int natural_cmp(const char *a, const char *b)
+{
+    while (*a && *b) {
+        if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+            long x = strtol(a, (char **)&a, 10), y = strtol(b, (char **)&b, 10);
+            if (x != y)
+                return x < y ? -1 : 1;
+            continue;
+        }
+        if (*a != *b)
+            return (unsigned char)*a - (unsigned char)*b;
+        a++;
+        b++;
+    }
+    return (unsigned char)*a - (unsigned char)*b;
+}
+
+static int cmp_inv_host(const void *a, const void *b)
+{
+    const struct hs_inv_host *x = a, *y = b;
+    if (x->kind != y->kind)
+        return (int)x->kind - (int)y->kind;
+    return natural_cmp(x->name, y->name);
+}
+
+int hs_sg_inventory(const char *platform_name, struct hs_inventory *inv)
+{
+    memset(inv, 0, sizeof *inv);
+    size_t n = sg_host_count();
+    sg_host_t *hosts = sg_host_list();
+    inv->hosts = hs_xcalloc(n, sizeof *inv->hosts);
+    for (size_t i = 0; i < n; i++) {
+        struct hs_inv_host *h = &inv->hosts[inv->n];
+        if (kind_of(hosts[i], platform_name, &h->kind)) {
+            free(hosts);
+            hs_inventory_free(inv);
+            return -1;
+        }
+        h->name = hs_xstrdup(sg_host_get_name(hosts[i]));
+        h->speed = sg_host_get_speed(hosts[i]);
+        const char *mem = sg_host_get_property_value(hosts[i], "memsize");
+        h->memsize = mem ? atof(mem) : 0;
+        h->sw = int_prop(hosts[i], "switch", -1);
+        h->copy_engines = int_prop(hosts[i], "copy_engines", 2);
+        h->socket = int_prop(hosts[i], h->kind == HS_HOST_GPU   ? "ioh"
+                                       : h->kind == HS_HOST_RAM ? "numa"
+                                                                : "socket",
+                             -1);
+        inv->n++;
+    }
+    free(hosts);
+    qsort(inv->hosts, (size_t)inv->n, sizeof *inv->hosts, cmp_inv_host);
+    return 0;
+}
+
+bool hs_sg_route(void *ctx, const char *src, const char *dst, double *lat, double *bw)
+{
+    (void)ctx;
+    sg_host_t s = sg_host_by_name(src), d = sg_host_by_name(dst);
+    if (!s || !d)
+        return false;
+    xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
+    sg_host_get_route(s, d, links);
+    bool found = xbt_dynar_length(links) > 0;
+    xbt_dynar_free(&links);
+    if (!found)
+        return false;
+    *lat = sg_host_get_route_latency(s, d);
+    *bw = sg_host_get_route_bandwidth(s, d);
+    return *bw > 0;
+}
+
+void hs_sg_route_links(const char *src, const char *dst, char *buf, int size)
+{
+    xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
+    sg_host_get_route(sg_host_by_name(src), sg_host_by_name(dst), links);
+    int len = 0;
+    buf[0] = '\0';
+    for (unsigned long i = 0; i < xbt_dynar_length(links) && len < size; i++) {
+        sg_link_t l = xbt_dynar_get_as(links, i, sg_link_t);
+        len += snprintf(buf + len, (size_t)(size - len), "%s%s", i ? "," : "", sg_link_get_name(l));
+    }
+    xbt_dynar_free(&links);
+}

@@ -1,0 +1,34 @@
+/* sim/platform_simgrid.h — reading a SimGrid platform file: checking it in a
+ * child process first (SimGrid aborts with a backtrace on a malformed file;
+ * we turn that into one clear line), initialising SimGrid quietly, and
+ * listing its hosts and routes for hs_platform_build. */
+#ifndef HS_PLATFORM_SIMGRID_H
+#define HS_PLATFORM_SIMGRID_H
+
+#include "sim/platform.h"
+
+#include <stdbool.h>
+
+/* Load the file in a child process; returns 0, or -1 with hs_fail naming the
+ * file and SimGrid's complaint. */
+int hs_sg_check_platform(const char *path);
+
+/* Initialise SimGrid once per process: quiet unless verbose; Paje tracing to
+ * paje_file if not NULL. */
+void hs_sg_init(bool verbose, const char *paje_file);
+
+/* Load a checked platform file. */
+void hs_sg_load(const char *path);
+
+/* Hosts of the loaded platform, sorted by kind then natural name. The kind
+ * comes from the host property "kind" (cpu, gpu, ram, proc), else from the
+ * name (CPU*, GPU*, RAM*, P<n>). Returns 0 or -1 with hs_fail. */
+int hs_sg_inventory(const char *platform_name, struct hs_inventory *inv);
+
+/* hs_route_fn over the loaded platform. */
+bool hs_sg_route(void *ctx, const char *src, const char *dst, double *lat, double *bw);
+
+/* Names of the links of the route src -> dst, comma separated, in buf. */
+void hs_sg_route_links(const char *src, const char *dst, char *buf, int size);
+
+#endif

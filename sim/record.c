@@ -1,0 +1,147 @@
+/* sim/record.c — building the JSON run record and writing the CSV trace. */
+#include "sim/record.h"
+#include "sim/util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef HETSIM_VERSION
+#define HETSIM_VERSION "unknown"
+#endif
+
+static const char *dir_names[HS_NDIR] = {"h2d", "d2h", "p2p"};
+
+static void add_number_or_null(cJSON *o, const char *key, double v)
+{
+    if (isfinite(v))
+        cJSON_AddNumberToObject(o, key, v);
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
+static cJSON *inputs_json(const struct hs_record_inputs *in, const struct hs_run *run)
+{
+    const struct hs_run_config *cfg = in->cfg;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "platform", in->platform);
+    cJSON_AddStringToObject(o, "perf_model", run->has_perf ? run->perf.file : "");
+    cJSON_AddStringToObject(o, "workload", in->workload);
+    cJSON_AddStringToObject(o, "policy", in->policy);
+    int gpus = 0, cpus = 0;
+    for (int w = 0; w < run->pf.nworkers; w++)
+        run->pf.workers[w].arch == HS_ARCH_GPU ? gpus++ : cpus++;
+    cJSON_AddNumberToObject(o, "gpus", gpus);
+    cJSON_AddNumberToObject(o, "cpus", cpus);
+    cJSON_AddStringToObject(o, "gpu_order", cfg->select.gpu_order == HS_GPU_SPREAD ? "spread" : "first");
+    cJSON_AddNumberToObject(o, "window", cfg->select.window);
+    cJSON_AddNumberToObject(o, "cache_fraction", cfg->select.cache_fraction);
+    cJSON_AddBoolToObject(o, "p2p", cfg->select.p2p);
+    cJSON_AddBoolToObject(o, "flush", cfg->opts.flush);
+    cJSON_AddNumberToObject(o, "seed", (double)cfg->opts.seed);
+    cJSON_AddNumberToObject(o, "noise", cfg->opts.noise);
+    return o;
+}
+
+static cJSON *workers_json(const struct hs_run *run)
+{
+    const struct hs_sched *rt = run->rt;
+    cJSON *arr = cJSON_CreateArray();
+    for (int w = 0; w < run->pf.nworkers; w++) {
+        const struct hs_worker *wk = &run->pf.workers[w];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", wk->name);
+        cJSON_AddStringToObject(o, "arch", hs_arch_name(wk->arch));
+        cJSON_AddStringToObject(o, "memory_node", run->pf.nodes[wk->node].name);
+        if (wk->driver)
+            cJSON_AddStringToObject(o, "driver", wk->driver);
+        cJSON_AddNumberToObject(o, "tasks", rt->ws[w].ntasks);
+        cJSON_AddNumberToObject(o, "busy", rt->ws[w].busy);
+        cJSON_AddNumberToObject(o, "utilisation", rt->makespan > 0 ? rt->ws[w].busy / rt->makespan : 0);
+        cJSON_AddItemToArray(arr, o);
+    }
+    return arr;
+}
+
+static cJSON *results_json(const struct hs_run *run)
+{
+    const struct hs_sched *rt = run->rt;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "makespan", rt->makespan);
+    add_number_or_null(o, "predicted_makespan", rt->predicted_makespan);
+    cJSON_AddNumberToObject(o, "tasks", rt->ndone);
+    int per_arch[HS_NARCH] = {0};
+    for (int w = 0; w < run->pf.nworkers; w++)
+        per_arch[run->pf.workers[w].arch] += rt->ws[w].ntasks;
+    cJSON *pa = cJSON_AddObjectToObject(o, "tasks_per_arch");
+    for (int a = 0; a < HS_NARCH; a++)
+        cJSON_AddNumberToObject(pa, hs_arch_name(a), per_arch[a]);
+    cJSON *bytes = cJSON_AddObjectToObject(o, "bytes");
+    cJSON *count = cJSON_AddObjectToObject(o, "transfers");
+    for (int d = 0; d < HS_NDIR; d++) {
+        cJSON_AddNumberToObject(bytes, dir_names[d], rt->bytes[d]);
+        cJSON_AddNumberToObject(count, dir_names[d], (double)rt->count[d]);
+    }
+    cJSON_AddNumberToObject(o, "evictions", (double)rt->evictions);
+    cJSON_AddNumberToObject(o, "writebacks", (double)rt->writebacks);
+    cJSON *audit = cJSON_AddObjectToObject(o, "audit");
+    cJSON_AddNumberToObject(audit, "inputs_invalid_at_start", (double)rt->audit_violations);
+    cJSON_AddNumberToObject(audit, "stale_transfers", (double)rt->stale);
+    return o;
+}
+
+cJSON *hs_record_new(const struct hs_record_inputs *in, const struct hs_run *run)
+{
+    cJSON *rec = cJSON_CreateObject();
+    cJSON_AddStringToObject(rec, "hetsim_version", HETSIM_VERSION);
+    cJSON_AddStringToObject(rec, "engine", "simgrid");
+    cJSON_AddItemToObject(rec, "inputs", inputs_json(in, run));
+    cJSON_AddItemToObject(rec, "workers", workers_json(run));
+    cJSON_AddItemToObject(rec, "results", results_json(run));
+    return rec;
+}
+
+static const char *purpose_name(enum hs_xfer_purpose p)
+{
+    return p == HS_XFER_FETCH ? "fetch" : p == HS_XFER_WRITEBACK ? "writeback" : "flush";
+}
+
+/* Names like "gemm(3,2,1)" hold commas: quote them (doubling any quote). */
+static void csv_quoted(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+int hs_trace_write_csv(const struct hs_sched *rt, FILE *out)
+{
+    const struct hs_dag *dag = rt->dag;
+    const struct hs_platform *pf = rt->pf;
+    fprintf(out, "kind,id,name,what,worker,src,dst,bytes,ready,inputs,start,end\n");
+    for (int i = 0; i < dag->ntasks; i++) {
+        const struct hs_task_event *ev = &rt->ts[i].ev;
+        if (ev->worker < 0)
+            continue;
+        const struct hs_worker *w = &pf->workers[ev->worker];
+        fprintf(out, "task,%d,", i);
+        csv_quoted(out, dag->tasks[i].label);
+        fprintf(out, ",%s,%s,,%s,0,%.9f,%.9f,%.9f,%.9f\n", dag->kernels[dag->tasks[i].kernel],
+                w->name, pf->nodes[w->node].name, ev->ready, ev->inputs, ev->start, ev->end);
+    }
+    for (size_t x = 0; x < rt->nxfers; x++) {
+        const struct hs_xfer *t = &rt->xfers[x];
+        if (t->state != HS_XS_DONE)
+            continue;
+        fprintf(out, "transfer,%zu,", x);
+        csv_quoted(out, dag->handles[t->ev.handle].name);
+        fprintf(out, ",%s,,%s,%s,%.0f,%.9f,,%.9f,%.9f\n", purpose_name(t->ev.purpose),
+                pf->nodes[t->ev.src].name, pf->nodes[t->ev.dst].name, t->ev.bytes, t->ev.request,
+                t->ev.start, t->ev.end);
+    }
+    return ferror(out) ? hs_fail("cannot write the trace") : 0;
+}

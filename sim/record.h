@@ -1,0 +1,28 @@
+/* sim/record.h — the run record (JSON, through cJSON): the inputs of a run
+ * (platform, workload, policy and their parameters, selection, seed,
+ * version) and its results (makespan, predicted makespan, bytes and
+ * transfers by direction, tasks per architecture, per-worker busy time and
+ * utilisation, evictions, audit counters). Same inputs and seed give a
+ * byte-identical record: wall-clock figures are added only on request. */
+#ifndef HS_RECORD_H
+#define HS_RECORD_H
+
+#include "sim/run.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+
+struct hs_record_inputs {
+    const char *platform;  /* as named by the user */
+    const char *workload;  /* canonical spec */
+    const char *policy;    /* canonical spec */
+    const struct hs_run_config *cfg;
+};
+
+cJSON *hs_record_new(const struct hs_record_inputs *in, const struct hs_run *run);
+
+/* Per-task and per-transfer CSV trace:
+ * kind,id,name,what,worker,src,dst,bytes,ready,inputs,start,end */
+int hs_trace_write_csv(const struct hs_sched *rt, FILE *out);
+
+#endif

@@ -1,0 +1,478 @@
+/* sim/runtime.c — the life of a task in the runtime.
+ *
+ *   ready   all predecessors done: pushed to the policy
+ *   popped  a worker with room in its window took it from the policy
+ *   alloc   room made in the worker's data cache (evictions may write back)
+ *   fetch   every input it reads made valid on the worker's memory node
+ *   queued  in the worker's execution FIFO (a GPU's kernel stream)
+ *   run     executed by the engine for its actual duration
+ *   done    written data valid only there; successors become ready
+ *
+ * After the last task, every datum whose only valid copy is on a device is
+ * written back to host memory (the final flush, on by default). A CPU core
+ * holds one task at a time (its fetches block it); a GPU or a flat processor
+ * holds up to `window` tasks, so the next task's inputs move while the
+ * current kernel runs. */
+#include "sim/runtime.h"
+#include "sim/util.h"
+
+#include <gsl/gsl_randist.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void hs_runtime_opts_defaults(struct hs_runtime_opts *o)
+{
+    o->noise = 0;
+    o->seed = 1;
+    o->flush = true;
+}
+
+void hs_rt_fail(struct hs_sched *rt, const char *fmt, ...)
+{
+    if (rt->error)
+        return;
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    rt->error = hs_xstrdup(buf);
+    if (!rt->finished) {
+        rt->finished = true;
+        rt->makespan = rt->engine->now(rt->engine);
+        rt->engine->finished(rt->engine);
+    }
+}
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---- estimates ------------------------------------------------------------ */
+
+double hs_runtime_estimate(const struct hs_sched *rt, const struct hs_task *t, int w)
+{
+    const struct hs_worker *wk = &rt->pf->workers[w];
+    if (!(t->arch_mask & HS_ARCH_BIT(wk->arch)))
+        return INFINITY;
+    if (t->proc_cost && w < rt->dag->nproc_costs) {
+        double c = t->proc_cost[w];
+        return c >= 0 ? c : INFINITY;
+    }
+    if (!isnan(t->arch_cost[wk->arch]))
+        return t->arch_cost[wk->arch] >= 0 ? t->arch_cost[wk->arch] : INFINITY;
+    if (rt->kernel_in_table[t->kernel]) {
+        double v = rt->est_arch[(size_t)t->id * HS_NARCH + wk->arch];
+        return isnan(v) ? INFINITY : v;
+    }
+    if (t->flops > 0 && wk->speed > 0)
+        return t->flops / wk->speed;
+    return INFINITY;
+}
+
+/* Timing-table estimates per (task, arch), memoised per kernel shape. */
+static void precompute_estimates(struct hs_sched *rt)
+{
+    const struct hs_dag *dag = rt->dag;
+    rt->est_arch = hs_xmalloc((size_t)dag->ntasks * HS_NARCH * sizeof(double));
+    rt->kernel_in_table = hs_xcalloc((size_t)dag->nkernels, sizeof(bool));
+    for (int k = 0; k < dag->nkernels; k++)
+        rt->kernel_in_table[k] = rt->perf && (hs_perf_has(rt->perf, dag->kernels[k], "cpu") ||
+                                              hs_perf_has(rt->perf, dag->kernels[k], "gpu"));
+    int last_kernel = -1, last_nb = -1;
+    double last_flops = -1, last[HS_NARCH] = {NAN, NAN};
+    for (int i = 0; i < dag->ntasks; i++) {
+        const struct hs_task *t = &dag->tasks[i];
+        if (rt->kernel_in_table[t->kernel] &&
+            !(t->kernel == last_kernel && t->footprint == last_nb && t->flops == last_flops)) {
+            for (int a = 0; a < HS_NARCH; a++)
+                last[a] = hs_perf_time(rt->perf, dag->kernels[t->kernel], hs_arch_name(a),
+                                       t->footprint, t->flops);
+            last_kernel = t->kernel;
+            last_nb = t->footprint;
+            last_flops = t->flops;
+        }
+        for (int a = 0; a < HS_NARCH; a++)
+            rt->est_arch[(size_t)i * HS_NARCH + a] = rt->kernel_in_table[t->kernel] ? last[a] : NAN;
+    }
+}
+
+static int check_runnable(const struct hs_sched *rt)
+{
+    for (int i = 0; i < rt->dag->ntasks; i++) {
+        const struct hs_task *t = &rt->dag->tasks[i];
+        bool ok = false;
+        for (int w = 0; w < rt->pf->nworkers && !ok; w++)
+            ok = isfinite(hs_runtime_estimate(rt, t, w));
+        if (ok)
+            continue;
+        const char *kernel = rt->dag->kernels[t->kernel];
+        if (rt->kernel_in_table[t->kernel])
+            return hs_fail("task %s: kernel %s has no timing for the architectures of the "
+                           "selected workers in %s (nb=%d)",
+                           t->label, kernel, rt->perf->file, t->footprint);
+        return hs_fail("task %s: kernel %s has no timing for any architecture (no timing-table "
+                       "entry, no explicit cost, no flops)",
+                       t->label, kernel);
+    }
+    return 0;
+}
+
+/* Actual duration: the estimate times a lognormal factor of mean 1. */
+static double actual_duration(struct hs_sched *rt, double estimate)
+{
+    double cv = rt->opts.noise;
+    if (cv <= 0)
+        return estimate;
+    double sigma2 = log1p(cv * cv);
+    return estimate * gsl_ran_lognormal(rt->rng_noise, -sigma2 / 2, sqrt(sigma2));
+}
+
+/* ---- creation ------------------------------------------------------------- */
+
+static gsl_rng *seeded_rng(unsigned long seed, unsigned long stream)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    /* distinct, well-mixed seeds per stream (splitmix64 finaliser) */
+    unsigned long long z = (unsigned long long)seed * 0x9E3779B97F4A7C15ULL + stream;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    gsl_rng_set(r, (unsigned long)(z ^ (z >> 31)));
+    return r;
+}
+
+struct hs_sched *hs_runtime_new(const struct hs_dag *dag, const struct hs_platform *pf,
+                                const struct hs_perfmodel *perf, const struct hs_policy *policy,
+                                const struct hs_spec *params, const struct hs_runtime_opts *opts)
+{
+    struct hs_sched *rt = hs_xcalloc(1, sizeof *rt);
+    rt->dag = dag;
+    rt->pf = pf;
+    rt->perf = perf;
+    rt->policy = policy;
+    rt->params = params;
+    rt->opts = *opts;
+    rt->predicted_makespan = NAN;
+    precompute_estimates(rt);
+    if (check_runnable(rt)) {
+        free(rt->est_arch);
+        free(rt->kernel_in_table);
+        free(rt);
+        return NULL;
+    }
+    rt->rng_policy = seeded_rng(opts->seed, 1);
+    rt->rng_noise = seeded_rng(opts->seed, 2);
+    rt->ts = hs_xcalloc((size_t)dag->ntasks, sizeof *rt->ts);
+    for (int i = 0; i < dag->ntasks; i++) {
+        rt->ts[i].npred_left = dag->tasks[i].npred;
+        rt->ts[i].ev.worker = -1;
+    }
+    rt->ws = hs_xcalloc((size_t)pf->nworkers, sizeof *rt->ws);
+    for (int w = 0; w < pf->nworkers; w++) {
+        rt->ws[w].running = -1;
+        rt->ws[w].qcap = pf->workers[w].window + 1;
+        rt->ws[w].queue = hs_xmalloc((size_t)rt->ws[w].qcap * sizeof(int));
+    }
+    return rt;
+}
+
+void hs_runtime_free(struct hs_sched *rt)
+{
+    if (!rt)
+        return;
+    if (rt->engine)
+        hs_rt_datamove_free(rt);
+    for (int w = 0; w < rt->pf->nworkers; w++) {
+        free(rt->ws[w].queue);
+        free(rt->ws[w].deferred);
+    }
+    free(rt->ws);
+    free(rt->ts);
+    free(rt->est_arch);
+    free(rt->kernel_in_table);
+    gsl_rng_free(rt->rng_policy);
+    gsl_rng_free(rt->rng_noise);
+    free(rt->error);
+    free(rt);
+}
+
+/* ---- task lifecycle -------------------------------------------------------- */
+
+static void dispatch(struct hs_sched *rt, int first);
+
+static int worker_node(const struct hs_sched *rt, int w)
+{
+    return rt->pf->workers[w].node;
+}
+
+static void call_push(struct hs_sched *rt, int task)
+{
+    double t0 = wall_now();
+    rt->policy->push(rt, &rt->dag->tasks[task]);
+    rt->policy_wall += wall_now() - t0;
+}
+
+static void make_ready(struct hs_sched *rt, int task)
+{
+    rt->ts[task].ev.ready = rt->engine->now(rt->engine);
+    call_push(rt, task);
+}
+
+static void exec_done(void *ctx, long id);
+
+/* Start the head of w's execution FIFO if w is idle. */
+static void try_exec(struct hs_sched *rt, int w)
+{
+    struct hs_worker_state *ws = &rt->ws[w];
+    if (ws->running >= 0 || ws->qlen == 0 || rt->finished)
+        return;
+    int task = ws->queue[ws->qhead];
+    ws->qhead = (ws->qhead + 1) % ws->qcap;
+    ws->qlen--;
+    ws->running = task;
+    const struct hs_task *t = &rt->dag->tasks[task];
+    struct hs_task_event *ev = &rt->ts[task].ev;
+    int node = worker_node(rt, w);
+    for (int i = 0; i < t->naccess; i++) /* audit: inputs valid where it runs */
+        if (HS_MODE_READS(t->access[i].mode) && !hs_coh_valid(&rt->coh, t->access[i].handle, node))
+            rt->audit_violations++;
+    ev->start = rt->engine->now(rt->engine);
+    ws->pending_estimate -= ev->estimate;
+    ev->duration = actual_duration(rt, ev->estimate);
+    rt->activities++;
+    rt->engine->exec(rt->engine, w, ev->duration, rt->dag->kernels[t->kernel], exec_done, rt,
+                     task);
+}
+
+static void inputs_ready(struct hs_sched *rt, int task)
+{
+    int w = rt->ts[task].ev.worker;
+    struct hs_worker_state *ws = &rt->ws[w];
+    rt->ts[task].ev.inputs = rt->engine->now(rt->engine);
+    ws->queue[(ws->qhead + ws->qlen) % ws->qcap] = task;
+    ws->qlen++;
+    try_exec(rt, w);
+}
+
+void hs_rt_task_input_arrived(struct hs_sched *rt, int task)
+{
+    if (--rt->ts[task].pending_inputs == 0)
+        inputs_ready(rt, task);
+}
+
+/* Fetch every distinct handle the task reads; a guard count keeps the task
+ * from completing the phase before all requests are issued. */
+static void fetch_inputs(struct hs_sched *rt, int task)
+{
+    const struct hs_task *t = &rt->dag->tasks[task];
+    int node = worker_node(rt, rt->ts[task].ev.worker);
+    rt->ts[task].pending_inputs = 1;
+    for (int i = 0; i < t->naccess; i++) {
+        const struct hs_access *a = &t->access[i];
+        if (!HS_MODE_READS(a->mode))
+            continue;
+        bool seen = false;
+        for (int j = 0; j < i && !seen; j++)
+            seen = t->access[j].handle == a->handle && HS_MODE_READS(t->access[j].mode);
+        if (!seen && !hs_rt_require(rt, a->handle, node, HS_WAIT_INPUT, task))
+            rt->ts[task].pending_inputs++;
+    }
+    hs_rt_task_input_arrived(rt, task);
+}
+
+void hs_rt_task_alloc_done(struct hs_sched *rt, int task)
+{
+    if (--rt->ts[task].pending_alloc == 0)
+        fetch_inputs(rt, task);
+}
+
+static bool start_task(struct hs_sched *rt, int task)
+{
+    int node = worker_node(rt, rt->ts[task].ev.worker);
+    if (!hs_rt_allocate(rt, task, node))
+        return false;
+    rt->ts[task].pending_alloc++; /* guard */
+    hs_rt_task_alloc_done(rt, task);
+    return true;
+}
+
+static void assign(struct hs_sched *rt, int task, int w)
+{
+    struct hs_worker_state *ws = &rt->ws[w];
+    struct hs_task_event *ev = &rt->ts[task].ev;
+    ev->worker = w;
+    ev->popped = rt->engine->now(rt->engine);
+    ev->estimate = hs_runtime_estimate(rt, &rt->dag->tasks[task], w);
+    ws->inflight++;
+    ws->pending_estimate += ev->estimate;
+    if (ws->ndeferred > 0 || !start_task(rt, task)) {
+        if (!ws->deferred)
+            ws->deferred = hs_xmalloc((size_t)ws->qcap * sizeof(int));
+        ws->deferred[ws->ndeferred++] = task;
+        if (ws->inflight == ws->ndeferred)
+            hs_rt_fail(rt, "task %s needs more memory than the data cache of %s can give "
+                           "(capacity %.0f bytes)",
+                       rt->dag->tasks[task].label, rt->pf->workers[w].name,
+                       rt->pf->nodes[worker_node(rt, w)].capacity);
+    }
+}
+
+/* Tasks that waited for cache room retry, in order, when w finished one. */
+static void retry_deferred(struct hs_sched *rt, int w)
+{
+    struct hs_worker_state *ws = &rt->ws[w];
+    int started = 0;
+    while (started < ws->ndeferred && start_task(rt, ws->deferred[started]))
+        started++;
+    if (started == 0)
+        return;
+    memmove(ws->deferred, ws->deferred + started, (size_t)(ws->ndeferred - started) * sizeof(int));
+    ws->ndeferred -= started;
+}
+
+static void dispatch_worker(struct hs_sched *rt, int w)
+{
+    struct hs_worker_state *ws = &rt->ws[w];
+    while (!rt->finished && ws->inflight < rt->pf->workers[w].window) {
+        double t0 = wall_now();
+        struct hs_task *t = rt->policy->pop(rt, w);
+        rt->policy_wall += wall_now() - t0;
+        if (!t)
+            return;
+        if (rt->ts[t->id].ev.worker >= 0 || rt->ts[t->id].npred_left > 0) {
+            hs_rt_fail(rt, "policy %s returned task %s, which is %s", rt->policy->name, t->label,
+                       rt->ts[t->id].ev.worker >= 0 ? "already taken" : "not ready");
+            return;
+        }
+        if (!isfinite(hs_runtime_estimate(rt, t, w))) {
+            hs_rt_fail(rt, "policy %s gave task %s to worker %s, which cannot run it",
+                       rt->policy->name, t->label, rt->pf->workers[w].name);
+            return;
+        }
+        assign(rt, t->id, w);
+    }
+}
+
+/* Offer work to every worker with room: `first` (the one that just finished)
+ * before the others, which go in id order. */
+static void dispatch(struct hs_sched *rt, int first)
+{
+    if (first >= 0)
+        dispatch_worker(rt, first);
+    for (int w = 0; w < rt->pf->nworkers; w++)
+        if (w != first)
+            dispatch_worker(rt, w);
+}
+
+static void finish(struct hs_sched *rt)
+{
+    if (rt->finished)
+        return;
+    rt->finished = true;
+    rt->makespan = rt->engine->now(rt->engine);
+    rt->engine->finished(rt->engine);
+}
+
+void hs_rt_flush_done(struct hs_sched *rt)
+{
+    if (--rt->pending_flush == 0)
+        finish(rt);
+}
+
+static void start_flush(struct hs_sched *rt)
+{
+    rt->flushing = true;
+    if (!rt->opts.flush) {
+        finish(rt);
+        return;
+    }
+    rt->pending_flush = 1; /* guard */
+    for (int h = 0; h < rt->dag->nhandles; h++) {
+        const struct hs_handle *hd = &rt->dag->handles[h];
+        if (hd->temporary || !hd->latest)
+            continue;
+        if (!hs_rt_require(rt, h, 0, HS_WAIT_FLUSH, -1))
+            rt->pending_flush++;
+    }
+    hs_rt_flush_done(rt);
+}
+
+static void complete_task(struct hs_sched *rt, int task, int w)
+{
+    const struct hs_task *t = &rt->dag->tasks[task];
+    int node = worker_node(rt, w);
+    for (int i = 0; i < t->naccess; i++)
+        if (HS_MODE_WRITES(t->access[i].mode))
+            hs_coh_write(&rt->coh, t->access[i].handle, node);
+    hs_rt_unpin_task(rt, task, node);
+    rt->ws[w].inflight--;
+    rt->ws[w].ntasks++;
+    rt->ndone++;
+    double t0 = wall_now();
+    if (rt->policy->done)
+        rt->policy->done(rt, (struct hs_task *)t, w);
+    rt->policy_wall += wall_now() - t0;
+    for (int i = 0; i < t->nsucc; i++) {
+        int s = rt->dag->edges[t->succ[i]].dst;
+        if (--rt->ts[s].npred_left == 0)
+            make_ready(rt, s);
+    }
+}
+
+static void exec_done(void *ctx, long id)
+{
+    struct hs_sched *rt = ctx;
+    int task = (int)id;
+    struct hs_task_event *ev = &rt->ts[task].ev;
+    int w = ev->worker;
+    rt->activities--;
+    ev->end = rt->engine->now(rt->engine);
+    rt->ws[w].busy += ev->duration;
+    rt->ws[w].running = -1;
+    complete_task(rt, task, w);
+    retry_deferred(rt, w);
+    try_exec(rt, w);
+    dispatch(rt, w);
+    if (rt->ndone == rt->dag->ntasks && !rt->flushing)
+        start_flush(rt);
+    hs_rt_check_stall(rt);
+}
+
+void hs_rt_check_stall(struct hs_sched *rt)
+{
+    if (rt->finished || rt->activities > 0)
+        return;
+    int stuck = -1;
+    for (int i = 0; i < rt->dag->ntasks && stuck < 0; i++)
+        if (rt->ts[i].ev.worker < 0)
+            stuck = i;
+    hs_rt_fail(rt, "simulation stalled with %d of %d tasks done: policy %s gave no work to the "
+                   "idle workers (first task never run: %s)",
+               rt->ndone, rt->dag->ntasks, rt->policy->name,
+               stuck >= 0 ? rt->dag->tasks[stuck].label : "?");
+}
+
+void hs_runtime_start(struct hs_sched *rt, struct hs_engine *engine)
+{
+    rt->engine = engine;
+    hs_rt_datamove_init(rt);
+    double t0 = wall_now();
+    int rc = rt->policy->init ? rt->policy->init(rt) : 0;
+    rt->policy_wall += wall_now() - t0;
+    if (rc) {
+        hs_rt_fail(rt, "policy %s failed to initialise: %s", rt->policy->name, hs_last_error());
+        return;
+    }
+    for (int i = 0; i < rt->dag->ntasks; i++)
+        if (rt->ts[i].npred_left == 0)
+            make_ready(rt, i);
+    dispatch(rt, -1);
+    hs_rt_check_stall(rt);
+}

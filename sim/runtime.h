@@ -1,0 +1,154 @@
+/* sim/runtime.h — the runtime model: it takes ready tasks from the policy,
+ * moves their data between memory nodes (MSI coherence, GPU caches, FIFO copy
+ * streams, host staging), runs them on their workers through an engine, and
+ * records what happened. It is engine-agnostic: the same state machine runs
+ * in simulated time (SimGrid) and in real time (CUDA). */
+#ifndef HS_RUNTIME_H
+#define HS_RUNTIME_H
+
+#include "platforms/perfmodel.h"
+#include "policies/policy.h"
+#include "sim/coherence.h"
+#include "sim/dag.h"
+#include "sim/engine.h"
+#include "sim/gpucache.h"
+#include "sim/params.h"
+#include "sim/platform.h"
+
+#include <gsl/gsl_rng.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct hs_runtime_opts {
+    double noise;       /* coefficient of variation of the lognormal factor on
+                           execution times (0: deterministic) */
+    unsigned long seed;
+    bool flush;         /* write every datum back to host memory at the end */
+};
+
+void hs_runtime_opts_defaults(struct hs_runtime_opts *o);
+
+enum hs_dir { HS_DIR_H2D = 0, HS_DIR_D2H = 1, HS_DIR_P2P = 2, HS_NDIR = 3 };
+enum hs_xfer_purpose { HS_XFER_FETCH, HS_XFER_WRITEBACK, HS_XFER_FLUSH };
+
+struct hs_task_event {
+    int worker;
+    double ready, popped, inputs, start, end; /* inputs: all inputs valid */
+    double duration;                          /* actual execution time */
+    double estimate;                          /* estimate on its worker */
+};
+
+struct hs_xfer_event {
+    int handle, src, dst;
+    double bytes;
+    double request, start, end;
+    enum hs_xfer_purpose purpose;
+};
+
+/* ---- internal state (policies use sim/sched.h, not this) ------------------ */
+
+enum hs_xfer_state { HS_XS_WAIT_SOURCE, HS_XS_QUEUED, HS_XS_ACTIVE, HS_XS_DONE };
+enum hs_waiter_kind { HS_WAIT_INPUT, HS_WAIT_ALLOC, HS_WAIT_CHAIN, HS_WAIT_FLUSH };
+
+struct hs_waiter {
+    enum hs_waiter_kind kind;
+    int id; /* task, or transfer for a chain */
+    struct hs_waiter *next;
+};
+
+struct hs_xfer {
+    struct hs_xfer_event ev;
+    enum hs_xfer_state state;
+    uint32_t version;
+    int stream;     /* -1: none, else node * 2 + (0 in, 1 out) */
+    int next;       /* next in its stream's FIFO */
+    bool pinned_src;
+    struct hs_waiter *waiters;
+};
+
+struct hs_stream {
+    bool busy;
+    int head, tail; /* FIFO of transfer ids, -1 if empty */
+};
+
+struct hs_task_state {
+    int pending_alloc, pending_inputs, npred_left;
+    struct hs_task_event ev;
+};
+
+struct hs_worker_state {
+    int inflight;
+    int running;             /* task executing, -1 if none */
+    int *queue;              /* tasks whose inputs are valid, FIFO */
+    int qhead, qlen, qcap;
+    int *deferred;           /* popped tasks waiting for room in the data cache */
+    int ndeferred;
+    double pending_estimate; /* estimates of held tasks not yet started */
+    double busy;             /* seconds spent executing */
+    int ntasks;
+};
+
+struct hs_sched {
+    const struct hs_dag *dag;
+    const struct hs_platform *pf;
+    const struct hs_perfmodel *perf;
+    const struct hs_policy *policy;
+    const struct hs_spec *params;
+    struct hs_runtime_opts opts;
+    struct hs_engine *engine;
+    void *policy_data;
+    gsl_rng *rng_policy, *rng_noise;
+
+    struct hs_task_state *ts;
+    struct hs_worker_state *ws;
+    double *est_arch;        /* [task * HS_NARCH + arch]: timing-table estimate, NAN */
+    bool *kernel_in_table;   /* per kernel: the timing table decides */
+    struct hs_coherence coh;
+    struct hs_cache *cache;  /* per node; capacity INFINITY: no cache */
+    struct hs_stream *streams; /* 2 per node */
+    int *arriving;           /* [h * nnodes + node]: transfer bringing h there, -1 */
+    struct hs_xfer *xfers;
+    size_t nxfers, cap_xfers;
+    struct hs_waiter *free_waiters;
+    int *victims;
+
+    int ndone, pending_flush, activities;
+    bool flushing, finished;
+    double predicted_makespan, makespan;
+    double bytes[HS_NDIR];
+    long count[HS_NDIR];
+    long evictions, writebacks, stale, audit_violations;
+    double policy_wall;      /* wall-clock seconds spent in policy callbacks */
+    char *error;             /* set if the run failed */
+};
+
+/* Create the runtime for a finalized DAG on a built platform. Returns NULL
+ * with hs_fail if some task cannot run on any selected worker. */
+struct hs_sched *hs_runtime_new(const struct hs_dag *dag, const struct hs_platform *pf,
+                                const struct hs_perfmodel *perf, const struct hs_policy *policy,
+                                const struct hs_spec *params, const struct hs_runtime_opts *opts);
+void hs_runtime_free(struct hs_sched *rt);
+
+/* Called by the engine at time 0 from its main context. */
+void hs_runtime_start(struct hs_sched *rt, struct hs_engine *engine);
+
+/* Estimated duration of t on w from the cost model (no noise); INFINITY if w
+ * cannot run t. */
+double hs_runtime_estimate(const struct hs_sched *rt, const struct hs_task *t, int w);
+
+/* ---- shared between runtime.c and datamove.c --------------------------- */
+void hs_rt_fail(struct hs_sched *rt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Make h valid on node; waiter is attached unless it already is (returns true). */
+bool hs_rt_require(struct hs_sched *rt, int h, int node, enum hs_waiter_kind kind, int id);
+/* Free room on node's cache for task t's blocks and pin them; returns false
+ * if the task must wait for room. */
+bool hs_rt_allocate(struct hs_sched *rt, int task, int node);
+void hs_rt_unpin_task(struct hs_sched *rt, int task, int node);
+void hs_rt_task_input_arrived(struct hs_sched *rt, int task);
+void hs_rt_task_alloc_done(struct hs_sched *rt, int task);
+void hs_rt_flush_done(struct hs_sched *rt);
+void hs_rt_check_stall(struct hs_sched *rt);
+void hs_rt_datamove_init(struct hs_sched *rt);
+void hs_rt_datamove_free(struct hs_sched *rt);
+
+#endif

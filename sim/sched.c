@@ -1,0 +1,138 @@
+/* sim/sched.c — the read-only runtime view that policies use (sim/sched.h). */
+#include "sim/runtime.h"
+
+#include <math.h>
+
+const struct hs_dag *hs_sched_dag(const struct hs_sched *s)
+{
+    return s->dag;
+}
+
+const struct hs_platform *hs_sched_platform(const struct hs_sched *s)
+{
+    return s->pf;
+}
+
+int hs_sched_nworkers(const struct hs_sched *s)
+{
+    return s->pf->nworkers;
+}
+
+const struct hs_worker *hs_sched_worker(const struct hs_sched *s, int w)
+{
+    return &s->pf->workers[w];
+}
+
+double hs_sched_now(const struct hs_sched *s)
+{
+    return s->engine->now(s->engine);
+}
+
+const struct hs_spec *hs_sched_params(const struct hs_sched *s)
+{
+    return s->params;
+}
+
+gsl_rng *hs_sched_rng(struct hs_sched *s)
+{
+    return s->rng_policy;
+}
+
+void *hs_sched_data(const struct hs_sched *s)
+{
+    return s->policy_data;
+}
+
+void hs_sched_set_data(struct hs_sched *s, void *data)
+{
+    s->policy_data = data;
+}
+
+bool hs_sched_can_run(const struct hs_sched *s, const struct hs_task *t, int w)
+{
+    return isfinite(hs_runtime_estimate(s, t, w));
+}
+
+double hs_sched_exec_estimate(const struct hs_sched *s, const struct hs_task *t, int w)
+{
+    return hs_runtime_estimate(s, t, w);
+}
+
+/* Estimated time to bring h to dst from where it is valid now. */
+static double handle_move_time(const struct hs_sched *s, int h, int dst)
+{
+    double bytes = s->dag->handles[h].bytes;
+    int nn = s->pf->nnodes;
+    if (s->arriving && s->arriving[(size_t)h * nn + dst] >= 0)
+        return 0;
+    double best = INFINITY;
+    for (int n = 0; n < nn; n++)
+        if (n != dst && hs_coh_valid(&s->coh, h, n)) {
+            double t = hs_sched_move_time(s, n, dst, bytes);
+            if (t < best)
+                best = t;
+            if (n == 0)
+                break; /* host memory is the preferred source */
+        }
+    if (!isfinite(best) && s->arriving && s->arriving[(size_t)h * nn] >= 0)
+        best = hs_platform_link_time(s->pf, 0, dst, bytes); /* landing in host memory */
+    return isfinite(best) ? best : 0;
+}
+
+double hs_sched_move_time(const struct hs_sched *s, int src, int dst, double bytes)
+{
+    const struct hs_platform *pf = s->pf;
+    if (src == dst)
+        return 0;
+    bool direct = hs_platform_has_route(pf, src, dst) &&
+                  (src == 0 || dst == 0 || pf->nodes[src].kind == HS_NODE_PROC ||
+                   pf->nodes[dst].kind == HS_NODE_PROC || pf->p2p);
+    if (direct)
+        return hs_platform_link_time(pf, src, dst, bytes);
+    return hs_platform_link_time(pf, src, 0, bytes) + hs_platform_link_time(pf, 0, dst, bytes);
+}
+
+double hs_sched_transfer_estimate(const struct hs_sched *s, const struct hs_task *t, int w)
+{
+    int node = s->pf->workers[w].node;
+    double sum = 0;
+    for (int i = 0; i < t->naccess; i++) {
+        const struct hs_access *a = &t->access[i];
+        if (!HS_MODE_READS(a->mode) || hs_coh_valid(&s->coh, a->handle, node))
+            continue;
+        bool seen = false;
+        for (int j = 0; j < i && !seen; j++)
+            seen = t->access[j].handle == a->handle && HS_MODE_READS(t->access[j].mode);
+        if (!seen)
+            sum += handle_move_time(s, a->handle, node);
+    }
+    return sum;
+}
+
+double hs_sched_worker_ready_at(const struct hs_sched *s, int w)
+{
+    double now = hs_sched_now(s);
+    const struct hs_worker_state *ws = &s->ws[w];
+    double t = now;
+    if (ws->running >= 0) {
+        const struct hs_task_event *ev = &s->ts[ws->running].ev;
+        if (ev->start + ev->estimate > t)
+            t = ev->start + ev->estimate;
+    }
+    return t + ws->pending_estimate;
+}
+
+int hs_sched_worker_inflight(const struct hs_sched *s, int w)
+{
+    return s->ws[w].inflight;
+}
+
+bool hs_sched_valid(const struct hs_sched *s, int handle, int node)
+{
+    return hs_coh_valid(&s->coh, handle, node);
+}
+
+void hs_sched_set_predicted_makespan(struct hs_sched *s, double makespan)
+{
+    s->predicted_makespan = makespan;
+}

@@ -1,0 +1,51 @@
+/* sim/sched.h — the read-only view of the runtime that scheduling policies
+ * get. Everything here is an estimate (from the performance model and the
+ * route table): the engine produces the actual times, which differ under
+ * contention or noise. */
+#ifndef HS_SCHED_H
+#define HS_SCHED_H
+
+#include "sim/dag.h"
+#include "sim/params.h"
+#include "sim/platform.h"
+
+#include <gsl/gsl_rng.h>
+#include <stdbool.h>
+
+struct hs_sched; /* the runtime, as a policy sees it */
+
+const struct hs_dag *hs_sched_dag(const struct hs_sched *s);
+const struct hs_platform *hs_sched_platform(const struct hs_sched *s);
+int hs_sched_nworkers(const struct hs_sched *s);
+const struct hs_worker *hs_sched_worker(const struct hs_sched *s, int w);
+double hs_sched_now(const struct hs_sched *s);
+
+/* Parameters of the policy (validated, defaults filled in). */
+const struct hs_spec *hs_sched_params(const struct hs_sched *s);
+/* Seeded random stream reserved for the policy. */
+gsl_rng *hs_sched_rng(struct hs_sched *s);
+
+/* Private state of the policy. */
+void *hs_sched_data(const struct hs_sched *s);
+void hs_sched_set_data(struct hs_sched *s, void *data);
+
+bool hs_sched_can_run(const struct hs_sched *s, const struct hs_task *t, int w);
+/* Estimated execution time of t on w (seconds); INFINITY if w cannot run it. */
+double hs_sched_exec_estimate(const struct hs_sched *s, const struct hs_task *t, int w);
+/* Estimated time to bring t's inputs that are missing on w's memory node
+ * there, given where valid copies are now (copies already on their way count 0). */
+double hs_sched_transfer_estimate(const struct hs_sched *s, const struct hs_task *t, int w);
+/* Estimated time to move bytes from memory node src to dst, staged through
+ * host memory where there is no direct route. */
+double hs_sched_move_time(const struct hs_sched *s, int src, int dst, double bytes);
+/* Estimated time at which w will have finished the tasks it already holds. */
+double hs_sched_worker_ready_at(const struct hs_sched *s, int w);
+/* Number of tasks w holds (fetching inputs, queued or running). */
+int hs_sched_worker_inflight(const struct hs_sched *s, int w);
+
+bool hs_sched_valid(const struct hs_sched *s, int handle, int node);
+
+/* A static policy reports the makespan its plan predicts. */
+void hs_sched_set_predicted_makespan(struct hs_sched *s, double makespan);
+
+#endif

@@ -1,0 +1,142 @@
+/* sim/util.c — checked allocation, the last-error buffer and number parsing. */
+#include "sim/util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char last_error[1024];
+
+static void out_of_memory(size_t size)
+{
+    fprintf(stderr, "hetsim: out of memory (asked for %zu bytes)\n", size);
+    exit(1);
+}
+
+void *hs_xmalloc(size_t size)
+{
+    void *p = malloc(size ? size : 1);
+    if (!p)
+        out_of_memory(size);
+    return p;
+}
+
+void *hs_xcalloc(size_t count, size_t size)
+{
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (!p)
+        out_of_memory(count * size);
+    return p;
+}
+
+void *hs_xrealloc(void *ptr, size_t size)
+{
+    void *p = realloc(ptr, size ? size : 1);
+    if (!p)
+        out_of_memory(size);
+    return p;
+}
+
+char *hs_xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = hs_xmalloc(n);
+    memcpy(d, s, n);
+    return d;
+}
+
+void hs_grow(void **array, size_t *capacity, size_t need, size_t elem_size)
+{
+    if (need <= *capacity)
+        return;
+    size_t cap = *capacity ? *capacity : 8;
+    while (cap < need)
+        cap *= 2;
+    *array = hs_xrealloc(*array, cap * elem_size);
+    memset((char *)*array + *capacity * elem_size, 0, (cap - *capacity) * elem_size);
+    *capacity = cap;
+}
+
+int hs_fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+const char *hs_last_error(void)
+{
+    return last_error[0] ? last_error : "unknown error";
+}
+
+void hs_die(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("hetsim: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(code);
+}
+
+int hs_parse_double(const char *s, double *out)
+{
+    if (!s || !*s)
+        return -1;
+    if (strcmp(s, "inf") == 0 || strcmp(s, "INF") == 0) {
+        *out = INFINITY;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || isnan(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int hs_parse_long(const char *s, long *out)
+{
+    if (!s || !*s)
+        return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int hs_parse_si(const char *s, double *out)
+{
+    if (!s || !*s)
+        return -1;
+    if (strcmp(s, "inf") == 0) {
+        *out = INFINITY;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || isnan(v))
+        return -1;
+    static const struct { const char *suffix; double mult; } units[] = {
+        {"", 1},          {"k", 1e3},       {"K", 1e3},        {"M", 1e6},
+        {"G", 1e9},       {"T", 1e12},      {"Ki", 1024.0},    {"Mi", 1048576.0},
+        {"Gi", 1073741824.0}, {"Ti", 1099511627776.0},
+    };
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strcmp(end, units[i].suffix) == 0) {
+            *out = v * units[i].mult;
+            return 0;
+        }
+    return -1;
+}

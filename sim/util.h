@@ -1,0 +1,33 @@
+/* sim/util.h — small helpers shared by every hetsim library: checked allocation,
+ * the "last error" message that the CLI prints on one line, and growable arrays. */
+#ifndef HS_UTIL_H
+#define HS_UTIL_H
+
+#include <stddef.h>
+
+void *hs_xmalloc(size_t size);
+void *hs_xcalloc(size_t count, size_t size);
+void *hs_xrealloc(void *ptr, size_t size);
+char *hs_xstrdup(const char *s);
+
+/* Grow *array (of elem_size elements) so that it can hold at least need elements. */
+void hs_grow(void **array, size_t *capacity, size_t need, size_t elem_size);
+#define HS_GROW(arr, cap, need) hs_grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
+
+/* Record an error message (printf format) and return -1, so that callers can
+ * `return hs_fail("...")`. The message is one line, without "hetsim:" prefix. */
+int hs_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *hs_last_error(void);
+
+/* Print "hetsim: <msg>" on stderr and exit with the given code. */
+_Noreturn void hs_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Parse a double / non-negative integer in full; return 0 on success. */
+int hs_parse_double(const char *s, double *out);
+int hs_parse_long(const char *s, long *out);
+
+/* Parse a quantity with an optional SI suffix (k, M, G, T, and Ki, Mi, Gi, Ti),
+ * e.g. "6GBps" is not accepted but "6G" is. */
+int hs_parse_si(const char *s, double *out);
+
+#endif

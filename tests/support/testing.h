@@ -1,0 +1,41 @@
+/* tests/support/testing.h — what the CUnit tests share: a main that runs one
+ * suite and fails on any failed assertion, simulations run in a forked child
+ * (SimGrid allows one simulation per process), the `hetsim` binary run as a
+ * subprocess, and small file helpers. */
+#ifndef HS_TESTING_H
+#define HS_TESTING_H
+
+#include <CUnit/CUnit.h>
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+
+#include "policies/policy.h"
+#include "sim/dag.h"
+#include "sim/run.h"
+
+int hs_test_main(const char *suite, const CU_TestInfo *tests);
+
+/* Platform and timing-table files of the source tree. */
+const char *hs_test_data(const char *relative);
+
+/* Run dag on the platform file under the policy in a child process and return
+ * {"makespan", "bytes":[h2d,d2h,p2p], "count":[...], "error",
+ *  "tasks":[{"worker","node","start","end","duration","inputs"}],
+ *  "xfers":[{"handle","src","dst","bytes","start","end"}]}; NULL if the child
+ * died. The caller deletes it. */
+cJSON *hs_test_simulate(const struct hs_run_config *cfg, const struct hs_dag *dag,
+                        const struct hs_policy *policy, const char *policy_spec);
+
+/* Run `hetsim ARGS` (a shell-quoted string), capturing stdout and stderr
+ * (caller frees); returns the exit code. */
+int hs_test_cli(const char *args, char **out, char **err);
+
+char *hs_test_read_file(const char *path);
+/* A fresh temporary path with the given suffix (the file does not exist). */
+char *hs_test_tmp(const char *suffix);
+void hs_test_write_file(const char *path, const char *text);
+
+#define HS_ASSERT_NEAR_REL(a, b, rel)                                                              \
+    CU_ASSERT_DOUBLE_EQUAL((a), (b), (rel) * fabs((double)(b)) + 1e-300)
+
+#endif

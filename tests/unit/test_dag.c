@@ -1,0 +1,190 @@
+/* tests/unit/test_dag.c — dependency inference, renaming, explicit edges,
+ * cycle detection, and the task counts of the tiled workloads. */
+#include "sim/util.h"
+#include "tests/support/testing.h"
+#include "workloads/workload.h"
+
+#include <math.h>
+#include <string.h>
+
+static bool has_edge(const struct hs_dag *dag, int src, int dst, double bytes)
+{
+    for (int e = 0; e < dag->nedges; e++)
+        if (dag->edges[e].src == src && dag->edges[e].dst == dst)
+            return dag->edges[e].bytes == bytes;
+    return false;
+}
+
+/* Hand-checked sequence on datum a (100 B) and b (7 B):
+ *   t0 W a    first access: no rename, no edge
+ *   t1 R a    RAW t0->t1 (100)
+ *   t2 R a    RAW t0->t2 (100)
+ *   t3 RW a   WAR t1->t3, t2->t3 (0) and RAW t0->t3 (100)
+ *   t4 W a    a was accessed: renamed to a#1, no edge
+ *   t5 R a    RAW t4->t5 (100), reads a#1
+ *   t6 R b    never written: no edge
+ *   t7 RW a, R b   RAW/WAW t4->t7 (100) and WAR t5->t7 (0) summed: 100 */
+static void test_inference(void)
+{
+    struct hs_dag *dag = hs_dag_new("seq");
+    int a = hs_dag_add_handle(dag, "a", 100), b = hs_dag_add_handle(dag, "b", 7);
+    enum hs_mode modes[] = {HS_MODE_W, HS_MODE_R, HS_MODE_R, HS_MODE_RW, HS_MODE_W, HS_MODE_R};
+    for (int i = 0; i < 6; i++)
+        hs_dag_access(dag, hs_dag_add_task(dag, "k", NULL, 1, 0), a, modes[i]);
+    hs_dag_access(dag, hs_dag_add_task(dag, "k", NULL, 1, 0), b, HS_MODE_R);
+    int t7 = hs_dag_add_task(dag, "k", NULL, 1, 0);
+    hs_dag_access(dag, t7, a, HS_MODE_RW);
+    hs_dag_access(dag, t7, b, HS_MODE_R);
+    CU_ASSERT_EQUAL_FATAL(hs_dag_finalize(dag), 0);
+
+    CU_ASSERT_EQUAL(dag->nedges, 8);
+    CU_ASSERT(has_edge(dag, 0, 1, 100));
+    CU_ASSERT(has_edge(dag, 0, 2, 100));
+    CU_ASSERT(has_edge(dag, 1, 3, 0));
+    CU_ASSERT(has_edge(dag, 2, 3, 0));
+    CU_ASSERT(has_edge(dag, 0, 3, 100));
+    CU_ASSERT(has_edge(dag, 4, 5, 100));
+    CU_ASSERT(has_edge(dag, 4, 7, 100));
+    CU_ASSERT(has_edge(dag, 5, 7, 0));
+    CU_ASSERT_EQUAL(dag->tasks[6].npred, 0);
+    CU_ASSERT_EQUAL(dag->tasks[4].npred, 0);
+    /* renaming: t4 writes a new version that t5 and t7 access */
+    int v1 = dag->tasks[4].access[0].handle;
+    CU_ASSERT_NOT_EQUAL(v1, a);
+    CU_ASSERT_EQUAL(dag->handles[v1].origin, a);
+    CU_ASSERT_EQUAL(dag->handles[v1].version, 1);
+    CU_ASSERT_STRING_EQUAL(dag->handles[v1].name, "a#1");
+    CU_ASSERT_EQUAL(dag->tasks[5].access[0].handle, v1);
+    CU_ASSERT_FALSE(dag->handles[a].latest);
+    CU_ASSERT_TRUE(dag->handles[v1].latest);
+    CU_ASSERT_EQUAL(dag->tasks[3].access[0].handle, a);
+    CU_ASSERT_EQUAL(dag->tasks[0].nsucc, 3);
+    hs_dag_free(dag);
+}
+
+static void test_explicit_edges_any_order(void)
+{
+    struct hs_dag *dag = hs_dag_new("edges");
+    for (int i = 0; i < 3; i++)
+        hs_dag_add_task(dag, "k", NULL, 1, 0);
+    hs_dag_add_edge(dag, 2, 0, 5); /* against submission order */
+    hs_dag_add_edge(dag, 0, 1, 6);
+    CU_ASSERT_EQUAL_FATAL(hs_dag_finalize(dag), 0);
+    CU_ASSERT(has_edge(dag, 2, 0, 5));
+    CU_ASSERT(has_edge(dag, 0, 1, 6));
+    CU_ASSERT_EQUAL(dag->topo[0], 2);
+    CU_ASSERT_EQUAL(dag->topo[1], 0);
+    CU_ASSERT_EQUAL(dag->topo[2], 1);
+    CU_ASSERT_TRUE(dag->handles[0].temporary);
+    hs_dag_free(dag);
+}
+
+static void test_cycle_detected(void)
+{
+    struct hs_dag *dag = hs_dag_new("loop");
+    for (int i = 0; i < 4; i++)
+        hs_dag_add_task(dag, "k", NULL, 1, 0);
+    hs_dag_add_edge(dag, 0, 1, 1);
+    hs_dag_add_edge(dag, 1, 2, 1);
+    hs_dag_add_edge(dag, 2, 0, 1);
+    hs_dag_add_edge(dag, 2, 3, 1);
+    CU_ASSERT_EQUAL(hs_dag_finalize(dag), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "cycle"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "k"));
+    hs_dag_free(dag);
+}
+
+static int count_kernel(const struct hs_dag *dag, const char *kernel)
+{
+    int n = 0;
+    for (int i = 0; i < dag->ntasks; i++)
+        n += strcmp(dag->kernels[dag->tasks[i].kernel], kernel) == 0;
+    return n;
+}
+
+static void check_cholesky(const char *spec, int nt, int ntasks)
+{
+    struct hs_dag *dag = hs_workload_build(spec);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
+    CU_ASSERT_EQUAL(dag->ntasks, ntasks);
+    CU_ASSERT_EQUAL(count_kernel(dag, "dpotrf"), nt);
+    CU_ASSERT_EQUAL(count_kernel(dag, "dtrsm"), nt * (nt - 1) / 2);
+    CU_ASSERT_EQUAL(count_kernel(dag, "dsyrk"), nt * (nt - 1) / 2);
+    CU_ASSERT_EQUAL(count_kernel(dag, "dgemm"), nt * (nt - 1) * (nt - 2) / 6);
+    CU_ASSERT_EQUAL(dag->nhandles, nt * (nt + 1) / 2); /* RW only: no renaming */
+    hs_dag_free(dag);
+}
+
+static void test_cholesky_counts(void)
+{
+    check_cholesky("cholesky:n=5,nb=1", 5, 35);
+    check_cholesky("cholesky:n=1000,nb=100", 10, 220);
+    check_cholesky("cholesky:n=8192,nb=512", 16, 816);
+    check_cholesky("cholesky:n=40960,nb=1024", 40, 11480);
+}
+
+static void test_cholesky_structure(void)
+{
+    /* 2x2 tiles: potrf(0) -> trsm(1,0) -> syrk(1,0) -> potrf(1); nb=2, b^2 8-byte tiles */
+    struct hs_dag *dag = hs_workload_build("cholesky:n=4,nb=2");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
+    CU_ASSERT_EQUAL(dag->ntasks, 4);
+    CU_ASSERT(has_edge(dag, 0, 1, 32));
+    CU_ASSERT(has_edge(dag, 1, 2, 32));
+    CU_ASSERT(has_edge(dag, 2, 3, 32));
+    CU_ASSERT_EQUAL(dag->nedges, 3);
+    /* LAWN 41: n^3/3 + n^2/2 + n/6 = 64/3 + 8 + 2/3 = 30 */
+    CU_ASSERT_DOUBLE_EQUAL(dag->total_flops, 30.0, 1e-12);
+    /* potrf tile flops b^3/3 + b^2/2 + b/6 = 8/3 + 2 + 1/3 = 5; trsm, syrk b^2(b+1) = 12 */
+    CU_ASSERT_DOUBLE_EQUAL(dag->tasks[0].flops, 5.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(dag->tasks[1].flops, 12.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(dag->tasks[2].flops, 12.0, 1e-12);
+    hs_dag_free(dag);
+    dag = hs_workload_build("cholesky:n=4,nb=2,precision=s");
+    CU_ASSERT_STRING_EQUAL(dag->kernels[dag->tasks[0].kernel], "spotrf");
+    CU_ASSERT_DOUBLE_EQUAL(dag->handles[0].bytes, 16.0, 0);
+    hs_dag_free(dag);
+}
+
+static void test_gemm_counts(void)
+{
+    struct hs_dag *dag = hs_workload_build("gemm:n=4096,nb=1024");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
+    CU_ASSERT_EQUAL(dag->ntasks, 64);
+    CU_ASSERT_EQUAL(dag->nedges, 16 * 3); /* one chain of 4 per C tile */
+    CU_ASSERT_DOUBLE_EQUAL(dag->total_flops, 2.0 * 4096 * 4096 * 4096, 1);
+    hs_dag_free(dag);
+    dag = hs_workload_build("gemm:n=2048,m=1024,k=3072,nb=1024");
+    CU_ASSERT_EQUAL(dag->ntasks, 1 * 2 * 3);
+    hs_dag_free(dag);
+}
+
+static void test_workload_errors(void)
+{
+    CU_ASSERT_PTR_NULL(hs_workload_build("cholesky:n=8192,nb=500"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "nb=500 does not divide n=8192"));
+    CU_ASSERT_PTR_NULL(hs_workload_build("cholesky:n=-4,nb=2"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "outside the allowed range"));
+    CU_ASSERT_PTR_NULL(hs_workload_build("cholesky:n=0,nb=2"));
+    CU_ASSERT_PTR_NULL(hs_workload_build("cholesky:size=4"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "unknown parameter 'size' (valid: n, nb, precision)"));
+    CU_ASSERT_PTR_NULL(hs_workload_build("qr:n=4"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "unknown workload 'qr' (valid: cholesky, gemm)"));
+    CU_ASSERT_PTR_NULL(hs_workload_build("gemm:n=4096,k=1000,nb=1024"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "does not divide k=1000"));
+}
+
+int main(void)
+{
+    static const CU_TestInfo tests[] = {
+        {"dependency inference on a hand-checked sequence", test_inference},
+        {"explicit edges in any order", test_explicit_edges_any_order},
+        {"cycle detection", test_cycle_detected},
+        {"cholesky task counts 5x5, 10x10, 16x16, 40x40", test_cholesky_counts},
+        {"cholesky 2x2 structure and LAWN-41 flops", test_cholesky_structure},
+        {"gemm task counts", test_gemm_counts},
+        {"workload parameter errors", test_workload_errors},
+        CU_TEST_INFO_NULL,
+    };
+    return hs_test_main("dag", tests);
+}

@@ -1,0 +1,291 @@
+/* tests/unit/test_sim.c — simulated runs checked against values computed by
+ * hand from the platform files and timing tables: execution on one core,
+ * isolated and concurrent PCIe transfers on Idgraf, staging through host
+ * memory, peer copies, eviction with write-back, the final flush. Each run
+ * happens in a forked child (one SimGrid simulation per process). */
+#include "policies/registry.h"
+#include "sim/util.h"
+#include "tests/support/testing.h"
+#include "workloads/workload.h"
+
+#include <math.h>
+#include <string.h>
+
+#define MIB8 8388608.0
+
+static struct hs_run_config idgraf(int gpus, int cpus)
+{
+    struct hs_run_config cfg;
+    hs_run_config_defaults(&cfg);
+    cfg.platform_file = hs_test_data("idgraf.xml");
+    cfg.platform_name = "idgraf";
+    cfg.perf_file = hs_test_data("perf/idgraf.json");
+    cfg.select.gpus = gpus;
+    cfg.select.cpus = cpus;
+    return cfg;
+}
+
+static double num(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    CU_ASSERT_PTR_NOT_NULL(v);
+    return v ? v->valuedouble : NAN;
+}
+
+static const cJSON *item(const cJSON *o, const char *key, int i)
+{
+    return cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(o, key), i);
+}
+
+static cJSON *simulate(const struct hs_run_config *cfg, const struct hs_dag *dag, const char *policy)
+{
+    struct hs_spec spec;
+    const struct hs_policy *p = hs_policy_parse(policy, &spec);
+    hs_spec_free(&spec);
+    cJSON *r = hs_test_simulate(cfg, dag, p, policy);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    const cJSON *err = cJSON_GetObjectItemCaseSensitive(r, "error");
+    if (err)
+        fprintf(stderr, "simulation failed: %s\n", err->valuestring);
+    CU_ASSERT_PTR_NULL(err);
+    return r;
+}
+
+/* A task that only runs on the GPU for `seconds`, reading and writing handles. */
+static int gpu_task(struct hs_dag *dag, double seconds, int rd, int wr)
+{
+    int t = hs_dag_add_task(dag, "k", NULL, 0, 0);
+    dag->tasks[t].arch_cost[HS_ARCH_GPU] = seconds;
+    dag->tasks[t].arch_mask = HS_ARCH_BIT(HS_ARCH_GPU);
+    if (rd >= 0)
+        hs_dag_access(dag, t, rd, HS_MODE_R);
+    if (wr >= 0)
+        hs_dag_access(dag, t, wr, HS_MODE_W);
+    return t;
+}
+
+/* One core runs everything: makespan = sum of the table's durations.
+ * Cholesky 5x5 tiles of 512: 5 POTRF, 10 TRSM, 10 SYRK, 10 GEMM at the NB-512
+ * rates of platforms/perf/idgraf.json (6.0, 7.8, 8.0, 8.6 GFlop/s) plus 1 us
+ * start overhead each. */
+static void test_one_core_sum(void)
+{
+    struct hs_dag *dag = hs_workload_build("cholesky:n=2560,nb=512");
+    struct hs_run_config cfg = idgraf(0, 1);
+    cJSON *r = simulate(&cfg, dag, "eager");
+    double b = 512, ov = 1e-6;
+    double expect = 5 * ((b * b * b / 3 + b * b / 2 + b / 6) / 6.0e9 + ov) +
+                    10 * (b * b * (b + 1) / 7.8e9 + ov) + 10 * (b * b * (b + 1) / 8.0e9 + ov) +
+                    10 * (2 * b * b * b / 8.6e9 + ov);
+    HS_ASSERT_NEAR_REL(num(r, "makespan"), expect, 1e-12);
+    cJSON_Delete(r);
+    hs_dag_free(dag);
+}
+
+/* RAM0 -> GPU0 crosses ioh0_through (13.04 GB/s), sw0_down (5982867814 B/s)
+ * and gpu0_h2d (5985150529 B/s, 11.019 us): 8 MiB take 11.019 us + 8 MiB /
+ * 5982867814 B/s. The task starts when its input has landed. */
+static void test_isolated_transfer(void)
+{
+    struct hs_dag *dag = hs_dag_new("one");
+    int h = hs_dag_add_handle(dag, "h", MIB8);
+    gpu_task(dag, 1e-3, h, -1);
+    hs_dag_finalize(dag);
+    struct hs_run_config cfg = idgraf(1, 0);
+    cJSON *r = simulate(&cfg, dag, "eager");
+    const cJSON *x = item(r, "xfers", 0);
+    double expect = 11.019e-6 + MIB8 / 5982867814.0;
+    CU_ASSERT_EQUAL(cJSON_GetArraySize(cJSON_GetObjectItem(r, "xfers")), 1);
+    CU_ASSERT_DOUBLE_EQUAL(num(x, "start"), 0, 0);
+    HS_ASSERT_NEAR_REL(num(x, "end"), expect, 1e-12);
+    HS_ASSERT_NEAR_REL(num(item(r, "tasks", 0), "start"), expect, 1e-12);
+    HS_ASSERT_NEAR_REL(num(r, "makespan"), expect + 1e-3, 1e-12);
+    cJSON_Delete(r);
+    hs_dag_free(dag);
+}
+
+/* Two tasks on two GPUs, each reading its own 8 MiB at time 0. */
+static cJSON *two_transfers(const char *platform, enum hs_gpu_order order)
+{
+    struct hs_dag *dag = hs_dag_new("two");
+    int a = hs_dag_add_handle(dag, "a", MIB8), b = hs_dag_add_handle(dag, "b", MIB8);
+    gpu_task(dag, 1e-3, a, -1);
+    gpu_task(dag, 1e-3, b, -1);
+    hs_dag_finalize(dag);
+    struct hs_run_config cfg = idgraf(2, 0);
+    cfg.platform_file = hs_test_data(platform);
+    cfg.select.gpu_order = order;
+    cfg.select.window = 1; /* so that each GPU takes one task */
+    cJSON *r = simulate(&cfg, dag, "eager");
+    hs_dag_free(dag);
+    return r;
+}
+
+static double xfer_time(const cJSON *r, int i)
+{
+    const cJSON *x = item(r, "xfers", i);
+    CU_ASSERT_DOUBLE_EQUAL(num(x, "start"), 0, 0);
+    return num(x, "end") - num(x, "start");
+}
+
+/* SimGrid's CM02 model shares a link among flows in inverse proportion to
+ * their route latency (TCP RTT fairness); the latencies of GPU0 and GPU1
+ * differ by 0.5%, so "twice as long" holds within 1%. */
+static void test_switch_contention(void)
+{
+    /* GPU0 and GPU1 share switch 0: its 5982867814 B/s uplink is split in two */
+    cJSON *r = two_transfers("idgraf.xml", HS_GPU_FIRST);
+    double alone = MIB8 / 5982867814.0;
+    double t0 = xfer_time(r, 0) - 11.019e-6, t1 = xfer_time(r, 1) - 10.962e-6;
+    HS_ASSERT_NEAR_REL(t0, 2 * alone, 1e-2);
+    HS_ASSERT_NEAR_REL(t1, 2 * alone, 1e-2);
+    /* the uplink is used at full capacity: the last one ends when 16 MiB went through */
+    HS_ASSERT_NEAR_REL(fmax(t0, t1), 2 * alone, 1e-4);
+    cJSON_Delete(r);
+    /* GPU0 and GPU2 are on different switches: as fast as alone */
+    r = two_transfers("idgraf.xml", HS_GPU_SPREAD);
+    HS_ASSERT_NEAR_REL(xfer_time(r, 0), 11.019e-6 + MIB8 / 5982867814.0, 1e-12);
+    HS_ASSERT_NEAR_REL(xfer_time(r, 1), 10.954e-6 + MIB8 / 6002864228.0, 1e-12);
+    cJSON_Delete(r);
+    /* StarPU's variant: one 6520981045 B/s host link shared by every transfer */
+    r = two_transfers("idgraf-starpu.xml", HS_GPU_SPREAD);
+    HS_ASSERT_NEAR_REL(xfer_time(r, 0) - 11.019e-6, MIB8 / (6520981045.0 / 2), 1e-2);
+    HS_ASSERT_NEAR_REL(xfer_time(r, 1) - 10.954e-6, MIB8 / (6520981045.0 / 2), 1e-2);
+    cJSON_Delete(r);
+}
+
+/* A writes h on GPU0 only, B reads it on GPU1 only (explicit per-worker costs). */
+static struct hs_dag *producer_consumer(void)
+{
+    struct hs_dag *dag = hs_dag_new("pc");
+    int h = hs_dag_add_handle(dag, "h", MIB8);
+    int a = hs_dag_add_task(dag, "k", "A", 0, 0), b = hs_dag_add_task(dag, "k", "B", 0, 0);
+    double ca[] = {1e-3, -1}, cb[] = {-1, 1e-3};
+    hs_dag_set_proc_costs(dag, a, ca, 2);
+    hs_dag_set_proc_costs(dag, b, cb, 2);
+    hs_dag_access(dag, a, h, HS_MODE_W);
+    hs_dag_access(dag, b, h, HS_MODE_R);
+    hs_dag_finalize(dag);
+    return dag;
+}
+
+static void test_staging_through_host(void)
+{
+    struct hs_dag *dag = producer_consumer();
+    struct hs_run_config cfg = idgraf(2, 0);
+    cJSON *r = simulate(&cfg, dag, "eager");
+    /* staged: one D2H GPU0 -> host, then one H2D host -> GPU1; host then holds a valid
+     * copy, so the final flush moves nothing */
+    const cJSON *bytes = cJSON_GetObjectItem(r, "bytes");
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(bytes, 0)->valuedouble, MIB8, 0);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(bytes, 1)->valuedouble, MIB8, 0);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(bytes, 2)->valuedouble, 0, 0);
+    double d2h = 11.927e-6 + MIB8 / 6518853316.0; /* gpu0_d2h is the bottleneck */
+    double h2d = 10.962e-6 + MIB8 / 5982867814.0;
+    HS_ASSERT_NEAR_REL(num(item(r, "tasks", 1), "start"), 1e-3 + d2h + h2d, 1e-12);
+    cJSON_Delete(r);
+    /* with p2p: one direct copy; host has no valid copy at the end: flushed from GPU0 */
+    cfg.select.p2p = true;
+    r = simulate(&cfg, dag, "eager");
+    bytes = cJSON_GetObjectItem(r, "bytes");
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(bytes, 0)->valuedouble, 0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(bytes, 1)->valuedouble, MIB8, 0);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(bytes, 2)->valuedouble, MIB8, 0);
+    HS_ASSERT_NEAR_REL(num(item(r, "tasks", 1), "start"), 1e-3 + 18e-6 + MIB8 / 6634600000.0, 1e-12);
+    cJSON_Delete(r);
+    hs_dag_free(dag);
+}
+
+/* One GPU, no core: tiled GEMM n=4096, nb=1024 fits in the cache, so A, B and
+ * C are loaded once and C written back once: 3S H2D + S D2H, S = 128 MiB. */
+static void test_gemm_minimal_traffic(void)
+{
+    struct hs_dag *dag = hs_workload_build("gemm:n=4096,nb=1024");
+    struct hs_run_config cfg = idgraf(1, 0);
+    cJSON *r = simulate(&cfg, dag, "dmda");
+    const cJSON *bytes = cJSON_GetObjectItem(r, "bytes");
+    double S = 4096.0 * 4096 * 8;
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(bytes, 0)->valuedouble, 3 * S, 0);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(bytes, 1)->valuedouble, S, 0);
+    CU_ASSERT_DOUBLE_EQUAL(num(r, "evictions"), 0, 0);
+    cJSON_Delete(r);
+    cfg.opts.flush = false;
+    r = simulate(&cfg, dag, "dmda");
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(cJSON_GetObjectItem(r, "bytes"), 1)->valuedouble, 0, 0);
+    cJSON_Delete(r);
+    hs_dag_free(dag);
+}
+
+/* Four GPU tasks, each updating its own 8 MiB datum, on a cache that holds
+ * 2.5 data: the third and fourth allocations evict the least recently used
+ * written datum, which is the only valid copy and goes back to host first.
+ * Every datum crosses PCIe once each way. */
+static void test_eviction_writeback(void)
+{
+    struct hs_dag *dag = hs_dag_new("evict");
+    for (int i = 0; i < 4; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "h%d", i);
+        int h = hs_dag_add_handle(dag, name, MIB8);
+        int t = gpu_task(dag, 1e-3, -1, -1);
+        hs_dag_access(dag, t, h, HS_MODE_RW);
+    }
+    hs_dag_finalize(dag);
+    struct hs_run_config cfg = idgraf(1, 0);
+    cfg.select.cache_fraction = 2.5 * MIB8 / 2817982464.0;
+    cJSON *r = simulate(&cfg, dag, "eager");
+    const cJSON *bytes = cJSON_GetObjectItem(r, "bytes");
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(bytes, 0)->valuedouble, 4 * MIB8, 0);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(bytes, 1)->valuedouble, 4 * MIB8, 0);
+    CU_ASSERT_DOUBLE_EQUAL(num(r, "evictions"), 2, 0);
+    CU_ASSERT_DOUBLE_EQUAL(num(r, "writebacks"), 2, 0);
+    CU_ASSERT_DOUBLE_EQUAL(num(r, "audit"), 0, 0);
+    /* a cache smaller than one task's data is an error, not a hang */
+    cfg.select.cache_fraction = 0.5 * MIB8 / 2817982464.0;
+    struct hs_spec spec;
+    const struct hs_policy *p = hs_policy_parse("eager", &spec);
+    hs_spec_free(&spec);
+    cJSON_Delete(r);
+    r = hs_test_simulate(&cfg, dag, p, "eager");
+    const cJSON *err = cJSON_GetObjectItem(r, "error");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err->valuestring, "needs more memory than the data cache"));
+    cJSON_Delete(r);
+    hs_dag_free(dag);
+}
+
+/* A CPU task reading data last written on a GPU fetches it (D2H) first. */
+static void test_cpu_fetch_from_gpu(void)
+{
+    struct hs_dag *dag = hs_dag_new("fetch");
+    int h = hs_dag_add_handle(dag, "h", MIB8);
+    int a = gpu_task(dag, 1e-3, -1, -1);
+    hs_dag_access(dag, a, h, HS_MODE_RW);
+    int b = hs_dag_add_task(dag, "k", "cpu", 0, 0);
+    dag->tasks[b].arch_cost[HS_ARCH_CPU] = 2e-3;
+    dag->tasks[b].arch_mask = HS_ARCH_BIT(HS_ARCH_CPU);
+    hs_dag_access(dag, b, h, HS_MODE_R);
+    hs_dag_finalize(dag);
+    struct hs_run_config cfg = idgraf(1, 1);
+    cJSON *r = simulate(&cfg, dag, "eager");
+    double h2d = 11.019e-6 + MIB8 / 5982867814.0, d2h = 11.927e-6 + MIB8 / 6518853316.0;
+    HS_ASSERT_NEAR_REL(num(item(r, "tasks", 1), "start"), h2d + 1e-3 + d2h, 1e-12);
+    HS_ASSERT_NEAR_REL(num(r, "makespan"), h2d + 1e-3 + d2h + 2e-3, 1e-12);
+    cJSON_Delete(r);
+    hs_dag_free(dag);
+}
+
+int main(void)
+{
+    static const CU_TestInfo tests[] = {
+        {"one core: makespan = sum of durations", test_one_core_sum},
+        {"isolated transfer = latency + bytes/bandwidth", test_isolated_transfer},
+        {"two transfers: shared switch x2, separate switches x1", test_switch_contention},
+        {"GPU to GPU staged through host, or p2p", test_staging_through_host},
+        {"GEMM on one GPU moves 3S H2D + S D2H", test_gemm_minimal_traffic},
+        {"eviction writes sole copies back", test_eviction_writeback},
+        {"CPU task fetches from GPU", test_cpu_fetch_from_gpu},
+        CU_TEST_INFO_NULL,
+    };
+    return hs_test_main("sim", tests);
+}

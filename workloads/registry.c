@@ -1,0 +1,76 @@
+/* workloads/registry.c — every workload, by name, and their common checks. */
+#include "workloads/workload.h"
+#include "sim/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct hs_workload *const all_workloads[] = {
+    &hs_workload_cholesky,
+    &hs_workload_gemm,
+    NULL,
+};
+
+const struct hs_workload *const *hs_workloads(void)
+{
+    return all_workloads;
+}
+
+static const struct hs_workload *find(const char *name)
+{
+    for (int i = 0; all_workloads[i]; i++)
+        if (strcmp(all_workloads[i]->name, name) == 0)
+            return all_workloads[i];
+    return NULL;
+}
+
+struct hs_dag *hs_workload_build(const char *text)
+{
+    struct hs_spec spec;
+    if (hs_spec_parse(text, &spec))
+        return NULL;
+    const struct hs_workload *wl = find(spec.name);
+    if (!wl) {
+        char names[256];
+        int len = 0;
+        for (int i = 0; all_workloads[i]; i++)
+            len += snprintf(names + len, sizeof names - (size_t)len, "%s%s", i ? ", " : "",
+                            all_workloads[i]->name);
+        hs_fail("unknown workload '%s' (valid: %s)", spec.name, names);
+        hs_spec_free(&spec);
+        return NULL;
+    }
+    char what[96];
+    snprintf(what, sizeof what, "workload %s", wl->name);
+    if (hs_spec_check(&spec, wl->params, what)) {
+        hs_spec_free(&spec);
+        return NULL;
+    }
+    char *canonical = hs_spec_text(&spec);
+    struct hs_dag *dag = hs_dag_new(canonical);
+    free(canonical);
+    int rc = wl->build(&spec, dag);
+    hs_spec_free(&spec);
+    if (rc || hs_dag_finalize(dag)) {
+        hs_dag_free(dag);
+        return NULL;
+    }
+    return dag;
+}
+
+int hs_tiles(const char *workload, const struct hs_spec *spec, const char *nkey)
+{
+    long n = hs_spec_int(spec, nkey), nb = hs_spec_int(spec, "nb");
+    if (n <= 0 || nb <= 0)
+        return hs_fail("workload %s: %s=%ld and nb=%ld must be positive", workload, nkey, n, nb);
+    if (n % nb)
+        return hs_fail("workload %s: nb=%ld does not divide %s=%ld", workload, nb, nkey, n);
+    return (int)(n / nb);
+}
+
+int hs_element_bytes(const struct hs_spec *spec)
+{
+    const char *p = hs_spec_get(spec, "precision");
+    return p && p[0] == 's' ? 4 : 8;
+}

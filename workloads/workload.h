@@ -1,0 +1,34 @@
+/* workloads/workload.h — DAG generators behind one interface, reachable as
+ * "name:key=value,…" from `hetsim run -w` and `hetsim dag`. Adding a workload
+ * is one file plus one line in registry.c. */
+#ifndef HS_WORKLOAD_H
+#define HS_WORKLOAD_H
+
+#include "sim/dag.h"
+#include "sim/params.h"
+
+struct hs_workload {
+    const char *name;
+    const char *summary;
+    const struct hs_param *params;
+    /* Add the tasks and handles to an empty DAG; -1 with hs_fail on bad values. */
+    int (*build)(const struct hs_spec *spec, struct hs_dag *dag);
+};
+
+extern const struct hs_workload hs_workload_cholesky;
+extern const struct hs_workload hs_workload_gemm;
+
+const struct hs_workload *const *hs_workloads(void);
+
+/* Parse, validate, build and finalize. Returns the DAG (named after the
+ * canonical spec), or NULL with hs_fail. */
+struct hs_dag *hs_workload_build(const char *text);
+
+/* Shared by the dense linear-algebra workloads: tile count of n / nb after
+ * checking both are positive and nb divides n; -1 with hs_fail otherwise. */
+int hs_tiles(const char *workload, const struct hs_spec *spec, const char *nkey);
+
+/* "d" or "s" -> element size in bytes. */
+int hs_element_bytes(const struct hs_spec *spec);
+
+#endif
