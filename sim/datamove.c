@@ -138,9 +138,7 @@ static void start_next_in_stream(struct hs_sched *rt, int stream)
     start_xfer(rt, id);
 }
 
-/* Direct copies are allowed to and from flat processors, and between GPUs
- * when p2p is on; a route must exist. */
-static bool direct_allowed(const struct hs_sched *rt, int src, int dst)
+bool hs_rt_direct_allowed(const struct hs_sched *rt, int src, int dst)
 {
     const struct hs_platform *pf = rt->pf;
     if (!hs_platform_has_route(pf, src, dst))
@@ -155,7 +153,7 @@ static bool direct_allowed(const struct hs_sched *rt, int src, int dst)
 static int direct_source(const struct hs_sched *rt, int h, int dst)
 {
     for (int n = 0; n < rt->pf->nnodes; n++)
-        if (n != dst && hs_coh_valid(&rt->coh, h, n) && direct_allowed(rt, n, dst))
+        if (n != dst && hs_coh_valid(&rt->coh, h, n) && hs_rt_direct_allowed(rt, n, dst))
             return n;
     return -1;
 }

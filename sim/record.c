@@ -25,7 +25,7 @@ static cJSON *inputs_json(const struct hs_record_inputs *in, const struct hs_run
     const struct hs_run_config *cfg = in->cfg;
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "platform", in->platform);
-    cJSON_AddStringToObject(o, "perf_model", run->has_perf ? run->perf.file : "");
+    cJSON_AddStringToObject(o, "perf_model", in->perf ? in->perf : "");
     cJSON_AddStringToObject(o, "workload", in->workload);
     cJSON_AddStringToObject(o, "policy", in->policy);
     int gpus = 0, cpus = 0;

@@ -16,6 +16,7 @@ struct hs_record_inputs {
     const char *platform;  /* as named by the user */
     const char *workload;  /* canonical spec */
     const char *policy;    /* canonical spec */
+    const char *perf;      /* timing table as named, or NULL */
     const struct hs_run_config *cfg;
 };
 

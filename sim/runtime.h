@@ -136,7 +136,10 @@ void hs_runtime_start(struct hs_sched *rt, struct hs_engine *engine);
  * cannot run t. */
 double hs_runtime_estimate(const struct hs_sched *rt, const struct hs_task *t, int w);
 
-/* ---- shared between runtime.c and datamove.c --------------------------- */
+/* ---- shared between runtime.c, datamove.c and sched.c ------------------ */
+/* May h move from src to dst in one copy? To and from host memory and flat
+ * processors when a route exists; between GPUs only with p2p. */
+bool hs_rt_direct_allowed(const struct hs_sched *rt, int src, int dst);
 void hs_rt_fail(struct hs_sched *rt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Make h valid on node; waiter is attached unless it already is (returns true). */
 bool hs_rt_require(struct hs_sched *rt, int h, int node, enum hs_waiter_kind kind, int id);

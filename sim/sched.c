@@ -84,10 +84,7 @@ double hs_sched_move_time(const struct hs_sched *s, int src, int dst, double byt
     const struct hs_platform *pf = s->pf;
     if (src == dst)
         return 0;
-    bool direct = hs_platform_has_route(pf, src, dst) &&
-                  (src == 0 || dst == 0 || pf->nodes[src].kind == HS_NODE_PROC ||
-                   pf->nodes[dst].kind == HS_NODE_PROC || pf->p2p);
-    if (direct)
+    if (hs_rt_direct_allowed(s, src, dst))
         return hs_platform_link_time(pf, src, dst, bytes);
     return hs_platform_link_time(pf, src, 0, bytes) + hs_platform_link_time(pf, 0, dst, bytes);
 }

@@ -19,6 +19,7 @@ struct hs_platform_ref {
     char *name;    /* as given */
     char *file;    /* SimGrid XML to load */
     char *perf;    /* timing table, or NULL */
+    char *perf_label; /* how the record names it: "perf/idgraf.json" (shipped) or the path */
     char *tmpfile; /* generated file to remove, or NULL */
 };
 

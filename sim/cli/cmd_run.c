@@ -194,9 +194,9 @@ static int write_text(const char *path, const char *text)
 }
 
 static int write_outputs(const struct run_args *a, const struct hs_run *run, const char *workload,
-                         const char *policy, const struct hs_metrics *m)
+                         const char *policy, const struct hs_metrics *m, const char *perf)
 {
-    struct hs_record_inputs in = {a->platform, workload, policy, &a->cfg};
+    struct hs_record_inputs in = {a->platform, workload, policy, perf, &a->cfg};
     cJSON *rec = hs_record_new(&in, run);
     add_metrics(rec, m, run, a->timing);
     char *text = cJSON_Print(rec);
@@ -253,7 +253,7 @@ int hs_cmd_run(int argc, char **argv)
         hs_metrics_compute(run.rt, run.rt->makespan, &m);
         if (!a.quiet)
             print_summary(&a, &run, dag->name, policy_text, &m);
-        if (write_outputs(&a, &run, dag->name, policy_text, &m)) {
+        if (write_outputs(&a, &run, dag->name, policy_text, &m, ref.perf_label)) {
             fprintf(stderr, "hetsim: %s\n", hs_last_error());
             rc = HS_EXIT_FAIL;
         }

@@ -130,19 +130,20 @@ static void shipped_names(char *buf, size_t size)
     closedir(d);
 }
 
-static char *find_perf(const char *name)
+/* perf/<name>.json, else perf/<base>.json for a variant <base>-<variant>. */
+static void find_perf(const char *name, struct hs_platform_ref *ref)
 {
     char rel[PATH_MAX], path[PATH_MAX];
-    snprintf(rel, sizeof rel, "perf/%s.json", name);
-    if (hs_data_find(rel, path, sizeof path) == 0)
-        return hs_xstrdup(path);
     const char *dash = strchr(name, '-');
-    if (dash) {
-        snprintf(rel, sizeof rel, "perf/%.*s.json", (int)(dash - name), name);
-        if (hs_data_find(rel, path, sizeof path) == 0)
-            return hs_xstrdup(path);
+    for (int attempt = 0; attempt < (dash ? 2 : 1); attempt++) {
+        int len = attempt ? (int)(dash - name) : (int)strlen(name);
+        snprintf(rel, sizeof rel, "perf/%.*s.json", len, name);
+        if (hs_data_find(rel, path, sizeof path) == 0) {
+            ref->perf = hs_xstrdup(path);
+            ref->perf_label = hs_xstrdup(rel);
+            return;
+        }
     }
-    return NULL;
 }
 
 int hs_resolve_platform(const char *text, const char *perf_override, struct hs_platform_ref *ref)
@@ -168,11 +169,13 @@ int hs_resolve_platform(const char *text, const char *perf_override, struct hs_p
                            text, names[0] ? names : "none found");
         }
         ref->file = hs_xstrdup(path);
-        ref->perf = find_perf(text);
+        find_perf(text, ref);
     }
     if (perf_override) {
         free(ref->perf);
+        free(ref->perf_label);
         ref->perf = hs_xstrdup(perf_override);
+        ref->perf_label = hs_xstrdup(perf_override);
     }
     return 0;
 }
@@ -184,6 +187,7 @@ void hs_platform_ref_free(struct hs_platform_ref *ref)
     free(ref->name);
     free(ref->file);
     free(ref->perf);
+    free(ref->perf_label);
     free(ref->tmpfile);
     memset(ref, 0, sizeof *ref);
 }

@@ -272,6 +272,15 @@ static void test_bad_input(void)
     hs_test_write_file(badlink, xml);
     free(xml);
     hs_test_write_file(perf, "{\"kernels\": [ {\"kernel\": \"dgemm\",, } ]}");
+    char *noroute = hs_test_tmp(".xml");
+    xml = hs_test_read_file(hs_test_data("mapuche.xml"));
+    p = strstr(xml, "  <route src=\"GPU0\"");
+    strcpy(p, " </zone>\n</platform>\n");
+    hs_test_write_file(noroute, xml);
+    free(xml);
+    snprintf(args, sizeof args, "run -p %s -w cholesky:n=1000,nb=100,precision=s", noroute);
+    bad(args, "no route from GPU0 to RAM0");
+    free(noroute);
 
     bad("run -p /nonexistent/plat.xml", "platform file /nonexistent/plat.xml: No such file");
     snprintf(args, sizeof args, "run -p %s", trunc);
