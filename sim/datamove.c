@@ -198,7 +198,8 @@ bool hs_rt_require(struct hs_sched *rt, int h, int node, enum hs_waiter_kind kin
     return false;
 }
 
-static void wake(struct hs_sched *rt, struct hs_waiter *list)
+/* Wake the waiters of h having landed on dst. */
+static void wake(struct hs_sched *rt, struct hs_waiter *list, int h, int dst)
 {
     while (list) {
         struct hs_waiter *w = list;
@@ -215,6 +216,10 @@ static void wake(struct hs_sched *rt, struct hs_waiter *list)
             break;
         case HS_WAIT_FLUSH:
             hs_rt_flush_done(rt);
+            break;
+        case HS_WAIT_PREFETCH: /* the block was pinned while it travelled */
+            if (is_cached(rt, dst))
+                hs_cache_unpin(&rt->cache[dst], h);
             break;
         }
         w->next = rt->free_waiters;
@@ -233,7 +238,7 @@ static void requeue_stale(struct hs_sched *rt, int h, int dst, struct hs_waiter 
         list = w->next;
         w->next = NULL;
         if (hs_rt_require(rt, h, dst, w->kind, w->id)) {
-            wake(rt, w); /* valid by now: wake this waiter alone */
+            wake(rt, w, h, dst); /* valid by now: wake this waiter alone */
         } else {
             w->next = rt->free_waiters;
             rt->free_waiters = w;
@@ -263,7 +268,7 @@ static void xfer_done(void *ctx, long id)
         requeue_stale(rt, h, dst, waiters);
     } else {
         hs_coh_add_copy(&rt->coh, h, dst);
-        wake(rt, waiters);
+        wake(rt, waiters, h, dst);
     }
     hs_rt_check_stall(rt);
 }
@@ -333,6 +338,33 @@ bool hs_rt_allocate(struct hs_sched *rt, int task, int node)
         if (fresh)
             hs_cache_pin(c, h);
     }
+    return true;
+}
+
+bool hs_rt_prefetch(struct hs_sched *rt, int h, int node)
+{
+    if (rt->finished || hs_coh_valid(&rt->coh, h, node) ||
+        rt->arriving[(size_t)h * rt->pf->nnodes + node] >= 0)
+        return false;
+    if (hs_coh_source(&rt->coh, h, node) < 0 && rt->arriving[(size_t)h * rt->pf->nnodes] < 0)
+        return false;
+    if (is_cached(rt, node)) {
+        struct hs_cache *c = &rt->cache[node];
+        if (!hs_cache_has(c, h)) {
+            int nv = hs_cache_victims(c, rt->dag->handles[h].bytes, rt->victims, rt->dag->nhandles);
+            if (nv < 0)
+                return false;
+            for (int i = 0; i < nv; i++)
+                if (hs_coh_state(&rt->coh, rt->victims[i], node) == HS_MSI_M)
+                    return false; /* would need a write-back: not worth it */
+            for (int i = 0; i < nv; i++)
+                evict(rt, node, rt->victims[i], -1);
+            hs_cache_touch(c, h, rt->dag->handles[h].bytes, false);
+        }
+        hs_cache_pin(c, h);
+    }
+    rt->prefetches++;
+    hs_rt_require(rt, h, node, HS_WAIT_PREFETCH, node);
     return true;
 }
 

@@ -84,6 +84,7 @@ static cJSON *results_json(const struct hs_run *run)
     }
     cJSON_AddNumberToObject(o, "evictions", (double)rt->evictions);
     cJSON_AddNumberToObject(o, "writebacks", (double)rt->writebacks);
+    cJSON_AddNumberToObject(o, "prefetches", (double)rt->prefetches);
     cJSON *audit = cJSON_AddObjectToObject(o, "audit");
     cJSON_AddNumberToObject(audit, "inputs_invalid_at_start", (double)rt->audit_violations);
     cJSON_AddNumberToObject(audit, "stale_transfers", (double)rt->stale);

@@ -106,6 +106,10 @@ static void precompute_estimates(struct hs_sched *rt)
 
 static int check_runnable(const struct hs_sched *rt)
 {
+    if (rt->dag->nproc_costs > 0 && rt->dag->nproc_costs != rt->pf->nworkers)
+        return hs_fail("DAG '%s' gives per-processor costs for %d processors but %d workers are "
+                       "selected (choose them with --cpus/--gpus or the platform)",
+                       rt->dag->name, rt->dag->nproc_costs, rt->pf->nworkers);
     for (int i = 0; i < rt->dag->ntasks; i++) {
         const struct hs_task *t = &rt->dag->tasks[i];
         bool ok = false;

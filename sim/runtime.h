@@ -48,7 +48,7 @@ struct hs_xfer_event {
 /* ---- internal state (policies use sim/sched.h, not this) ------------------ */
 
 enum hs_xfer_state { HS_XS_WAIT_SOURCE, HS_XS_QUEUED, HS_XS_ACTIVE, HS_XS_DONE };
-enum hs_waiter_kind { HS_WAIT_INPUT, HS_WAIT_ALLOC, HS_WAIT_CHAIN, HS_WAIT_FLUSH };
+enum hs_waiter_kind { HS_WAIT_INPUT, HS_WAIT_ALLOC, HS_WAIT_CHAIN, HS_WAIT_FLUSH, HS_WAIT_PREFETCH };
 
 struct hs_waiter {
     enum hs_waiter_kind kind;
@@ -117,7 +117,7 @@ struct hs_sched {
     double predicted_makespan, makespan;
     double bytes[HS_NDIR];
     long count[HS_NDIR];
-    long evictions, writebacks, stale, audit_violations;
+    long evictions, writebacks, stale, audit_violations, prefetches;
     double policy_wall;      /* wall-clock seconds spent in policy callbacks */
     char *error;             /* set if the run failed */
 };
@@ -147,6 +147,7 @@ bool hs_rt_require(struct hs_sched *rt, int h, int node, enum hs_waiter_kind kin
  * if the task must wait for room. */
 bool hs_rt_allocate(struct hs_sched *rt, int task, int node);
 void hs_rt_unpin_task(struct hs_sched *rt, int task, int node);
+bool hs_rt_prefetch(struct hs_sched *rt, int h, int node);
 void hs_rt_task_input_arrived(struct hs_sched *rt, int task);
 void hs_rt_task_alloc_done(struct hs_sched *rt, int task);
 void hs_rt_flush_done(struct hs_sched *rt);

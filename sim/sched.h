@@ -45,6 +45,12 @@ int hs_sched_worker_inflight(const struct hs_sched *s, int w);
 
 bool hs_sched_valid(const struct hs_sched *s, int handle, int node);
 
+/* Start moving a datum to a memory node now (typically when its producer
+ * finished and its consumer is planned there), unless it is valid there or on
+ * its way. A GPU copy takes room in the cache only if that evicts no sole
+ * copy and no data in use. Returns whether a copy was started. */
+bool hs_sched_prefetch(struct hs_sched *s, int handle, int node);
+
 /* A static policy reports the makespan its plan predicts. */
 void hs_sched_set_predicted_makespan(struct hs_sched *s, double makespan);
 

@@ -3,6 +3,7 @@
  * isolated and concurrent PCIe transfers on Idgraf, staging through host
  * memory, peer copies, eviction with write-back, the final flush. Each run
  * happens in a forked child (one SimGrid simulation per process). */
+#include "platforms/flat.h"
 #include "policies/registry.h"
 #include "sim/util.h"
 #include "tests/support/testing.h"
@@ -275,6 +276,129 @@ static void test_cpu_fetch_from_gpu(void)
     hs_dag_free(dag);
 }
 
+/* ---- prefetch: a policy that runs each task on the only worker that can run
+ * it, and with prefetch=1 sends produced data to planned consumers at once --- */
+
+struct planned {
+    struct hs_task *ready[16];
+    int n;
+    bool prefetch;
+};
+
+static int only_worker(struct hs_sched *s, const struct hs_task *t)
+{
+    for (int w = 0; w < hs_sched_nworkers(s); w++)
+        if (hs_sched_can_run(s, t, w))
+            return w;
+    return -1;
+}
+
+static int planned_init(struct hs_sched *s)
+{
+    struct planned *p = hs_xcalloc(1, sizeof *p);
+    p->prefetch = hs_spec_bool(hs_sched_params(s), "prefetch");
+    hs_sched_set_data(s, p);
+    return 0;
+}
+
+static void planned_push(struct hs_sched *s, struct hs_task *t)
+{
+    struct planned *p = hs_sched_data(s);
+    p->ready[p->n++] = t;
+}
+
+static struct hs_task *planned_pop(struct hs_sched *s, int w)
+{
+    struct planned *p = hs_sched_data(s);
+    for (int i = 0; i < p->n; i++)
+        if (only_worker(s, p->ready[i]) == w) {
+            struct hs_task *t = p->ready[i];
+            p->ready[i] = p->ready[--p->n];
+            return t;
+        }
+    return NULL;
+}
+
+static void planned_done(struct hs_sched *s, struct hs_task *t, int w)
+{
+    struct planned *p = hs_sched_data(s);
+    const struct hs_dag *dag = hs_sched_dag(s);
+    (void)w;
+    if (!p->prefetch)
+        return;
+    for (int i = 0; i < t->nsucc; i++) {
+        const struct hs_task *succ = &dag->tasks[dag->edges[t->succ[i]].dst];
+        int node = hs_sched_worker(s, only_worker(s, succ))->node;
+        for (int a = 0; a < t->naccess; a++)
+            if (HS_MODE_WRITES(t->access[a].mode))
+                hs_sched_prefetch(s, t->access[a].handle, node);
+    }
+}
+
+static void planned_fini(struct hs_sched *s)
+{
+    free(hs_sched_data(s));
+}
+
+static const struct hs_param planned_params[] = {
+    {.name = "prefetch", .type = HS_P_BOOL, .defval = "0", .help = "prefetch"},
+    {0},
+};
+
+static const struct hs_policy planned = {
+    .name = "planned", .params = planned_params, .init = planned_init, .push = planned_push,
+    .pop = planned_pop, .done = planned_done, .fini = planned_fini,
+};
+
+/* flat:3 at 1 GB/s. A (1 s on P0) writes a (1 GB); B (3 s on P1) writes b;
+ * C (1 s on P1) reads both. Without prefetch, a leaves P0 when C is ready
+ * (t = 3) and C starts at 4; with prefetch it leaves at 1 and C starts at 3. */
+static void test_prefetch(void)
+{
+    char *xml = hs_test_tmp(".xml"), err[128];
+    FILE *f = fopen(xml, "w");
+    struct hs_flat flat = {.p = 3, .speed = 1e9, .bw = 1e9, .lat = 0};
+    CU_ASSERT_EQUAL_FATAL(hs_flat_write(f, &flat, err, sizeof err), 0);
+    fclose(f);
+    struct hs_dag *dag = hs_dag_new("prefetch");
+    int a = hs_dag_add_handle(dag, "a", 1e9), b = hs_dag_add_handle(dag, "b", 1);
+    double ca[] = {1, -1, -1}, cb[] = {-1, 3, -1}, cc[] = {-1, 1, -1};
+    int ta = hs_dag_add_task(dag, "k", "A", 0, 0), tb = hs_dag_add_task(dag, "k", "B", 0, 0);
+    int tc = hs_dag_add_task(dag, "k", "C", 0, 0);
+    hs_dag_set_proc_costs(dag, ta, ca, 3);
+    hs_dag_set_proc_costs(dag, tb, cb, 3);
+    hs_dag_set_proc_costs(dag, tc, cc, 3);
+    hs_dag_access(dag, ta, a, HS_MODE_W);
+    hs_dag_access(dag, tb, b, HS_MODE_W);
+    hs_dag_access(dag, tc, a, HS_MODE_R);
+    hs_dag_access(dag, tc, b, HS_MODE_R);
+    hs_dag_finalize(dag);
+    struct hs_run_config cfg;
+    hs_run_config_defaults(&cfg);
+    cfg.platform_file = xml;
+    cfg.platform_name = "flat:3";
+    cfg.opts.flush = false;
+    cJSON *r = hs_test_simulate(&cfg, dag, &planned, "planned:prefetch=0");
+    CU_ASSERT_DOUBLE_EQUAL(num(item(r, "tasks", tc), "start"), 4.0, 1e-9);
+    cJSON_Delete(r);
+    r = hs_test_simulate(&cfg, dag, &planned, "planned:prefetch=1");
+    CU_ASSERT_DOUBLE_EQUAL(num(item(r, "tasks", tc), "start"), 3.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(num(item(r, "xfers", 0), "start"), 1.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(num(r, "makespan"), 4.0, 1e-9);
+    cJSON_Delete(r);
+    hs_dag_free(dag);
+    free(xml);
+    /* into a GPU cache: staged GPU0 -> host -> GPU1 as soon as A is done */
+    dag = producer_consumer();
+    cfg = idgraf(2, 0);
+    r = hs_test_simulate(&cfg, dag, &planned, "planned:prefetch=1");
+    double d2h = 11.927e-6 + MIB8 / 6518853316.0, h2d = 10.962e-6 + MIB8 / 5982867814.0;
+    HS_ASSERT_NEAR_REL(num(item(r, "tasks", 1), "start"), 1e-3 + d2h + h2d, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(num(r, "audit"), 0, 0);
+    cJSON_Delete(r);
+    hs_dag_free(dag);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -285,6 +409,7 @@ int main(void)
         {"GEMM on one GPU moves 3S H2D + S D2H", test_gemm_minimal_traffic},
         {"eviction writes sole copies back", test_eviction_writeback},
         {"CPU task fetches from GPU", test_cpu_fetch_from_gpu},
+        {"prefetch moves data as soon as it is produced", test_prefetch},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("sim", tests);
