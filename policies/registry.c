@@ -9,6 +9,9 @@ static const struct hs_policy *const all_policies[] = {
     &hs_policy_eager,
     &hs_policy_random,
     &hs_policy_dmda,
+    &hs_policy_heft,
+    &hs_policy_cpop,
+    &hs_policy_peft,
     NULL,
 };
 

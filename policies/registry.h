@@ -9,6 +9,9 @@
 extern const struct hs_policy hs_policy_eager;
 extern const struct hs_policy hs_policy_random;
 extern const struct hs_policy hs_policy_dmda;
+extern const struct hs_policy hs_policy_heft;
+extern const struct hs_policy hs_policy_cpop;
+extern const struct hs_policy hs_policy_peft;
 
 /* NULL-terminated list of every policy. */
 const struct hs_policy *const *hs_policies(void);

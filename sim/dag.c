@@ -74,7 +74,7 @@ static int new_handle(struct hs_dag *dag, const char *name, double bytes, int or
     struct hs_handle *h = &dag->handles[dag->nhandles];
     h->id = dag->nhandles;
     h->name = hs_xstrdup(name);
-    h->bytes = bytes;
+    h->bytes = round(bytes);
     h->origin = origin < 0 ? h->id : origin;
     h->version = version;
     h->latest = true;

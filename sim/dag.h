@@ -78,6 +78,7 @@ struct hs_dag *hs_dag_new(const char *name);
 void hs_dag_free(struct hs_dag *dag);
 
 int hs_dag_kernel(struct hs_dag *dag, const char *kernel_name);
+/* Sizes are whole bytes (SimGrid moves whole bytes): bytes is rounded. */
 int hs_dag_add_handle(struct hs_dag *dag, const char *name, double bytes);
 int hs_dag_add_task(struct hs_dag *dag, const char *kernel, const char *label, double flops,
                     int footprint);

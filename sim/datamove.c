@@ -180,6 +180,10 @@ bool hs_rt_require(struct hs_sched *rt, int h, int node, enum hs_waiter_kind kin
 {
     if (hs_coh_valid(&rt->coh, h, node))
         return true;
+    if (rt->dag->handles[h].bytes == 0) { /* a pure dependency: nothing to move */
+        hs_coh_add_copy(&rt->coh, h, node);
+        return true;
+    }
     int *arr = &rt->arriving[(size_t)h * rt->pf->nnodes + node];
     if (*arr >= 0) {
         attach(rt, *arr, kind, id);

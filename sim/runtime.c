@@ -231,11 +231,17 @@ static void make_ready(struct hs_sched *rt, int task)
 
 static void exec_done(void *ctx, long id);
 
-/* Start the head of w's execution FIFO if w is idle. */
+static void enqueue(struct hs_worker_state *ws, int task)
+{
+    ws->queue[(ws->qhead + ws->qlen) % ws->qcap] = task;
+    ws->qlen++;
+}
+
+/* Start the head of w's execution FIFO if w is idle and its inputs are there. */
 static void try_exec(struct hs_sched *rt, int w)
 {
     struct hs_worker_state *ws = &rt->ws[w];
-    if (ws->running >= 0 || ws->qlen == 0 || rt->finished)
+    if (ws->running >= 0 || ws->qlen == 0 || rt->finished || !rt->ts[ws->queue[ws->qhead]].inputs_ok)
         return;
     int task = ws->queue[ws->qhead];
     ws->qhead = (ws->qhead + 1) % ws->qcap;
@@ -258,10 +264,10 @@ static void try_exec(struct hs_sched *rt, int w)
 static void inputs_ready(struct hs_sched *rt, int task)
 {
     int w = rt->ts[task].ev.worker;
-    struct hs_worker_state *ws = &rt->ws[w];
     rt->ts[task].ev.inputs = rt->engine->now(rt->engine);
-    ws->queue[(ws->qhead + ws->qlen) % ws->qcap] = task;
-    ws->qlen++;
+    rt->ts[task].inputs_ok = true;
+    if (!rt->in_order)
+        enqueue(&rt->ws[w], task);
     try_exec(rt, w);
 }
 
@@ -315,6 +321,8 @@ static void assign(struct hs_sched *rt, int task, int w)
     ev->popped = rt->engine->now(rt->engine);
     ev->estimate = hs_runtime_estimate(rt, &rt->dag->tasks[task], w);
     ws->inflight++;
+    if (rt->in_order)
+        enqueue(ws, task);
     ws->pending_estimate += ev->estimate;
     if (ws->ndeferred > 0 || !start_task(rt, task)) {
         if (!ws->deferred)

@@ -73,13 +73,15 @@ struct hs_stream {
 
 struct hs_task_state {
     int pending_alloc, pending_inputs, npred_left;
+    bool inputs_ok;
     struct hs_task_event ev;
 };
 
 struct hs_worker_state {
     int inflight;
     int running;             /* task executing, -1 if none */
-    int *queue;              /* tasks whose inputs are valid, FIFO */
+    int *queue;              /* held tasks not started: in the order their inputs became
+                                valid, or in pop order for in-order policies */
     int qhead, qlen, qcap;
     int *deferred;           /* popped tasks waiting for room in the data cache */
     int ndeferred;
@@ -114,6 +116,7 @@ struct hs_sched {
 
     int ndone, pending_flush, activities;
     bool flushing, finished;
+    bool in_order;           /* kernels start in pop order (hs_sched_set_in_order) */
     double predicted_makespan, makespan;
     double bytes[HS_NDIR];
     long count[HS_NDIR];

@@ -129,6 +129,11 @@ bool hs_sched_valid(const struct hs_sched *s, int handle, int node)
     return hs_coh_valid(&s->coh, handle, node);
 }
 
+void hs_sched_set_in_order(struct hs_sched *s, bool in_order)
+{
+    s->in_order = in_order;
+}
+
 bool hs_sched_prefetch(struct hs_sched *s, int handle, int node)
 {
     return hs_rt_prefetch(s, handle, node);

@@ -51,6 +51,12 @@ bool hs_sched_valid(const struct hs_sched *s, int handle, int node);
  * copy and no data in use. Returns whether a copy was started. */
 bool hs_sched_prefetch(struct hs_sched *s, int handle, int node);
 
+/* Called from init: kernels start in the order each worker took its tasks (a
+ * static plan's order), instead of the order their inputs became valid
+ * (XKaapi's GPU streams, the default: a task whose data is there may overtake
+ * one still waiting for its inputs). */
+void hs_sched_set_in_order(struct hs_sched *s, bool in_order);
+
 /* A static policy reports the makespan its plan predicts. */
 void hs_sched_set_predicted_makespan(struct hs_sched *s, double makespan);
 

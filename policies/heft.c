@@ -1,0 +1,273 @@
+/* policies/heft.c — HEFT, Topcuoglu, Hariri and Wu 2002, in two forms.
+ *
+ * Offline (default): in init, rank every task by its upward rank (mean
+ * execution times over the workers that can run it, mean communication times
+ * over pairs of workers), take ready tasks by decreasing rank (ties to the
+ * lowest id) and place each on the worker giving the earliest finish time,
+ * inserting it in the first idle gap that holds it (insertion=0: after the
+ * worker's last task); ties go to the lowest worker id. The plan is then
+ * executed in order (policies/listsched.h) and its makespan reported as the
+ * prediction. `rank` selects the task weight of the rank: the mean, or the
+ * variants of the HEFT-NC thesis §5.3.1 (with the slowest and fastest finite
+ * time of the task): speedup ws/wf, absdiff ws−wf, composite (ws−wf)·wf/ws.
+ *
+ * Online (online=1), as in XKaapi (specs/bleuse2014-dada.md §2): each batch of
+ * tasks made ready by one completion (or the sources at time 0) is sorted by
+ * decreasing CPU/GPU speedup (order=fifo keeps activation order), then each
+ * task goes to the worker minimising max(available, now + transfers) + exec,
+ * appended to that worker's queue; availability is corrected from the actual
+ * state of the workers at every decision. */
+#include "policies/listsched.h"
+#include "policies/registry.h"
+#include "policies/taskq.h"
+#include "sim/util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct hs_param heft_params[] = {
+    {.name = "online", .type = HS_P_BOOL, .defval = "0",
+     .help = "online batches at run time instead of an offline plan"},
+    {.name = "insertion", .type = HS_P_BOOL, .defval = "1",
+     .help = "offline: insert into idle gaps (0: append after the last task)"},
+    {.name = "rank", .type = HS_P_CHOICE, .defval = "mean", .choices = "mean|speedup|absdiff|composite",
+     .help = "offline: task weight in the upward rank"},
+    {.name = "order", .type = HS_P_CHOICE, .defval = "speedup", .choices = "speedup|fifo",
+     .help = "online: order of a batch (CPU/GPU speedup, or activation order)"},
+    {0},
+};
+
+/* ---- offline ---------------------------------------------------------------- */
+
+/* Task weights of the rank variants, from the slowest and fastest finite times. */
+void hs_heft_weights(const struct hs_listsched *ls, const char *variant, double *weight)
+{
+    int P = ls->nworkers;
+    for (int t = 0; t < ls->ntasks; t++) {
+        double ws = 0, wf = INFINITY;
+        for (int p = 0; p < P; p++) {
+            double c = ls->w[(size_t)t * P + p];
+            if (!isfinite(c))
+                continue;
+            ws = fmax(ws, c);
+            wf = fmin(wf, c);
+        }
+        if (strcmp(variant, "speedup") == 0)
+            weight[t] = wf > 0 ? ws / wf : 1;
+        else if (strcmp(variant, "absdiff") == 0)
+            weight[t] = ws - wf;
+        else if (strcmp(variant, "composite") == 0)
+            weight[t] = ws > 0 ? (ws - wf) * wf / ws : 0;
+        else
+            weight[t] = ls->wmean[t];
+    }
+}
+
+/* Worker with the earliest finish time for t (ties: lowest id); its start. */
+int hs_heft_best_worker(const struct hs_listsched *ls, int t, bool insertion, double *start)
+{
+    int best = -1;
+    double best_eft = INFINITY;
+    for (int p = 0; p < ls->nworkers; p++) {
+        double est = hs_ls_est(ls, t, p, insertion);
+        double eft = est + ls->w[(size_t)t * ls->nworkers + p];
+        if (eft < best_eft) {
+            best_eft = eft;
+            best = p;
+            *start = est;
+        }
+    }
+    return best;
+}
+
+static int plan_offline(struct hs_sched *s)
+{
+    const struct hs_spec *params = hs_sched_params(s);
+    struct hs_listsched *ls = hs_ls_new(s);
+    double *weight = hs_xmalloc((size_t)ls->ntasks * sizeof(double));
+    double *rank = hs_xmalloc((size_t)ls->ntasks * sizeof(double));
+    hs_heft_weights(ls, hs_spec_get(params, "rank"), weight);
+    hs_ls_rank_up(ls, weight, rank);
+    bool insertion = hs_spec_bool(params, "insertion");
+    struct hs_ready *ready = hs_ls_ready_new(ls, rank);
+    for (int t; (t = hs_ls_ready_take(ready)) >= 0;) {
+        double start = 0;
+        int p = hs_heft_best_worker(ls, t, insertion, &start);
+        hs_ls_place(ls, t, p, start);
+    }
+    hs_ls_ready_free(ready);
+    free(weight);
+    free(rank);
+    hs_ls_commit(ls);
+    return 0;
+}
+
+/* ---- online ----------------------------------------------------------------- */
+
+struct online {
+    bool online; /* first field: tells the callbacks which mode runs */
+    struct hs_taskq batch;
+    struct hs_taskq *q; /* per worker */
+    double *queued;     /* estimated execution time of each queue */
+    double *speedup;    /* per task of the batch being sorted */
+    bool by_speedup;
+};
+
+static double best_on_arch(struct hs_sched *s, const struct hs_task *t, enum hs_arch arch)
+{
+    double best = INFINITY;
+    for (int w = 0; w < hs_sched_nworkers(s); w++)
+        if (hs_sched_worker(s, w)->arch == arch)
+            best = fmin(best, hs_sched_exec_estimate(s, t, w));
+    return best;
+}
+
+static double cpu_gpu_speedup(struct hs_sched *s, const struct hs_task *t)
+{
+    double cpu = best_on_arch(s, t, HS_ARCH_CPU), gpu = best_on_arch(s, t, HS_ARCH_GPU);
+    if (!isfinite(gpu))
+        return isfinite(cpu) ? 0 : 1;
+    if (!isfinite(cpu))
+        return INFINITY;
+    return gpu > 0 ? cpu / gpu : INFINITY;
+}
+
+static struct online *sort_online; /* qsort has no context argument */
+
+static int cmp_speedup(const void *a, const void *b)
+{
+    const struct hs_task *x = *(struct hs_task *const *)a, *y = *(struct hs_task *const *)b;
+    double sx = sort_online->speedup[x->id], sy = sort_online->speedup[y->id];
+    if (sx != sy)
+        return sx > sy ? -1 : 1;
+    return x->id - y->id; /* activation order is id order within a batch */
+}
+
+static void place_online(struct hs_sched *s, struct online *o, struct hs_task *t)
+{
+    double now = hs_sched_now(s), best = INFINITY, exec = 0;
+    int best_w = -1;
+    for (int w = 0; w < hs_sched_nworkers(s); w++) {
+        double p = hs_sched_exec_estimate(s, t, w);
+        if (!isfinite(p))
+            continue;
+        double avail = fmax(now, hs_sched_worker_ready_at(s, w)) + o->queued[w];
+        double eft = fmax(avail, now + hs_sched_transfer_estimate(s, t, w)) + p;
+        if (eft < best) {
+            best = eft;
+            best_w = w;
+            exec = p;
+        }
+    }
+    hs_taskq_push(&o->q[best_w], t, 0);
+    o->queued[best_w] += exec;
+}
+
+static void schedule_batch(struct hs_sched *s, struct online *o)
+{
+    int n = o->batch.len;
+    struct hs_task **tasks = hs_xmalloc((size_t)n * sizeof *tasks);
+    for (int i = 0; i < n; i++)
+        tasks[i] = hs_taskq_take(&o->batch, 0);
+    if (o->by_speedup) {
+        for (int i = 0; i < n; i++)
+            o->speedup[tasks[i]->id] = cpu_gpu_speedup(s, tasks[i]);
+        sort_online = o;
+        qsort(tasks, (size_t)n, sizeof *tasks, cmp_speedup);
+    }
+    for (int i = 0; i < n; i++)
+        place_online(s, o, tasks[i]);
+    free(tasks);
+}
+
+static void online_push(struct hs_sched *s, struct hs_task *t)
+{
+    struct online *o = hs_sched_data(s);
+    hs_taskq_push(&o->batch, t, 0);
+}
+
+/* The runtime asks for work right after a completion's successors were pushed:
+ * the batch is complete then. */
+static struct hs_task *online_pop(struct hs_sched *s, int w)
+{
+    struct online *o = hs_sched_data(s);
+    if (o->batch.len)
+        schedule_batch(s, o);
+    if (!o->q[w].len)
+        return NULL;
+    struct hs_task *t = hs_taskq_take(&o->q[w], 0);
+    o->queued[w] -= hs_sched_exec_estimate(s, t, w);
+    if (!o->q[w].len)
+        o->queued[w] = 0;
+    return t;
+}
+
+static int init_online(struct hs_sched *s)
+{
+    struct online *o = hs_xcalloc(1, sizeof *o);
+    int n = hs_sched_nworkers(s);
+    o->online = true;
+    o->q = hs_xcalloc((size_t)n, sizeof *o->q);
+    o->queued = hs_xcalloc((size_t)n, sizeof(double));
+    o->speedup = hs_xcalloc((size_t)hs_sched_dag(s)->ntasks, sizeof(double));
+    o->by_speedup = strcmp(hs_spec_get(hs_sched_params(s), "order"), "speedup") == 0;
+    hs_sched_set_data(s, o);
+    return 0;
+}
+
+/* ---- the policy: one name, two modes ---------------------------------------- */
+
+static bool is_online(const struct hs_sched *s)
+{
+    return hs_spec_bool(hs_sched_params(s), "online");
+}
+
+static int heft_init(struct hs_sched *s)
+{
+    return is_online(s) ? init_online(s) : plan_offline(s);
+}
+
+static void heft_push(struct hs_sched *s, struct hs_task *t)
+{
+    is_online(s) ? online_push(s, t) : hs_ls_push(s, t);
+}
+
+static struct hs_task *heft_pop(struct hs_sched *s, int w)
+{
+    return is_online(s) ? online_pop(s, w) : hs_ls_pop(s, w);
+}
+
+static void heft_done(struct hs_sched *s, struct hs_task *t, int w)
+{
+    if (!is_online(s))
+        hs_ls_done(s, t, w);
+}
+
+static void heft_fini(struct hs_sched *s)
+{
+    if (!is_online(s)) {
+        hs_ls_fini(s);
+        return;
+    }
+    struct online *o = hs_sched_data(s);
+    for (int w = 0; w < hs_sched_nworkers(s); w++)
+        hs_taskq_free(&o->q[w]);
+    hs_taskq_free(&o->batch);
+    free(o->q);
+    free(o->queued);
+    free(o->speedup);
+    free(o);
+}
+
+const struct hs_policy hs_policy_heft = {
+    .name = "heft",
+    .summary = "HEFT (Topcuoglu 2002): offline upward-rank list scheduling with insertion; "
+               "online=1: XKaapi's online variant on each batch of ready tasks",
+    .params = heft_params,
+    .init = heft_init,
+    .push = heft_push,
+    .pop = heft_pop,
+    .done = heft_done,
+    .fini = heft_fini,
+};

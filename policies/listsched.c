@@ -1,0 +1,376 @@
+/* policies/listsched.c — costs, ranks, timelines and plan execution shared by
+ * the static list schedulers (see listsched.h). */
+#include "policies/listsched.h"
+#include "sim/util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int node_of(const struct hs_listsched *ls, int p)
+{
+    return hs_sched_worker(ls->s, p)->node;
+}
+
+/* c̄ is affine in the bytes: average the latency and per-byte terms of every
+ * ordered pair of distinct workers once (pairs sharing a memory node cost 0). */
+static void mean_comm_model(struct hs_listsched *ls)
+{
+    int P = ls->nworkers;
+    double lat = 0, per_byte = 0;
+    for (int p = 0; p < P; p++)
+        for (int q = 0; q < P; q++) {
+            int np = node_of(ls, p), nq = node_of(ls, q);
+            if (p == q || np == nq)
+                continue;
+            double t0 = hs_sched_move_time(ls->s, np, nq, 0);
+            lat += t0;
+            per_byte += hs_sched_move_time(ls->s, np, nq, 1) - t0;
+        }
+    int pairs = P * (P - 1);
+    ls->comm_lat = pairs ? lat / pairs : 0;
+    ls->comm_byte = pairs ? per_byte / pairs : 0;
+}
+
+struct hs_listsched *hs_ls_new(struct hs_sched *s)
+{
+    struct hs_listsched *ls = hs_xcalloc(1, sizeof *ls);
+    ls->s = s;
+    ls->dag = hs_sched_dag(s);
+    ls->ntasks = ls->dag->ntasks;
+    ls->nworkers = hs_sched_nworkers(s);
+    int V = ls->ntasks, P = ls->nworkers;
+    ls->w = hs_xmalloc((size_t)V * P * sizeof(double));
+    ls->wmean = hs_xmalloc((size_t)V * sizeof(double));
+    for (int t = 0; t < V; t++) {
+        double sum = 0;
+        int n = 0;
+        for (int p = 0; p < P; p++) {
+            double c = hs_sched_exec_estimate(s, &ls->dag->tasks[t], p);
+            ls->w[(size_t)t * P + p] = c;
+            if (isfinite(c)) {
+                sum += c;
+                n++;
+            }
+        }
+        ls->wmean[t] = n ? sum / n : INFINITY;
+    }
+    mean_comm_model(ls);
+    ls->tl = hs_xcalloc((size_t)P, sizeof *ls->tl);
+    ls->proc = hs_xmalloc((size_t)V * sizeof(int));
+    for (int t = 0; t < V; t++)
+        ls->proc[t] = -1;
+    ls->ast = hs_xcalloc((size_t)V, sizeof(double));
+    ls->aft = hs_xcalloc((size_t)V, sizeof(double));
+    return ls;
+}
+
+void hs_ls_free(struct hs_listsched *ls)
+{
+    if (!ls)
+        return;
+    for (int p = 0; p < ls->nworkers; p++) {
+        free(ls->tl[p].iv);
+        if (ls->order)
+            free(ls->order[p]);
+    }
+    free(ls->tl);
+    free(ls->order);
+    free(ls->norder);
+    free(ls->next);
+    free(ls->ready);
+    free(ls->w);
+    free(ls->wmean);
+    free(ls->proc);
+    free(ls->ast);
+    free(ls->aft);
+    free(ls);
+}
+
+double hs_ls_comm(const struct hs_listsched *ls, int edge, int p, int q)
+{
+    double bytes = ls->dag->edges[edge].bytes;
+    int np = node_of(ls, p), nq = node_of(ls, q);
+    if (bytes <= 0 || np == nq)
+        return 0;
+    return hs_sched_move_time(ls->s, np, nq, bytes);
+}
+
+double hs_ls_comm_mean(const struct hs_listsched *ls, int edge)
+{
+    double bytes = ls->dag->edges[edge].bytes;
+    return bytes > 0 ? ls->comm_lat + ls->comm_byte * bytes : 0;
+}
+
+void hs_ls_rank_up(const struct hs_listsched *ls, const double *weight, double *rank)
+{
+    const struct hs_dag *dag = ls->dag;
+    for (int i = dag->ntasks - 1; i >= 0; i--) {
+        const struct hs_task *t = &dag->tasks[dag->topo[i]];
+        double best = 0;
+        for (int k = 0; k < t->nsucc; k++) {
+            int e = t->succ[k];
+            double v = hs_ls_comm_mean(ls, e) + rank[dag->edges[e].dst];
+            if (v > best)
+                best = v;
+        }
+        rank[t->id] = weight[t->id] + best;
+    }
+}
+
+void hs_ls_rank_down(const struct hs_listsched *ls, const double *weight, double *rank)
+{
+    const struct hs_dag *dag = ls->dag;
+    for (int i = 0; i < dag->ntasks; i++) {
+        const struct hs_task *t = &dag->tasks[dag->topo[i]];
+        double best = 0;
+        for (int k = 0; k < t->npred; k++) {
+            int e = t->pred[k], m = dag->edges[e].src;
+            double v = rank[m] + weight[m] + hs_ls_comm_mean(ls, e);
+            if (v > best)
+                best = v;
+        }
+        rank[t->id] = best;
+    }
+}
+
+double hs_ls_ready_time(const struct hs_listsched *ls, int t, int p)
+{
+    const struct hs_task *task = &ls->dag->tasks[t];
+    double ready = 0;
+    for (int k = 0; k < task->npred; k++) {
+        int e = task->pred[k], m = ls->dag->edges[e].src;
+        double v = ls->aft[m] + hs_ls_comm(ls, e, ls->proc[m], p);
+        if (v > ready)
+            ready = v;
+    }
+    return ready;
+}
+
+/* Earliest t >= ready with [t, t + dur) free on the timeline. Intervals are
+ * disjoint and sorted, so their ends are sorted too: skip those that end
+ * before `ready` by bisection, then walk the gaps. */
+static double first_fit(const struct hs_timeline *tl, double ready, double dur)
+{
+    int lo = 0, hi = tl->n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (tl->iv[mid].end <= ready)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    double t = ready;
+    for (int i = lo; i < tl->n; i++) {
+        if (tl->iv[i].start >= t + dur)
+            return t;
+        if (tl->iv[i].end > t)
+            t = tl->iv[i].end;
+    }
+    return t;
+}
+
+double hs_ls_est(const struct hs_listsched *ls, int t, int p, bool insertion)
+{
+    double dur = ls->w[(size_t)t * ls->nworkers + p];
+    if (!isfinite(dur))
+        return INFINITY;
+    double ready = hs_ls_ready_time(ls, t, p);
+    const struct hs_timeline *tl = &ls->tl[p];
+    if (!insertion)
+        return tl->n && tl->iv[tl->n - 1].end > ready ? tl->iv[tl->n - 1].end : ready;
+    return first_fit(tl, ready, dur);
+}
+
+void hs_ls_place(struct hs_listsched *ls, int t, int p, double start)
+{
+    double dur = ls->w[(size_t)t * ls->nworkers + p];
+    ls->proc[t] = p;
+    ls->ast[t] = start;
+    ls->aft[t] = start + dur;
+    if (dur <= 0)
+        return; /* takes no room on the timeline */
+    struct hs_timeline *tl = &ls->tl[p];
+    if (tl->n == tl->cap) {
+        tl->cap = tl->cap ? 2 * tl->cap : 16;
+        tl->iv = hs_xrealloc(tl->iv, (size_t)tl->cap * sizeof *tl->iv);
+    }
+    int pos = tl->n;
+    while (pos > 0 && tl->iv[pos - 1].start > start)
+        pos--;
+    memmove(&tl->iv[pos + 1], &tl->iv[pos], (size_t)(tl->n - pos) * sizeof *tl->iv);
+    tl->iv[pos] = (struct hs_interval){start, start + dur, t};
+    tl->n++;
+}
+
+/* ---- ready list: a binary max-heap on (priority, -id) ----------------------
+ * (GSL has no priority queue and igraph's heaps carry no tie-breaking id.) */
+
+struct hs_ready {
+    const struct hs_listsched *ls;
+    const double *prio;
+    int *heap, n;
+    int *left; /* predecessors not yet taken */
+};
+
+static bool before(const struct hs_ready *r, int a, int b)
+{
+    if (r->prio[a] != r->prio[b])
+        return r->prio[a] > r->prio[b];
+    return a < b;
+}
+
+static void heap_push(struct hs_ready *r, int t)
+{
+    int i = r->n++;
+    while (i > 0 && before(r, t, r->heap[(i - 1) / 2])) {
+        r->heap[i] = r->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    r->heap[i] = t;
+}
+
+static int heap_pop(struct hs_ready *r)
+{
+    int top = r->heap[0], last = r->heap[--r->n], i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= r->n)
+            break;
+        if (c + 1 < r->n && before(r, r->heap[c + 1], r->heap[c]))
+            c++;
+        if (!before(r, r->heap[c], last))
+            break;
+        r->heap[i] = r->heap[c];
+        i = c;
+    }
+    if (r->n > 0)
+        r->heap[i] = last;
+    return top;
+}
+
+struct hs_ready *hs_ls_ready_new(const struct hs_listsched *ls, const double *priority)
+{
+    struct hs_ready *r = hs_xcalloc(1, sizeof *r);
+    r->ls = ls;
+    r->prio = priority;
+    r->heap = hs_xmalloc((size_t)ls->ntasks * sizeof(int));
+    r->left = hs_xmalloc((size_t)ls->ntasks * sizeof(int));
+    for (int t = 0; t < ls->ntasks; t++) {
+        r->left[t] = ls->dag->tasks[t].npred;
+        if (r->left[t] == 0)
+            heap_push(r, t);
+    }
+    return r;
+}
+
+int hs_ls_ready_take(struct hs_ready *r)
+{
+    if (r->n == 0)
+        return -1;
+    int t = heap_pop(r);
+    const struct hs_task *task = &r->ls->dag->tasks[t];
+    for (int k = 0; k < task->nsucc; k++) {
+        int d = r->ls->dag->edges[task->succ[k]].dst;
+        if (--r->left[d] == 0)
+            heap_push(r, d);
+    }
+    return t;
+}
+
+void hs_ls_ready_free(struct hs_ready *r)
+{
+    free(r->heap);
+    free(r->left);
+    free(r);
+}
+
+/* ---- executing the plan ---------------------------------------------------- */
+
+static const struct hs_listsched *sort_ls; /* qsort has no context argument */
+
+/* planned start, then zero-duration tasks first, then id */
+static int cmp_start(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    const struct hs_listsched *ls = sort_ls;
+    if (ls->ast[x] != ls->ast[y])
+        return ls->ast[x] < ls->ast[y] ? -1 : 1;
+    if (ls->aft[x] != ls->aft[y])
+        return ls->aft[x] < ls->aft[y] ? -1 : 1;
+    return x - y;
+}
+
+void hs_ls_commit(struct hs_listsched *ls)
+{
+    int P = ls->nworkers;
+    ls->order = hs_xcalloc((size_t)P, sizeof(int *));
+    ls->norder = hs_xcalloc((size_t)P, sizeof(int));
+    ls->next = hs_xcalloc((size_t)P, sizeof(int));
+    ls->ready = hs_xcalloc((size_t)ls->ntasks, sizeof(bool));
+    double makespan = 0;
+    for (int t = 0; t < ls->ntasks; t++) {
+        ls->norder[ls->proc[t]]++;
+        if (ls->aft[t] > makespan)
+            makespan = ls->aft[t];
+    }
+    for (int p = 0; p < P; p++) {
+        ls->order[p] = hs_xmalloc((size_t)(ls->norder[p] ? ls->norder[p] : 1) * sizeof(int));
+        ls->norder[p] = 0;
+    }
+    for (int t = 0; t < ls->ntasks; t++)
+        ls->order[ls->proc[t]][ls->norder[ls->proc[t]]++] = t;
+    sort_ls = ls;
+    for (int p = 0; p < P; p++)
+        qsort(ls->order[p], (size_t)ls->norder[p], sizeof(int), cmp_start);
+    hs_sched_set_predicted_makespan(ls->s, makespan);
+    hs_sched_set_in_order(ls->s, true);
+    hs_sched_set_data(ls->s, ls);
+}
+
+void hs_ls_push(struct hs_sched *s, struct hs_task *t)
+{
+    struct hs_listsched *ls = hs_sched_data(s);
+    ls->ready[t->id] = true;
+}
+
+struct hs_task *hs_ls_pop(struct hs_sched *s, int w)
+{
+    struct hs_listsched *ls = hs_sched_data(s);
+    if (ls->next[w] >= ls->norder[w])
+        return NULL;
+    int t = ls->order[w][ls->next[w]];
+    if (!ls->ready[t])
+        return NULL;
+    ls->next[w]++;
+    return (struct hs_task *)&ls->dag->tasks[t];
+}
+
+static bool reads(const struct hs_task *t, int h)
+{
+    for (int i = 0; i < t->naccess; i++)
+        if (t->access[i].handle == h && HS_MODE_READS(t->access[i].mode))
+            return true;
+    return false;
+}
+
+/* Send what t wrote to the memory nodes of its planned consumers now. */
+void hs_ls_done(struct hs_sched *s, struct hs_task *t, int w)
+{
+    struct hs_listsched *ls = hs_sched_data(s);
+    for (int k = 0; k < t->nsucc; k++) {
+        const struct hs_edge *e = &ls->dag->edges[t->succ[k]];
+        int q = ls->proc[e->dst];
+        if (e->bytes <= 0 || node_of(ls, q) == node_of(ls, w))
+            continue;
+        const struct hs_task *succ = &ls->dag->tasks[e->dst];
+        for (int i = 0; i < t->naccess; i++)
+            if (HS_MODE_WRITES(t->access[i].mode) && reads(succ, t->access[i].handle))
+                hs_sched_prefetch(s, t->access[i].handle, node_of(ls, q));
+    }
+}
+
+void hs_ls_fini(struct hs_sched *s)
+{
+    hs_ls_free(hs_sched_data(s));
+}

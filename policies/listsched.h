@@ -1,0 +1,98 @@
+/* policies/listsched.h — what the static list schedulers (HEFT, CPOP, PEFT,
+ * HEFT-NC) share: the cost model they plan with, upward and downward ranks,
+ * per-worker timelines with insertion into idle gaps, and the execution of
+ * the finished plan by the runtime.
+ *
+ * Costs (Topcuoglu et al. 2002, over the selected workers):
+ *   w(t,p)    the runtime's estimate of t on worker p (INFINITY: cannot run)
+ *   w̄(t)      mean of w(t,p) over the workers that can run t
+ *   c(e,p,q)  time to move the edge's bytes from p's memory node to q's
+ *             (0 on the same node, 0 for an edge without data)
+ *   c̄(e)      mean of c(e,p,q) over ordered pairs of distinct workers
+ * A task's data-ready time on p is the latest arrival of its predecessors'
+ * data (AFT + c); a zero-duration task is placed at its ready time without
+ * occupying the timeline.
+ *
+ * Execution: each worker takes its planned tasks in planned start order, as
+ * soon as the next one is ready (policies set in_order so kernels keep that
+ * order), and a finished task's data is prefetched to the workers of its
+ * planned successors at once, so that transfers start when the plan says. On
+ * a contention-free platform the simulated makespan then equals the plan's. */
+#ifndef HS_LISTSCHED_H
+#define HS_LISTSCHED_H
+
+#include "policies/policy.h"
+
+#include <stdbool.h>
+
+struct hs_interval {
+    double start, end;
+    int task;
+};
+
+struct hs_timeline {
+    struct hs_interval *iv; /* sorted by start, disjoint */
+    int n, cap;
+};
+
+struct hs_listsched {
+    struct hs_sched *s;
+    const struct hs_dag *dag;
+    int ntasks, nworkers;
+    double *w;         /* [t * nworkers + p] */
+    double *wmean;     /* [t] */
+    double comm_lat;   /* mean latency term of c̄ over distinct worker pairs */
+    double comm_byte;  /* mean seconds per byte of c̄ */
+    struct hs_timeline *tl;
+    int *proc;         /* planned worker, -1 until placed */
+    double *ast, *aft;
+    /* execution */
+    int **order;       /* per worker: its tasks by planned start */
+    int *norder, *next;
+    bool *ready;
+};
+
+/* Fill the costs for the runtime's DAG and workers. */
+struct hs_listsched *hs_ls_new(struct hs_sched *s);
+void hs_ls_free(struct hs_listsched *ls);
+
+double hs_ls_comm(const struct hs_listsched *ls, int edge, int p, int q);
+double hs_ls_comm_mean(const struct hs_listsched *ls, int edge);
+
+/* rank[t] = weight[t] + max over successors (c̄ + rank[succ]); exits: weight. */
+void hs_ls_rank_up(const struct hs_listsched *ls, const double *weight, double *rank);
+/* rank[t] = max over predecessors (rank[pred] + weight[pred] + c̄); entries: 0. */
+void hs_ls_rank_down(const struct hs_listsched *ls, const double *weight, double *rank);
+
+/* Data-ready time of t on p from its placed predecessors. */
+double hs_ls_ready_time(const struct hs_listsched *ls, int t, int p);
+/* Earliest start of t on p: in the first idle gap at or after its ready time
+ * that holds w(t,p) (insertion) or after p's last task (append). */
+double hs_ls_est(const struct hs_listsched *ls, int t, int p, bool insertion);
+void hs_ls_place(struct hs_listsched *ls, int t, int p, double start);
+
+/* Ready list ordered by a priority (highest first, ties to the lowest id):
+ * call hs_ls_ready_init once, then hs_ls_ready_take until it returns -1; it
+ * releases successors as their predecessors are taken. */
+struct hs_ready;
+struct hs_ready *hs_ls_ready_new(const struct hs_listsched *ls, const double *priority);
+int hs_ls_ready_take(struct hs_ready *r);
+void hs_ls_ready_free(struct hs_ready *r);
+
+/* HEFT's pieces, reused by the other list schedulers: task weights of the
+ * rank variants ("mean", "speedup", "absdiff", "composite"), and the worker
+ * with the earliest finish time for t (ties: lowest id) with its start. */
+void hs_heft_weights(const struct hs_listsched *ls, const char *variant, double *weight);
+int hs_heft_best_worker(const struct hs_listsched *ls, int t, bool insertion, double *start);
+
+/* Finish planning: per-worker orders and the predicted makespan, given to
+ * the runtime. The policy's data becomes ls. */
+void hs_ls_commit(struct hs_listsched *ls);
+
+/* Callbacks that execute a committed plan. */
+void hs_ls_push(struct hs_sched *s, struct hs_task *t);
+struct hs_task *hs_ls_pop(struct hs_sched *s, int w);
+void hs_ls_done(struct hs_sched *s, struct hs_task *t, int w);
+void hs_ls_fini(struct hs_sched *s);
+
+#endif

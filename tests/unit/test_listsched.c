@@ -1,0 +1,253 @@
+/* tests/unit/test_listsched.c — the static list schedulers (HEFT, CPOP, PEFT)
+ * and online HEFT: Topcuoglu et al.'s 10-task, 3-processor example (ranks,
+ * schedule, makespans 80 and 86, from the paper), the simulated makespan equal
+ * to the plan's on a contention-free platform, and schedule properties on
+ * random DAGs (precedence with communication, no overlap, lower bounds). */
+#include "platforms/flat.h"
+#include "policies/listsched.h"
+#include "policies/registry.h"
+#include "sim/util.h"
+#include "tests/support/testing.h"
+
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <string.h>
+
+/* Topcuoglu 2002, Fig. 2 / Table 1 (tasks n1..n10 are ids 0..9). */
+static const double topcuoglu_w[10][3] = {{14, 16, 9},  {13, 19, 18}, {11, 13, 19}, {13, 8, 17},
+                                          {12, 13, 10}, {13, 16, 9},  {7, 15, 11},  {5, 11, 14},
+                                          {18, 12, 20}, {21, 7, 16}};
+static const int topcuoglu_e[15][3] = {{1, 2, 18}, {1, 3, 12}, {1, 4, 9},  {1, 5, 11}, {1, 6, 14},
+                                       {2, 8, 19}, {2, 9, 16}, {3, 7, 23}, {4, 8, 27}, {4, 9, 23},
+                                       {5, 9, 13}, {6, 8, 15}, {7, 10, 17}, {8, 10, 11}, {9, 10, 13}};
+
+static struct hs_dag *topcuoglu(void)
+{
+    struct hs_dag *dag = hs_dag_new("topcuoglu2002");
+    char label[8];
+    for (int i = 0; i < 10; i++) {
+        snprintf(label, sizeof label, "n%d", i + 1);
+        hs_dag_set_proc_costs(dag, hs_dag_add_task(dag, "k", label, 0, 0), topcuoglu_w[i], 3);
+    }
+    for (int e = 0; e < 15; e++) /* on flat:P,bw=1 a byte takes one time unit */
+        hs_dag_add_edge(dag, topcuoglu_e[e][0] - 1, topcuoglu_e[e][1] - 1, topcuoglu_e[e][2]);
+    hs_dag_finalize(dag);
+    return dag;
+}
+
+/* flat:P with bandwidth 1 B/s and no latency: bytes are time units. */
+static struct hs_run_config flat_config(int p, const double *speeds)
+{
+    char *xml = hs_test_tmp(".xml"), err[128];
+    FILE *f = fopen(xml, "w");
+    struct hs_flat flat = {.p = p, .speeds = speeds, .speed = 1, .bw = 1, .lat = 0};
+    CU_ASSERT_FATAL(hs_flat_write(f, &flat, err, sizeof err) == 0);
+    fclose(f);
+    struct hs_run_config cfg;
+    hs_run_config_defaults(&cfg);
+    cfg.platform_file = xml; /* leaked on purpose: small, one per test */
+    cfg.platform_name = "flat";
+    return cfg;
+}
+
+static cJSON *run(const struct hs_run_config *cfg, const struct hs_dag *dag, const char *policy)
+{
+    struct hs_spec spec;
+    const struct hs_policy *p = hs_policy_parse(policy, &spec);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    hs_spec_free(&spec);
+    cJSON *r = hs_test_simulate(cfg, dag, p, policy);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(r, "error"));
+    return r;
+}
+
+static double field(const cJSON *r, const char *array, int i, const char *key)
+{
+    return cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(r, array), i), key)->valuedouble;
+}
+
+/* ---- ranks, through a wrapper policy that dumps HEFT's upward ranks -------- */
+
+static char *rank_file;
+
+static int dump_init(struct hs_sched *s)
+{
+    int rc = hs_policy_heft.init(s);
+    struct hs_listsched *ls = hs_sched_data(s);
+    double rank[10];
+    hs_ls_rank_up(ls, ls->wmean, rank);
+    FILE *f = fopen(rank_file, "w");
+    for (int t = 0; t < ls->ntasks && t < 10; t++)
+        fprintf(f, "%.17g\n", rank[t]);
+    fclose(f);
+    return rc;
+}
+
+static void test_topcuoglu_ranks(void)
+{
+    struct hs_policy dump = hs_policy_heft;
+    dump.init = dump_init;
+    rank_file = hs_test_tmp(".txt");
+    struct hs_dag *dag = topcuoglu();
+    struct hs_run_config cfg = flat_config(3, NULL);
+    cJSON_Delete(hs_test_simulate(&cfg, dag, &dump, "heft"));
+    char *text = hs_test_read_file(rank_file);
+    const double expect[10] = {108, 77, 80, 80, 69, 63.333333333333336, 42.666666666666664,
+                               35.666666666666664, 44.333333333333336, 14.666666666666666};
+    char *save = NULL, *line = strtok_r(text, "\n", &save);
+    for (int i = 0; i < 10; i++, line = strtok_r(NULL, "\n", &save)) {
+        CU_ASSERT_PTR_NOT_NULL_FATAL(line);
+        CU_ASSERT_DOUBLE_EQUAL(atof(line), expect[i], 1e-9);
+    }
+    free(text);
+    hs_dag_free(dag);
+}
+
+/* The schedule of Topcuoglu's Fig. 3(a), as the spec lists it: (processor, start, end). */
+static void test_topcuoglu_heft(void)
+{
+    const double expect[10][3] = {{2, 0, 9},   {0, 27, 40}, {2, 9, 28},  {1, 18, 26}, {2, 28, 38},
+                                  {1, 26, 42}, {2, 38, 49}, {0, 57, 62}, {1, 56, 68}, {1, 73, 80}};
+    struct hs_dag *dag = topcuoglu();
+    struct hs_run_config cfg = flat_config(3, NULL);
+    cJSON *r = run(&cfg, dag, "heft");
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "predicted")->valuedouble, 80, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "makespan")->valuedouble, 80, 1e-9);
+    for (int t = 0; t < 10; t++) {
+        CU_ASSERT_EQUAL(field(r, "tasks", t, "worker"), expect[t][0]);
+        CU_ASSERT_DOUBLE_EQUAL(field(r, "tasks", t, "start"), expect[t][1], 1e-9);
+        CU_ASSERT_DOUBLE_EQUAL(field(r, "tasks", t, "end"), expect[t][2], 1e-9);
+    }
+    cJSON_Delete(r);
+    r = run(&cfg, dag, "heft:insertion=0"); /* the append policy also gives 80 (spec §9.4) */
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "predicted")->valuedouble, 80, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "makespan")->valuedouble, 80, 1e-9);
+    cJSON_Delete(r);
+    r = run(&cfg, dag, "cpop"); /* Topcuoglu's Fig. 3(b): 86 */
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "predicted")->valuedouble, 86, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "makespan")->valuedouble, 86, 1e-9);
+    cJSON_Delete(r);
+    hs_dag_free(dag);
+}
+
+/* ---- random DAGs with explicit costs --------------------------------------- */
+
+static struct hs_dag *random_dag(unsigned long seed, int v, int p)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, seed);
+    struct hs_dag *dag = hs_dag_new("random");
+    double costs[8];
+    for (int i = 0; i < v; i++) {
+        double mean = 1 + 99 * gsl_rng_uniform(r);
+        for (int q = 0; q < p; q++)
+            costs[q] = mean * (0.25 + 1.5 * gsl_rng_uniform(r));
+        hs_dag_set_proc_costs(dag, hs_dag_add_task(dag, "k", NULL, 0, 0), costs, p);
+    }
+    for (int i = 0; i < v; i++)
+        for (int j = i + 1; j < v; j++)
+            if (gsl_rng_uniform(r) < 3.0 / v)
+                hs_dag_add_edge(dag, i, j, 100 * gsl_rng_uniform(r)); /* rounded to bytes */
+    gsl_rng_free(r);
+    hs_dag_finalize(dag);
+    return dag;
+}
+
+static double edge_bytes(const struct hs_dag *dag, int src, int dst)
+{
+    for (int e = 0; e < dag->nedges; e++)
+        if (dag->edges[e].src == src && dag->edges[e].dst == dst)
+            return dag->edges[e].bytes;
+    return 0;
+}
+
+/* Precedence with communication, no overlap on a worker, lower bounds. */
+static void check_schedule(const struct hs_dag *dag, const cJSON *r, int p)
+{
+    int bad_prec = 0, overlap = 0;
+    for (int e = 0; e < dag->nedges; e++) {
+        int s = dag->edges[e].src, d = dag->edges[e].dst;
+        double comm = field(r, "tasks", s, "worker") == field(r, "tasks", d, "worker")
+                          ? 0 : edge_bytes(dag, s, d);
+        bad_prec += field(r, "tasks", d, "start") < field(r, "tasks", s, "end") + comm - 1e-9;
+    }
+    for (int a = 0; a < dag->ntasks; a++)
+        for (int b = a + 1; b < dag->ntasks; b++)
+            if (field(r, "tasks", a, "worker") == field(r, "tasks", b, "worker"))
+                overlap += field(r, "tasks", a, "start") < field(r, "tasks", b, "end") - 1e-9 &&
+                           field(r, "tasks", b, "start") < field(r, "tasks", a, "end") - 1e-9;
+    CU_ASSERT_EQUAL(bad_prec, 0);
+    CU_ASSERT_EQUAL(overlap, 0);
+    /* lower bounds: the critical path with minimum costs, total minimum work / P */
+    double *finish = hs_xcalloc((size_t)dag->ntasks, sizeof(double)), cp = 0, work = 0;
+    for (int i = 0; i < dag->ntasks; i++) {
+        const struct hs_task *t = &dag->tasks[dag->topo[i]];
+        double wmin = INFINITY, start = 0;
+        for (int q = 0; q < p; q++)
+            wmin = fmin(wmin, t->proc_cost[q]);
+        for (int k = 0; k < t->npred; k++)
+            start = fmax(start, finish[dag->edges[t->pred[k]].src]);
+        finish[t->id] = start + wmin;
+        cp = fmax(cp, finish[t->id]);
+        work += wmin;
+    }
+    free(finish);
+    double makespan = cJSON_GetObjectItem(r, "makespan")->valuedouble;
+    CU_ASSERT(makespan >= cp - 1e-9);
+    CU_ASSERT(makespan >= work / p - 1e-9);
+}
+
+static void test_random_dags(void)
+{
+    const char *policies[] = {"heft", "heft:insertion=0", "heft:rank=composite", "cpop", "peft",
+                              "heft:online=1", "dmda"};
+    for (unsigned long seed = 1; seed <= 6; seed++) {
+        int p = 2 + (int)seed % 3;
+        struct hs_dag *dag = random_dag(seed, 40, p);
+        struct hs_run_config cfg = flat_config(p, NULL);
+        for (size_t i = 0; i < sizeof policies / sizeof *policies; i++) {
+            cJSON *r = run(&cfg, dag, policies[i]);
+            check_schedule(dag, r, p);
+            double pred = cJSON_GetObjectItem(r, "predicted")->valuedouble;
+            if (pred >= 0) /* static plans: simulated = predicted without contention */
+                HS_ASSERT_NEAR_REL(cJSON_GetObjectItem(r, "makespan")->valuedouble, pred, 1e-9);
+            cJSON_Delete(r);
+        }
+        hs_dag_free(dag);
+    }
+}
+
+/* A chain on processors of speeds 1, 2, 4: every list scheduler keeps it on
+ * the fastest one, without communication: 10 tasks of 8 flops take 20. */
+static void test_chain_on_fastest(void)
+{
+    struct hs_dag *dag = hs_dag_new("chain");
+    for (int i = 0; i < 10; i++)
+        hs_dag_add_task(dag, "k", NULL, 8, 0);
+    for (int i = 0; i + 1 < 10; i++)
+        hs_dag_add_edge(dag, i, i + 1, 5);
+    hs_dag_finalize(dag);
+    const double speeds[] = {1, 2, 4};
+    struct hs_run_config cfg = flat_config(3, speeds);
+    const char *policies[] = {"heft", "cpop", "peft", "heft:online=1", "dmda"};
+    for (size_t i = 0; i < sizeof policies / sizeof *policies; i++) {
+        cJSON *r = run(&cfg, dag, policies[i]);
+        CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "makespan")->valuedouble, 20, 1e-9);
+        CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(cJSON_GetObjectItem(r, "bytes"), 2)->valuedouble, 0, 0);
+        cJSON_Delete(r);
+    }
+    hs_dag_free(dag);
+}
+
+int main(void)
+{
+    static const CU_TestInfo tests[] = {
+        {"Topcuoglu example: upward ranks", test_topcuoglu_ranks},
+        {"Topcuoglu example: HEFT schedule and makespan 80, CPOP 86", test_topcuoglu_heft},
+        {"random DAGs: valid schedules, simulated = predicted", test_random_dags},
+        {"a chain stays on the fastest processor", test_chain_on_fastest},
+        CU_TEST_INFO_NULL,
+    };
+    return hs_test_main("listsched", tests);
+}
