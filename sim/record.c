@@ -12,6 +12,11 @@
 
 static const char *dir_names[HS_NDIR] = {"h2d", "d2h", "p2p"};
 
+static const char *purpose_name(enum hs_xfer_purpose p)
+{
+    return p == HS_XFER_FETCH ? "fetch" : p == HS_XFER_WRITEBACK ? "writeback" : "flush";
+}
+
 static void add_number_or_null(cJSON *o, const char *key, double v)
 {
     if (isfinite(v))
@@ -102,9 +107,54 @@ cJSON *hs_record_new(const struct hs_record_inputs *in, const struct hs_run *run
     return rec;
 }
 
-static const char *purpose_name(enum hs_xfer_purpose p)
+
+static cJSON *task_events(const struct hs_sched *rt)
 {
-    return p == HS_XFER_FETCH ? "fetch" : p == HS_XFER_WRITEBACK ? "writeback" : "flush";
+    cJSON *arr = cJSON_CreateArray();
+    for (int i = 0; i < rt->dag->ntasks; i++) {
+        const struct hs_task_event *ev = &rt->ts[i].ev;
+        if (ev->worker < 0)
+            continue;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "id", i);
+        cJSON_AddStringToObject(o, "label", rt->dag->tasks[i].label);
+        cJSON_AddStringToObject(o, "kernel", rt->dag->kernels[rt->dag->tasks[i].kernel]);
+        cJSON_AddStringToObject(o, "worker", rt->pf->workers[ev->worker].name);
+        cJSON_AddNumberToObject(o, "ready", ev->ready);
+        cJSON_AddNumberToObject(o, "inputs", ev->inputs);
+        cJSON_AddNumberToObject(o, "start", ev->start);
+        cJSON_AddNumberToObject(o, "end", ev->end);
+        cJSON_AddItemToArray(arr, o);
+    }
+    return arr;
+}
+
+static cJSON *transfer_events(const struct hs_sched *rt)
+{
+    cJSON *arr = cJSON_CreateArray();
+    for (size_t x = 0; x < rt->nxfers; x++) {
+        const struct hs_xfer *t = &rt->xfers[x];
+        if (t->state != HS_XS_DONE)
+            continue;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "data", rt->dag->handles[t->ev.handle].name);
+        cJSON_AddStringToObject(o, "purpose", purpose_name(t->ev.purpose));
+        cJSON_AddStringToObject(o, "src", rt->pf->nodes[t->ev.src].name);
+        cJSON_AddStringToObject(o, "dst", rt->pf->nodes[t->ev.dst].name);
+        cJSON_AddNumberToObject(o, "bytes", t->ev.bytes);
+        cJSON_AddNumberToObject(o, "request", t->ev.request);
+        cJSON_AddNumberToObject(o, "start", t->ev.start);
+        cJSON_AddNumberToObject(o, "end", t->ev.end);
+        cJSON_AddItemToArray(arr, o);
+    }
+    return arr;
+}
+
+void hs_record_add_events(cJSON *rec, const struct hs_sched *rt)
+{
+    cJSON *ev = cJSON_AddObjectToObject(rec, "events");
+    cJSON_AddItemToObject(ev, "tasks", task_events(rt));
+    cJSON_AddItemToObject(ev, "transfers", transfer_events(rt));
 }
 
 /* Names like "gemm(3,2,1)" hold commas: quote them (doubling any quote). */

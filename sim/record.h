@@ -22,6 +22,10 @@ struct hs_record_inputs {
 
 cJSON *hs_record_new(const struct hs_record_inputs *in, const struct hs_run *run);
 
+/* Every task (worker, ready, inputs valid, start, end) and transfer (datum,
+ * purpose, nodes, bytes, request, start, end) under "events". */
+void hs_record_add_events(cJSON *rec, const struct hs_sched *rt);
+
 /* Per-task and per-transfer CSV trace:
  * kind,id,name,what,worker,src,dst,bytes,ready,inputs,start,end */
 int hs_trace_write_csv(const struct hs_sched *rt, FILE *out);

@@ -361,6 +361,26 @@ static void test_paje(void)
     free(paje);
 }
 
+/* --events lists every task and transfer; without --timing there is no wall clock */
+static void test_events_in_record(void)
+{
+    char *rec = hs_test_tmp(".json"), args[1024];
+    snprintf(args, sizeof args, "run -q -w cholesky:n=2048,nb=512 --gpus 2 --events -o %s", rec);
+    CU_ASSERT_EQUAL_FATAL(hs_test_cli(args, NULL, NULL), 0);
+    char *text = hs_test_read_file(rec);
+    cJSON *r = cJSON_Parse(text);
+    const cJSON *res = cJSON_GetObjectItem(r, "results"), *ev = cJSON_GetObjectItem(r, "events");
+    const cJSON *count = cJSON_GetObjectItem(res, "transfers");
+    CU_ASSERT_EQUAL(cJSON_GetArraySize(cJSON_GetObjectItem(ev, "tasks")), 20); /* 4x4 tiles */
+    CU_ASSERT_EQUAL(cJSON_GetArraySize(cJSON_GetObjectItem(ev, "transfers")),
+                    cJSON_GetObjectItem(count, "h2d")->valueint + cJSON_GetObjectItem(count, "d2h")->valueint +
+                        cJSON_GetObjectItem(count, "p2p")->valueint);
+    CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(r, "timing"));
+    cJSON_Delete(r);
+    free(text);
+    free(rec);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -370,6 +390,7 @@ int main(void)
         {"bad input: one line, exit 2", test_bad_input},
         {"listings and help", test_listings},
         {"Paje trace", test_paje},
+        {"events in the record", test_events_in_record},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("cli", tests);

@@ -1,0 +1,99 @@
+/* sim/cli/scenario.c — resolving a scenario's names, running it, and turning
+ * the run into its record (with the metrics of analysis/). */
+#include "sim/cli/scenario.h"
+#include "analysis/metrics.h"
+#include "policies/registry.h"
+#include "sim/cli/cli.h"
+#include "sim/record.h"
+#include "sim/util.h"
+#include "workloads/workload.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void hs_scenario_defaults(struct hs_scenario *sc)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->platform = HS_DEFAULT_PLATFORM;
+    sc->workload = HS_DEFAULT_WORKLOAD;
+    sc->policy = HS_DEFAULT_POLICY;
+    hs_run_config_defaults(&sc->cfg);
+}
+
+static void add_metrics(cJSON *rec, const struct hs_run *run)
+{
+    struct hs_metrics m;
+    hs_metrics_compute(run->rt, run->rt->makespan, &m);
+    cJSON *res = cJSON_GetObjectItemCaseSensitive(rec, "results");
+    cJSON_AddNumberToObject(res, "flops", m.flops);
+    cJSON_AddNumberToObject(res, "gflops", m.gflops);
+    cJSON_AddNumberToObject(res, "cp_min", m.cp_min);
+    cJSON_AddNumberToObject(res, "slr", m.slr);
+    cJSON_AddNumberToObject(res, "sequential_time", m.sequential);
+    cJSON_AddNumberToObject(res, "speedup", m.speedup);
+    cJSON_AddNumberToObject(res, "efficiency", m.efficiency);
+    cJSON *t = cJSON_AddObjectToObject(rec, "timing");
+    cJSON_AddNumberToObject(t, "wall_seconds", run->wall);
+    cJSON_AddNumberToObject(t, "policy_seconds", run->rt->policy_wall);
+}
+
+static int write_trace(const char *path, const struct hs_run *run)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return hs_fail("cannot write %s", path);
+    int rc = hs_trace_write_csv(run->rt, f);
+    if (fclose(f))
+        rc = hs_fail("cannot write %s", path);
+    return rc;
+}
+
+static int run_resolved(const struct hs_scenario *sc, const struct hs_platform_ref *ref,
+                        const struct hs_dag *dag, const struct hs_policy *policy,
+                        const struct hs_spec *pspec, cJSON **record)
+{
+    struct hs_run_config cfg = sc->cfg;
+    cfg.platform_file = ref->file;
+    cfg.platform_name = ref->name;
+    cfg.perf_file = ref->perf;
+    struct hs_run run;
+    int rc = hs_run_simgrid(&cfg, dag, policy, pspec, &run);
+    if (rc == HS_EXIT_FAIL)
+        hs_fail("run failed: %s", run.rt->error);
+    if (rc == 0) {
+        char *policy_text = hs_spec_text(pspec);
+        struct hs_record_inputs in = {sc->platform, dag->name, policy_text, ref->perf_label, &cfg};
+        *record = hs_record_new(&in, &run);
+        free(policy_text);
+        add_metrics(*record, &run);
+        if (sc->events)
+            hs_record_add_events(*record, run.rt);
+        if (sc->trace && write_trace(sc->trace, &run)) {
+            cJSON_Delete(*record);
+            *record = NULL;
+            rc = HS_EXIT_FAIL;
+        }
+    }
+    hs_run_free(&run);
+    return rc;
+}
+
+int hs_scenario_run(const struct hs_scenario *sc, cJSON **record)
+{
+    *record = NULL;
+    struct hs_platform_ref ref;
+    if (hs_resolve_platform(sc->platform, sc->perf, &ref))
+        return HS_EXIT_USAGE;
+    struct hs_dag *dag = hs_workload_build(sc->workload);
+    struct hs_spec pspec;
+    const struct hs_policy *policy = dag ? hs_policy_parse(sc->policy, &pspec) : NULL;
+    int rc = HS_EXIT_USAGE;
+    if (policy) {
+        rc = run_resolved(sc, &ref, dag, policy, &pspec, record);
+        hs_spec_free(&pspec);
+    }
+    hs_dag_free(dag);
+    hs_platform_ref_free(&ref);
+    return rc;
+}
