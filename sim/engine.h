@@ -15,6 +15,8 @@ struct hs_engine {
                  hs_engine_cb cb, void *ctx, long id);
     void (*transfer)(struct hs_engine *e, int src_node, int dst_node, double bytes,
                      hs_engine_cb cb, void *ctx, long id);
+    /* Call back after `seconds` (scheduling overheads such as a steal). */
+    void (*timer)(struct hs_engine *e, double seconds, hs_engine_cb cb, void *ctx, long id);
     void (*finished)(struct hs_engine *e);
 };
 

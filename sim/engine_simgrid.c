@@ -68,10 +68,11 @@ static void runner_main(int argc, char **argv)
     for (;;) {
         sg_sem_acquire(r->sem);
         if (r->is_exec) {
-            if (r->eng->paje)
+            bool traced = r->eng->paje && r->state_host;
+            if (traced)
                 TRACE_host_push_state(r->state_host, "task", r->label);
             sg_actor_sleep_for(r->seconds);
-            if (r->eng->paje)
+            if (traced)
                 TRACE_host_pop_state(r->state_host, "task");
         } else {
             sg_host_sendto(r->src, r->dst, r->bytes);
@@ -132,6 +133,19 @@ static void sg_transfer(struct hs_engine *e, int src, int dst, double bytes, hs_
     sg_sem_release(r->sem);
 }
 
+static void sg_timer(struct hs_engine *e, double seconds, hs_engine_cb cb, void *ctx, long id)
+{
+    struct sg_engine *eng = (struct sg_engine *)e;
+    struct runner *r = take_runner(eng);
+    r->is_exec = true;
+    r->seconds = seconds;
+    r->state_host = NULL; /* no Paje state: it is not a kernel */
+    r->cb = cb;
+    r->ctx = ctx;
+    r->id = id;
+    sg_sem_release(r->sem);
+}
+
 static void sg_finished(struct hs_engine *e)
 {
     sg_sem_release(((struct sg_engine *)e)->done);
@@ -160,7 +174,8 @@ static void declare_paje_states(const struct hs_dag *dag)
 void hs_sg_engine_run(struct hs_sched *rt, const struct hs_platform *pf, bool paje)
 {
     struct sg_engine eng = {
-        .base = {.now = sg_now, .exec = sg_exec, .transfer = sg_transfer, .finished = sg_finished},
+        .base = {.now = sg_now, .exec = sg_exec, .transfer = sg_transfer, .timer = sg_timer,
+                 .finished = sg_finished},
         .rt = rt,
         .pf = pf,
         .paje = paje,

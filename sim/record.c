@@ -62,6 +62,7 @@ static cJSON *workers_json(const struct hs_run *run)
             cJSON_AddStringToObject(o, "driver", wk->driver);
         cJSON_AddNumberToObject(o, "tasks", rt->ws[w].ntasks);
         cJSON_AddNumberToObject(o, "busy", rt->ws[w].busy);
+        cJSON_AddNumberToObject(o, "scheduling_overhead", rt->ws[w].overhead);
         cJSON_AddNumberToObject(o, "utilisation", rt->makespan > 0 ? rt->ws[w].busy / rt->makespan : 0);
         cJSON_AddItemToArray(arr, o);
     }

@@ -313,6 +313,9 @@ static bool start_task(struct hs_sched *rt, int task)
     return true;
 }
 
+static void delayed_start(void *ctx, long id);
+static void begin_prologue(struct hs_sched *rt, int task, int w);
+
 static void assign(struct hs_sched *rt, int task, int w)
 {
     struct hs_worker_state *ws = &rt->ws[w];
@@ -324,6 +327,20 @@ static void assign(struct hs_sched *rt, int task, int w)
     if (rt->in_order)
         enqueue(ws, task);
     ws->pending_estimate += ev->estimate;
+    if (ws->delay > 0) { /* the policy charged w for taking this task */
+        double d = ws->delay;
+        ws->delay = 0;
+        ws->overhead += d;
+        rt->activities++;
+        rt->engine->timer(rt->engine, d, delayed_start, rt, task);
+        return;
+    }
+    begin_prologue(rt, task, w);
+}
+
+static void begin_prologue(struct hs_sched *rt, int task, int w)
+{
+    struct hs_worker_state *ws = &rt->ws[w];
     if (ws->ndeferred > 0 || !start_task(rt, task)) {
         if (!ws->deferred)
             ws->deferred = hs_xmalloc((size_t)ws->qcap * sizeof(int));
@@ -334,6 +351,15 @@ static void assign(struct hs_sched *rt, int task, int w)
                        rt->dag->tasks[task].label, rt->pf->workers[w].name,
                        rt->pf->nodes[worker_node(rt, w)].capacity);
     }
+}
+
+static void delayed_start(void *ctx, long id)
+{
+    struct hs_sched *rt = ctx;
+    rt->activities--;
+    if (!rt->finished)
+        begin_prologue(rt, (int)id, rt->ts[id].ev.worker);
+    hs_rt_check_stall(rt);
 }
 
 /* Tasks that waited for cache room retry, in order, when w finished one. */

@@ -86,6 +86,8 @@ struct hs_worker_state {
     int *deferred;           /* popped tasks waiting for room in the data cache */
     int ndeferred;
     double pending_estimate; /* estimates of held tasks not yet started */
+    double delay;            /* asked by the policy during pop (hs_sched_delay) */
+    double overhead;         /* seconds spent in such delays */
     double busy;             /* seconds spent executing */
     int ntasks;
 };

@@ -129,6 +129,12 @@ bool hs_sched_valid(const struct hs_sched *s, int handle, int node)
     return hs_coh_valid(&s->coh, handle, node);
 }
 
+void hs_sched_delay(struct hs_sched *s, int w, double seconds)
+{
+    if (seconds > 0)
+        s->ws[w].delay += seconds;
+}
+
 void hs_sched_set_in_order(struct hs_sched *s, bool in_order)
 {
     s->in_order = in_order;

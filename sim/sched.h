@@ -51,6 +51,11 @@ bool hs_sched_valid(const struct hs_sched *s, int handle, int node);
  * copy and no data in use. Returns whether a copy was started. */
 bool hs_sched_prefetch(struct hs_sched *s, int handle, int node);
 
+/* Called from pop: the task returned to worker w starts its prologue (cache
+ * room, input transfers) only after `seconds` of scheduling work on w (for
+ * instance the cost of stealing it); w holds it meanwhile. */
+void hs_sched_delay(struct hs_sched *s, int w, double seconds);
+
 /* Called from init: kernels start in the order each worker took its tasks (a
  * static plan's order), instead of the order their inputs became valid
  * (XKaapi's GPU streams, the default: a task whose data is there may overtake

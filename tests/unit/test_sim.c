@@ -399,6 +399,43 @@ static void test_prefetch(void)
     hs_dag_free(dag);
 }
 
+/* A policy that charges every pop 1 ms (like a steal): one worker, three
+ * independent 1 s tasks: each starts 1 ms after the worker took it. */
+static struct hs_task *delayed_pop(struct hs_sched *s, int w)
+{
+    struct hs_task *t = hs_policy_eager.pop(s, w);
+    if (t)
+        hs_sched_delay(s, w, 1e-3);
+    return t;
+}
+
+static void test_scheduling_delay(void)
+{
+    struct hs_policy delayed = hs_policy_eager;
+    delayed.pop = delayed_pop;
+    char *xml = hs_test_tmp(".xml"), err[128];
+    FILE *f = fopen(xml, "w");
+    struct hs_flat flat = {.p = 1, .speed = 1, .bw = 1, .lat = 0};
+    CU_ASSERT_EQUAL_FATAL(hs_flat_write(f, &flat, err, sizeof err), 0);
+    fclose(f);
+    struct hs_dag *dag = hs_dag_new("three");
+    for (int i = 0; i < 3; i++)
+        hs_dag_add_task(dag, "k", NULL, 1, 0);
+    hs_dag_finalize(dag);
+    struct hs_run_config cfg;
+    hs_run_config_defaults(&cfg);
+    cfg.platform_file = xml;
+    cfg.platform_name = "flat:1";
+    cfg.select.window = 1;
+    cJSON *r = hs_test_simulate(&cfg, dag, &delayed, "eager");
+    CU_ASSERT_DOUBLE_EQUAL(num(item(r, "tasks", 0), "start"), 1e-3, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(num(item(r, "tasks", 2), "start"), 2 + 3e-3, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(num(r, "makespan"), 3 + 3e-3, 1e-12);
+    cJSON_Delete(r);
+    hs_dag_free(dag);
+    free(xml);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -410,6 +447,7 @@ int main(void)
         {"eviction writes sole copies back", test_eviction_writeback},
         {"CPU task fetches from GPU", test_cpu_fetch_from_gpu},
         {"prefetch moves data as soon as it is produced", test_prefetch},
+        {"a policy can charge scheduling time to a worker", test_scheduling_delay},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("sim", tests);
