@@ -94,7 +94,8 @@ static void start_xfer(struct hs_sched *rt, int id)
     if (x->stream >= 0)
         rt->streams[x->stream].busy = true;
     rt->activities++;
-    rt->engine->transfer(rt->engine, x->ev.src, x->ev.dst, x->ev.bytes, xfer_done, rt, id);
+    rt->engine->transfer(rt->engine, x->ev.handle, x->ev.src, x->ev.dst, x->ev.bytes, xfer_done, rt,
+                         id);
 }
 
 static void enqueue_xfer(struct hs_sched *rt, int id)

@@ -11,9 +11,12 @@ typedef void (*hs_engine_cb)(void *ctx, long id);
 
 struct hs_engine {
     double (*now)(struct hs_engine *e);
-    void (*exec)(struct hs_engine *e, int worker, double seconds, const char *label,
-                 hs_engine_cb cb, void *ctx, long id);
-    void (*transfer)(struct hs_engine *e, int src_node, int dst_node, double bytes,
+    /* Run task (a DAG task id) on worker; a simulated engine takes `seconds`,
+     * a real one runs the kernel (or a calibrated spin of that duration). */
+    void (*exec)(struct hs_engine *e, int worker, int task, double seconds, hs_engine_cb cb,
+                 void *ctx, long id);
+    /* Move datum `handle` (bytes long) from one memory node to another. */
+    void (*transfer)(struct hs_engine *e, int handle, int src_node, int dst_node, double bytes,
                      hs_engine_cb cb, void *ctx, long id);
     /* Call back after `seconds` (scheduling overheads such as a steal). */
     void (*timer)(struct hs_engine *e, double seconds, hs_engine_cb cb, void *ctx, long id);

@@ -103,24 +103,26 @@ static struct runner *take_runner(struct sg_engine *eng)
     return r;
 }
 
-static void sg_exec(struct hs_engine *e, int worker, double seconds, const char *label,
-                    hs_engine_cb cb, void *ctx, long id)
+static void sg_exec(struct hs_engine *e, int worker, int task, double seconds, hs_engine_cb cb,
+                    void *ctx, long id)
 {
     struct sg_engine *eng = (struct sg_engine *)e;
     struct runner *r = take_runner(eng);
+    const struct hs_dag *dag = eng->rt->dag;
     r->is_exec = true;
     r->seconds = seconds;
     r->state_host = eng->pf->workers[worker].host;
-    r->label = label;
+    r->label = dag->kernels[dag->tasks[task].kernel];
     r->cb = cb;
     r->ctx = ctx;
     r->id = id;
     sg_sem_release(r->sem);
 }
 
-static void sg_transfer(struct hs_engine *e, int src, int dst, double bytes, hs_engine_cb cb,
-                        void *ctx, long id)
+static void sg_transfer(struct hs_engine *e, int handle, int src, int dst, double bytes,
+                        hs_engine_cb cb, void *ctx, long id)
 {
+    (void)handle;
     struct sg_engine *eng = (struct sg_engine *)e;
     struct runner *r = take_runner(eng);
     r->is_exec = false;

@@ -257,8 +257,7 @@ static void try_exec(struct hs_sched *rt, int w)
     ws->pending_estimate -= ev->estimate;
     ev->duration = actual_duration(rt, ev->estimate);
     rt->activities++;
-    rt->engine->exec(rt->engine, w, ev->duration, rt->dag->kernels[t->kernel], exec_done, rt,
-                     task);
+    rt->engine->exec(rt->engine, w, task, ev->duration, exec_done, rt, task);
 }
 
 static void inputs_ready(struct hs_sched *rt, int task)
