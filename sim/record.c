@@ -101,7 +101,7 @@ cJSON *hs_record_new(const struct hs_record_inputs *in, const struct hs_run *run
 {
     cJSON *rec = cJSON_CreateObject();
     cJSON_AddStringToObject(rec, "hetsim_version", HETSIM_VERSION);
-    cJSON_AddStringToObject(rec, "engine", "simgrid");
+    cJSON_AddStringToObject(rec, "engine", run->engine ? run->engine : "simgrid");
     cJSON_AddItemToObject(rec, "inputs", inputs_json(in, run));
     cJSON_AddItemToObject(rec, "workers", workers_json(run));
     cJSON_AddItemToObject(rec, "results", results_json(run));

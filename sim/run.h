@@ -1,7 +1,8 @@
-/* sim/run.h — one simulated run: check and load the platform, build the
- * runtime platform, load the timing table, run the runtime on the SimGrid
- * engine. SimGrid keeps global state, so this is done once per process
- * (hs_run_forked gives tests and sweeps a fresh process per run). */
+/* sim/run.h — one run: its configuration, and what it leaves (platform,
+ * timing table, runtime with its results). hs_run_simgrid (run_simgrid.c)
+ * checks and loads a SimGrid platform, builds the runtime platform, loads the
+ * timing table and runs the runtime on the SimGrid engine; SimGrid keeps
+ * global state, so that is done once per process (tests and sweeps fork). */
 #ifndef HS_RUN_H
 #define HS_RUN_H
 
@@ -23,6 +24,7 @@ struct hs_run_config {
 void hs_run_config_defaults(struct hs_run_config *cfg);
 
 struct hs_run {
+    const char *engine; /* "simgrid" or "cuda" */
     struct hs_platform pf;
     struct hs_perfmodel perf;
     bool has_perf;
