@@ -88,6 +88,10 @@ static cJSON *results_json(const struct hs_run *run)
         cJSON_AddNumberToObject(bytes, dir_names[d], rt->bytes[d]);
         cJSON_AddNumberToObject(count, dir_names[d], (double)rt->count[d]);
     }
+    if (isfinite(run->residual)) {
+        cJSON_AddNumberToObject(o, "residual", run->residual);
+        cJSON_AddBoolToObject(o, "residual_ok", run->residual < 1.0); /* HS_RESIDUAL_OK */
+    }
     cJSON_AddNumberToObject(o, "evictions", (double)rt->evictions);
     cJSON_AddNumberToObject(o, "writebacks", (double)rt->writebacks);
     cJSON_AddNumberToObject(o, "prefetches", (double)rt->prefetches);
@@ -102,6 +106,7 @@ cJSON *hs_record_new(const struct hs_record_inputs *in, const struct hs_run *run
     cJSON *rec = cJSON_CreateObject();
     cJSON_AddStringToObject(rec, "hetsim_version", HETSIM_VERSION);
     cJSON_AddStringToObject(rec, "engine", run->engine ? run->engine : "simgrid");
+    cJSON_AddBoolToObject(rec, "measured", run->engine && strcmp(run->engine, "cuda") == 0);
     cJSON_AddItemToObject(rec, "inputs", inputs_json(in, run));
     cJSON_AddItemToObject(rec, "workers", workers_json(run));
     cJSON_AddItemToObject(rec, "results", results_json(run));

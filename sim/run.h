@@ -29,7 +29,8 @@ struct hs_run {
     struct hs_perfmodel perf;
     bool has_perf;
     struct hs_sched *rt;
-    double wall; /* wall-clock seconds of the simulation itself */
+    double wall;     /* wall-clock seconds of the simulation itself */
+    double residual; /* measured runs: scaled residual of the result (NAN: none) */
 };
 
 /* Returns 0 on success, 2 for bad input (message in hs_last_error), 1 if the

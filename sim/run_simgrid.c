@@ -5,6 +5,7 @@
 #include "sim/platform_simgrid.h"
 #include "sim/util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -31,6 +32,7 @@ int hs_run_simgrid(const struct hs_run_config *cfg, const struct hs_dag *dag,
 {
     memset(run, 0, sizeof *run);
     run->engine = "simgrid";
+    run->residual = NAN;
     struct hs_inventory inv;
     int rc = hs_platform_open(cfg, &run->pf, &inv);
     if (rc)

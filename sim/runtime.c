@@ -471,6 +471,7 @@ static void exec_done(void *ctx, long id)
     int w = ev->worker;
     rt->activities--;
     ev->end = rt->engine->now(rt->engine);
+    ev->duration = ev->end - ev->start; /* what the engine took: real engines differ */
     rt->ws[w].busy += ev->duration;
     rt->ws[w].running = -1;
     complete_task(rt, task, w);

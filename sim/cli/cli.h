@@ -13,6 +13,8 @@ int hs_cmd_platform(int argc, char **argv);
 int hs_cmd_policies(int argc, char **argv);
 int hs_cmd_workloads(int argc, char **argv);
 int hs_cmd_dag(int argc, char **argv);
+int hs_cmd_calibrate(int argc, char **argv);
+int hs_cmd_compare(int argc, char **argv);
 
 /* A platform named on the command line, resolved to files. */
 struct hs_platform_ref {

@@ -25,6 +25,8 @@ static void usage(FILE *out)
             "Simulate WORKLOAD on PLATFORM under POLICY and print a summary.\n"
             "With no argument: -p " HS_DEFAULT_PLATFORM " -w " HS_DEFAULT_WORKLOAD
             " -s " HS_DEFAULT_POLICY ".\n\n"
+            "      --engine E        simgrid (simulated, default) or cuda (measured on this\n"
+            "                        machine's GPUs and cores; -p names a calibrated platform)\n"
             "  -p, --platform P      shipped name (idgraf, idgraf-starpu, mapuche), flat:P[,key=value]\n"
             "                        or the path of a SimGrid platform file\n"
             "  -w, --workload W      name:key=value,... (see `hetsim workloads`)\n"
@@ -52,7 +54,7 @@ static void usage(FILE *out)
 static void parse_args(int argc, char **argv, struct run_args *a)
 {
     enum { O_GPUS = 256, O_CPUS, O_ORDER, O_SEED, O_NOISE, O_WINDOW, O_CACHE, O_P2P, O_NOFLUSH,
-           O_PERF, O_TRACE, O_PAJE, O_TIMING, O_EVENTS };
+           O_PERF, O_TRACE, O_PAJE, O_TIMING, O_EVENTS, O_ENGINE };
     static const struct option opts[] = {
         {"platform", required_argument, 0, 'p'}, {"workload", required_argument, 0, 'w'},
         {"policy", required_argument, 0, 's'},   {"gpus", required_argument, 0, O_GPUS},
@@ -64,6 +66,7 @@ static void parse_args(int argc, char **argv, struct run_args *a)
         {"perf", required_argument, 0, O_PERF},  {"output", required_argument, 0, 'o'},
         {"trace", required_argument, 0, O_TRACE}, {"paje", required_argument, 0, O_PAJE},
         {"timing", no_argument, 0, O_TIMING},    {"events", no_argument, 0, O_EVENTS},
+        {"engine", required_argument, 0, O_ENGINE},
         {"quiet", no_argument, 0, 'q'},
         {"verbose", no_argument, 0, 'v'},        {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
@@ -103,6 +106,11 @@ static void parse_args(int argc, char **argv, struct run_args *a)
         case O_PAJE: cfg->paje_file = optarg; break;
         case O_TIMING: a->timing = true; break;
         case O_EVENTS: sc->events = true; break;
+        case O_ENGINE:
+            if (strcmp(optarg, "simgrid") && strcmp(optarg, "cuda"))
+                hs_die(HS_EXIT_USAGE, "option --engine: '%s' is not simgrid or cuda", optarg);
+            sc->engine = optarg;
+            break;
         default:
             exit(HS_EXIT_USAGE);
         }

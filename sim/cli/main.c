@@ -1,28 +1,68 @@
-/* sim/cli/main.c — `hetsim`: dispatch to the subcommands. */
+/* sim/cli/main.c — `hetsim` and `hetsim-cuda`: dispatch to the subcommands.
+ * The same file builds both: `hetsim` (SimGrid) hands `calibrate` and
+ * `run --engine cuda` over to `hetsim-cuda` installed beside it. */
 #include "sim/cli/cli.h"
 
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static const struct {
     const char *name;
     int (*run)(int, char **);
     const char *summary;
 } commands[] = {
-    {"run", hs_cmd_run, "simulate a workload on a platform under a policy"},
+    {"run", hs_cmd_run, "simulate (or measure, --engine cuda) a workload under a policy"},
+#ifdef HETSIM_WITH_SIMGRID
     {"platform", hs_cmd_platform, "list the workers, memory nodes and routes of a platform"},
+#endif
     {"policies", hs_cmd_policies, "list the scheduling policies and their parameters"},
     {"workloads", hs_cmd_workloads, "list the workloads and their parameters"},
     {"dag", hs_cmd_dag, "write the DAG of a workload (JSON or DOT)"},
+    {"calibrate", hs_cmd_calibrate, "measure this GPU machine for simulation (--engine cuda)"},
+    {"compare", hs_cmd_compare, "compare two run records (simulated vs measured)"},
 };
 
 static void usage(FILE *out)
 {
     fprintf(out, "usage: hetsim COMMAND [options]   (hetsim COMMAND --help for details)\n"
-                 "Simulate task graphs on heterogeneous CPU+GPU nodes (SimGrid).\n\n");
+                 "Simulate task graphs on heterogeneous CPU+GPU nodes (SimGrid); measure them on a\n"
+                 "real GPU node (CUDA engine) to validate the simulation.\n\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
 }
+
+#ifdef HETSIM_WITH_SIMGRID
+/* Is this a job for the CUDA engine? */
+static bool wants_cuda(int argc, char **argv)
+{
+    if (strcmp(argv[1], "calibrate") == 0)
+        return true;
+    if (strcmp(argv[1], "run") != 0)
+        return false;
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--engine=cuda") == 0 ||
+            (strcmp(argv[i], "--engine") == 0 && i + 1 < argc && strcmp(argv[i + 1], "cuda") == 0))
+            return true;
+    return false;
+}
+
+/* Replace this process by hetsim-cuda from the same folder, if it is there. */
+static void hand_over_to_cuda(char **argv)
+{
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 16);
+    if (n <= 0)
+        return;
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    strcpy(slash ? slash + 1 : self, "hetsim-cuda");
+    if (access(self, X_OK) == 0)
+        execv(self, argv);
+}
+#endif
 
 int main(int argc, char **argv)
 {
@@ -34,6 +74,10 @@ int main(int argc, char **argv)
         usage(stdout);
         return HS_EXIT_OK;
     }
+#ifdef HETSIM_WITH_SIMGRID
+    if (wants_cuda(argc, argv))
+        hand_over_to_cuda(argv); /* returns only if hetsim-cuda is not installed */
+#endif
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);

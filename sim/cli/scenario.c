@@ -7,6 +7,9 @@
 #include "sim/record.h"
 #include "sim/util.h"
 #include "workloads/workload.h"
+#ifdef HETSIM_HAVE_CUDA
+#include "sim/cuda/run_cuda.h"
+#endif
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +18,11 @@
 void hs_scenario_defaults(struct hs_scenario *sc)
 {
     memset(sc, 0, sizeof *sc);
+#ifdef HETSIM_HAVE_CUDA
+    sc->engine = "cuda"; /* hetsim-cuda */
+#else
+    sc->engine = "simgrid";
+#endif
     sc->platform = HS_DEFAULT_PLATFORM;
     sc->workload = HS_DEFAULT_WORKLOAD;
     sc->policy = HS_DEFAULT_POLICY;
@@ -58,7 +66,22 @@ static int run_resolved(const struct hs_scenario *sc, const struct hs_platform_r
     cfg.platform_name = ref->name;
     cfg.perf_file = ref->perf;
     struct hs_run run;
-    int rc = hs_run_simgrid(&cfg, dag, policy, pspec, &run);
+    int rc;
+    bool cuda = strcmp(sc->engine, "cuda") == 0;
+#if defined(HETSIM_HAVE_CUDA)
+    if (!cuda) {
+        hs_fail("hetsim-cuda measures only (--engine cuda): simulate with hetsim");
+        return HS_EXIT_USAGE;
+    }
+    rc = hs_run_cuda(&cfg, dag, policy, pspec, &run);
+#elif defined(HETSIM_WITH_SIMGRID)
+    if (cuda) { /* main.c hands these to hetsim-cuda when it was built */
+        hs_fail("this hetsim was built without the CUDA engine (it needs nvcc, the CUDA "
+                "libraries, OpenBLAS and LAPACKE at build time)");
+        return HS_EXIT_USAGE;
+    }
+    rc = hs_run_simgrid(&cfg, dag, policy, pspec, &run);
+#endif
     if (rc == HS_EXIT_FAIL)
         hs_fail("run failed: %s", run.rt->error);
     if (rc == 0) {

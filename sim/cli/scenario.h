@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 struct hs_scenario {
+    const char *engine;        /* "simgrid" (default) or "cuda" */
     const char *platform, *workload, *policy;
     const char *perf;          /* timing table overriding the shipped one, or NULL */
     struct hs_run_config cfg;  /* selection, runtime options, paje_file, verbose */

@@ -1,0 +1,22 @@
+/* sim/cuda/calibrate.h — `hetsim calibrate --engine cuda`: measure this
+ * machine and write what a simulation of it needs. */
+#ifndef HS_CALIBRATE_H
+#define HS_CALIBRATE_H
+
+#include <stdbool.h>
+
+struct hs_calibrate_opts {
+    const char *name;  /* NAME of the files */
+    const char *dir;   /* where to write NAME.xml, NAME.machine.json, perf/NAME.json */
+    const int *nbs;    /* tile sizes to time */
+    int nnb;
+    int reps;          /* repetitions per measurement (median kept) */
+    bool single;       /* also time the single-precision kernels */
+    int cores;         /* cores to declare (0: all online) */
+    bool verbose;      /* print each measurement */
+};
+
+/* Returns 0, or -1 with hs_fail (no GPU, cannot write). */
+int hs_calibrate(const struct hs_calibrate_opts *o);
+
+#endif
