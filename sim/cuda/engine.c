@@ -224,9 +224,12 @@ static void exec_task(struct hs_engine *e, int worker, int task, double seconds,
     for (int i = 0; i < t->naccess && i < 16; i++)
         bufs[i] = g->dev[t->access[i].handle];
     cudaSetDevice(g->device);
-    if (!hs_numeric_gpu(eng->num, eng->dag, task, bufs, &g->libs) &&
-        hs_cuda_spin(seconds, g->q[S_KERNEL].s))
-        fail(eng, "kernel launch", (int)cudaGetLastError());
+    if (hs_numeric_has_kernel(eng->num, eng->dag, task)) {
+        if (!hs_numeric_gpu(eng->num, eng->dag, task, bufs, &g->libs))
+            fail(eng, "a cuBLAS/cuSOLVER call", (int)cudaGetLastError());
+    } else if (hs_cuda_spin(seconds, g->q[S_KERNEL].s)) {
+        fail(eng, "the spin kernel launch", (int)cudaGetLastError());
+    }
     track(eng, g, S_KERNEL, cb, ctx, id);
 }
 

@@ -241,6 +241,11 @@ static bool gpu_double(const struct hs_numeric *num, enum op op, void **b, struc
     }
 }
 
+bool hs_numeric_has_kernel(const struct hs_numeric *num, const struct hs_dag *dag, int t)
+{
+    return op_of(num, dag, t) != OP_NONE;
+}
+
 bool hs_numeric_gpu(const struct hs_numeric *num, const struct hs_dag *dag, int t, void **bufs,
                     struct hs_gpu_libs *libs)
 {

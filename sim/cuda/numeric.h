@@ -48,7 +48,10 @@ void hs_gpu_libs_free(struct hs_gpu_libs *libs);
 /* Run task t's real kernel on a core, its buffers (in access order) in bufs.
  * Returns false if this family has no such kernel. */
 bool hs_numeric_cpu(const struct hs_numeric *num, const struct hs_dag *dag, int t, void **bufs);
-/* Enqueue task t's real kernel on a GPU (device buffers in bufs). */
+/* Does this family have a real kernel for task t? */
+bool hs_numeric_has_kernel(const struct hs_numeric *num, const struct hs_dag *dag, int t);
+/* Enqueue task t's real kernel on a GPU (device buffers in bufs); false if
+ * there is none or the library refused the call. */
 bool hs_numeric_gpu(const struct hs_numeric *num, const struct hs_dag *dag, int t, void **bufs,
                     struct hs_gpu_libs *libs);
 

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# tools/deploy_cuda.sh — build hetsim-cuda for a GPU node that has the CUDA
+# driver and libraries but none of hetsim's other dependencies (no SimGrid,
+# GSL, igraph, OpenBLAS): GSL, igraph, OpenBLAS (serial), LAPACKE and
+# gfortran are linked statically (only the objects used come in), the CUDA
+# runtime statically, cuBLAS/cuSOLVER dynamically from the node; cJSON and
+# cgraph, which Debian ships without static archives, go in DEST/lib beside
+# the binary (found through an $ORIGIN rpath).
+# Usage: tools/deploy_cuda.sh [BUILD_DIR] [DEST]   (BUILD_DIR: a configured CMake
+# build with the CUDA engine, default build; DEST default build-deploy)
+set -euo pipefail
+BUILD=${1:-build}
+DEST=${2:-build-deploy}
+cmake --build "$BUILD" --target hetsim-cuda -j2 >/dev/null
+mkdir -p "$DEST/lib"
+ML=/usr/lib/x86_64-linux-gnu
+GCCLIB=$(dirname "$(gcc -print-libgcc-file-name)")
+CUDA=${CUDA_HOME:-/usr/local/cuda}
+gcc -o "$DEST/hetsim-cuda" "$BUILD/sim/cli/CMakeFiles/hetsim-cuda.dir/main.c.o" \
+    "$BUILD/sim/cli/libhetsim_cli_cuda.a" "$BUILD/sim/libhetsim_cuda.a" \
+    "$BUILD/analysis/libhetsim_analysis.a" "$BUILD/workloads/libhetsim_workloads.a" \
+    "$BUILD/policies/libhetsim_policies.a" "$BUILD/sim/libhetsim_sim.a" \
+    "$BUILD/platforms/libhetsim_platforms.a" \
+    $ML/libigraph.a $ML/libgsl.a $ML/liblapacke.a $ML/openblas-serial/libopenblas.a \
+    "$GCCLIB/libgfortran.a" "$GCCLIB/libquadmath.a" \
+    -L"$CUDA/lib64" -lcudart_static -lcublas -lcusolver \
+    -L"$DEST/lib" -l:libcjson.so.1 -l:libcgraph.so.6 -l:libcdt.so.5 \
+    -Wl,-rpath,'$ORIGIN/lib' -lstdc++ -lpthread -ldl -lrt -lm
+cp -L $ML/libcjson.so.1 $ML/libcgraph.so.6 $ML/libcdt.so.5 "$DEST/lib/"
+echo "$DEST/hetsim-cuda: $(du -sh "$DEST" | cut -f1) with its lib/"
