@@ -25,6 +25,6 @@ gcc -o "$DEST/hetsim-cuda" "$BUILD/sim/cli/CMakeFiles/hetsim-cuda.dir/main.c.o" 
     "$GCCLIB/libgfortran.a" "$GCCLIB/libquadmath.a" \
     -L"$CUDA/lib64" -lcudart_static -lcublas -lcusolver \
     -L"$DEST/lib" -l:libcjson.so.1 -l:libcgraph.so.6 -l:libcdt.so.5 \
-    -Wl,-rpath,'$ORIGIN/lib' -lstdc++ -lpthread -ldl -lrt -lm
+    -Wl,--disable-new-dtags -Wl,-rpath,'$ORIGIN/lib' -lstdc++ -lpthread -ldl -lrt -lm
 cp -L $ML/libcjson.so.1 $ML/libcgraph.so.6 $ML/libcdt.so.5 "$DEST/lib/"
 echo "$DEST/hetsim-cuda: $(du -sh "$DEST" | cut -f1) with its lib/"

@@ -4,17 +4,22 @@
  * (median of the repetitions) and fitted as latency + bytes / bandwidth by
  * weighted least squares (GSL, weights 1/t² so that small and large copies
  * count alike in relative terms).
- * Kernels: the Cholesky kernels (potrf, trsm, syrk, gemm) for every tile size,
- * on one core (OpenBLAS/LAPACKE, one thread) and on the GPU (cuBLAS/cuSOLVER),
- * timed from launch to completion as the engine sees them; a POTRF input is
- * restored (untimed) before each repetition.
+ * Kernels: the Cholesky kernels (potrf, trsm, syrk, gemm) for every tile size.
+ * On the GPU they run back to back (so that the GPU is at its working clocks)
+ * between CUDA events, the restoring of their inputs timed apart and taken
+ * off, and what a real run adds to each task added: measured by running
+ * 2,000 zero-length GPU tasks through the runtime and the engine (noticing a
+ * completion, the runtime's and policy's work, launching the next kernel). On the cores they run on
+ * --cpu-threads cores at once, as in a run where several workers compute.
  * Output: NAME.machine.json (cores, GPUs, links), NAME.xml (a SimGrid
  * platform of the machine), perf/NAME.json (timing table, every entry marked
  * as measured here). */
 #include "sim/cuda/calibrate.h"
 #include "sim/cuda/machine.h"
 #include "sim/cuda/numeric.h"
+#include "sim/cuda/run_cuda.h"
 #include "sim/util.h"
+
 
 #include <cblas.h>
 #include <cjson/cJSON.h>
@@ -23,6 +28,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <lapacke.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,55 +141,192 @@ static struct hs_dag *one_task(int op, int nb, bool single)
     return dag;
 }
 
-struct kernel_times {
-    double cpu, gpu;
+/* Tiles of a one-task DAG: pristine values on the host and the device. */
+struct tiles {
+    struct hs_dag *dag;
+    struct hs_numeric num;
+    size_t bytes;
+    void *pristine[3], *dev_pristine[3], *dev[3];
 };
 
-static struct kernel_times time_kernel(int op, int nb, bool single, int reps, struct hs_gpu_libs *libs,
-                                       cudaStream_t s)
+static void tiles_init(struct tiles *tl, int op, int nb, bool single)
 {
-    struct hs_dag *dag = one_task(op, nb, single);
-    struct hs_numeric num;
-    hs_numeric_init(&num, dag);
-    size_t bytes = (size_t)dag->handles[0].bytes;
-    void *host[3], *pristine[3], *dev[3];
+    tl->dag = one_task(op, nb, single);
+    hs_numeric_init(&tl->num, tl->dag);
+    tl->bytes = (size_t)tl->dag->handles[0].bytes;
     for (int i = 0; i < 3; i++) {
-        host[i] = hs_xmalloc(bytes);
-        pristine[i] = hs_xmalloc(bytes);
-        cudaMalloc(&dev[i], bytes);
+        tl->pristine[i] = hs_xmalloc(tl->bytes);
+        cudaMalloc(&tl->dev_pristine[i], tl->bytes);
+        cudaMalloc(&tl->dev[i], tl->bytes);
     }
-    hs_numeric_fill(&num, dag, pristine);
-    double tc[64], tg[64];
-    reps = reps > 64 ? 64 : reps;
-    for (int r = 0; r <= reps; r++) { /* r == 0 warms up */
-        for (int i = 0; i < 3; i++) {
-            memcpy(host[i], pristine[i], bytes);
-            cudaMemcpy(dev[i], pristine[i], bytes, cudaMemcpyHostToDevice);
-        }
-        void *hb[3], *db[3]; /* the task's buffers in access order */
-        for (int a = 0; a < dag->tasks[0].naccess; a++) {
-            hb[a] = host[dag->tasks[0].access[a].handle];
-            db[a] = dev[dag->tasks[0].access[a].handle];
-        }
+    hs_numeric_fill(&tl->num, tl->dag, tl->pristine);
+    for (int i = 0; i < 3; i++)
+        cudaMemcpy(tl->dev_pristine[i], tl->pristine[i], tl->bytes, cudaMemcpyHostToDevice);
+}
+
+static void tiles_free(struct tiles *tl)
+{
+    for (int i = 0; i < 3; i++) {
+        free(tl->pristine[i]);
+        cudaFree(tl->dev_pristine[i]);
+        cudaFree(tl->dev[i]);
+    }
+    hs_numeric_free(&tl->num);
+    hs_dag_free(tl->dag);
+}
+
+/* The task's buffers among `base`, in access order. */
+static void in_access_order(const struct hs_dag *dag, void **base, void **bufs)
+{
+    for (int a = 0; a < dag->tasks[0].naccess; a++)
+        bufs[a] = base[dag->tasks[0].access[a].handle];
+}
+
+/* reps × (restore the inputs, kernel when `run`), timed with CUDA events. */
+static double gpu_batch(struct tiles *tl, struct hs_gpu_libs *libs, cudaStream_t s, int reps, bool run)
+{
+    cudaEvent_t a, b;
+    cudaEventCreate(&a);
+    cudaEventCreate(&b);
+    void *bufs[3];
+    in_access_order(tl->dag, tl->dev, bufs);
+    cudaEventRecord(a, s);
+    for (int r = 0; r < reps; r++) {
+        for (int i = 0; i < 3; i++)
+            cudaMemcpyAsync(tl->dev[i], tl->dev_pristine[i], tl->bytes, cudaMemcpyDeviceToDevice, s);
+        if (run)
+            hs_numeric_gpu(&tl->num, tl->dag, 0, bufs, libs);
+    }
+    cudaEventRecord(b, s);
+    cudaEventSynchronize(b);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, a, b);
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    return ms * 1e-3;
+}
+
+/* Steady-state kernel time: back-to-back runs (the GPU at working clocks),
+ * minus the time of restoring the inputs between them. */
+static double time_gpu_kernel(int op, int nb, bool single, int reps, struct hs_gpu_libs *libs,
+                              cudaStream_t s)
+{
+    struct tiles tl;
+    tiles_init(&tl, op, nb, single);
+    gpu_batch(&tl, libs, s, 3, true); /* warm-up */
+    int n = reps * 4;
+    double with = gpu_batch(&tl, libs, s, n, true), without = gpu_batch(&tl, libs, s, n, false);
+    tiles_free(&tl);
+    return (with - without) / n;
+}
+
+struct cpu_job {
+    struct tiles *tl;
+    int reps;
+    double median;
+};
+
+static void *cpu_thread_main(void *arg)
+{
+    struct cpu_job *job = arg;
+    struct tiles *tl = job->tl;
+    void *host[3], *bufs[3];
+    double t[64];
+    for (int i = 0; i < 3; i++)
+        host[i] = hs_xmalloc(tl->bytes);
+    in_access_order(tl->dag, host, bufs);
+    for (int r = 0; r <= job->reps; r++) { /* r == 0 warms up */
+        for (int i = 0; i < 3; i++)
+            memcpy(host[i], tl->pristine[i], tl->bytes);
         double t0 = wall();
-        hs_numeric_cpu(&num, dag, 0, hb);
-        double t1 = wall();
-        hs_numeric_gpu(&num, dag, 0, db, libs);
-        cudaStreamSynchronize(s);
-        double t2 = wall();
-        if (r) {
-            tc[r - 1] = t1 - t0;
-            tg[r - 1] = t2 - t1;
-        }
+        hs_numeric_cpu(&tl->num, tl->dag, 0, bufs);
+        if (r)
+            t[r - 1] = wall() - t0;
     }
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 3; i++)
         free(host[i]);
-        free(pristine[i]);
-        cudaFree(dev[i]);
+    job->median = median(t, job->reps);
+    return NULL;
+}
+
+/* The kernel on `threads` cores at once (a core is slower when its
+ * neighbours work, as they do in a run): the mean of the per-thread medians. */
+static double time_cpu_kernel(int op, int nb, bool single, int reps, int threads)
+{
+    struct tiles tl;
+    tiles_init(&tl, op, nb, single);
+    struct cpu_job jobs[64];
+    pthread_t th[64];
+    threads = threads < 1 ? 1 : threads > 64 ? 64 : threads;
+    for (int i = 0; i < threads; i++) {
+        jobs[i] = (struct cpu_job){&tl, reps > 64 ? 64 : reps, 0};
+        pthread_create(&th[i], NULL, cpu_thread_main, &jobs[i]);
     }
-    hs_numeric_free(&num);
+    double sum = 0;
+    for (int i = 0; i < threads; i++) {
+        pthread_join(th[i], NULL);
+        sum += jobs[i].median;
+    }
+    tiles_free(&tl);
+    return sum / threads;
+}
+
+/* ---- what the engine and the runtime add to every GPU task ---------------- */
+
+/* A FIFO policy for the measurement (the policies library is not linked here). */
+static struct hs_task *fifo[4096];
+static int fifo_head, fifo_len;
+
+static void fifo_push(struct hs_sched *s, struct hs_task *t)
+{
+    (void)s;
+    fifo[(fifo_head + fifo_len++) % 4096] = t;
+}
+
+static struct hs_task *fifo_pop(struct hs_sched *s, int w)
+{
+    (void)s, (void)w;
+    if (!fifo_len)
+        return NULL;
+    fifo_len--;
+    struct hs_task *t = fifo[fifo_head];
+    fifo_head = (fifo_head + 1) % 4096;
+    return t;
+}
+
+static const struct hs_policy fifo_policy = {.name = "calibration-fifo", .push = fifo_push, .pop = fifo_pop};
+
+/* Run n independent zero-length GPU tasks through the runtime and the CUDA
+ * engine (window 2: the next task is ready when one ends, as in a run): the
+ * time per task is what a real run adds to each kernel — noticing the
+ * completion, the runtime's and policy's work, launching the next one. */
+static int gpu_task_overhead(const char *platform_file, double *overhead)
+{
+    enum { N = 2000 };
+    struct hs_dag *dag = hs_dag_new("calibration:overhead");
+    for (int i = 0; i < N; i++) {
+        int t = hs_dag_add_task(dag, "null", NULL, 0, 0);
+        dag->tasks[t].arch_cost[HS_ARCH_GPU] = 0;
+        dag->tasks[t].arch_mask = HS_ARCH_BIT(HS_ARCH_GPU);
+    }
+    hs_dag_finalize(dag);
+    struct hs_run_config cfg;
+    hs_run_config_defaults(&cfg);
+    cfg.platform_file = platform_file;
+    cfg.platform_name = "calibration";
+    cfg.select.gpus = 1;
+    cfg.select.cpus = 0;
+    struct hs_run run;
+    fifo_head = fifo_len = 0;
+    struct hs_spec none = {0};
+    int rc = hs_run_cuda(&cfg, dag, &fifo_policy, &none, &run);
+    if (rc == 0)
+        *overhead = run.rt->makespan / N;
+    else
+        hs_fail("calibrate: the overhead run failed: %s", run.rt && run.rt->error ? run.rt->error : hs_last_error());
+    hs_run_free(&run);
     hs_dag_free(dag);
-    return (struct kernel_times){median(tc, reps), median(tg, reps)};
+    return rc ? -1 : 0;
 }
 
 static void add_entry(cJSON *arr, const char *kernel, const char *arch, int nb, double seconds,
@@ -198,16 +341,18 @@ static void add_entry(cJSON *arr, const char *kernel, const char *arch, int nb, 
     cJSON_AddItemToArray(arr, e);
 }
 
-static int measure_kernels(const struct hs_calibrate_opts *o, const char *model, cJSON *entries,
-                           struct hs_machine *m)
+static int measure_kernels(const struct hs_calibrate_opts *o, const char *model, double overhead,
+                           cJSON *entries, struct hs_machine *m)
 {
     cudaStream_t s;
     cudaSetDevice(0);
     if (cudaStreamCreate(&s))
         return hs_fail("calibrate: cannot create a CUDA stream");
-    char source[256];
-    snprintf(source, sizeof source, "measured by hetsim calibrate on %s (one core with OpenBLAS; "
-             "cuBLAS/cuSOLVER), median of %d runs", model, o->reps);
+    char source[384];
+    snprintf(source, sizeof source, "measured by hetsim calibrate on %s: cuBLAS/cuSOLVER back to "
+             "back (CUDA events) plus %.1f us of engine and runtime overhead per task; "
+             "OpenBLAS/LAPACKE with %d cores busy; medians of %d runs", model, overhead * 1e6,
+             o->cpu_threads, o->reps);
     for (int prec = 0; prec < (o->single ? 2 : 1); prec++)
         for (int i = 0; i < o->nnb; i++) {
             int nb = o->nbs[i];
@@ -215,18 +360,18 @@ static int measure_kernels(const struct hs_calibrate_opts *o, const char *model,
             if (hs_gpu_libs_init(&libs, s, nb, prec == 1))
                 return hs_fail("calibrate: cannot create the cuBLAS/cuSOLVER handles");
             for (int op = 0; op < 4; op++) {
-                struct kernel_times t = time_kernel(op, nb, prec == 1, o->reps, &libs, s);
+                double gpu = time_gpu_kernel(op, nb, prec == 1, o->reps, &libs, s) + overhead;
+                double cpu = time_cpu_kernel(op, nb, prec == 1, o->reps, o->cpu_threads);
                 char kernel[16];
                 snprintf(kernel, sizeof kernel, "%c%s", prec ? 's' : 'd', ops[op]);
-                add_entry(entries, kernel, "cpu", nb, t.cpu, source);
-                add_entry(entries, kernel, "gpu", nb, t.gpu, source);
+                add_entry(entries, kernel, "cpu", nb, cpu, source);
+                add_entry(entries, kernel, "gpu", nb, gpu, source);
                 if (o->verbose)
-                    printf("  %-7s nb %5d  cpu %10.3f us  gpu %9.3f us\n", kernel, nb, t.cpu * 1e6,
-                           t.gpu * 1e6);
+                    printf("  %-7s nb %5d  cpu %10.3f us  gpu %9.3f us\n", kernel, nb, cpu * 1e6, gpu * 1e6);
                 if (op == 3 && prec == 0 && i == o->nnb - 1) { /* nominal speeds: DGEMM */
-                    m->core_speed = op_flops(3, nb) / t.cpu;
+                    m->core_speed = op_flops(3, nb) / cpu;
                     for (int g = 0; g < m->ngpus; g++)
-                        m->gpus[g].speed = op_flops(3, nb) / t.gpu;
+                        m->gpus[g].speed = op_flops(3, nb) / gpu;
                 }
             }
             hs_gpu_libs_free(&libs);
@@ -263,17 +408,28 @@ int hs_calibrate(const struct hs_calibrate_opts *o)
                            .ngpus = devices};
     long online = sysconf(_SC_NPROCESSORS_ONLN);
     m.cores = o->cores > 0 ? o->cores : (int)(online > 0 ? online : 1);
+    m.core_speed = 1e9; /* placeholders until the kernels are timed */
     m.gpus = hs_xcalloc((size_t)devices, sizeof *m.gpus);
     int rc = 0;
     for (int g = 0; !rc && g < devices; g++) {
         cudaGetDeviceProperties(&prop, g);
         m.gpus[g].memsize = (double)prop.totalGlobalMem;
+        m.gpus[g].speed = 1e12;
         rc = measure_links(g, o->reps, &m.gpus[g], o->verbose);
     }
+    char path[4096], xml[4096];
+    snprintf(xml, sizeof xml, "%s/%s.xml", o->dir, o->name);
+    snprintf(path, sizeof path, "%s/%s.machine.json", o->dir, o->name);
+    if (!rc) /* the overhead run needs the machine description */
+        rc = hs_machine_save(path, &m) || hs_machine_write_platform(&m, xml);
+    double overhead = 0;
+    if (!rc)
+        rc = gpu_task_overhead(xml, &overhead);
+    if (!rc && o->verbose)
+        printf("  engine and runtime overhead per GPU task: %.3f us\n", overhead * 1e6);
     cJSON *entries = cJSON_CreateArray();
     if (!rc)
-        rc = measure_kernels(o, m.gpu_model, entries, &m);
-    char path[4096];
+        rc = measure_kernels(o, m.gpu_model, overhead, entries, &m);
     if (!rc) {
         snprintf(path, sizeof path, "%s/perf", o->dir);
         if (mkdir(path, 0777) && errno != EEXIST)
@@ -284,13 +440,9 @@ int hs_calibrate(const struct hs_calibrate_opts *o)
         rc = write_perf(path, m.gpu_model, entries);
         entries = NULL;
     }
-    if (!rc) {
+    if (!rc) { /* again, with the speeds the kernels gave */
         snprintf(path, sizeof path, "%s/%s.machine.json", o->dir, o->name);
-        rc = hs_machine_save(path, &m);
-    }
-    if (!rc) {
-        snprintf(path, sizeof path, "%s/%s.xml", o->dir, o->name);
-        rc = hs_machine_write_platform(&m, path);
+        rc = hs_machine_save(path, &m) || hs_machine_write_platform(&m, xml);
     }
     cJSON_Delete(entries);
     hs_machine_free(&m);

@@ -13,6 +13,7 @@ struct hs_calibrate_opts {
     int reps;          /* repetitions per measurement (median kept) */
     bool single;       /* also time the single-precision kernels */
     int cores;         /* cores to declare (0: all online) */
+    int cpu_threads;   /* cores working at once while CPU kernels are timed */
     bool verbose;      /* print each measurement */
 };
 
