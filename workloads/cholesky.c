@@ -9,12 +9,15 @@
  * NT = n/nb tiles per dimension gives NT POTRF, NT(NT-1)/2 TRSM and SYRK and
  * NT(NT-1)(NT-2)/6 GEMM tasks. Kernel flops and the whole-factorisation count
  * (n³/3 + n²/2 + n/6) follow LAWN 41 as in PLASMA's flops.h. Kernels are named
- * dpotrf, dtrsm, … in double precision and spotrf, … in single. */
+ * dpotrf, dtrsm, … in double precision and spotrf, … in single. setarch=1
+ * adds the hints of the thesis' Kaapi++ code (Lima 2014, Fig. B.2): POTRF on
+ * cores only, the other kernels on GPUs only. */
 #include "workloads/workload.h"
 #include "sim/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const struct hs_param cholesky_params[] = {
     {.name = "n", .type = HS_P_INT, .defval = "8192", .range = "[1,inf)",
@@ -23,6 +26,8 @@ static const struct hs_param cholesky_params[] = {
      .help = "tile size (must divide n)"},
     {.name = "precision", .type = HS_P_CHOICE, .defval = "d", .choices = "d|s",
      .help = "double or single precision"},
+    {.name = "setarch", .type = HS_P_BOOL, .defval = "0",
+     .help = "XKaapi's SetArch hints: POTRF on cores only, TRSM, SYRK, GEMM on GPUs only"},
     {0},
 };
 
@@ -77,6 +82,10 @@ static int build_cholesky(const struct hs_spec *spec, struct hs_dag *dag)
     }
     free(A);
     dag->total_flops = flops_potrf(n);
+    if (hs_spec_bool(spec, "setarch"))
+        for (int i = 0; i < dag->ntasks; i++)
+            dag->tasks[i].arch_mask = HS_ARCH_BIT(strcmp(dag->kernels[dag->tasks[i].kernel] + 1, "potrf") == 0
+                                                      ? HS_ARCH_CPU : HS_ARCH_GPU);
     return 0;
 }
 

@@ -1,0 +1,294 @@
+/* policies/ws.c — XKaapi's work stealing and its two locality heuristics
+ * (specs/lima2014-xkaapi-runtime.md §2.3, §3.2–3.4, ambiguities A-5, A-7,
+ * A-34, A-36).
+ *
+ * Queues: every worker has a ready list (rtl) and a mailbox; the tasks ready
+ * at the start sit in the master list (creation order), which belongs to the
+ * master worker (the first core) and which everyone steals from.
+ *   local push   head of the activating worker's rtl
+ *   remote push  tail of the target worker's mailbox
+ *   pop          own mailbox, then own rtl (the master also its master list),
+ *                from the head, the first task its architecture can run
+ *   steal        victims drawn uniformly among all workers (drawing oneself is
+ *                a failed attempt); the victim's rtl, mailbox, then master
+ *                list are scanned from the tail for a task the thief can run.
+ *                Each attempt holds the victim's lock for steal_cost seconds
+ *                (attempts on one victim are serialised); the thief is
+ *                charged the time until its successful attempt ended. After
+ *                `attempts` failed draws the thief visits every worker in
+ *                turn, so that a ready task is never left behind.
+ * Where a newly activated task goes (push=):
+ *   default   local push (XKaapi "default")
+ *   locality  H1 (Algorithm 3): the memory node holding the most valid bytes
+ *             of its arguments; host memory or the activating worker's own
+ *             node: local push, else remote push to that node's worker
+ *   writer    H2 (Algorithm 4), code variant (A-7): the first written
+ *             argument not valid on the activating worker's node goes to
+ *             the worker of its lowest-index valid copy if that is a device;
+ *             writer=thesis draws a worker uniformly among those holding a
+ *             valid copy of the first written argument
+ * scope=gpu applies H1/H2 only to activations by GPU workers (the 2013 code,
+ * A-5); a target that cannot run the task gets it in the master list instead
+ * (a GPU worker activating a CPU-only task). steal=0 disables stealing
+ * (everyone then pops the master list), for tests and studies. */
+#include "policies/deque.h"
+#include "policies/registry.h"
+#include "policies/ws.h"
+#include "sim/util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum push_rule { PUSH_LOCAL, PUSH_LOCALITY, PUSH_WRITER };
+
+struct ws {
+    struct hs_deque *rtl, *mailbox, master;
+    double *lock_free;  /* per victim: when its lock is free again */
+    double *valid;      /* per memory node: scratch for H1 */
+    int current;        /* worker whose completion is being processed, -1 at start */
+    int master_worker;
+    enum push_rule rule;
+    bool writer_thesis, gpu_scope, steal, neighbour;
+    double steal_cost;
+    int attempts;
+};
+
+static const struct hs_param ws_params[] = {
+    {.name = "push", .type = HS_P_CHOICE, .defval = "default", .choices = "default|locality|writer",
+     .help = "where an activated task goes: local, H1 (most valid bytes), H2 (written data)"},
+    {.name = "writer", .type = HS_P_CHOICE, .defval = "code", .choices = "code|thesis",
+     .help = "H2 variant: lowest-index valid copy (code) or a random holder (thesis)"},
+    {.name = "scope", .type = HS_P_CHOICE, .defval = "all", .choices = "all|gpu",
+     .help = "apply H1/H2 to every activation, or only to GPU workers' (2013 code)"},
+    {.name = "steal", .type = HS_P_BOOL, .defval = "1", .help = "idle workers steal"},
+    {.name = "steal_cost", .type = HS_P_DOUBLE, .defval = "2e-6", .range = "[0,inf)",
+     .help = "seconds a steal attempt holds the victim's lock"},
+    {.name = "attempts", .type = HS_P_INT, .defval = "0", .range = "[0,100000]",
+     .help = "random victims drawn before visiting all (0: twice the workers)"},
+    {0},
+};
+
+static bool runnable(const struct hs_task *t, void *ctx)
+{
+    void **c = ctx;
+    return hs_sched_can_run(c[0], t, *(int *)c[1]);
+}
+
+static const char *param(const struct hs_sched *s, const char *key, const char *dflt)
+{
+    const char *v = hs_spec_get(hs_sched_params(s), key);
+    return v ? v : dflt;
+}
+
+int hs_ws_init(struct hs_sched *s)
+{
+    int P = hs_sched_nworkers(s);
+    struct ws *ws = hs_xcalloc(1, sizeof *ws);
+    ws->rtl = hs_xcalloc((size_t)P, sizeof *ws->rtl);
+    ws->mailbox = hs_xcalloc((size_t)P, sizeof *ws->mailbox);
+    ws->lock_free = hs_xcalloc((size_t)P, sizeof(double));
+    ws->valid = hs_xcalloc((size_t)hs_sched_platform(s)->nnodes, sizeof(double));
+    ws->current = -1;
+    for (int w = P - 1; w >= 0; w--) /* the master thread runs on the first core */
+        if (hs_sched_worker(s, w)->arch == HS_ARCH_CPU)
+            ws->master_worker = w;
+    const char *push = param(s, "push", "default");
+    ws->rule = strcmp(push, "locality") == 0 ? PUSH_LOCALITY
+               : strcmp(push, "writer") == 0 ? PUSH_WRITER
+                                             : PUSH_LOCAL;
+    ws->writer_thesis = strcmp(param(s, "writer", "code"), "thesis") == 0;
+    ws->gpu_scope = strcmp(param(s, "scope", "all"), "gpu") == 0;
+    ws->steal = strcmp(param(s, "steal", "1"), "0") != 0;
+    ws->neighbour = strcmp(param(s, "victim", "random"), "neighbour") == 0;
+    ws->steal_cost = hs_spec_double(hs_sched_params(s), "steal_cost");
+    if (!(ws->steal_cost >= 0))
+        ws->steal_cost = 2e-6;
+    ws->attempts = (int)hs_spec_int(hs_sched_params(s), "attempts");
+    if (ws->attempts <= 0)
+        ws->attempts = 2 * P;
+    hs_sched_set_data(s, ws);
+    return 0;
+}
+
+/* The worker owning a memory node: a GPU's or a processor's worker; -1 for host memory. */
+static int worker_of_node(const struct hs_sched *s, int node)
+{
+    if (node == 0)
+        return -1;
+    for (int w = 0; w < hs_sched_nworkers(s); w++)
+        if (hs_sched_worker(s, w)->node == node)
+            return w;
+    return -1;
+}
+
+/* H1: the node with the most valid bytes of t's arguments (first to reach the maximum). */
+static int locality_target(struct hs_sched *s, struct ws *ws, const struct hs_task *t, int cur)
+{
+    const struct hs_platform *pf = hs_sched_platform(s);
+    const struct hs_dag *dag = hs_sched_dag(s);
+    memset(ws->valid, 0, (size_t)pf->nnodes * sizeof(double));
+    int best = -1;
+    for (int a = 0; a < t->naccess; a++)
+        for (int n = 0; n < pf->nnodes; n++)
+            if (hs_sched_valid(s, t->access[a].handle, n)) {
+                ws->valid[n] += dag->handles[t->access[a].handle].bytes;
+                if (best < 0 || ws->valid[n] > ws->valid[best])
+                    best = n;
+            }
+    if (best <= 0 || best == hs_sched_worker(s, cur)->node)
+        return cur;
+    int w = worker_of_node(s, best);
+    return w >= 0 ? w : cur;
+}
+
+/* H2, thesis variant: a random worker holding the first written argument. */
+static int writer_thesis_target(struct hs_sched *s, const struct hs_task *t, int cur)
+{
+    for (int a = 0; a < t->naccess; a++) {
+        if (!HS_MODE_WRITES(t->access[a].mode))
+            continue;
+        int P = hs_sched_nworkers(s), n = 0, *eligible = hs_xmalloc((size_t)P * sizeof(int));
+        for (int w = 0; w < P; w++)
+            if (hs_sched_valid(s, t->access[a].handle, hs_sched_worker(s, w)->node))
+                eligible[n++] = w;
+        int target = n ? eligible[gsl_rng_uniform_int(hs_sched_rng(s), (unsigned long)n)] : cur;
+        free(eligible);
+        return target;
+    }
+    return cur;
+}
+
+/* H2, code variant. */
+static int writer_target(struct hs_sched *s, const struct hs_task *t, int cur)
+{
+    int own = hs_sched_worker(s, cur)->node;
+    for (int a = 0; a < t->naccess; a++) {
+        int h = t->access[a].handle;
+        if (!HS_MODE_WRITES(t->access[a].mode) || hs_sched_valid(s, h, own))
+            continue;
+        for (int n = 0; n < hs_sched_platform(s)->nnodes; n++)
+            if (hs_sched_valid(s, h, n)) {
+                int w = n != 0 && n != own ? worker_of_node(s, n) : -1;
+                return w >= 0 ? w : cur;
+            }
+    }
+    return cur;
+}
+
+static int push_target(struct hs_sched *s, struct ws *ws, const struct hs_task *t, int cur)
+{
+    if (ws->gpu_scope && hs_sched_worker(s, cur)->arch != HS_ARCH_GPU)
+        return cur;
+    switch (ws->rule) {
+    case PUSH_LOCALITY: return locality_target(s, ws, t, cur);
+    case PUSH_WRITER: return ws->writer_thesis ? writer_thesis_target(s, t, cur) : writer_target(s, t, cur);
+    default: return cur;
+    }
+}
+
+void hs_ws_push(struct hs_sched *s, struct hs_task *t)
+{
+    struct ws *ws = hs_sched_data(s);
+    int cur = ws->current;
+    if (cur < 0) {
+        hs_deque_push_tail(&ws->master, t);
+        return;
+    }
+    int target = push_target(s, ws, t, cur);
+    if (!hs_sched_can_run(s, t, target))
+        hs_deque_push_tail(&ws->master, t);
+    else if (target == cur)
+        hs_deque_push_head(&ws->rtl[cur], t);
+    else
+        hs_deque_push_tail(&ws->mailbox[target], t);
+}
+
+void hs_ws_done(struct hs_sched *s, struct hs_task *t, int w)
+{
+    (void)t;
+    ((struct ws *)hs_sched_data(s))->current = w;
+}
+
+/* One steal attempt on victim v: its rtl, mailbox, then master list, from the tail. */
+static struct hs_task *steal_from(struct ws *ws, int v, void **ctx)
+{
+    struct hs_task *t = hs_deque_pop_tail(&ws->rtl[v], runnable, ctx);
+    if (!t)
+        t = hs_deque_pop_tail(&ws->mailbox[v], runnable, ctx);
+    if (!t && v == ws->master_worker)
+        t = hs_deque_pop_tail(&ws->master, runnable, ctx);
+    return t;
+}
+
+/* Time of an attempt on v starting at *clock, serialised on v's lock. */
+static void hold_lock(struct ws *ws, int v, double *clock)
+{
+    double start = fmax(*clock, ws->lock_free[v]);
+    *clock = start + ws->steal_cost;
+    ws->lock_free[v] = *clock;
+}
+
+static struct hs_task *steal(struct hs_sched *s, struct ws *ws, int w, void **ctx)
+{
+    int P = hs_sched_nworkers(s);
+    double now = hs_sched_now(s), clock = now;
+    struct hs_task *t = NULL;
+    for (int a = 0; a < ws->attempts && !t && !ws->neighbour; a++) {
+        int v = (int)gsl_rng_uniform_int(hs_sched_rng(s), (unsigned long)P);
+        hold_lock(ws, v, &clock);
+        if (v != w)
+            t = steal_from(ws, v, ctx);
+    }
+    for (int i = 1; i <= P && !t; i++) { /* every other worker in turn */
+        int v = (w + i) % P;
+        if (v == w)
+            continue;
+        hold_lock(ws, v, &clock);
+        t = steal_from(ws, v, ctx);
+    }
+    if (t)
+        hs_sched_delay(s, w, clock - now);
+    return t;
+}
+
+struct hs_task *hs_ws_pop(struct hs_sched *s, int w)
+{
+    struct ws *ws = hs_sched_data(s);
+    void *ctx[2] = {s, &w};
+    struct hs_task *t = hs_deque_pop_head(&ws->mailbox[w], runnable, ctx);
+    if (!t)
+        t = hs_deque_pop_head(&ws->rtl[w], runnable, ctx);
+    if (!t && (w == ws->master_worker || !ws->steal))
+        t = hs_deque_pop_head(&ws->master, runnable, ctx);
+    if (!t && ws->steal)
+        t = steal(s, ws, w, ctx);
+    return t;
+}
+
+void hs_ws_fini(struct hs_sched *s)
+{
+    struct ws *ws = hs_sched_data(s);
+    for (int w = 0; w < hs_sched_nworkers(s); w++) {
+        hs_deque_free(&ws->rtl[w]);
+        hs_deque_free(&ws->mailbox[w]);
+    }
+    hs_deque_free(&ws->master);
+    free(ws->rtl);
+    free(ws->mailbox);
+    free(ws->lock_free);
+    free(ws->valid);
+    free(ws);
+}
+
+const struct hs_policy hs_policy_ws = {
+    .name = "ws",
+    .summary = "XKaapi work stealing: local ready lists, mailboxes, random victims; push=locality "
+               "(H1) or push=writer (H2) send activated tasks where their data is",
+    .params = ws_params,
+    .init = hs_ws_init,
+    .push = hs_ws_push,
+    .pop = hs_ws_pop,
+    .done = hs_ws_done,
+    .fini = hs_ws_fini,
+};

@@ -1,0 +1,14 @@
+/* policies/ws.h — work stealing as in XKaapi (specs/lima2014-xkaapi-runtime.md
+ * §2.3, §3.2–3.5), shared by the policies `ws` and `lws`. */
+#ifndef HS_WS_H
+#define HS_WS_H
+
+#include "policies/policy.h"
+
+int hs_ws_init(struct hs_sched *s);
+void hs_ws_push(struct hs_sched *s, struct hs_task *t);
+struct hs_task *hs_ws_pop(struct hs_sched *s, int w);
+void hs_ws_done(struct hs_sched *s, struct hs_task *t, int w);
+void hs_ws_fini(struct hs_sched *s);
+
+#endif

@@ -1,0 +1,166 @@
+/* tests/unit/test_ws.c — work stealing (XKaapi): the ends of the queues, a
+ * steal never taking a task the thief cannot run, H2 sending a task to the
+ * GPU that holds the data it writes, and the one-GPU DGEMM moving exactly
+ * the minimum (3S in, S out) when the matrices fit. */
+#include "policies/deque.h"
+#include "policies/registry.h"
+#include "sim/util.h"
+#include "tests/support/testing.h"
+#include "workloads/workload.h"
+
+#include <math.h>
+#include <string.h>
+
+static bool even_only(const struct hs_task *t, void *ctx)
+{
+    (void)ctx;
+    return t->id % 2 == 0;
+}
+
+/* Local push at the head, remote push at the tail, pop from the head, steal
+ * from the tail, each skipping tasks the worker cannot run. */
+static void test_queue_ends(void)
+{
+    struct hs_task t[6];
+    for (int i = 0; i < 6; i++)
+        t[i].id = i;
+    struct hs_deque q;
+    hs_deque_init(&q);
+    hs_deque_push_head(&q, &t[0]); /* 0 */
+    hs_deque_push_head(&q, &t[1]); /* 1 0 */
+    hs_deque_push_tail(&q, &t[2]); /* 1 0 2 */
+    hs_deque_push_tail(&q, &t[3]); /* 1 0 2 3 */
+    hs_deque_push_head(&q, &t[4]); /* 4 1 0 2 3 */
+    CU_ASSERT_PTR_EQUAL(hs_deque_at(&q, 0), &t[4]);
+    CU_ASSERT_PTR_EQUAL(hs_deque_pop_head(&q, NULL, NULL), &t[4]); /* 1 0 2 3 */
+    CU_ASSERT_PTR_EQUAL(hs_deque_pop_tail(&q, NULL, NULL), &t[3]); /* 1 0 2 */
+    CU_ASSERT_PTR_EQUAL(hs_deque_pop_head(&q, even_only, NULL), &t[0]); /* skips 1: 1 2 */
+    hs_deque_push_tail(&q, &t[5]);                                    /* 1 2 5 */
+    CU_ASSERT_PTR_EQUAL(hs_deque_pop_tail(&q, even_only, NULL), &t[2]); /* skips 5: 1 5 */
+    CU_ASSERT_PTR_NULL(hs_deque_pop_tail(&q, even_only, NULL));
+    CU_ASSERT_EQUAL(q.len, 2);
+    for (int i = 0; i < 40; i++) /* growth keeps the order */
+        hs_deque_push_tail(&q, &t[i % 6]);
+    CU_ASSERT_PTR_EQUAL(hs_deque_pop_head(&q, NULL, NULL), &t[1]);
+    CU_ASSERT_PTR_EQUAL(hs_deque_pop_head(&q, NULL, NULL), &t[5]);
+    CU_ASSERT_PTR_EQUAL(hs_deque_pop_head(&q, NULL, NULL), &t[0]);
+    hs_deque_free(&q);
+}
+
+static cJSON *run_cli_record(const char *args)
+{
+    char *rec = hs_test_tmp(".json"), cmd[2048];
+    snprintf(cmd, sizeof cmd, "run -q %s -o %s", args, rec);
+    CU_ASSERT_EQUAL(hs_test_cli(cmd, NULL, NULL), 0);
+    char *text = hs_test_read_file(rec);
+    cJSON *r = cJSON_Parse(text);
+    free(text);
+    free(rec);
+    return r;
+}
+
+/* POTRF on cores only, the rest on GPUs only: every variant completes (the
+ * runtime refuses a task given to a worker that cannot run it) with the
+ * kernels where the hints put them. 10x10 tiles: 10 POTRF, 210 others. */
+static void test_steal_respects_architectures(void)
+{
+    const char *policies[] = {"ws", "ws:push=locality", "ws:push=writer", "ws:push=writer,writer=thesis",
+                              "ws:scope=gpu,push=locality", "lws"};
+    for (int i = 0; i < 6; i++) {
+        char args[256];
+        snprintf(args, sizeof args, "-w cholesky:n=5120,nb=512,setarch=1 -s %s --gpus 3 --seed %d",
+                 policies[i], i + 1);
+        cJSON *r = run_cli_record(args);
+        const cJSON *arch = cJSON_GetObjectItem(cJSON_GetObjectItem(r, "results"), "tasks_per_arch");
+        CU_ASSERT_EQUAL(cJSON_GetObjectItem(arch, "cpu")->valueint, 10);
+        CU_ASSERT_EQUAL(cJSON_GetObjectItem(arch, "gpu")->valueint, 210);
+        cJSON_Delete(r);
+    }
+}
+
+/* Workers GPU0, GPU1, CPU0. A writes h on GPU1; B (on the core) finishes
+ * last, so the core activates C, which updates h: H2 mails C to GPU1, where
+ * h is; the default pushes it locally, on the core. No stealing, so that the
+ * push alone decides. */
+static void test_h2_goes_to_the_writer(void)
+{
+    struct hs_dag *dag = hs_dag_new("h2");
+    int h = hs_dag_add_handle(dag, "h", 1 << 20), b = hs_dag_add_handle(dag, "b", 8);
+    double ca[] = {-1, 1e-3, -1}, cb[] = {-1, -1, 1e-2}, cc[] = {1e-3, 1e-3, 1e-3};
+    int ta = hs_dag_add_task(dag, "k", "A", 0, 0), tb = hs_dag_add_task(dag, "k", "B", 0, 0);
+    int tc = hs_dag_add_task(dag, "k", "C", 0, 0);
+    hs_dag_set_proc_costs(dag, ta, ca, 3);
+    hs_dag_set_proc_costs(dag, tb, cb, 3);
+    hs_dag_set_proc_costs(dag, tc, cc, 3);
+    hs_dag_access(dag, ta, h, HS_MODE_RW);
+    hs_dag_access(dag, tb, b, HS_MODE_W);
+    hs_dag_access(dag, tc, h, HS_MODE_RW);
+    hs_dag_access(dag, tc, b, HS_MODE_R);
+    hs_dag_finalize(dag);
+    struct hs_run_config cfg;
+    hs_run_config_defaults(&cfg);
+    cfg.platform_file = hs_test_data("idgraf.xml");
+    cfg.platform_name = "idgraf";
+    cfg.select.gpus = 2;
+    cfg.select.cpus = 1;
+    const char *specs[] = {"ws:push=writer,steal=0", "ws:steal=0"};
+    int expect[] = {1, 2};
+    for (int i = 0; i < 2; i++) {
+        struct hs_spec spec;
+        const struct hs_policy *p = hs_policy_parse(specs[i], &spec);
+        hs_spec_free(&spec);
+        cJSON *r = hs_test_simulate(&cfg, dag, p, specs[i]);
+        CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(r, "error"));
+        const cJSON *c = cJSON_GetArrayItem(cJSON_GetObjectItem(r, "tasks"), tc);
+        CU_ASSERT_EQUAL(cJSON_GetObjectItem(c, "worker")->valueint, expect[i]);
+        cJSON_Delete(r);
+    }
+    hs_dag_free(dag);
+}
+
+/* DGEMM 8192 on one GPU: A, B and C (512 MiB each) fit in the cache, so each
+ * tile goes in once and C comes back once: 3S + S. */
+static void test_one_gpu_dgemm_minimum(void)
+{
+    const char *policies[] = {"ws", "ws:push=writer", "lws"};
+    double S = 8192.0 * 8192 * 8;
+    for (int i = 0; i < 3; i++) {
+        char args[256];
+        snprintf(args, sizeof args, "-w gemm:n=8192,nb=1024 -s %s --gpus 1 --cpus 0", policies[i]);
+        cJSON *r = run_cli_record(args);
+        const cJSON *bytes = cJSON_GetObjectItem(cJSON_GetObjectItem(r, "results"), "bytes");
+        CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(bytes, "h2d")->valuedouble, 3 * S, 0);
+        CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(bytes, "d2h")->valuedouble, S, 0);
+        cJSON_Delete(r);
+    }
+}
+
+/* The steal cost is charged: with a huge cost per attempt, stolen tasks start late. */
+static void test_steal_cost_charged(void)
+{
+    cJSON *cheap = run_cli_record("-w cholesky:n=4096,nb=512,setarch=1 -s ws:steal_cost=0 --gpus 2");
+    cJSON *dear = run_cli_record("-w cholesky:n=4096,nb=512,setarch=1 -s ws:steal_cost=1e-2 --gpus 2");
+    double a = cJSON_GetObjectItem(cJSON_GetObjectItem(cheap, "results"), "makespan")->valuedouble;
+    double b = cJSON_GetObjectItem(cJSON_GetObjectItem(dear, "results"), "makespan")->valuedouble;
+    CU_ASSERT(b > a + 1e-2); /* at least one steal of at least one attempt */
+    double overhead = 0;
+    const cJSON *w;
+    cJSON_ArrayForEach(w, cJSON_GetObjectItem(dear, "workers"))
+        overhead += cJSON_GetObjectItem(w, "scheduling_overhead")->valuedouble;
+    CU_ASSERT(overhead >= 1e-2);
+    cJSON_Delete(cheap);
+    cJSON_Delete(dear);
+}
+
+int main(void)
+{
+    static const CU_TestInfo tests[] = {
+        {"queue ends", test_queue_ends},
+        {"steals respect architectures (SetArch)", test_steal_respects_architectures},
+        {"H2 sends a task to the GPU holding its written data", test_h2_goes_to_the_writer},
+        {"one-GPU DGEMM moves the minimum when it fits", test_one_gpu_dgemm_minimum},
+        {"steal cost is charged to the thief", test_steal_cost_charged},
+        CU_TEST_INFO_NULL,
+    };
+    return hs_test_main("ws", tests);
+}
