@@ -17,6 +17,10 @@ struct hs_workload {
 
 extern const struct hs_workload hs_workload_cholesky;
 extern const struct hs_workload hs_workload_gemm;
+extern const struct hs_workload hs_workload_lu;
+extern const struct hs_workload hs_workload_qr;
+extern const struct hs_workload hs_workload_outer;
+extern const struct hs_workload hs_workload_matmul;
 
 const struct hs_workload *const *hs_workloads(void);
 
@@ -27,6 +31,9 @@ struct hs_dag *hs_workload_build(const char *text);
 /* Shared by the dense linear-algebra workloads: tile count of n / nb after
  * checking both are positive and nb divides n; -1 with hs_fail otherwise. */
 int hs_tiles(const char *workload, const struct hs_spec *spec, const char *nkey);
+
+/* Inner blocking ib (1 <= ib <= nb) of the LU and QR workloads; -1 with hs_fail. */
+int hs_inner_blocking(const char *workload, const struct hs_spec *spec);
 
 /* "d" or "s" -> element size in bytes. */
 int hs_element_bytes(const struct hs_spec *spec);

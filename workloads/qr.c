@@ -1,0 +1,89 @@
+/* workloads/qr.c — PLASMA tile QR (PLASMA_dgeqrf_Tile;
+ * specs/lima2014-xkaapi-runtime.md §4.5, specs/bleuse2014-dada.md §4):
+ *
+ *   for k:  GEQRT(A(k,k):RW, T(k,k):W)
+ *           for n > k:  ORMQR(A(k,k):R, T(k,k):R, A(k,n):RW)
+ *           for m > k:  TSQRT(A(k,k):RW, A(m,k):RW, T(m,k):W)
+ *                       for n > k:  TSMQR(A(k,n):RW, A(m,n):RW, A(m,k):R, T(m,k):R)
+ *
+ * T(m,k) is an IB×NB block of doubles; region flags are ignored (A-9).
+ * NT GEQRT, NT(NT−1)/2 ORMQR and TSQRT, (NT−1)NT(2NT−1)/6 TSMQR; kernel flops
+ * GEQRT 4b³/3, ORMQR and TSQRT 2b³, TSMQR 4b³ (Buttari et al. 2009, inner
+ * blocking overhead in the timing table); LAWN 41: 4n³/3 + 2n² + 14n/3. */
+#include "workloads/workload.h"
+#include "sim/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static const struct hs_param qr_params[] = {
+    {.name = "n", .type = HS_P_INT, .defval = "8192", .range = "[1,inf)", .help = "matrix order"},
+    {.name = "nb", .type = HS_P_INT, .defval = "512", .range = "[1,inf)",
+     .help = "tile size (must divide n)"},
+    {.name = "ib", .type = HS_P_INT, .defval = "128", .range = "[1,inf)",
+     .help = "inner blocking (at most nb)"},
+    {.name = "precision", .type = HS_P_CHOICE, .defval = "d", .choices = "d|s",
+     .help = "double or single precision"},
+    {0},
+};
+
+static int build_qr(const struct hs_spec *spec, struct hs_dag *dag)
+{
+    int nt = hs_tiles("qr", spec, "n");
+    int ib = nt < 0 ? -1 : hs_inner_blocking("qr", spec);
+    if (nt < 0 || ib < 0)
+        return -1;
+    double b = (double)hs_spec_int(spec, "nb"), n = (double)hs_spec_int(spec, "n");
+    int nb = (int)b, elem = hs_element_bytes(spec);
+    char p = elem == 4 ? 's' : 'd', geqrt[8], ormqr[8], tsqrt[8], tsmqr[8], label[64];
+    snprintf(geqrt, sizeof geqrt, "%cgeqrt", p);
+    snprintf(ormqr, sizeof ormqr, "%cormqr", p);
+    snprintf(tsqrt, sizeof tsqrt, "%ctsqrt", p);
+    snprintf(tsmqr, sizeof tsmqr, "%ctsmqr", p);
+    int *A = hs_xmalloc((size_t)nt * nt * sizeof(int)), *T = hs_xmalloc((size_t)nt * nt * sizeof(int));
+    for (int j = 0; j < nt; j++)
+        for (int i = 0; i < nt; i++) {
+            snprintf(label, sizeof label, "A(%d,%d)", i, j);
+            A[i * nt + j] = hs_dag_add_handle(dag, label, b * b * elem);
+            snprintf(label, sizeof label, "T(%d,%d)", i, j);
+            T[i * nt + j] = i >= j ? hs_dag_add_handle(dag, label, (double)ib * b * elem) : -1;
+        }
+    for (int k = 0; k < nt; k++) {
+        snprintf(label, sizeof label, "geqrt(%d)", k);
+        int t = hs_dag_add_task(dag, geqrt, label, 4 * b * b * b / 3, nb);
+        hs_dag_access(dag, t, A[k * nt + k], HS_MODE_RW);
+        hs_dag_access(dag, t, T[k * nt + k], HS_MODE_W);
+        for (int j = k + 1; j < nt; j++) {
+            snprintf(label, sizeof label, "ormqr(%d,%d)", k, j);
+            t = hs_dag_add_task(dag, ormqr, label, 2 * b * b * b, nb);
+            hs_dag_access(dag, t, A[k * nt + k], HS_MODE_R);
+            hs_dag_access(dag, t, T[k * nt + k], HS_MODE_R);
+            hs_dag_access(dag, t, A[k * nt + j], HS_MODE_RW);
+        }
+        for (int m = k + 1; m < nt; m++) {
+            snprintf(label, sizeof label, "tsqrt(%d,%d)", m, k);
+            t = hs_dag_add_task(dag, tsqrt, label, 2 * b * b * b, nb);
+            hs_dag_access(dag, t, A[k * nt + k], HS_MODE_RW);
+            hs_dag_access(dag, t, A[m * nt + k], HS_MODE_RW);
+            hs_dag_access(dag, t, T[m * nt + k], HS_MODE_W);
+            for (int j = k + 1; j < nt; j++) {
+                snprintf(label, sizeof label, "tsmqr(%d,%d,%d)", m, j, k);
+                t = hs_dag_add_task(dag, tsmqr, label, 4 * b * b * b, nb);
+                hs_dag_access(dag, t, A[k * nt + j], HS_MODE_RW);
+                hs_dag_access(dag, t, A[m * nt + j], HS_MODE_RW);
+                hs_dag_access(dag, t, A[m * nt + k], HS_MODE_R);
+                hs_dag_access(dag, t, T[m * nt + k], HS_MODE_R);
+            }
+        }
+    }
+    free(A), free(T);
+    dag->total_flops = 4 * n * n * n / 3 + 2 * n * n + 14 * n / 3;
+    return 0;
+}
+
+const struct hs_workload hs_workload_qr = {
+    .name = "qr",
+    .summary = "PLASMA tile QR (GEQRT, ORMQR, TSQRT, TSMQR)",
+    .params = qr_params,
+    .build = build_qr,
+};
