@@ -12,6 +12,7 @@ static const struct hs_policy *const all_policies[] = {
     &hs_policy_heft,
     &hs_policy_cpop,
     &hs_policy_peft,
+    &hs_policy_heftnc,
     NULL,
 };
 

@@ -12,6 +12,7 @@ extern const struct hs_policy hs_policy_dmda;
 extern const struct hs_policy hs_policy_heft;
 extern const struct hs_policy hs_policy_cpop;
 extern const struct hs_policy hs_policy_peft;
+extern const struct hs_policy hs_policy_heftnc;
 
 /* NULL-terminated list of every policy. */
 const struct hs_policy *const *hs_policies(void);

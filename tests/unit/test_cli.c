@@ -299,7 +299,7 @@ static void test_bad_input(void)
     bad("run -w cholesky:nb=0", "nb: 0 is outside the allowed range");
     bad("run -w lu:n=8", "unknown workload 'lu' (valid: cholesky, gemm)");
     bad("run -w cholesky:m=8", "unknown parameter 'm' (valid: n, nb, precision)");
-    bad("run -s nosuch", "unknown policy 'nosuch' (valid: eager, random, dmda, heft, cpop, peft)");
+    bad("run -s nosuch", "unknown policy 'nosuch' (valid: eager, random, dmda, heft, cpop, peft, heftnc)");
     bad("run -s dmda:alpha=2", "unknown parameter 'alpha' (valid: beta)");
     bad("run -s dmda:beta=x", "'x' is not a number");
     bad("run --gpus 9", "platform idgraf has 8 GPUs; --gpus 9 asks for more");

@@ -73,7 +73,7 @@ static void test_policy_registry(void)
 {
     struct hs_spec s;
     CU_ASSERT_PTR_NULL(hs_policy_parse("heftx", &s));
-    CU_ASSERT_STRING_EQUAL(hs_last_error(), "unknown policy 'heftx' (valid: eager, random, dmda, heft, cpop, peft)");
+    CU_ASSERT_STRING_EQUAL(hs_last_error(), "unknown policy 'heftx' (valid: eager, random, dmda, heft, cpop, peft, heftnc)");
     CU_ASSERT_PTR_NULL(hs_policy_parse("dmda:gamma=1", &s));
     CU_ASSERT_STRING_EQUAL(hs_last_error(), "policy dmda: unknown parameter 'gamma' (valid: beta)");
     const struct hs_policy *p = hs_policy_parse("dmda", &s);
