@@ -14,6 +14,7 @@ static const struct hs_policy *const all_policies[] = {
     &hs_policy_peft,
     &hs_policy_ws,
     &hs_policy_lws,
+    &hs_policy_heftnc,
     NULL,
 };
 

@@ -1,5 +1,5 @@
-/* tests/unit/test_listsched.c — the static list schedulers (HEFT, CPOP, PEFT)
- * and online HEFT: Topcuoglu et al.'s 10-task, 3-processor example (ranks,
+/* tests/unit/test_listsched.c — the static list schedulers (HEFT, CPOP, PEFT,
+ * HEFT-NC) and online HEFT: Topcuoglu et al.'s 10-task, 3-processor example (ranks,
  * schedule, makespans 80 and 86, from the paper), the simulated makespan equal
  * to the plan's on a contention-free platform, and schedule properties on
  * random DAGs (precedence with communication, no overlap, lower bounds). */
@@ -205,7 +205,9 @@ static void check_schedule(const struct hs_dag *dag, const cJSON *r, int p)
 static void test_random_dags(void)
 {
     const char *policies[] = {"heft", "heft:insertion=0", "heft:rank=composite", "cpop", "peft",
-                              "heft:online=1", "dmda"};
+                              "heft:online=1", "dmda", "heftnc",
+                              "heftnc:insertion=0,abstract=semantic",
+                              "heftnc:nce_weight=literal,branches=as-printed"};
     for (unsigned long seed = 1; seed <= 6; seed++) {
         int p = 2 + (int)seed % 3;
         struct hs_dag *dag = random_dag(seed, 40, p);
@@ -234,7 +236,7 @@ static void test_chain_on_fastest(void)
     hs_dag_finalize(dag);
     const double speeds[] = {1, 2, 4};
     struct hs_run_config cfg = flat_config(3, speeds);
-    const char *policies[] = {"heft", "cpop", "peft", "heft:online=1", "dmda"};
+    const char *policies[] = {"heft", "cpop", "peft", "heft:online=1", "dmda", "heftnc"};
     for (size_t i = 0; i < sizeof policies / sizeof *policies; i++) {
         cJSON *r = run(&cfg, dag, policies[i]);
         CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "makespan")->valuedouble, 20, 1e-9);
