@@ -116,11 +116,16 @@ static int natural_cmp(const char *a, const char *b)
     return (unsigned char)*a - (unsigned char)*b;
 }
 
+struct named_node {
+    const char *name; /* agnameof is a dictionary lookup: once per node */
+    Agnode_t *node;
+};
+
 static int cmp_nodes(const void *x, const void *y)
 {
-    Agnode_t *a = *(Agnode_t *const *)x, *b = *(Agnode_t *const *)y;
-    int c = natural_cmp(agnameof(a), agnameof(b));
-    return c ? c : strcmp(agnameof(a), agnameof(b));
+    const struct named_node *a = x, *b = y;
+    int c = natural_cmp(a->name, b->name);
+    return c ? c : strcmp(a->name, b->name);
 }
 
 /* ---- attributes ----------------------------------------------------------- */
@@ -190,9 +195,9 @@ static void keep_extra(struct dreader *r, Agnode_t *n, struct hs_task *t)
     }
 }
 
-static int read_node(struct dreader *r, Agnode_t *n)
+static int read_node(struct dreader *r, Agnode_t *n, const char *name)
 {
-    const char *name = agnameof(n), *label = attr(r, n, A_LABEL), *kernel = attr(r, n, A_KERNEL);
+    const char *label = attr(r, n, A_LABEL), *kernel = attr(r, n, A_KERNEL);
     char what[256];
     double flops, footprint;
     snprintf(what, sizeof what, "node '%s': size", name);
@@ -219,18 +224,24 @@ static int read_node(struct dreader *r, Agnode_t *n)
     return 0;
 }
 
-static int read_edges(struct dreader *r, Agnode_t *n)
+static int edge_error(const struct dreader *r, Agedge_t *e, const char *what)
 {
-    Agsym_t *size = agattr(r->g, AGEDGE, "size", NULL);
+    return bad(r, "edge '%s' -> '%s': %s", agnameof(agtail(e)), agnameof(aghead(e)), what);
+}
+
+/* Names are looked up only for messages: agnameof is a dictionary lookup. */
+static int read_edges(struct dreader *r, Agnode_t *n, Agsym_t *size)
+{
     for (Agedge_t *e = agfstout(r->g, n); e; e = agnxtout(r->g, e)) {
-        const char *src = agnameof(agtail(e)), *dst = agnameof(aghead(e));
-        char what[512];
-        double bytes;
-        snprintf(what, sizeof what, "edge '%s' -> '%s': size", src, dst);
-        if (nonneg(r, what, size ? agxget(e, size) : "", &bytes))
-            return -1;
+        const char *text = size ? agxget(e, size) : "";
+        double bytes = 0;
+        char what[300];
+        if (*text && (hs_parse_double(text, &bytes) || isinf(bytes)))
+            return edge_error(r, e, (snprintf(what, sizeof what, "size: '%s' is not a number", text), what));
+        if (bytes < 0)
+            return edge_error(r, e, (snprintf(what, sizeof what, "size: %s is negative", text), what));
         if (agtail(e) == aghead(e))
-            return bad(r, "edge '%s' -> '%s': a task that depends on itself (a cycle)", src, dst);
+            return edge_error(r, e, "a task that depends on itself (a cycle)");
         hs_dag_add_edge(r->dag, r->task_of_seq[AGSEQ(agtail(e))],
                         r->task_of_seq[AGSEQ(aghead(e))], bytes);
     }
@@ -246,23 +257,24 @@ static int read_nodes(struct dreader *r)
     int nn = agnnodes(r->g), i = 0;
     if (nn == 0)
         return bad(r, "the graph has no node");
-    Agnode_t **nodes = hs_xmalloc((size_t)nn * sizeof *nodes);
+    struct named_node *nodes = hs_xmalloc((size_t)nn * sizeof *nodes);
     size_t maxseq = 0;
     for (Agnode_t *n = agfstnode(r->g); n; n = agnxtnode(r->g, n)) {
-        nodes[i++] = n;
+        nodes[i++] = (struct named_node){agnameof(n), n};
         maxseq = AGSEQ(n) > maxseq ? AGSEQ(n) : maxseq;
     }
     qsort(nodes, (size_t)nn, sizeof *nodes, cmp_nodes);
     r->task_of_seq = hs_xmalloc((maxseq + 1) * sizeof(int));
+    Agsym_t *size = agattr(r->g, AGEDGE, "size", NULL);
     int rc = 0;
     for (i = 0; i < nn && !rc; i++)
-        rc = read_node(r, nodes[i]);
+        rc = read_node(r, nodes[i].node, nodes[i].name);
     for (i = 0; i < nn && !rc; i++)
-        rc = read_edges(r, nodes[i]);
+        rc = read_edges(r, nodes[i].node, size);
     for (i = 0; i < nn && !rc && r->ncosts > 0; i++)
         if (!r->dag->tasks[i].proc_cost)
             rc = bad(r, "node '%s': no per-processor costs, but node '%s' has %d (give every "
-                     "node the same number)", agnameof(nodes[i]), r->ncosts_node, r->ncosts);
+                     "node the same number)", nodes[i].name, r->ncosts_node, r->ncosts);
     free(nodes);
     return rc;
 }

@@ -413,7 +413,8 @@ static int scan_document(struct jreader *r)
 {
     skip_ws(r);
     if (*r->p != '{')
-        return malformed(r, r->p);
+        return *r->p == '[' ? bad(r, "the top level must be an object {\"tasks\": [...], ...}")
+                            : malformed(r, r->p);
     r->p++;
     skip_ws(r);
     if (*r->p == '}')

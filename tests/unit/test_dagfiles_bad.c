@@ -79,6 +79,7 @@ static void test_bad_json(void)
              "tasks[0].archs: not a list of \"cpu\" and \"gpu\"");
     bad_file(".json", "{\"taks\": []}", "unknown key 'taks' (valid: name, total_flops, handles, tasks");
     bad_file(".json", "{\"tasks\": []}", "has no task");
+    bad_file(".json", "[]", "the top level must be an object");
 }
 
 static void test_bad_dot(void)
