@@ -38,6 +38,9 @@ void hs_dag_free(struct hs_dag *dag)
         free(dag->tasks[i].label);
         free(dag->tasks[i].access);
         free(dag->tasks[i].proc_cost);
+        for (char **x = dag->tasks[i].extra; x && *x; x++)
+            free(*x);
+        free(dag->tasks[i].extra);
     }
     for (int i = 0; i < dag->nhandles; i++)
         free(dag->handles[i].name);

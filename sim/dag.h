@@ -55,6 +55,10 @@ struct hs_task {
     int npred, nsucc;
     const int *pred; /* edge indices (dag->edges) whose dst is this task */
     const int *succ; /* edge indices whose src is this task */
+    /* Attributes of a DAG file that hetsim does not use (DAGGEN's "alpha"),
+     * as key, value, key, value, …, NULL (or NULL if none), kept so that the
+     * DOT and JSON writers reproduce them. Freed by hs_dag_free. */
+    char **extra;
 };
 
 struct hs_dag {

@@ -1,10 +1,12 @@
-/* workloads/registry.c — every workload, by name, and their common checks. */
+/* workloads/registry.c — every workload, by name, and their common checks;
+ * a DAG file given by its path is read by its extension. */
 #include "workloads/workload.h"
 #include "sim/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const struct hs_workload *const all_workloads[] = {
     &hs_workload_cholesky,
@@ -13,6 +15,9 @@ static const struct hs_workload *const all_workloads[] = {
     &hs_workload_qr,
     &hs_workload_outer,
     &hs_workload_matmul,
+    &hs_workload_json,
+    &hs_workload_dot,
+    &hs_workload_wfformat,
     NULL,
 };
 
@@ -29,10 +34,36 @@ static const struct hs_workload *find(const char *name)
     return NULL;
 }
 
+/* "json" or "dot" for the path of a DAG file (a WfFormat instance in a .json
+ * file is recognised by the json reader), else NULL. */
+static const char *file_kind(const char *text)
+{
+    const char *dot = strrchr(text, '.');
+    if (!dot || strchr(dot, '/') || (strchr(text, ':') && access(text, F_OK) != 0))
+        return NULL;
+    if (strcmp(dot, ".json") == 0)
+        return "json";
+    return strcmp(dot, ".dot") == 0 || strcmp(dot, ".gv") == 0 ? "dot" : NULL;
+}
+
+static int parse(const char *text, struct hs_spec *spec)
+{
+    const char *kind = file_kind(text);
+    if (!kind)
+        return hs_spec_parse(text, spec);
+    memset(spec, 0, sizeof *spec);
+    spec->name = hs_xstrdup(kind);
+    spec->n = 1;
+    spec->kv = hs_xmalloc(sizeof *spec->kv);
+    spec->kv[0].key = hs_xstrdup("file");
+    spec->kv[0].value = hs_xstrdup(text);
+    return 0;
+}
+
 struct hs_dag *hs_workload_build(const char *text)
 {
     struct hs_spec spec;
-    if (hs_spec_parse(text, &spec))
+    if (parse(text, &spec))
         return NULL;
     const struct hs_workload *wl = find(spec.name);
     if (!wl) {
@@ -41,7 +72,8 @@ struct hs_dag *hs_workload_build(const char *text)
         for (int i = 0; all_workloads[i]; i++)
             len += snprintf(names + len, sizeof names - (size_t)len, "%s%s", i ? ", " : "",
                             all_workloads[i]->name);
-        hs_fail("unknown workload '%s' (valid: %s)", spec.name, names);
+        hs_fail("unknown workload '%s' (valid: %s; or the path of a .json, .dot or .gv DAG file)",
+                spec.name, names);
         hs_spec_free(&spec);
         return NULL;
     }

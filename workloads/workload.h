@@ -21,11 +21,17 @@ extern const struct hs_workload hs_workload_lu;
 extern const struct hs_workload hs_workload_qr;
 extern const struct hs_workload hs_workload_outer;
 extern const struct hs_workload hs_workload_matmul;
+/* DAG files (dag_json_read.c, dag_dot_read.c, wfformat.c) */
+extern const struct hs_workload hs_workload_json;
+extern const struct hs_workload hs_workload_dot;
+extern const struct hs_workload hs_workload_wfformat;
 
 const struct hs_workload *const *hs_workloads(void);
 
 /* Parse, validate, build and finalize. Returns the DAG (named after the
- * canonical spec), or NULL with hs_fail. */
+ * canonical spec, or the name its file gives), or NULL with hs_fail. A text
+ * that is the path of a .json, .dot or .gv file (one with no ':', or an
+ * existing file) is read as json:file=PATH or dot:file=PATH. */
 struct hs_dag *hs_workload_build(const char *text);
 
 /* Shared by the dense linear-algebra workloads: tile count of n / nb after

@@ -1,0 +1,124 @@
+/* workloads/dagfile.c — what the DAG file readers and writers share: reading
+ * a whole file, line numbers for messages, the DAG's name, the attributes
+ * kept for writers, architecture lists and exact number text. */
+#include "workloads/dagio.h"
+#include "sim/util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *hs_read_text(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        hs_fail("%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = hs_xmalloc(cap);
+    for (;;) {
+        n += fread(buf + n, 1, cap - n - 1, f);
+        if (n < cap - 1)
+            break;
+        cap *= 2;
+        buf = hs_xrealloc(buf, cap);
+    }
+    int err = ferror(f);
+    fclose(f);
+    if (err) {
+        free(buf);
+        hs_fail("%s: cannot read the file", path);
+        return NULL;
+    }
+    buf[n] = '\0';
+    if (len)
+        *len = n;
+    return buf;
+}
+
+int hs_text_line(const char *text, const char *where)
+{
+    int line = 1;
+    for (const char *p = text; p < where && *p; p++)
+        line += *p == '\n';
+    return line;
+}
+
+void hs_dag_rename(struct hs_dag *dag, const char *name)
+{
+    free(dag->name);
+    dag->name = hs_xstrdup(name);
+}
+
+void hs_task_add_extra(struct hs_task *t, const char *key, const char *value)
+{
+    size_t n = 0;
+    while (t->extra && t->extra[n])
+        n++;
+    t->extra = hs_xrealloc(t->extra, (n + 3) * sizeof *t->extra);
+    t->extra[n] = hs_xstrdup(key);
+    t->extra[n + 1] = hs_xstrdup(value);
+    t->extra[n + 2] = NULL;
+}
+
+bool hs_dot_reserved(const char *name)
+{
+    static const char *const names[] = {"label", "kernel", "size", "footprint", "costs", "archs"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(names[i], name) == 0)
+            return true;
+    return false;
+}
+
+int hs_archs_parse(const char *text, unsigned *mask)
+{
+    *mask = 0;
+    const char *p = text;
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        if (len == 3 && strncmp(p, "cpu", 3) == 0)
+            *mask |= HS_ARCH_BIT(HS_ARCH_CPU);
+        else if (len == 3 && strncmp(p, "gpu", 3) == 0)
+            *mask |= HS_ARCH_BIT(HS_ARCH_GPU);
+        else
+            return -1;
+        p += len + (p[len] == ',');
+    }
+    return *mask ? 0 : -1;
+}
+
+void hs_archs_format(unsigned mask, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int a = 0; a < HS_NARCH; a++)
+        if (mask & HS_ARCH_BIT(a))
+            len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? "," : "",
+                                    hs_arch_name((enum hs_arch)a));
+}
+
+void hs_format_double(char buf[32], double v)
+{
+    if (isinf(v)) {
+        snprintf(buf, 32, "%sinf", v < 0 ? "-" : "");
+        return;
+    }
+    if (v == floor(v) && fabs(v) < 1e15) { /* the common case, and much faster */
+        snprintf(buf, 32, "%lld", (long long)v);
+        return;
+    }
+    snprintf(buf, 32, "%.15g", v);
+    if (strtod(buf, NULL) != v)
+        snprintf(buf, 32, "%.17g", v);
+}
+
+void hs_task_zero_cost(struct hs_task *t)
+{
+    if (t->flops == 0 && !t->proc_cost && isnan(t->arch_cost[HS_ARCH_CPU]) &&
+        isnan(t->arch_cost[HS_ARCH_GPU])) {
+        t->arch_cost[HS_ARCH_CPU] = 0;
+        t->arch_cost[HS_ARCH_GPU] = 0;
+    }
+}
