@@ -7,7 +7,7 @@
 # Usage: tests/bench/bench_random.sh [path/to/hetsim]
 set -euo pipefail
 HETSIM=${1:-build/hetsim}
-REPS=${REPS:-5}
+REPS=${REPS:-7}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 [ -x /usr/bin/time ] || { echo "needs GNU time (apt-get install time)" >&2; exit 2; }
