@@ -18,6 +18,8 @@ static const struct hs_workload *const all_workloads[] = {
     &hs_workload_json,
     &hs_workload_dot,
     &hs_workload_wfformat,
+    &hs_workload_random,
+    &hs_workload_daggen,
     NULL,
 };
 

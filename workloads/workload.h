@@ -25,6 +25,8 @@ extern const struct hs_workload hs_workload_matmul;
 extern const struct hs_workload hs_workload_json;
 extern const struct hs_workload hs_workload_dot;
 extern const struct hs_workload hs_workload_wfformat;
+extern const struct hs_workload hs_workload_random;
+extern const struct hs_workload hs_workload_daggen;
 
 const struct hs_workload *const *hs_workloads(void);
 
