@@ -14,6 +14,12 @@ static const struct {
     {"policies", hs_cmd_policies, "list the scheduling policies and their parameters"},
     {"workloads", hs_cmd_workloads, "list the workloads and their parameters"},
     {"dag", hs_cmd_dag, "write the DAG of a workload (JSON or DOT)"},
+    {"sweep", hs_cmd_sweep, "run a grid of scenarios, one CSV row per run (resumable, -j, MPI, shards)"},
+    {"merge", hs_cmd_merge, "join the CSV files of a sweep's shards"},
+    {"summarize", hs_cmd_summarize, "mean, sd, 95% CI per group; pairwise better/equal/worse"},
+    {"plot", hs_cmd_plot, "plot a metric of sweep results against a parameter (gnuplot)"},
+    {"gantt", hs_cmd_gantt, "draw the Gantt chart of a run recorded with --events"},
+    {"reproduce", hs_cmd_reproduce, "run a study: sweep, table, plots, published values"},
 };
 
 static void usage(FILE *out)
