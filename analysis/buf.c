@@ -15,6 +15,7 @@ static void reserve(struct hs_buf *b, size_t extra)
     while (cap < b->len + extra + 1)
         cap *= 2;
     b->s = hs_xrealloc(b->s, cap);
+    b->s[b->len] = '\0';
     b->cap = cap;
 }
 

@@ -107,9 +107,10 @@ int hs_csv_parse(const char *text, size_t len, const char *name, struct hs_csv *
             continue;
         }
         if (n != csv->ncols) {
+            int ncols = csv->ncols;
             free_fields(f, n);
             hs_csv_free(csv);
-            return hs_fail("%s:%ld: %d fields, the header has %d", name, line, n, csv->ncols);
+            return hs_fail("%s:%ld: %d fields, the header has %d", name, line, n, ncols);
         }
         HS_GROW(csv->rows, cap, (size_t)csv->nrows + 1);
         csv->rows[csv->nrows++] = f;

@@ -146,7 +146,8 @@ int hs_plot_metric(const struct hs_csv *csv, const char *file, const struct hs_p
     if (ycol < 0 || hs_csv_need_col(csv, o->x, file) < 0)
         return -1;
     char **cols = hs_xmalloc((size_t)(o->nby + 1) * sizeof *cols);
-    memcpy(cols, o->by, (size_t)o->nby * sizeof *cols);
+    for (int i = 0; i < o->nby; i++)
+        cols[i] = o->by[i];
     cols[o->nby] = (char *)o->x;
     struct hs_groups gs;
     int rc = hs_groups_make(csv, file, cols, o->nby + 1, &gs);

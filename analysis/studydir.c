@@ -49,7 +49,8 @@ int hs_study_paths(char ***paths)
     char *save = NULL;
     for (char *dir = strtok_r(dirs, ",", &save); dir; dir = strtok_r(NULL, ",", &save))
         add_dir(dir + strspn(dir, " "), paths, &n);
-    qsort(*paths, (size_t)n, sizeof **paths, by_base);
+    if (n)
+        qsort(*paths, (size_t)n, sizeof **paths, by_base);
     return n;
 }
 

@@ -108,6 +108,10 @@ struct hs_sweep_opts {
  * interrupted (finished rows are kept; the rest runs on the next call). */
 int hs_sweep_execute(const struct hs_sweep_opts *opts, const struct hs_sweep_ops *ops);
 
+/* This process's rank when started by mpirun or srun (0 otherwise): only
+ * rank 0 reports bad input, once. */
+int hs_sweep_launcher_rank(void);
+
 /* ---- rows ---------------------------------------------------------------- */
 
 enum hs_run_status { HS_RUN_OK, HS_RUN_ERROR, HS_RUN_CRASH, HS_RUN_TIMEOUT };

@@ -33,6 +33,15 @@ void hs_sweep_catch_signals(bool on)
     hs_sweep_interrupted = 0;
 }
 
+int hs_sweep_launcher_rank(void)
+{
+    static const char *vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK"};
+    for (int i = 0; i < 2; i++)
+        if (getenv(vars[i]))
+            return atoi(getenv(vars[i]));
+    return 0;
+}
+
 int hs_sweep_default_jobs(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -204,7 +213,7 @@ int hs_sweep_prepare(const struct hs_sweep_opts *opts, const struct hs_sweep_ops
     *pending = hs_xmalloc((size_t)(n ? n : 1) * sizeof **pending);
     *npending = 0;
     for (long i = 0; i < n; i++)
-        if (bsearch(&runs[i].key, keys, (size_t)nkeys, sizeof *keys, cmp_u64))
+        if (nkeys && bsearch(&runs[i].key, keys, (size_t)nkeys, sizeof *keys, cmp_u64))
             out->skipped++;
         else
             (*pending)[(*npending)++] = runs[i].index;

@@ -197,7 +197,7 @@ int hs_cmd_sweep(int argc, char **argv)
     } else {
         rc = HS_EXIT_USAGE;
     }
-    if (rc == HS_EXIT_USAGE)
+    if (rc == HS_EXIT_USAGE && hs_sweep_launcher_rank() == 0)
         fprintf(stderr, "hetsim: %s\n", hs_last_error());
     hs_sweep_def_free(&a.def);
     free(a.vary), free(a.bkey), free(a.bval);

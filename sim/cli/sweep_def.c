@@ -16,6 +16,13 @@
 
 static const char *const category[] = {"scenario", "workload", "policy", "platform"};
 
+int hs_sweep_def_fail(const struct hs_sweep_def *d)
+{
+    char msg[1024];
+    snprintf(msg, sizeof msg, "%s", hs_last_error()); /* hs_fail writes over it */
+    return hs_fail("%s%s", d->where, msg);
+}
+
 void hs_sweep_def_init(struct hs_sweep_def *d, const char *where)
 {
     memset(d, 0, sizeof *d);
@@ -320,7 +327,7 @@ static int check_platform(const struct hs_sweep_def *d, const char *text)
     if (is_flat(text))
         return 0;
     if (hs_resolve_platform(text, NULL, &ref))
-        return hs_fail("%s%s", d->where, hs_last_error());
+        return hs_sweep_def_fail(d);
     hs_platform_ref_free(&ref);
     return 0;
 }
@@ -344,7 +351,7 @@ int hs_sweep_def_resolve(struct hs_sweep_def *d)
     d->grid = (struct hs_grid){d->naxes, d->axes, d->reps};
     d->nruns = hs_grid_size(&d->grid);
     if (d->nruns < 0)
-        return hs_fail("%s%s", d->where, hs_last_error());
+        return hs_sweep_def_fail(d);
     return 0;
 }
 

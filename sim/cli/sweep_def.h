@@ -50,6 +50,8 @@ int hs_sweep_def_resolve(struct hs_sweep_def *d);
 /* The engine's callbacks (describe, run) over a resolved definition. */
 void hs_sweep_def_ops(struct hs_sweep_def *d, struct hs_sweep_ops *ops);
 void hs_sweep_def_free(struct hs_sweep_def *d);
+/* hs_fail with the last error prefixed by the definition's `where`. */
+int hs_sweep_def_fail(const struct hs_sweep_def *d);
 /* How many of the parameter columns are scenario parameters (the first ones). */
 int hs_sweep_def_fixed_columns(void);
 

@@ -191,7 +191,7 @@ static int build(const struct hs_sweep_def *d, const int *choice, struct hs_scen
     }
     for (int k = HS_AXIS_WORKLOAD; k <= HS_AXIS_PLATFORM; k++)
         if (!(t->canon[k] = canonical((enum hs_axis_kind)k, t->text[k])))
-            return hs_fail("%s%s", d->where, hs_last_error());
+            return hs_sweep_def_fail(d);
     return 0;
 }
 
