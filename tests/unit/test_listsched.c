@@ -38,14 +38,18 @@ static struct hs_dag *topcuoglu(void)
 /* flat:P with bandwidth 1 B/s and no latency: bytes are time units. */
 static struct hs_run_config flat_config(int p, const double *speeds)
 {
-    char *xml = hs_test_tmp(".xml"), err[128];
+    static char paths[8][512]; /* the config points at it while the test runs */
+    static int slot;
+    char *tmp = hs_test_tmp(".xml"), err[128], *xml = paths[slot++ % 8];
+    snprintf(xml, sizeof paths[0], "%s", tmp);
+    free(tmp);
     FILE *f = fopen(xml, "w");
     struct hs_flat flat = {.p = p, .speeds = speeds, .speed = 1, .bw = 1, .lat = 0};
     CU_ASSERT_FATAL(hs_flat_write(f, &flat, err, sizeof err) == 0);
     fclose(f);
     struct hs_run_config cfg;
     hs_run_config_defaults(&cfg);
-    cfg.platform_file = xml; /* leaked on purpose: small, one per test */
+    cfg.platform_file = xml;
     cfg.platform_name = "flat";
     return cfg;
 }
