@@ -30,7 +30,7 @@ int hs_gnuplot_preamble(struct hs_buf *b, const char *output, int width, int hei
         hs_buf_printf(b, "set terminal svg noenhanced size %d,%d dynamic font 'Sans,10'\n", width, height);
     else if (strcmp(ext, "pdf") == 0)
         hs_buf_printf(b, "set terminal pdfcairo noenhanced size %.2fin,%.2fin font 'Sans,8'\n",
-                      width / 100.0, height / 100.0);
+                      width / 150.0, height / 150.0);
     else
         return hs_fail("%s: unknown image format '%s' (use .png, .svg or .pdf)", output, ext);
     hs_buf_add(b, "set output ");

@@ -96,6 +96,8 @@ static void assert_same_rows(const char *a, const char *b, long expect)
     free_rows(rb, nb);
 }
 
+static int lines_of(const char *path);
+
 static int sweep(const char *args, const char *csv, char **err)
 {
     char cmd[8192];
@@ -271,6 +273,13 @@ static void test_failures_recorded(void)
         }
     CU_ASSERT_EQUAL(errors, 1);
     hs_csv_free(&csv);
+    char *err, retry[2048];
+    snprintf(retry, sizeof retry, "sweep " SMALL " --vary gpus=1,9,2 --retry-failed -o %s", f);
+    CU_ASSERT_EQUAL(hs_test_cli(retry, NULL, &err), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "1 runs in")); /* the failed one, again */
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "2 already in"));
+    free(err);
+    CU_ASSERT_EQUAL(lines_of(f), 4);
 
     /* 40x40 tiles take far longer than 20 ms */
     CU_ASSERT_EQUAL(sweep("-w cholesky:n=40960,nb=1024 --vary gpus=1,2 --timeout 0.02", t, NULL), 1);
