@@ -19,8 +19,7 @@
 #include <sys/prctl.h>
 #endif
 
-/* Exit codes of a child that sent its row. */
-enum { CHILD_OK = 0, CHILD_ERROR = 10 };
+/* The row a child sends starts with its status: '0' + enum hs_run_status. */
 
 double hs_now(void)
 {
@@ -59,7 +58,7 @@ static _Noreturn void child(const struct hs_pool *p, const struct hs_sweep_job *
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive the sweep */
 #endif
     if (getppid() != parent)
-        _exit(CHILD_ERROR);
+        _exit(111);
     signal(SIGINT, SIG_IGN); /* the sweep decides what an interruption means */
     dup2(out_fd, STDOUT_FILENO);
     dup2(out_fd, STDERR_FILENO);
@@ -68,11 +67,15 @@ static _Noreturn void child(const struct hs_pool *p, const struct hs_sweep_job *
     cJSON *rec = NULL;
     int rc = p->ops->run(p->ops->ctx, job, &rec);
     double t = hs_now() - t0;
-    char *row = hs_sweep_row(p->ops, job, rc ? HS_RUN_ERROR : HS_RUN_OK,
-                             rc ? hs_last_error() : NULL, rc ? NULL : rec, t);
+    enum hs_run_status st = rc ? HS_RUN_ERROR : HS_RUN_OK;
+    char *row = hs_sweep_row(p->ops, job, st, rc ? hs_last_error() : NULL, rc ? NULL : rec, t);
+    char status = (char)('0' + st);
     fflush(NULL);
-    int wrc = write_all(row_fd, row, strlen(row));
-    _exit(wrc ? 111 : rc ? CHILD_ERROR : CHILD_OK); /* no exit handlers: SimGrid's are slow */
+    int wrc = write_all(row_fd, &status, 1) || write_all(row_fd, row, strlen(row));
+    close(row_fd); /* done: the parent goes on while this process exits */
+    close(STDOUT_FILENO);
+    close(STDERR_FILENO);
+    _exit(wrc ? 111 : 0); /* no exit handlers: SimGrid's are slow */
 }
 
 int hs_pool_start(struct hs_pool *p, struct hs_sweep_job *job)
@@ -160,17 +163,32 @@ static void crash_message(struct hs_pool_slot *s, int status, double timeout, ch
         snprintf(msg + n, size - (size_t)n, ": %s", line);
 }
 
+/* Reap the children that have finished exiting (all of them if wait). */
+static void reap(struct hs_pool *p, bool wait)
+{
+    for (int i = 0; i < p->nexiting;) {
+        pid_t r = waitpid(p->exiting[i], NULL, wait ? 0 : WNOHANG);
+        if (r == 0 || (r < 0 && errno == EINTR)) {
+            i += r == 0;
+            continue;
+        }
+        p->exiting[i] = p->exiting[--p->nexiting];
+    }
+}
+
 static void finish(struct hs_pool *p, struct hs_pool_slot *s, hs_pool_done_fn done, void *ctx)
 {
-    int status = 0;
-    while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
-        ;
     const char *row = hs_buf_str(&s->row);
-    bool complete = s->row.len && row[s->row.len - 1] == '\n' && !s->timed_out && WIFEXITED(status) &&
-                    (WEXITSTATUS(status) == CHILD_OK || WEXITSTATUS(status) == CHILD_ERROR);
-    if (complete) {
-        done(ctx, &s->job, WEXITSTATUS(status) == CHILD_OK ? HS_RUN_OK : HS_RUN_ERROR, row);
+    bool complete = s->row.len > 1 && row[s->row.len - 1] == '\n' && !s->timed_out &&
+                    (row[0] == '0' + HS_RUN_OK || row[0] == '0' + HS_RUN_ERROR);
+    int status = 0;
+    if (complete) { /* it may still be exiting: reaped later */
+        p->exiting = hs_xrealloc(p->exiting, (size_t)(p->nexiting + 1) * sizeof *p->exiting);
+        p->exiting[p->nexiting++] = s->pid;
+        done(ctx, &s->job, (enum hs_run_status)(row[0] - '0'), row + 1);
     } else {
+        while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
+            ;
         char msg[512];
         crash_message(s, status, p->timeout, msg, sizeof msg);
         enum hs_run_status st = s->timed_out ? HS_RUN_TIMEOUT : HS_RUN_CRASH;
@@ -216,6 +234,7 @@ int hs_pool_wait(struct hs_pool *p, int max_ms, hs_pool_done_fn done, void *ctx)
     for (int f = 0; f < nfds; f++)
         if (fds[f].revents)
             drain(&p->slots[owner[f] / 2], owner[f] % 2);
+    reap(p, false);
     double now = hs_now();
     int finished = 0;
     for (int i = 0; i < p->nslots; i++) {
@@ -255,6 +274,8 @@ void hs_pool_kill(struct hs_pool *p)
 void hs_pool_free(struct hs_pool *p)
 {
     hs_pool_kill(p);
+    reap(p, true);
+    free(p->exiting);
     free(p->slots);
     memset(p, 0, sizeof *p);
 }

@@ -1,7 +1,10 @@
 /* analysis/sweep_pool.h — a pool of child processes running sweep runs: each
  * run is forked, runs the caller's callback, and sends its CSV row back
  * through a pipe; its stdout and stderr go through a second pipe (the last
- * line explains a crash). Used by the local sweep and by every MPI rank. */
+ * line explains a crash). A child closes both pipes as soon as its row is
+ * sent, so the next run starts while it is still exiting (tearing down a
+ * simulation's memory takes a while); it is reaped later. Used by the local
+ * sweep and by every MPI rank. */
 #ifndef HS_SWEEP_POOL_H
 #define HS_SWEEP_POOL_H
 
@@ -24,6 +27,8 @@ struct hs_pool {
     double timeout;
     int nslots, busy;
     struct hs_pool_slot *slots;
+    pid_t *exiting;       /* children that sent their row and are still exiting */
+    int nexiting;
 };
 
 /* Called once per finished run with its row (owned by the pool). */
