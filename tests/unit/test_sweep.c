@@ -281,8 +281,8 @@ static void test_failures_recorded(void)
     free(err);
     CU_ASSERT_EQUAL(lines_of(f), 4);
 
-    /* 40x40 tiles take far longer than 20 ms */
-    CU_ASSERT_EQUAL(sweep("-w cholesky:n=40960,nb=1024 --vary gpus=1,2 --timeout 0.02", t, NULL), 1);
+    /* 60x60 tiles (37,820 tasks) take far longer than 20 ms */
+    CU_ASSERT_EQUAL(sweep("-w cholesky:n=61440,nb=1024 --vary gpus=1,2 --timeout 0.02", t, NULL), 1);
     csv = load(t);
     CU_ASSERT_EQUAL_FATAL(csv.nrows, 2);
     CU_ASSERT_STRING_EQUAL(cell(&csv, 0, "status"), "timeout");
