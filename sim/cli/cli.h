@@ -4,6 +4,8 @@
 #define HS_CLI_H
 
 #include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
 
 /* Exit codes: 0 success, 1 a run failed, 2 usage error or bad input. */
 enum { HS_EXIT_OK = 0, HS_EXIT_FAIL = 1, HS_EXIT_USAGE = 2 };
@@ -15,6 +17,12 @@ int hs_cmd_workloads(int argc, char **argv);
 int hs_cmd_dag(int argc, char **argv);
 int hs_cmd_calibrate(int argc, char **argv);
 int hs_cmd_compare(int argc, char **argv);
+int hs_cmd_sweep(int argc, char **argv);
+int hs_cmd_merge(int argc, char **argv);
+int hs_cmd_summarize(int argc, char **argv);
+int hs_cmd_plot(int argc, char **argv);
+int hs_cmd_gantt(int argc, char **argv);
+int hs_cmd_reproduce(int argc, char **argv);
 
 /* A platform named on the command line, resolved to files. */
 struct hs_platform_ref {
@@ -38,6 +46,43 @@ void hs_print_flat_params(const char *indent);
  * unknown option or a missing argument prints "hetsim CMD: …" and exits 2. */
 int hs_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
               const struct option *longopts);
+
+/* Print the summary tables of sweep results and write them as CSV on
+ * request (cmd_summarize.c, also used by `reproduce`); returns the exit code. */
+struct hs_csv;
+struct hs_summary_opts;
+int hs_summarize_report(const struct hs_csv *csv, const char *file, const struct hs_summary_opts *o,
+                        const char *csv_out, const char *pairs_out, bool quiet);
+
+/* ---- the scenario options `run` and `sweep` share (scenario_opts.c) ---- */
+
+struct hs_scenario;
+struct hs_param;
+
+#define HS_SCENARIO_SHORTOPTS "p:w:s:"
+enum { HS_OPT_SCENARIO = 1000 }; /* codes of the shared long options: 1000.. */
+
+/* The shared long options followed by a command's own (terminated by a zero
+ * entry); caller frees. */
+struct option *hs_scenario_options(const struct option *extra);
+/* If option c is a shared one, the parameter it sets and its value. */
+bool hs_scenario_option(int c, const char *arg, const char **name, const char **value);
+/* The option that sets a parameter ("gpu_order" -> "gpu-order"). */
+const char *hs_scenario_option_name(const char *param);
+void hs_scenario_usage(FILE *out);
+
+/* Set a scenario parameter by name: platform, workload, policy, gpus, cpus,
+ * gpu_order, window, cache_fraction, p2p, flush, noise, perf, seed. The
+ * value is kept by pointer. -1 with hs_fail ("'x' is not an integer in
+ * [0, 1048576]") for a bad value. */
+int hs_scenario_set(struct hs_scenario *sc, const char *name, const char *value);
+/* Set a shared option's parameter, or exit 2 with "option --gpus: …". */
+void hs_scenario_apply_option(struct hs_scenario *sc, int c, const char *arg);
+/* Every name hs_scenario_set knows, NULL-terminated. */
+const char *const *hs_scenario_names(void);
+
+/* The parameters of flat:P (for sweeps over them). */
+const struct hs_param *hs_flat_params(void);
 
 /* Parse an integer / real option value or exit 2 with a message naming it. */
 long hs_opt_long(const char *opt, const char *value, long min, long max);

@@ -26,21 +26,9 @@ static void usage(FILE *out)
             "With no argument: -p " HS_DEFAULT_PLATFORM " -w " HS_DEFAULT_WORKLOAD
             " -s " HS_DEFAULT_POLICY ".\n\n"
             "      --engine E        simgrid (simulated, default) or cuda (measured on this\n"
-            "                        machine's GPUs and cores; -p names a calibrated platform)\n"
-            "  -p, --platform P      shipped name (idgraf, idgraf-starpu, mapuche), flat:P[,key=value]\n"
-            "                        or the path of a SimGrid platform file\n"
-            "  -w, --workload W      name:key=value,... (see `hetsim workloads`)\n"
-            "  -s, --policy S        name:key=value,... (see `hetsim policies`)\n"
-            "      --gpus K          GPU workers (default: all)\n"
-            "      --cpus C          CPU workers (default: cores left after the GPUs' drivers)\n"
-            "      --gpu-order O     first (GPU0, GPU1, ...) or spread (one per PCIe switch first)\n"
-            "      --seed S          seed of every random stream (default 1)\n"
-            "      --noise CV        lognormal noise on execution times, coefficient of variation\n"
-            "      --window W        tasks in flight per GPU or flat processor (default 2)\n"
-            "      --cache-fraction F  part of GPU memory for the data cache (default 0.8)\n"
-            "      --p2p             direct GPU-to-GPU copies where the platform has routes\n"
-            "      --no-flush        do not write data back to host memory at the end\n"
-            "      --perf FILE       timing table (default: the platform's shipped one)\n"
+            "                        machine's GPUs and cores; -p names a calibrated platform)\n");
+    hs_scenario_usage(out);
+    fprintf(out,
             "  -o, --output FILE     write the run record (JSON); '-' for standard output\n"
             "      --trace FILE      write the per-task and per-transfer trace (CSV)\n"
             "      --paje FILE       write a Paje trace (SimGrid tracing)\n"
@@ -53,57 +41,27 @@ static void usage(FILE *out)
 
 static void parse_args(int argc, char **argv, struct run_args *a)
 {
-    enum { O_GPUS = 256, O_CPUS, O_ORDER, O_SEED, O_NOISE, O_WINDOW, O_CACHE, O_P2P, O_NOFLUSH,
-           O_PERF, O_TRACE, O_PAJE, O_TIMING, O_EVENTS, O_ENGINE };
-    static const struct option opts[] = {
-        {"platform", required_argument, 0, 'p'}, {"workload", required_argument, 0, 'w'},
-        {"policy", required_argument, 0, 's'},   {"gpus", required_argument, 0, O_GPUS},
-        {"cpus", required_argument, 0, O_CPUS},  {"gpu-order", required_argument, 0, O_ORDER},
-        {"seed", required_argument, 0, O_SEED},  {"noise", required_argument, 0, O_NOISE},
-        {"window", required_argument, 0, O_WINDOW},
-        {"cache-fraction", required_argument, 0, O_CACHE},
-        {"p2p", no_argument, 0, O_P2P},          {"no-flush", no_argument, 0, O_NOFLUSH},
-        {"perf", required_argument, 0, O_PERF},  {"output", required_argument, 0, 'o'},
-        {"trace", required_argument, 0, O_TRACE}, {"paje", required_argument, 0, O_PAJE},
-        {"timing", no_argument, 0, O_TIMING},    {"events", no_argument, 0, O_EVENTS},
-        {"engine", required_argument, 0, O_ENGINE},
+    enum { O_TRACE = 256, O_PAJE, O_TIMING, O_EVENTS, O_ENGINE };
+    static const struct option own[] = {
+        {"output", required_argument, 0, 'o'},   {"trace", required_argument, 0, O_TRACE},
+        {"paje", required_argument, 0, O_PAJE},  {"timing", no_argument, 0, O_TIMING},
+        {"events", no_argument, 0, O_EVENTS},    {"engine", required_argument, 0, O_ENGINE},
         {"quiet", no_argument, 0, 'q'},
         {"verbose", no_argument, 0, 'v'},        {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
+    struct option *opts = hs_scenario_options(own);
     struct hs_scenario *sc = &a->sc;
-    struct hs_run_config *cfg = &sc->cfg;
     int c;
     optind = 1;
-    while ((c = hs_getopt("run", argc, argv, "p:w:s:o:qvh", opts)) != -1) {
+    while ((c = hs_getopt("run", argc, argv, HS_SCENARIO_SHORTOPTS "o:qvh", opts)) != -1) {
         switch (c) {
-        case 'p': sc->platform = optarg; break;
-        case 'w': sc->workload = optarg; break;
-        case 's': sc->policy = optarg; break;
         case 'o': a->output = optarg; break;
         case 'q': a->quiet = true; break;
-        case 'v': cfg->verbose = true; break;
+        case 'v': sc->cfg.verbose = true; break;
         case 'h': usage(stdout); exit(HS_EXIT_OK);
-        case O_GPUS: cfg->select.gpus = (int)hs_opt_long("--gpus", optarg, 0, 1 << 20); break;
-        case O_CPUS: cfg->select.cpus = (int)hs_opt_long("--cpus", optarg, 0, 1 << 20); break;
-        case O_ORDER:
-            if (strcmp(optarg, "first") && strcmp(optarg, "spread"))
-                hs_die(HS_EXIT_USAGE, "option --gpu-order: '%s' is not first or spread", optarg);
-            cfg->select.gpu_order = optarg[0] == 's' ? HS_GPU_SPREAD : HS_GPU_FIRST;
-            break;
-        case O_SEED:
-            cfg->opts.seed = (unsigned long)hs_opt_long("--seed", optarg, 0, 4294967295L);
-            break;
-        case O_NOISE: cfg->opts.noise = hs_opt_double("--noise", optarg, 0, 10); break;
-        case O_WINDOW: cfg->select.window = (int)hs_opt_long("--window", optarg, 1, 1024); break;
-        case O_CACHE:
-            cfg->select.cache_fraction = hs_opt_double("--cache-fraction", optarg, 1e-9, 1);
-            break;
-        case O_P2P: cfg->select.p2p = true; break;
-        case O_NOFLUSH: cfg->opts.flush = false; break;
-        case O_PERF: sc->perf = optarg; break;
         case O_TRACE: sc->trace = optarg; break;
-        case O_PAJE: cfg->paje_file = optarg; break;
+        case O_PAJE: sc->cfg.paje_file = optarg; break;
         case O_TIMING: a->timing = true; break;
         case O_EVENTS: sc->events = true; break;
         case O_ENGINE:
@@ -111,10 +69,10 @@ static void parse_args(int argc, char **argv, struct run_args *a)
                 hs_die(HS_EXIT_USAGE, "option --engine: '%s' is not simgrid or cuda", optarg);
             sc->engine = optarg;
             break;
-        default:
-            exit(HS_EXIT_USAGE);
+        default: hs_scenario_apply_option(sc, c, optarg);
         }
     }
+    free(opts);
     if (optind < argc)
         hs_die(HS_EXIT_USAGE, "run: unexpected argument '%s' (see `hetsim run --help`)",
                argv[optind]);

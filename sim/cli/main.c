@@ -23,6 +23,14 @@ static const struct {
     {"dag", hs_cmd_dag, "write the DAG of a workload (JSON or DOT)"},
     {"calibrate", hs_cmd_calibrate, "measure this GPU machine for simulation (--engine cuda)"},
     {"compare", hs_cmd_compare, "compare two run records (simulated vs measured)"},
+#ifdef HETSIM_WITH_SIMGRID
+    {"sweep", hs_cmd_sweep, "run a grid of scenarios, one CSV row per run (resumable, -j, MPI, shards)"},
+    {"merge", hs_cmd_merge, "join the CSV files of a sweep's shards"},
+    {"summarize", hs_cmd_summarize, "mean, sd, 95% CI per group; pairwise better/equal/worse"},
+    {"plot", hs_cmd_plot, "plot a metric of sweep results against a parameter (gnuplot)"},
+    {"gantt", hs_cmd_gantt, "draw the Gantt chart of a run recorded with --events"},
+    {"reproduce", hs_cmd_reproduce, "run a study: sweep, table, plots, published values"},
+#endif
 };
 
 static void usage(FILE *out)

@@ -33,6 +33,11 @@ static const struct hs_param flat_params[] = {
     {0},
 };
 
+const struct hs_param *hs_flat_params(void)
+{
+    return flat_params;
+}
+
 void hs_print_flat_params(const char *indent)
 {
     hs_params_print(flat_params, indent);

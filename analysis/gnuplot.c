@@ -1,0 +1,124 @@
+/* analysis/gnuplot.c — running gnuplot on a script: terminal from the file
+ * extension, quoting, the subprocess and its error message. */
+#define _DEFAULT_SOURCE /* mkstemp */
+#include "analysis/plot.h"
+#include "sim/util.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+void hs_gnuplot_quote(struct hs_buf *b, const char *text)
+{
+    hs_buf_add(b, "'");
+    for (const char *p = text; *p; p++)
+        hs_buf_add(b, *p == '\'' ? "''" : (char[]){*p, '\0'});
+    hs_buf_add(b, "'");
+}
+
+int hs_gnuplot_preamble(struct hs_buf *b, const char *output, int width, int height)
+{
+    const char *dot = strrchr(output, '.');
+    const char *ext = dot ? dot + 1 : "";
+    if (strcmp(ext, "png") == 0)
+        hs_buf_printf(b, "set terminal pngcairo noenhanced size %d,%d font 'Sans,10'\n", width, height);
+    else if (strcmp(ext, "svg") == 0)
+        hs_buf_printf(b, "set terminal svg noenhanced size %d,%d dynamic font 'Sans,10'\n", width, height);
+    else if (strcmp(ext, "pdf") == 0)
+        hs_buf_printf(b, "set terminal pdfcairo noenhanced size %.2fin,%.2fin font 'Sans,8'\n",
+                      width / 150.0, height / 150.0);
+    else
+        return hs_fail("%s: unknown image format '%s' (use .png, .svg or .pdf)", output, ext);
+    hs_buf_add(b, "set output ");
+    hs_gnuplot_quote(b, output);
+    hs_buf_add(b, "\n");
+    return 0;
+}
+
+static int save_script(const char *script, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    int rc = !f || fputs(script, f) < 0;
+    if (f)
+        rc |= fclose(f) != 0;
+    return rc ? hs_fail("%s: cannot write: %s", path, strerror(errno)) : 0;
+}
+
+/* The first line gnuplot printed that says what went wrong. */
+static void first_error(FILE *err, char *msg, size_t size)
+{
+    char line[512];
+    msg[0] = '\0';
+    rewind(err);
+    while (fgets(line, sizeof line, err)) {
+        line[strcspn(line, "\n")] = '\0';
+        char *p = line + strspn(line, " \t^");
+        if (*p && !msg[0])
+            snprintf(msg, size, "%s", p);
+        if (strstr(p, "rror") || strstr(p, "arning")) {
+            snprintf(msg, size, "%s", p);
+            break;
+        }
+    }
+}
+
+static int spawn(const char *script, FILE *err, int *status)
+{
+    int in[2];
+    if (pipe(in))
+        return hs_fail("cannot run gnuplot: %s", strerror(errno));
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(in[0], STDIN_FILENO);
+        dup2(fileno(err), STDOUT_FILENO);
+        dup2(fileno(err), STDERR_FILENO);
+        close(in[0]), close(in[1]);
+        execlp("gnuplot", "gnuplot", (char *)NULL);
+        _exit(127);
+    }
+    close(in[0]);
+    if (pid < 0) {
+        close(in[1]);
+        return hs_fail("cannot run gnuplot: %s", strerror(errno));
+    }
+    void (*old)(int) = signal(SIGPIPE, SIG_IGN); /* gnuplot may stop reading early */
+    size_t len = strlen(script), off = 0;
+    while (off < len) {
+        ssize_t w = write(in[1], script + off, len - off);
+        if (w <= 0 && errno != EINTR)
+            break;
+        off += w > 0 ? (size_t)w : 0;
+    }
+    close(in[1]);
+    signal(SIGPIPE, old);
+    while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+        ;
+    return 0;
+}
+
+int hs_gnuplot_run(const char *script, const char *script_path)
+{
+    if (script_path && save_script(script, script_path))
+        return -1;
+    FILE *err = tmpfile();
+    if (!err)
+        return hs_fail("cannot run gnuplot: %s", strerror(errno));
+    int status = 0;
+    if (spawn(script, err, &status)) {
+        fclose(err);
+        return -1;
+    }
+    char msg[512];
+    first_error(err, msg, sizeof msg);
+    fclose(err);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+        return hs_fail("gnuplot not found (install gnuplot-nox)");
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || strstr(msg, "rror"))
+        return hs_fail("gnuplot failed: %s", msg[0] ? msg : "no message");
+    return 0;
+}

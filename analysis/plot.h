@@ -1,0 +1,45 @@
+/* analysis/plot.h — figures through gnuplot (run as a subprocess and fed a
+ * script on its standard input): a metric against a parameter, one curve per
+ * group with 95% confidence error bars, from sweep results; and the Gantt
+ * chart of one run from its record's events. The format follows the output
+ * file's extension: .png (pngcairo), .svg, .pdf (pdfcairo). */
+#ifndef HS_PLOT_H
+#define HS_PLOT_H
+
+#include "analysis/buf.h"
+#include "analysis/csv.h"
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+
+struct hs_plot_opts {
+    const char *x, *y;      /* columns */
+    char *const *by;        /* one curve per combination of these columns */
+    int nby;
+    const char *output;
+    const char *title, *xlabel, *ylabel; /* NULL: derived from the columns */
+    bool logx, logy;
+    const char *script;     /* also write the gnuplot script here (or NULL) */
+};
+
+/* -1 with hs_fail (unknown column, not a number, unknown extension, gnuplot
+ * missing or failing). */
+int hs_plot_metric(const struct hs_csv *csv, const char *file, const struct hs_plot_opts *o);
+
+/* Gantt chart: one row per worker, tasks coloured by kernel, transfers in
+ * and out of a worker's own memory drawn in thin lanes on its row. -1 with
+ * hs_fail when the record has no events. */
+int hs_plot_gantt(const cJSON *record, const char *file, const char *output, const char *title,
+                  const char *script);
+
+/* ---- shared by both --------------------------------------------------------- */
+
+/* "set terminal …; set output '…'" for the output's extension; -1 with hs_fail. */
+int hs_gnuplot_preamble(struct hs_buf *b, const char *output, int width, int height);
+/* A gnuplot single-quoted string ('' inside). */
+void hs_gnuplot_quote(struct hs_buf *b, const char *text);
+/* Run gnuplot on the script (and save it when script_path is set); -1 with
+ * hs_fail and gnuplot's first error line. */
+int hs_gnuplot_run(const char *script, const char *script_path);
+
+#endif

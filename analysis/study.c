@@ -1,0 +1,527 @@
+/* analysis/study.c — loading and checking study files (cJSON). */
+#include "analysis/study.h"
+#include "analysis/buf.h"
+#include "sim/util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Where a value sits in the file, for messages. */
+struct where {
+    const char *file;
+    char path[256];
+};
+
+static int bad(const struct where *w, const char *what)
+{
+    return hs_fail("%s: %s: %s", w->file, w->path[0] ? w->path : "(top)", what);
+}
+
+static void append(char *dst, size_t size, const char *text)
+{
+    size_t n = strlen(dst), m = strlen(text);
+    if (n + m >= size)
+        m = size - n - 1;
+    memcpy(dst + n, text, m);
+    dst[n + m] = '\0';
+}
+
+/* The path of a key (key != NULL) or an index of w. */
+static struct where sub(const struct where *w, const char *key, int index)
+{
+    struct where s = *w;
+    char item[32];
+    snprintf(item, sizeof item, "[%d]", index);
+    if (key && s.path[0])
+        append(s.path, sizeof s.path, ".");
+    append(s.path, sizeof s.path, key ? key : item);
+    return s;
+}
+
+/* Only these keys may appear in object o. */
+static int known_keys(const struct where *w, const cJSON *o, const char *const *keys)
+{
+    const cJSON *item;
+    cJSON_ArrayForEach(item, o)
+    {
+        bool ok = false;
+        for (int i = 0; keys[i] && !ok; i++)
+            ok = strcmp(item->string, keys[i]) == 0;
+        if (!ok) {
+            struct hs_buf list = {0};
+            for (int i = 0; keys[i]; i++)
+                hs_buf_printf(&list, "%s%s", i ? ", " : "", keys[i]);
+            struct where s = sub(w, item->string, 0);
+            char msg[512];
+            snprintf(msg, sizeof msg, "unknown key (valid here: %s)", hs_buf_str(&list));
+            hs_buf_free(&list);
+            return bad(&s, msg);
+        }
+    }
+    return 0;
+}
+
+/* A string, number or boolean as text (numbers in their shortest exact form). */
+static int scalar_text(const struct where *w, const cJSON *v, char **out)
+{
+    char buf[64];
+    if (cJSON_IsString(v)) {
+        *out = hs_xstrdup(v->valuestring);
+    } else if (cJSON_IsBool(v)) {
+        *out = hs_xstrdup(cJSON_IsTrue(v) ? "1" : "0");
+    } else if (cJSON_IsNumber(v)) {
+        snprintf(buf, sizeof buf, "%.15g", v->valuedouble);
+        if (strtod(buf, NULL) != v->valuedouble)
+            snprintf(buf, sizeof buf, "%.17g", v->valuedouble);
+        *out = hs_xstrdup(buf);
+    } else {
+        return bad(w, "expected a string or a number");
+    }
+    return 0;
+}
+
+static int opt_string(const struct where *w, const cJSON *o, const char *key, char **out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    *out = NULL;
+    if (!v)
+        return 0;
+    struct where s = sub(w, key, 0);
+    if (!cJSON_IsString(v))
+        return bad(&s, "expected a string");
+    *out = hs_xstrdup(v->valuestring);
+    return 0;
+}
+
+static int opt_number(const struct where *w, const cJSON *o, const char *key, double lo, double *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!v)
+        return 0;
+    struct where s = sub(w, key, 0);
+    if (!cJSON_IsNumber(v) || !(v->valuedouble >= lo) || !isfinite(v->valuedouble)) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "expected a number >= %g", lo);
+        return bad(&s, msg);
+    }
+    *out = v->valuedouble;
+    return 0;
+}
+
+static int opt_bool(const struct where *w, const cJSON *o, const char *key, bool *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!v)
+        return 0;
+    struct where s = sub(w, key, 0);
+    if (!cJSON_IsBool(v))
+        return bad(&s, "expected true or false");
+    *out = cJSON_IsTrue(v);
+    return 0;
+}
+
+/* An array of strings (a single string is a list of one). */
+static int string_list(const struct where *w, const cJSON *o, const char *key, char ***out, int *n)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key), *item;
+    if (!v)
+        return 0;
+    struct where s = sub(w, key, 0);
+    if (cJSON_IsString(v)) {
+        *out = hs_xrealloc(*out, (size_t)(*n + 1) * sizeof **out);
+        (*out)[(*n)++] = hs_xstrdup(v->valuestring);
+        return 0;
+    }
+    if (!cJSON_IsArray(v))
+        return bad(&s, "expected a list of strings");
+    int i = 0;
+    cJSON_ArrayForEach(item, v)
+    {
+        struct where e = sub(&s, NULL, i++);
+        if (!cJSON_IsString(item))
+            return bad(&e, "expected a string");
+        *out = hs_xrealloc(*out, (size_t)(*n + 1) * sizeof **out);
+        (*out)[(*n)++] = hs_xstrdup(item->valuestring);
+    }
+    return 0;
+}
+
+/* ---- sweep ------------------------------------------------------------------ */
+
+static void set_kv(struct hs_study_kv **kv, int *n, const char *key, char *value)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp((*kv)[i].key, key) == 0) {
+            free((*kv)[i].value);
+            (*kv)[i].value = value;
+            return;
+        }
+    *kv = hs_xrealloc(*kv, (size_t)(*n + 1) * sizeof **kv);
+    (*kv)[*n].key = hs_xstrdup(key);
+    (*kv)[(*n)++].value = value;
+}
+
+static int load_kv(const struct where *w, const cJSON *o, struct hs_study_kv **kv, int *n)
+{
+    if (!cJSON_IsObject(o))
+        return bad(w, "expected an object of key: value");
+    const cJSON *item;
+    cJSON_ArrayForEach(item, o)
+    {
+        struct where s = sub(w, item->string, 0);
+        char *value;
+        if (scalar_text(&s, item, &value))
+            return -1;
+        set_kv(kv, n, item->string, value);
+    }
+    return 0;
+}
+
+static int load_axis(const struct where *w, const cJSON *v, struct hs_sweep_axis *axis)
+{
+    if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) == 0)
+        return bad(w, "expected a non-empty list of values");
+    const cJSON *item;
+    int i = 0;
+    cJSON_ArrayForEach(item, v)
+    {
+        struct where e = sub(w, NULL, i++);
+        char *text;
+        if (scalar_text(&e, item, &text))
+            return -1;
+        axis->values = hs_xrealloc(axis->values, (size_t)(axis->n + 1) * sizeof *axis->values);
+        axis->values[axis->n++] = text;
+    }
+    return 0;
+}
+
+static int load_vary(const struct where *w, const cJSON *o, struct hs_study *st)
+{
+    if (!cJSON_IsObject(o))
+        return bad(w, "expected an object of key: [values]");
+    const cJSON *item;
+    cJSON_ArrayForEach(item, o)
+    {
+        struct where s = sub(w, item->string, 0);
+        struct hs_sweep_axis axis = {.name = hs_xstrdup(item->string)};
+        if (load_axis(&s, item, &axis)) {
+            hs_sweep_axis_free(&axis);
+            return -1;
+        }
+        int a = 0;
+        while (a < st->naxes && strcmp(st->axes[a].name, axis.name) != 0)
+            a++;
+        if (a == st->naxes)
+            st->axes = hs_xrealloc(st->axes, (size_t)++st->naxes * sizeof *st->axes);
+        else
+            hs_sweep_axis_free(&st->axes[a]);
+        st->axes[a] = axis;
+    }
+    return 0;
+}
+
+/* "sweep", or "quick" over it. */
+static int load_sweep(const struct where *w, const cJSON *o, struct hs_study *st)
+{
+    static const char *const keys[] = {"base", "vary", "reps", "timeout", NULL};
+    if (!cJSON_IsObject(o))
+        return bad(w, "expected an object");
+    if (known_keys(w, o, keys))
+        return -1;
+    const cJSON *base = cJSON_GetObjectItemCaseSensitive(o, "base");
+    const cJSON *vary = cJSON_GetObjectItemCaseSensitive(o, "vary");
+    struct where wb = sub(w, "base", 0), wv = sub(w, "vary", 0);
+    double reps = st->reps;
+    if ((base && load_kv(&wb, base, &st->base, &st->nbase)) || (vary && load_vary(&wv, vary, st)) ||
+        opt_number(w, o, "reps", 1, &reps) || opt_number(w, o, "timeout", 0, &st->timeout))
+        return -1;
+    if (reps != floor(reps) || reps > 1e6) {
+        struct where wr = sub(w, "reps", 0);
+        return bad(&wr, "expected a whole number of repetitions");
+    }
+    st->reps = (int)reps;
+    return 0;
+}
+
+/* ---- report ----------------------------------------------------------------- */
+
+static int load_table(const struct where *w, const cJSON *o, struct hs_study *st)
+{
+    static const char *const keys[] = {"by", "metrics", "pairwise", NULL};
+    if (!cJSON_IsObject(o))
+        return bad(w, "expected an object");
+    return known_keys(w, o, keys) || string_list(w, o, "by", &st->by, &st->nby) ||
+                   string_list(w, o, "metrics", &st->metrics, &st->nmetrics) ||
+                   opt_string(w, o, "pairwise", &st->pairwise)
+               ? -1
+               : 0;
+}
+
+static int load_plot(const struct where *w, const cJSON *o, struct hs_study_plot *p)
+{
+    static const char *const keys[] = {"file", "x", "y", "by", "title", "xlabel", "ylabel",
+                                       "logx", "logy", NULL};
+    if (!cJSON_IsObject(o))
+        return bad(w, "expected an object");
+    if (known_keys(w, o, keys) || opt_string(w, o, "file", &p->file) || opt_string(w, o, "x", &p->x) ||
+        opt_string(w, o, "y", &p->y) || string_list(w, o, "by", &p->by, &p->nby) ||
+        opt_string(w, o, "title", &p->title) || opt_string(w, o, "xlabel", &p->xlabel) ||
+        opt_string(w, o, "ylabel", &p->ylabel) || opt_bool(w, o, "logx", &p->logx) ||
+        opt_bool(w, o, "logy", &p->logy))
+        return -1;
+    if (!p->file || !p->x || !p->y)
+        return bad(w, "a plot needs file, x and y");
+    if (strchr(p->file, '/'))
+        return bad(w, "file: a plain file name (it is written in the output folder)");
+    return 0;
+}
+
+static int load_ref(const struct where *w, const cJSON *o, struct hs_study_ref *r)
+{
+    static const char *const keys[] = {"where", "metric", "value", "tolerance", "scale", "source", NULL};
+    r->tolerance = NAN;
+    r->scale = 1;
+    r->value = NAN;
+    if (!cJSON_IsObject(o))
+        return bad(w, "expected an object");
+    const cJSON *where = cJSON_GetObjectItemCaseSensitive(o, "where");
+    struct where ww = sub(w, "where", 0);
+    if (known_keys(w, o, keys) || (where && load_kv(&ww, where, &r->where, &r->nwhere)) ||
+        opt_string(w, o, "metric", &r->metric) || opt_string(w, o, "source", &r->source) ||
+        opt_number(w, o, "value", -INFINITY, &r->value) || opt_number(w, o, "tolerance", 0, &r->tolerance) ||
+        opt_number(w, o, "scale", 1e-300, &r->scale))
+        return -1;
+    if (!r->metric || isnan(r->value))
+        return bad(w, "a published value needs metric and value");
+    return 0;
+}
+
+static int load_array(const struct where *w, const cJSON *root, const char *key, size_t size,
+                      void **items, int *n, int (*load)(const struct where *, const cJSON *, void *))
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key), *item;
+    if (!v)
+        return 0;
+    struct where s = sub(w, key, 0);
+    if (!cJSON_IsArray(v))
+        return bad(&s, "expected a list");
+    cJSON_ArrayForEach(item, v)
+    {
+        *items = hs_xrealloc(*items, (size_t)(*n + 1) * size);
+        char *slot = (char *)*items + (size_t)*n * size;
+        memset(slot, 0, size);
+        struct where e = sub(&s, NULL, *n);
+        (*n)++;
+        if (load(&e, item, slot))
+            return -1;
+    }
+    return 0;
+}
+
+static int plot_loader(const struct where *w, const cJSON *o, void *p)
+{
+    return load_plot(w, o, p);
+}
+
+static int ref_loader(const struct where *w, const cJSON *o, void *r)
+{
+    return load_ref(w, o, r);
+}
+
+static int load_root(const struct where *w, const cJSON *root, struct hs_study *st)
+{
+    static const char *const keys[] = {"name", "title", "description", "source", "sweep", "quick",
+                                       "table", "plots", "published", NULL};
+    if (!cJSON_IsObject(root))
+        return bad(w, "expected an object");
+    const cJSON *sweep = cJSON_GetObjectItemCaseSensitive(root, "sweep");
+    const cJSON *quick = cJSON_GetObjectItemCaseSensitive(root, "quick");
+    const cJSON *table = cJSON_GetObjectItemCaseSensitive(root, "table");
+    struct where ws = sub(w, "sweep", 0), wq = sub(w, "quick", 0), wt = sub(w, "table", 0);
+    char *name = NULL;
+    st->reps = 1;
+    if (known_keys(w, root, keys) || opt_string(w, root, "name", &name) ||
+        opt_string(w, root, "title", &st->title) || opt_string(w, root, "description", &st->description) ||
+        opt_string(w, root, "source", &st->source))
+        return free(name), -1;
+    if (name) {
+        free(st->name);
+        st->name = name;
+    }
+    if (!sweep)
+        return bad(w, "a study needs a sweep");
+    if (load_sweep(&ws, sweep, st) || (table && load_table(&wt, table, st)))
+        return -1;
+    if (quick && st->quick && load_sweep(&wq, quick, st))
+        return -1;
+    if (quick && !st->quick) { /* checked all the same */
+        struct hs_study scratch = {.reps = 1};
+        int rc = load_sweep(&wq, quick, &scratch);
+        hs_study_free(&scratch);
+        if (rc)
+            return -1;
+    }
+    return load_array(w, root, "plots", sizeof *st->plots, (void **)&st->plots, &st->nplots, plot_loader) ||
+                   load_array(w, root, "published", sizeof *st->refs, (void **)&st->refs, &st->nrefs,
+                              ref_loader)
+               ? -1
+               : 0;
+}
+
+/* ---- files ------------------------------------------------------------------ */
+
+#ifndef HETSIM_SOURCE_STUDYDIR
+#define HETSIM_SOURCE_STUDYDIR "analysis/studies"
+#endif
+#ifndef HETSIM_INSTALL_STUDYDIR
+#define HETSIM_INSTALL_STUDYDIR "/usr/local/share/hetsim/studies"
+#endif
+
+static const char *study_dir(int i)
+{
+    const char *dirs[] = {getenv("HETSIM_STUDYDIR"), HETSIM_SOURCE_STUDYDIR, HETSIM_INSTALL_STUDYDIR};
+    return i < 3 ? dirs[i] : NULL;
+}
+
+const char *hs_study_dirs(void)
+{
+    static char buf[2048];
+    const char *env = getenv("HETSIM_STUDYDIR");
+    snprintf(buf, sizeof buf, "%s%s%s, %s", env ? env : "", env ? ", " : "", HETSIM_SOURCE_STUDYDIR,
+             HETSIM_INSTALL_STUDYDIR);
+    return buf;
+}
+
+/* A path as given, or NAME.json in the first study directory holding it. */
+static char *find_study(const char *name)
+{
+    if (strchr(name, '/') || strstr(name, ".json"))
+        return hs_xstrdup(name);
+    for (int i = 0; i < 3; i++) {
+        const char *dir = study_dir(i);
+        if (!dir || !*dir)
+            continue;
+        char *path = hs_xmalloc(strlen(dir) + strlen(name) + 8);
+        sprintf(path, "%s/%s.json", dir, name);
+        FILE *f = fopen(path, "r");
+        if (f) {
+            fclose(f);
+            return path;
+        }
+        free(path);
+    }
+    return NULL;
+}
+
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        hs_fail("%s: cannot read: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct hs_buf b = {0};
+    char chunk[8192];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        hs_buf_addn(&b, chunk, n);
+    fclose(f);
+    return hs_buf_take(&b);
+}
+
+static char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *name = hs_xstrdup(slash ? slash + 1 : path);
+    char *dot = strstr(name, ".json");
+    if (dot)
+        *dot = '\0';
+    return name;
+}
+
+int hs_study_load(const char *name_or_path, bool quick, struct hs_study *st)
+{
+    memset(st, 0, sizeof *st);
+    st->path = find_study(name_or_path);
+    if (!st->path) {
+        int n;
+        char **paths;
+        struct hs_buf names = {0};
+        n = hs_study_paths(&paths);
+        for (int i = 0; i < n; i++) {
+            char *b = base_name(paths[i]);
+            hs_buf_printf(&names, "%s%s", i ? ", " : "", b);
+            free(b);
+        }
+        hs_study_paths_free(paths, n);
+        hs_fail("unknown study '%s' (shipped: %s)", name_or_path, n ? hs_buf_str(&names) : "none");
+        hs_buf_free(&names);
+        return -1;
+    }
+    st->name = base_name(st->path);
+    st->quick = quick;
+    char *text = read_text(st->path);
+    if (!text)
+        return hs_study_free(st), -1;
+    cJSON *root = cJSON_Parse(text);
+    if (!root) {
+        const char *at = cJSON_GetErrorPtr();
+        int line = 1;
+        for (const char *p = text; at && p < at && *p; p++)
+            line += *p == '\n';
+        hs_fail("%s: malformed JSON near line %d", st->path, line);
+        free(text);
+        hs_study_free(st);
+        return -1;
+    }
+    struct where w = {st->path, ""};
+    int rc = load_root(&w, root, st);
+    cJSON_Delete(root);
+    free(text);
+    if (rc)
+        hs_study_free(st);
+    return rc;
+}
+
+static void free_list(char **list, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(list[i]);
+    free(list);
+}
+
+static void free_kv(struct hs_study_kv *kv, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(kv[i].key);
+        free(kv[i].value);
+    }
+    free(kv);
+}
+
+void hs_study_free(struct hs_study *st)
+{
+    free(st->path), free(st->name), free(st->title), free(st->description), free(st->source);
+    free_kv(st->base, st->nbase);
+    for (int a = 0; a < st->naxes; a++)
+        hs_sweep_axis_free(&st->axes[a]);
+    free(st->axes);
+    free_list(st->by, st->nby);
+    free_list(st->metrics, st->nmetrics);
+    free(st->pairwise);
+    for (int i = 0; i < st->nplots; i++) {
+        struct hs_study_plot *p = &st->plots[i];
+        free(p->file), free(p->x), free(p->y), free(p->title), free(p->xlabel), free(p->ylabel);
+        free_list(p->by, p->nby);
+    }
+    free(st->plots);
+    for (int i = 0; i < st->nrefs; i++) {
+        free_kv(st->refs[i].where, st->refs[i].nwhere);
+        free(st->refs[i].metric), free(st->refs[i].source);
+    }
+    free(st->refs);
+    memset(st, 0, sizeof *st);
+}

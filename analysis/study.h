@@ -1,0 +1,76 @@
+/* analysis/study.h — study files (JSON, analysis/studies/NAME.json): the
+ * sweep that reproduces a figure or table of a paper, its reduced --quick
+ * version, the summary table and plots to make, and the published values to
+ * print beside ours (with a tolerance where the paper gives an exact figure).
+ *
+ *   { "title": "...", "description": "...", "source": "...",
+ *     "sweep": { "base": {"platform": "idgraf", "workload": "cholesky:n=16384,nb=1024"},
+ *                "vary": {"policy": ["heft", "dmda"], "gpus": [1, 2, 4, 8]},
+ *                "reps": 1, "timeout": 600 },
+ *     "quick": { "base": {...}, "vary": {...}, "reps": 1 },   (overrides, key by key)
+ *     "table": { "by": ["policy", "gpus"], "metrics": ["gflops"], "pairwise": "makespan" },
+ *     "plots": [ {"file": "gflops.png", "x": "gpus", "y": "gflops", "by": ["policy"],
+ *                 "title": "...", "xlabel": "...", "ylabel": "...", "logx": false, "logy": false} ],
+ *     "published": [ {"where": {"policy": "dmda", "gpus": 8}, "metric": "gflops",
+ *                     "value": 680.82, "tolerance": 0.10, "scale": 1, "source": "..."} ] }
+ *
+ * Every key is checked: a typo is refused with its path in the file. */
+#ifndef HS_STUDY_H
+#define HS_STUDY_H
+
+#include "analysis/sweep.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct hs_study_kv {
+    char *key, *value;
+};
+
+struct hs_study_plot {
+    char *file, *x, *y, *title, *xlabel, *ylabel;
+    char **by;
+    int nby;
+    bool logx, logy;
+};
+
+struct hs_study_ref {
+    struct hs_study_kv *where;
+    int nwhere;
+    char *metric, *source;
+    double value;
+    double tolerance; /* relative; NAN: the paper gives no exact figure */
+    double scale;     /* our values are divided by it (1 by default) */
+};
+
+struct hs_study {
+    char *path, *name, *title, *description, *source;
+    bool quick;
+    /* the sweep (with --quick's overrides applied) */
+    struct hs_study_kv *base;
+    int nbase;
+    struct hs_sweep_axis *axes;
+    int naxes, reps;
+    double timeout;
+    /* the report */
+    char **by, **metrics, *pairwise;
+    int nby, nmetrics;
+    struct hs_study_plot *plots;
+    int nplots;
+    struct hs_study_ref *refs;
+    int nrefs;
+};
+
+/* Load a study by name (found in the study directories) or path. -1 with
+ * hs_fail ("FILE: sweep.vary.gpus[2]: expected a string or a number"). */
+int hs_study_load(const char *name_or_path, bool quick, struct hs_study *st);
+void hs_study_free(struct hs_study *st);
+
+/* The shipped studies: *paths (sorted by name; caller frees with
+ * hs_study_paths_free). */
+int hs_study_paths(char ***paths);
+void hs_study_paths_free(char **paths, int n);
+/* The directories searched, for messages. */
+const char *hs_study_dirs(void);
+
+#endif

@@ -1,0 +1,62 @@
+/* analysis/studydir.c — listing the shipped studies (every NAME.json of the
+ * study directories; a name found in an earlier directory hides later ones). */
+#include "analysis/study.h"
+#include "sim/util.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int by_base(const void *a, const void *b)
+{
+    const char *x = strrchr(*(char *const *)a, '/'), *y = strrchr(*(char *const *)b, '/');
+    return strcmp(x ? x + 1 : *(char *const *)a, y ? y + 1 : *(char *const *)b);
+}
+
+static bool listed(char **paths, int n, const char *file)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(strrchr(paths[i], '/') + 1, file) == 0)
+            return true;
+    return false;
+}
+
+static void add_dir(const char *dir, char ***paths, int *n)
+{
+    DIR *d = dir && *dir ? opendir(dir) : NULL;
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0 || listed(*paths, *n, e->d_name))
+            continue;
+        char *path = hs_xmalloc(strlen(dir) + len + 2);
+        sprintf(path, "%s/%s", dir, e->d_name);
+        *paths = hs_xrealloc(*paths, (size_t)(*n + 1) * sizeof **paths);
+        (*paths)[(*n)++] = path;
+    }
+    closedir(d);
+}
+
+int hs_study_paths(char ***paths)
+{
+    *paths = NULL;
+    int n = 0;
+    char dirs[2048];
+    snprintf(dirs, sizeof dirs, "%s", hs_study_dirs());
+    char *save = NULL;
+    for (char *dir = strtok_r(dirs, ",", &save); dir; dir = strtok_r(NULL, ",", &save))
+        add_dir(dir + strspn(dir, " "), paths, &n);
+    if (n)
+        qsort(*paths, (size_t)n, sizeof **paths, by_base);
+    return n;
+}
+
+void hs_study_paths_free(char **paths, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(paths[i]);
+    free(paths);
+}

@@ -1,0 +1,105 @@
+/* analysis/summary.c — building the summary and pairwise tables. */
+#include "analysis/summary.h"
+#include "analysis/stats.h"
+#include "analysis/sweep.h"
+#include "sim/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void stats_header(struct hs_table *t, const struct hs_summary_opts *o)
+{
+    hs_table_init(t, o->nby + 6);
+    for (int i = 0; i < o->nby; i++)
+        hs_table_add(t, o->by[i]);
+    const char *rest[] = {"metric", "n", "failed", "mean", "sd", "ci95"};
+    for (int i = 0; i < 6; i++)
+        hs_table_add(t, rest[i]);
+}
+
+static int stats_rows(const struct hs_csv *csv, const char *file, const struct hs_groups *gs,
+                      const struct hs_summary_opts *o, const int *mcols, struct hs_table *t)
+{
+    double *x = hs_xmalloc((size_t)(csv->nrows + 1) * sizeof *x);
+    for (int g = 0; g < gs->n; g++)
+        for (int m = 0; m < o->nmetrics; m++) {
+            long n = hs_group_values(csv, file, &gs->g[g], mcols[m], x);
+            if (n < 0) {
+                free(x);
+                return -1;
+            }
+            struct hs_stat s;
+            hs_stat_compute(x, n, &s);
+            for (int i = 0; i < o->nby; i++)
+                hs_table_add(t, gs->g[g].values[i]);
+            hs_table_add(t, o->metrics[m]);
+            hs_table_addf(t, "%ld", n);
+            hs_table_addf(t, "%ld", gs->g[g].failed);
+            hs_table_num(t, s.mean, o->digits);
+            hs_table_num(t, s.sd, o->digits);
+            hs_table_num(t, s.ci95, o->digits);
+        }
+    free(x);
+    return 0;
+}
+
+static int pair_rows(const struct hs_csv *csv, const char *file, const struct hs_groups *gs,
+                     const char *metric, struct hs_table *t, char *note, size_t note_size)
+{
+    int col = hs_csv_need_col(csv, metric, file);
+    if (col < 0)
+        return -1;
+    bool lower = hs_metric_lower_is_better(metric);
+    struct hs_pair *pairs;
+    int n;
+    if (hs_pairwise(csv, file, gs, col, lower, &pairs, &n)) {
+        snprintf(note, note_size, "no pairwise comparison: %s", hs_last_error());
+        return 0;
+    }
+    if (!n)
+        snprintf(note, note_size, "no pairwise comparison: no two groups share an instance "
+                 "(group by the column that differs between the runs to compare, e.g. policy)");
+    else
+        snprintf(note, note_size, "pairwise, instance by instance: how often group is better, "
+                 "equal or worse than versus on %s (%s is better)", metric, lower ? "lower" : "higher");
+    for (int i = 0; i < n; i++) {
+        char *a = hs_group_label(csv, gs, pairs[i].a), *b = hs_group_label(csv, gs, pairs[i].b);
+        hs_table_add(t, metric);
+        hs_table_add(t, a);
+        hs_table_add(t, b);
+        hs_table_addf(t, "%ld", pairs[i].common);
+        hs_table_addf(t, "%ld", pairs[i].better);
+        hs_table_addf(t, "%ld", pairs[i].equal);
+        hs_table_addf(t, "%ld", pairs[i].worse);
+        free(a), free(b);
+    }
+    free(pairs);
+    return 0;
+}
+
+int hs_summary_make(const struct hs_csv *csv, const char *file, const struct hs_summary_opts *o,
+                    struct hs_table *stats, struct hs_table *pairs, char *note, size_t note_size)
+{
+    note[0] = '\0';
+    stats_header(stats, o);
+    hs_table_init(pairs, 7);
+    const char *ph[] = {"metric", "group", "versus", "instances", "better", "equal", "worse"};
+    for (int i = 0; i < 7; i++)
+        hs_table_add(pairs, ph[i]);
+    int *mcols = hs_xmalloc((size_t)(o->nmetrics ? o->nmetrics : 1) * sizeof *mcols);
+    int rc = 0;
+    for (int m = 0; m < o->nmetrics && !rc; m++)
+        rc = (mcols[m] = hs_csv_need_col(csv, o->metrics[m], file)) < 0 ? -1 : 0;
+    struct hs_groups gs = {0};
+    if (!rc)
+        rc = hs_groups_make(csv, file, o->by, o->nby, &gs);
+    if (!rc)
+        rc = stats_rows(csv, file, &gs, o, mcols, stats);
+    const char *pm = o->pairwise ? o->pairwise : o->nmetrics ? o->metrics[0] : "";
+    if (!rc && *pm)
+        rc = pair_rows(csv, file, &gs, pm, pairs, note, note_size);
+    hs_groups_free(&gs);
+    free(mcols);
+    return rc;
+}

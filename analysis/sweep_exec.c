@@ -1,0 +1,314 @@
+/* analysis/sweep_exec.c — running a sweep on this machine: plan, resume,
+ * keep -j processes busy, write each row as its run ends. */
+#include "analysis/sweep_exec.h"
+#include "analysis/csv.h"
+#include "analysis/sweep_pool.h"
+#include "sim/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+volatile sig_atomic_t hs_sweep_interrupted;
+
+static void on_signal(int sig)
+{
+    hs_sweep_interrupted = sig;
+}
+
+void hs_sweep_catch_signals(bool on)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on ? on_signal : SIG_DFL; /* no SA_RESTART: poll returns */
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < 3; i++)
+        sigaction(sigs[i], &sa, NULL);
+    hs_sweep_interrupted = 0;
+}
+
+int hs_sweep_launcher_rank(void)
+{
+    static const char *vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK"};
+    for (int i = 0; i < 2; i++)
+        if (getenv(vars[i]))
+            return atoi(getenv(vars[i]));
+    return 0;
+}
+
+int hs_sweep_default_jobs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+int hs_sweep_make_job(const struct hs_sweep_ops *ops, long index, struct hs_sweep_job *job)
+{
+    memset(job, 0, sizeof *job);
+    job->index = index;
+    char *canon = NULL, *inst = NULL;
+    int rc = ops->describe(ops->ctx, index, job, &canon, &inst);
+    if (rc == 0)
+        hs_sweep_ident(canon, inst, job->rep, ops->base_seed, &job->id);
+    else
+        hs_sweep_job_free(job, ops->nparams);
+    free(canon);
+    free(inst);
+    return rc;
+}
+
+struct planned {
+    long index;
+    uint64_t key;
+};
+
+static int by_key(const void *a, const void *b)
+{
+    uint64_t x = ((const struct planned *)a)->key, y = ((const struct planned *)b)->key;
+    return x < y ? -1 : x > y;
+}
+
+/* Describe every run of the grid (bad input shows now, whatever the shard),
+ * refuse two runs with one key, keep this shard's. */
+static struct planned *plan(const struct hs_sweep_opts *opts, const struct hs_sweep_ops *ops, long *n)
+{
+    struct planned *all = hs_xmalloc((size_t)(ops->nruns ? ops->nruns : 1) * sizeof *all);
+    for (long i = 0; i < ops->nruns; i++) {
+        struct hs_sweep_job job;
+        if (hs_sweep_make_job(ops, i, &job)) {
+            free(all);
+            return NULL;
+        }
+        all[i] = (struct planned){i, job.id.key};
+        hs_sweep_job_free(&job, ops->nparams);
+    }
+    struct planned *sorted = hs_xmalloc((size_t)(ops->nruns ? ops->nruns : 1) * sizeof *sorted);
+    memcpy(sorted, all, (size_t)ops->nruns * sizeof *all);
+    qsort(sorted, (size_t)ops->nruns, sizeof *sorted, by_key);
+    for (long i = 1; i < ops->nruns; i++)
+        if (sorted[i].key == sorted[i - 1].key) {
+            long a = sorted[i - 1].index, b = sorted[i].index;
+            hs_fail("runs %ld and %ld of the sweep are the same run (is a value repeated?)",
+                    a < b ? a : b, a < b ? b : a);
+            free(sorted), free(all);
+            return NULL;
+        }
+    free(sorted);
+    *n = 0;
+    for (long i = 0; i < ops->nruns; i++)
+        if (opts->nshards <= 1 || i % opts->nshards == opts->shard)
+            all[(*n)++] = all[i];
+    return all;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Rewrite the file with the rows whose status is ok. */
+static int drop_failed(const char *path, const struct hs_csv *csv)
+{
+    int st = hs_csv_col(csv, "status");
+    struct hs_buf b = {0};
+    hs_csv_line(&b, csv->header, csv->ncols);
+    for (long r = 0; r < csv->nrows; r++)
+        if (st < 0 || strcmp(csv->rows[r][st], "ok") == 0)
+            hs_csv_line(&b, csv->rows[r], csv->ncols);
+    char *tmp = hs_xmalloc(strlen(path) + 8);
+    sprintf(tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    int rc = !f || fwrite(b.s, 1, b.len, f) != b.len;
+    if (f)
+        rc |= fclose(f) != 0;
+    rc = rc || rename(tmp, path) != 0;
+    hs_buf_free(&b);
+    if (rc)
+        hs_fail("%s: cannot rewrite: %s", path, strerror(errno));
+    free(tmp);
+    return rc ? -1 : 0;
+}
+
+static int check_header(const struct hs_csv *csv, const char *path, const char *header)
+{
+    struct hs_buf line = {0};
+    hs_csv_line(&line, csv->header, csv->ncols);
+    int same = strcmp(hs_buf_str(&line), header) == 0;
+    hs_buf_free(&line);
+    if (!same)
+        return hs_fail("%s holds the results of another sweep (its columns differ); write to "
+                       "another file", path);
+    return 0;
+}
+
+/* Keys already in the file (sorted), after dropping an incomplete last line. */
+static int resume(const struct hs_sweep_opts *opts, const char *header, uint64_t **keys, long *nkeys)
+{
+    struct hs_csv csv;
+    *keys = NULL;
+    *nkeys = 0;
+    if (hs_csv_read(opts->csv, &csv))
+        return -1;
+    int rc = check_header(&csv, opts->csv, header);
+    if (!rc && csv.partial) {
+        fprintf(stderr, "hetsim: %s: dropped an incomplete last line (an interrupted write)\n", opts->csv);
+        rc = truncate(opts->csv, (off_t)csv.complete) ? hs_fail("%s: cannot truncate: %s", opts->csv,
+                                                                 strerror(errno)) : 0;
+    }
+    if (!rc && opts->retry_failed)
+        rc = drop_failed(opts->csv, &csv);
+    int st = hs_csv_col(&csv, "status");
+    *keys = hs_xmalloc((size_t)(csv.nrows + 1) * sizeof **keys);
+    for (long r = 0; !rc && r < csv.nrows; r++)
+        if (!opts->retry_failed || strcmp(csv.rows[r][st], "ok") == 0)
+            (*keys)[(*nkeys)++] = strtoull(csv.rows[r][0], NULL, 16);
+    qsort(*keys, (size_t)*nkeys, sizeof **keys, cmp_u64);
+    hs_csv_free(&csv);
+    return rc;
+}
+
+static int open_output(const struct hs_sweep_opts *opts, const struct hs_sweep_ops *ops,
+                       uint64_t **keys, long *nkeys, struct hs_sweep_out *out)
+{
+    char *header = hs_sweep_header(ops);
+    struct stat st;
+    int rc = 0;
+    bool exists = stat(opts->csv, &st) == 0 && st.st_size > 0;
+    if (exists)
+        rc = resume(opts, header, keys, nkeys);
+    out->fd = rc ? -1 : open(opts->csv, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (!rc && out->fd < 0)
+        rc = hs_fail("%s: cannot write: %s", opts->csv, strerror(errno));
+    if (!rc && !exists && write(out->fd, header, strlen(header)) != (ssize_t)strlen(header))
+        rc = hs_fail("%s: cannot write: %s", opts->csv, strerror(errno));
+    free(header);
+    return rc;
+}
+
+int hs_sweep_prepare(const struct hs_sweep_opts *opts, const struct hs_sweep_ops *ops,
+                     long **pending, long *npending, struct hs_sweep_out *out)
+{
+    memset(out, 0, sizeof *out);
+    out->path = opts->csv;
+    out->fd = -1;
+    out->t0 = hs_now();
+    long n;
+    struct planned *runs = plan(opts, ops, &n);
+    if (!runs)
+        return -1;
+    uint64_t *keys = NULL;
+    long nkeys = 0;
+    if (open_output(opts, ops, &keys, &nkeys, out)) {
+        free(runs);
+        free(keys);
+        return -1;
+    }
+    *pending = hs_xmalloc((size_t)(n ? n : 1) * sizeof **pending);
+    *npending = 0;
+    for (long i = 0; i < n; i++)
+        if (nkeys && bsearch(&runs[i].key, keys, (size_t)nkeys, sizeof *keys, cmp_u64))
+            out->skipped++;
+        else
+            (*pending)[(*npending)++] = runs[i].index;
+    free(runs);
+    free(keys);
+    return 0;
+}
+
+void hs_sweep_write_row(void *ctx, const struct hs_sweep_job *job, enum hs_run_status status,
+                        const char *row)
+{
+    (void)job;
+    struct hs_sweep_out *out = ctx;
+    size_t len = strlen(row), off = 0;
+    while (off < len && !out->write_errno) { /* one write per row: a row is never split */
+        ssize_t w = write(out->fd, row + off, len - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            out->write_errno = w < 0 ? errno : EIO;
+        else
+            off += (size_t)w;
+    }
+    out->counts[status]++;
+    hs_progress_step(&out->prog, status != HS_RUN_OK);
+}
+
+int hs_sweep_close(struct hs_sweep_out *out, bool quiet)
+{
+    hs_progress_end(&out->prog);
+    if (out->fd >= 0 && close(out->fd) && !out->write_errno)
+        out->write_errno = errno;
+    out->fd = -1;
+    long ran = out->counts[0] + out->counts[1] + out->counts[2] + out->counts[3];
+    double el = hs_now() - out->t0;
+    if (!quiet) {
+        fprintf(stderr, "sweep: %ld runs in %.1f s", ran, el);
+        if (ran && el > 0)
+            fprintf(stderr, " (%.1f runs/s)", (double)ran / el);
+        fprintf(stderr, ": %ld ok, %ld error, %ld crash, %ld timeout; %ld already in %s\n",
+                out->counts[0], out->counts[1], out->counts[2], out->counts[3], out->skipped, out->path);
+    }
+    if (out->write_errno) {
+        fprintf(stderr, "hetsim: %s: cannot write: %s\n", out->path, strerror(out->write_errno));
+        return 1;
+    }
+    return ran > out->counts[0] ? 1 : 0;
+}
+
+static int run_local(const struct hs_sweep_opts *opts, const struct hs_sweep_ops *ops,
+                     const long *pending, long npending, struct hs_sweep_out *out)
+{
+    struct hs_pool pool;
+    hs_pool_init(&pool, opts->jobs > 0 ? opts->jobs : hs_sweep_default_jobs(), ops, opts->timeout);
+    long next = 0;
+    int rc = 0;
+    while ((next < npending || pool.busy) && !hs_sweep_interrupted && !out->write_errno) {
+        while (pool.busy < pool.nslots && next < npending && !rc) {
+            struct hs_sweep_job job;
+            rc = hs_sweep_make_job(ops, pending[next++], &job) || hs_pool_start(&pool, &job);
+        }
+        if (rc)
+            break;
+        hs_pool_wait(&pool, out->prog.tty ? 500 : -1, hs_sweep_write_row, out);
+        hs_progress_tick(&out->prog);
+    }
+    hs_pool_free(&pool);
+    return rc ? -1 : 0;
+}
+
+int hs_sweep_execute(const struct hs_sweep_opts *opts, const struct hs_sweep_ops *ops)
+{
+#ifdef HETSIM_MPI
+    if (hs_sweep_mpi_launched())
+        return hs_sweep_mpi_execute(opts, ops);
+#endif
+    long *pending, npending;
+    struct hs_sweep_out out;
+    if (hs_sweep_prepare(opts, ops, &pending, &npending, &out)) {
+        if (out.fd >= 0)
+            close(out.fd);
+        return 2;
+    }
+    hs_progress_start(&out.prog, npending, !opts->quiet);
+    hs_sweep_catch_signals(true);
+    int rc = run_local(opts, ops, pending, npending, &out);
+    int sig = hs_sweep_interrupted;
+    hs_sweep_catch_signals(false);
+    free(pending);
+    int code = hs_sweep_close(&out, opts->quiet);
+    if (rc)
+        fprintf(stderr, "hetsim: %s\n", hs_last_error());
+    if (sig) {
+        fprintf(stderr, "hetsim: sweep interrupted by signal %d; run it again to finish it\n", sig);
+        return 128 + sig;
+    }
+    return rc ? 1 : code;
+}

@@ -1,0 +1,48 @@
+/* analysis/sweep_exec.h — what the local and the MPI sweep share: planning
+ * the runs (describing all of them, refusing duplicates), resuming the CSV
+ * (the keys already there are skipped), writing rows as they come, progress,
+ * interruption by a signal, and the final account. */
+#ifndef HS_SWEEP_EXEC_H
+#define HS_SWEEP_EXEC_H
+
+#include "analysis/progress.h"
+#include "analysis/sweep.h"
+
+#include <signal.h>
+
+struct hs_sweep_out {
+    const char *path;
+    int fd;
+    struct hs_progress prog;
+    long counts[4];      /* by enum hs_run_status */
+    long skipped;        /* already in the file */
+    int write_errno;     /* first error writing the CSV */
+    double t0;
+};
+
+/* Plan the runs of this shard and open the CSV (resuming it): *pending holds
+ * the grid indices still to run. Returns 0, or -1 with hs_fail. */
+int hs_sweep_prepare(const struct hs_sweep_opts *opts, const struct hs_sweep_ops *ops,
+                     long **pending, long *npending, struct hs_sweep_out *out);
+/* Describe run `index` into a job (params and identity); -1 with hs_fail. */
+int hs_sweep_make_job(const struct hs_sweep_ops *ops, long index, struct hs_sweep_job *job);
+/* hs_pool_done_fn writing the row to the CSV (ctx: struct hs_sweep_out). */
+void hs_sweep_write_row(void *ctx, const struct hs_sweep_job *job, enum hs_run_status status,
+                        const char *row);
+/* Close the CSV, print the account; returns the exit code (0, 1). */
+int hs_sweep_close(struct hs_sweep_out *out, bool quiet);
+
+/* The signal that interrupted the sweep (SIGINT, SIGTERM, SIGHUP), or 0. */
+extern volatile sig_atomic_t hs_sweep_interrupted;
+void hs_sweep_catch_signals(bool on);
+
+/* Default number of processes at once: the cores of this machine. */
+int hs_sweep_default_jobs(void);
+
+#ifdef HETSIM_MPI
+/* Launched by mpirun (or srun) with more than one rank? */
+bool hs_sweep_mpi_launched(void);
+int hs_sweep_mpi_execute(const struct hs_sweep_opts *opts, const struct hs_sweep_ops *ops);
+#endif
+
+#endif

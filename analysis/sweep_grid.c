@@ -1,0 +1,151 @@
+/* analysis/sweep_grid.c — the grid of a sweep (axes, values, repetitions)
+ * and the keys and seeds of its runs. */
+#include "analysis/sweep.h"
+#include "analysis/buf.h"
+#include "sim/util.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_RUNS 10000000L
+
+long hs_grid_size(const struct hs_grid *g)
+{
+    if (g->reps < 1)
+        return hs_fail("a sweep needs at least one repetition"), -1;
+    long n = g->reps;
+    for (int a = 0; a < g->naxes; a++) {
+        if (g->axes[a].n < 1)
+            return hs_fail("axis %s has no value", g->axes[a].name), -1;
+        if (n > MAX_RUNS / g->axes[a].n)
+            return hs_fail("the sweep has more than %ld runs", MAX_RUNS), -1;
+        n *= g->axes[a].n;
+    }
+    return n;
+}
+
+void hs_grid_point(const struct hs_grid *g, long index, int *choice, int *rep)
+{
+    *rep = (int)(index % g->reps);
+    index /= g->reps;
+    for (int a = g->naxes - 1; a >= 0; a--) {
+        choice[a] = (int)(index % g->axes[a].n);
+        index /= g->axes[a].n;
+    }
+}
+
+static char *trimmed(const char *s, size_t len)
+{
+    while (len && isspace((unsigned char)*s))
+        s++, len--;
+    while (len && isspace((unsigned char)s[len - 1]))
+        len--;
+    char *out = hs_xmalloc(len + 1);
+    memcpy(out, s, len);
+    out[len] = '\0';
+    return out;
+}
+
+/* "3..8" -> 3 and 8; 0 if the item is not such a range. */
+static int parse_range(const char *item, long *lo, long *hi)
+{
+    const char *dots = strstr(item, "..");
+    if (!dots || dots == item)
+        return 0;
+    char *lotext = trimmed(item, (size_t)(dots - item));
+    int ok = hs_parse_long(lotext, lo) == 0 && hs_parse_long(dots + 2, hi) == 0;
+    free(lotext);
+    return ok;
+}
+
+static int add_item(const char *item, char ***values, int *n, size_t *cap)
+{
+    long lo, hi;
+    if (!*item)
+        return hs_fail("empty value in the list");
+    if (!parse_range(item, &lo, &hi)) {
+        HS_GROW(*values, *cap, (size_t)*n + 1);
+        (*values)[(*n)++] = hs_xstrdup(item);
+        return 0;
+    }
+    if (hi < lo || hi - lo >= 1000000)
+        return hs_fail("range %s: expected LOW..HIGH with LOW <= HIGH (at most 10^6 values)", item);
+    for (long v = lo; v <= hi; v++) {
+        char text[32];
+        snprintf(text, sizeof text, "%ld", v);
+        HS_GROW(*values, *cap, (size_t)*n + 1);
+        (*values)[(*n)++] = hs_xstrdup(text);
+    }
+    return 0;
+}
+
+int hs_sweep_split_values(const char *text, char ***values)
+{
+    char sep = strchr(text, ';') ? ';' : ',';
+    int n = 0;
+    size_t cap = 0;
+    *values = NULL;
+    for (const char *p = text;;) {
+        const char *end = strchr(p, sep);
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char *item = trimmed(p, len);
+        int rc = add_item(item, values, &n, &cap);
+        free(item);
+        if (rc) {
+            for (int i = 0; i < n; i++)
+                free((*values)[i]);
+            free(*values);
+            *values = NULL;
+            return -1;
+        }
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    return n;
+}
+
+void hs_sweep_axis_free(struct hs_sweep_axis *axis)
+{
+    for (int i = 0; i < axis->n; i++)
+        free(axis->values[i]);
+    free(axis->values);
+    free(axis->name);
+    memset(axis, 0, sizeof *axis);
+}
+
+uint64_t hs_fnv1a64(const void *data, size_t len, uint64_t hash)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++)
+        hash = (hash ^ p[i]) * 1099511628211ULL;
+    return hash;
+}
+
+static uint64_t hash_text(const char *text, int rep, unsigned long base_seed)
+{
+    char suffix[64];
+    int n = snprintf(suffix, sizeof suffix, "\nrep=%d\nbase_seed=%lu\n", rep, base_seed);
+    uint64_t h = hs_fnv1a64(text, strlen(text), HS_FNV_OFFSET);
+    return hs_fnv1a64(suffix, (size_t)n, h);
+}
+
+void hs_sweep_ident(const char *canon, const char *instance, int rep, unsigned long base_seed,
+                    struct hs_sweep_id *id)
+{
+    id->key = hash_text(canon, rep, base_seed);
+    id->instance = hash_text(instance, rep, base_seed);
+    unsigned long seed = (unsigned long)((id->instance ^ (id->instance >> 32)) & 0xffffffffULL);
+    id->seed = seed ? seed : 1;
+}
+
+void hs_sweep_job_free(struct hs_sweep_job *job, int nparams)
+{
+    for (int i = 0; job->params && i < nparams; i++)
+        free(job->params[i]);
+    free(job->params);
+    job->params = NULL;
+}

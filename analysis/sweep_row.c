@@ -1,0 +1,149 @@
+/* analysis/sweep_row.c — the CSV columns of a sweep and one row from a run
+ * record: identity (key, instance, rep, seed), the parameter columns, the
+ * status and error, the metrics, and the wall-clock columns last. */
+#include "analysis/buf.h"
+#include "analysis/csv.h"
+#include "analysis/sweep.h"
+#include "sim/util.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Metric column -> path in the run record ("bytes_total" is the sum of the
+ * three directions). */
+static const struct {
+    const char *column, *path;
+    bool higher_better;
+} metrics[] = {
+    {"makespan", "results.makespan", false},
+    {"predicted_makespan", "results.predicted_makespan", false},
+    {"gflops", "results.gflops", true},
+    {"slr", "results.slr", false},
+    {"speedup", "results.speedup", true},
+    {"efficiency", "results.efficiency", true},
+    {"cp_min", "results.cp_min", false},
+    {"sequential_time", "results.sequential_time", false},
+    {"tasks", "results.tasks", false},
+    {"tasks_cpu", "results.tasks_per_arch.cpu", false},
+    {"tasks_gpu", "results.tasks_per_arch.gpu", false},
+    {"gpu_workers", "inputs.gpus", false},
+    {"cpu_workers", "inputs.cpus", false},
+    {"bytes_h2d", "results.bytes.h2d", false},
+    {"bytes_d2h", "results.bytes.d2h", false},
+    {"bytes_p2p", "results.bytes.p2p", false},
+    {"bytes_total", NULL, false},
+    {"transfers_h2d", "results.transfers.h2d", false},
+    {"transfers_d2h", "results.transfers.d2h", false},
+    {"transfers_p2p", "results.transfers.p2p", false},
+    {"evictions", "results.evictions", false},
+    {"writebacks", "results.writebacks", false},
+    {"prefetches", "results.prefetches", false},
+};
+#define NMETRICS (sizeof metrics / sizeof metrics[0])
+
+/* Wall-clock figures: the simulation alone, the policy's share of it, and the
+ * whole run in its process (loading the platform and building the DAG too). */
+static const char *const wallclock[] = {"sim_seconds", "policy_seconds", "run_seconds"};
+#define NWALL 3
+
+static const char *const ident[] = {"key", "instance", "rep", "seed"};
+
+const char *hs_run_status_name(enum hs_run_status s)
+{
+    static const char *names[] = {"ok", "error", "crash", "timeout"};
+    return names[s];
+}
+
+const char *const *hs_sweep_metric_names(void)
+{
+    static const char *names[NMETRICS + 1];
+    for (size_t i = 0; i < NMETRICS; i++)
+        names[i] = metrics[i].column;
+    return names;
+}
+
+bool hs_metric_lower_is_better(const char *metric)
+{
+    for (size_t i = 0; i < NMETRICS; i++)
+        if (strcmp(metrics[i].column, metric) == 0)
+            return !metrics[i].higher_better;
+    return true;
+}
+
+bool hs_sweep_is_wallclock_column(const char *name)
+{
+    for (int i = 0; i < NWALL; i++)
+        if (strcmp(wallclock[i], name) == 0)
+            return true;
+    return false;
+}
+
+char *hs_sweep_header(const struct hs_sweep_ops *ops)
+{
+    struct hs_buf b = {0};
+    for (int i = 0; i < 4; i++)
+        hs_csv_field(&b, ident[i], i == 0);
+    for (int i = 0; i < ops->nparams; i++)
+        hs_csv_field(&b, ops->param_names[i], false);
+    hs_csv_field(&b, "status", false);
+    hs_csv_field(&b, "error", false);
+    for (size_t i = 0; i < NMETRICS; i++)
+        hs_csv_field(&b, metrics[i].column, false);
+    for (int i = 0; i < NWALL; i++)
+        hs_csv_field(&b, wallclock[i], false);
+    hs_buf_add(&b, "\n");
+    return hs_buf_take(&b);
+}
+
+/* The number at a dotted path of the record; NAN when absent or null. */
+static double at(const cJSON *rec, const char *path)
+{
+    char part[64];
+    const cJSON *o = rec;
+    for (const char *p = path; o && *p;) {
+        size_t len = strcspn(p, ".");
+        snprintf(part, sizeof part, "%.*s", (int)len, p);
+        o = cJSON_GetObjectItemCaseSensitive(o, part);
+        p += len + (p[len] == '.');
+    }
+    return cJSON_IsNumber(o) ? o->valuedouble : NAN;
+}
+
+/* Full precision, so that identical runs give identical text. */
+static void number(struct hs_buf *b, double v)
+{
+    if (isnan(v))
+        hs_buf_add(b, ",");
+    else
+        hs_buf_printf(b, ",%.17g", v);
+}
+
+static double metric_value(const cJSON *rec, size_t i)
+{
+    if (metrics[i].path)
+        return at(rec, metrics[i].path);
+    return at(rec, "results.bytes.h2d") + at(rec, "results.bytes.d2h") + at(rec, "results.bytes.p2p");
+}
+
+char *hs_sweep_row(const struct hs_sweep_ops *ops, const struct hs_sweep_job *job,
+                   enum hs_run_status status, const char *error, const cJSON *record,
+                   double run_seconds)
+{
+    struct hs_buf b = {0};
+    hs_buf_printf(&b, "%016" PRIx64 ",%016" PRIx64 ",%d,%lu", job->id.key, job->id.instance,
+                  job->rep, job->id.seed);
+    for (int i = 0; i < ops->nparams; i++)
+        hs_csv_field(&b, job->params[i], false);
+    hs_csv_field(&b, hs_run_status_name(status), false);
+    hs_csv_field(&b, error ? error : "", false);
+    for (size_t i = 0; i < NMETRICS; i++)
+        number(&b, record ? metric_value(record, i) : NAN);
+    number(&b, record ? at(record, "timing.wall_seconds") : NAN);
+    number(&b, record ? at(record, "timing.policy_seconds") : NAN);
+    number(&b, run_seconds >= 0 ? run_seconds : NAN);
+    hs_buf_add(&b, "\n");
+    return hs_buf_take(&b);
+}

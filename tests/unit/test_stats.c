@@ -1,0 +1,227 @@
+/* tests/unit/test_stats.c — the statistics and the pieces of the sweep
+ * engine that need no simulation: mean, standard deviation and Student-t
+ * confidence intervals against values computed by hand, pairwise counts,
+ * `hetsim summarize` end to end on a hand-written CSV, CSV reading (quotes,
+ * an interrupted last line), FNV-1a against its published test vectors, the
+ * order of the grid, value lists and ranges. */
+#include "analysis/csv.h"
+#include "analysis/stats.h"
+#include "analysis/sweep.h"
+#include "sim/util.h"
+#include "tests/support/testing.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Student t quantiles t(0.975, df) from printed tables: df 1: 12.706,
+ * df 3: 3.182, df 4: 2.776. */
+static void test_mean_sd_ci(void)
+{
+    struct hs_stat s;
+    double a[] = {1, 2, 3, 4};
+    hs_stat_compute(a, 4, &s);
+    CU_ASSERT_EQUAL(s.n, 4);
+    CU_ASSERT_DOUBLE_EQUAL(s.mean, 2.5, 1e-12);
+    /* deviations -1.5 -0.5 0.5 1.5: squares sum to 5, variance 5/3 */
+    CU_ASSERT_DOUBLE_EQUAL(s.sd, sqrt(5.0 / 3.0), 1e-12);
+    /* 3.182 * 1.29099 / 2 = 2.0540 (2.0543 with t to more digits) */
+    HS_ASSERT_NEAR_REL(s.ci95, 3.182 * sqrt(5.0 / 3.0) / 2, 2e-4);
+
+    double b[] = {10, 14};
+    hs_stat_compute(b, 2, &s);
+    CU_ASSERT_DOUBLE_EQUAL(s.mean, 12, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(s.sd, sqrt(8.0), 1e-12);
+    HS_ASSERT_NEAR_REL(s.ci95, 12.706 * sqrt(8.0) / sqrt(2.0), 1e-4); /* 25.41 */
+
+    double c[] = {2, 2, 5, 1, 7};
+    hs_stat_compute(c, 5, &s); /* mean 17/5; squares 1.96 1.96 2.56 5.76 12.96 = 25.2; var 6.3 */
+    CU_ASSERT_DOUBLE_EQUAL(s.mean, 3.4, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(s.sd, sqrt(6.3), 1e-12);
+    HS_ASSERT_NEAR_REL(s.ci95, 2.776 * sqrt(6.3) / sqrt(5.0), 2e-4);
+
+    double one[] = {7};
+    hs_stat_compute(one, 1, &s);
+    CU_ASSERT_DOUBLE_EQUAL(s.mean, 7, 0);
+    CU_ASSERT(isnan(s.sd) && isnan(s.ci95));
+    hs_stat_compute(one, 0, &s);
+    CU_ASSERT(isnan(s.mean));
+}
+
+static void test_compare(void)
+{
+    CU_ASSERT_EQUAL(hs_compare_values(1, 2, true), -1);
+    CU_ASSERT_EQUAL(hs_compare_values(1, 2, false), 1);
+    CU_ASSERT_EQUAL(hs_compare_values(2, 2 * (1 + 1e-12), true), 0);
+    CU_ASSERT_EQUAL(hs_compare_values(3, 2, true), 1);
+}
+
+/* Groups A and B ran instances i1..i4 (B's i5 failed); a makespan of
+ * A: 1 2 3 4, B: 2 2 5 1. A against B: i1 better, i2 equal, i3 better,
+ * i4 worse. B: mean 2.5, squares 0.25 0.25 6.25 2.25 -> variance 3. */
+static const char *hand_csv =
+    "key,instance,policy,status,error,makespan,gflops\n"
+    "k1,01,A,ok,,1,10\n"
+    "k2,02,A,ok,,2,20\n"
+    "k3,03,A,ok,,3,30\n"
+    "k4,04,A,ok,,4,40\n"
+    "k5,01,B,ok,,2,15\n"
+    "k6,02,B,ok,,2,20\n"
+    "k7,03,B,ok,,5,35\n"
+    "k8,04,B,ok,,1,\n"
+    "k9,05,B,error,\"run failed: x, y\",,\n";
+
+static void test_groups_and_pairs(void)
+{
+    struct hs_csv csv;
+    CU_ASSERT_EQUAL_FATAL(hs_csv_parse(hand_csv, strlen(hand_csv), "hand.csv", &csv), 0);
+    char *by[] = {"policy"};
+    struct hs_groups gs;
+    CU_ASSERT_EQUAL_FATAL(hs_groups_make(&csv, "hand.csv", by, 1, &gs), 0);
+    CU_ASSERT_EQUAL_FATAL(gs.n, 2);
+    CU_ASSERT_STRING_EQUAL(gs.g[0].values[0], "A");
+    CU_ASSERT_EQUAL(gs.g[1].nrows, 4);
+    CU_ASSERT_EQUAL(gs.g[1].failed, 1);
+    double v[16];
+    CU_ASSERT_EQUAL(hs_group_values(&csv, "hand.csv", &gs.g[1], 6, v), 3); /* one gflops empty */
+    struct hs_pair *pairs;
+    int n;
+    CU_ASSERT_EQUAL_FATAL(hs_pairwise(&csv, "hand.csv", &gs, 5, true, &pairs, &n), 0);
+    CU_ASSERT_EQUAL_FATAL(n, 1);
+    CU_ASSERT_EQUAL(pairs[0].common, 4);
+    CU_ASSERT_EQUAL(pairs[0].better, 2);
+    CU_ASSERT_EQUAL(pairs[0].equal, 1);
+    CU_ASSERT_EQUAL(pairs[0].worse, 1);
+    free(pairs);
+    /* gflops, higher is better, 3 common: i1 10<15 worse, i2 equal, i3 30<35 worse */
+    CU_ASSERT_EQUAL_FATAL(hs_pairwise(&csv, "hand.csv", &gs, 6, false, &pairs, &n), 0);
+    CU_ASSERT_EQUAL(pairs[0].common, 3);
+    CU_ASSERT_EQUAL(pairs[0].worse, 2);
+    CU_ASSERT_EQUAL(pairs[0].equal, 1);
+    free(pairs);
+    hs_groups_free(&gs);
+    hs_csv_free(&csv);
+}
+
+static double field(const struct hs_csv *csv, long row, const char *col)
+{
+    return atof(csv->rows[row][hs_csv_col(csv, col)]);
+}
+
+static void test_summarize_command(void)
+{
+    char *in = hs_test_tmp(".csv"), *out = hs_test_tmp(".csv"), *pairs = hs_test_tmp(".csv");
+    hs_test_write_file(in, hand_csv);
+    char args[1024], *text;
+    snprintf(args, sizeof args, "summarize %s --by policy --metrics makespan,gflops --csv %s --pairwise-csv %s",
+             in, out, pairs);
+    CU_ASSERT_EQUAL_FATAL(hs_test_cli(args, &text, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "policy  metric"));
+    free(text);
+    struct hs_csv s;
+    CU_ASSERT_EQUAL_FATAL(hs_csv_read(out, &s), 0);
+    CU_ASSERT_EQUAL_FATAL(s.nrows, 4); /* A, B x makespan, gflops */
+    /* row 2: B makespan */
+    CU_ASSERT_STRING_EQUAL(s.rows[2][0], "B");
+    CU_ASSERT_STRING_EQUAL(s.rows[2][1], "makespan");
+    CU_ASSERT_DOUBLE_EQUAL(field(&s, 2, "n"), 4, 0);
+    CU_ASSERT_DOUBLE_EQUAL(field(&s, 2, "failed"), 1, 0);
+    CU_ASSERT_DOUBLE_EQUAL(field(&s, 2, "mean"), 2.5, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(field(&s, 2, "sd"), sqrt(3.0), 1e-9);
+    HS_ASSERT_NEAR_REL(field(&s, 2, "ci95"), 3.182 * sqrt(3.0) / 2, 2e-4);
+    /* row 3: B gflops 15 20 35: mean 70/3, squares 69.44 11.11 136.11 -> variance 108.33 */
+    CU_ASSERT_DOUBLE_EQUAL(field(&s, 3, "n"), 3, 0);
+    CU_ASSERT_DOUBLE_EQUAL(field(&s, 3, "mean"), 70.0 / 3, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(field(&s, 3, "sd"), sqrt(325.0 / 3), 1e-9);
+    hs_csv_free(&s);
+    CU_ASSERT_EQUAL_FATAL(hs_csv_read(pairs, &s), 0);
+    CU_ASSERT_EQUAL_FATAL(s.nrows, 1);
+    CU_ASSERT_STRING_EQUAL(s.rows[0][1], "policy=A");
+    CU_ASSERT_DOUBLE_EQUAL(field(&s, 0, "better"), 2, 0);
+    CU_ASSERT_DOUBLE_EQUAL(field(&s, 0, "equal"), 1, 0);
+    CU_ASSERT_DOUBLE_EQUAL(field(&s, 0, "worse"), 1, 0);
+    hs_csv_free(&s);
+    free(in), free(out), free(pairs);
+}
+
+static void test_csv(void)
+{
+    const char *text = "a,b,c\n1,\"x, \"\"y\"\"\",3\n\n4,5,6\n7,8";
+    struct hs_csv csv;
+    CU_ASSERT_EQUAL_FATAL(hs_csv_parse(text, strlen(text), "t.csv", &csv), 0);
+    CU_ASSERT_EQUAL(csv.ncols, 3);
+    CU_ASSERT_EQUAL_FATAL(csv.nrows, 2);
+    CU_ASSERT_STRING_EQUAL(csv.rows[0][1], "x, \"y\"");
+    CU_ASSERT_STRING_EQUAL(csv.rows[1][2], "6");
+    CU_ASSERT(csv.partial);
+    CU_ASSERT_EQUAL(csv.complete, strlen(text) - 3); /* "7,8" dropped */
+    hs_csv_free(&csv);
+    const char *bad = "a,b\n1,2,3\n";
+    CU_ASSERT_EQUAL(hs_csv_parse(bad, strlen(bad), "bad.csv", &csv), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "bad.csv:2: 3 fields, the header has 2"));
+    struct hs_buf b = {0};
+    char *fields[] = {"plain", "with,comma", "with\"quote"};
+    hs_csv_line(&b, fields, 3);
+    CU_ASSERT_STRING_EQUAL(hs_buf_str(&b), "plain,\"with,comma\",\"with\"\"quote\"\n");
+    hs_buf_free(&b);
+}
+
+/* Published FNV-1a 64 test vectors (Fowler, Noll, Vo). */
+static void test_fnv(void)
+{
+    CU_ASSERT_EQUAL(hs_fnv1a64("", 0, HS_FNV_OFFSET), 0xcbf29ce484222325ULL);
+    CU_ASSERT_EQUAL(hs_fnv1a64("a", 1, HS_FNV_OFFSET), 0xaf63dc4c8601ec8cULL);
+    CU_ASSERT_EQUAL(hs_fnv1a64("foobar", 6, HS_FNV_OFFSET), 0x85944171f73967e8ULL);
+    struct hs_sweep_id x, y, z;
+    hs_sweep_ident("p=1\npolicy=a\n", "p=1\n", 0, 1, &x);
+    hs_sweep_ident("p=1\npolicy=b\n", "p=1\n", 0, 1, &y);
+    hs_sweep_ident("p=1\npolicy=a\n", "p=1\n", 1, 1, &z);
+    CU_ASSERT(x.key != y.key);
+    CU_ASSERT_EQUAL(x.instance, y.instance); /* only the policy differs: same seed */
+    CU_ASSERT_EQUAL(x.seed, y.seed);
+    CU_ASSERT(x.seed != z.seed); /* another repetition */
+    CU_ASSERT(x.seed >= 1 && x.seed <= 4294967295UL);
+}
+
+static void test_grid_and_values(void)
+{
+    char **v;
+    int n = hs_sweep_split_values("1..3", &v);
+    CU_ASSERT_EQUAL_FATAL(n, 3);
+    CU_ASSERT_STRING_EQUAL(v[2], "3");
+    struct hs_sweep_axis axes[2] = {{"a", n, v}, {"b", 0, NULL}};
+    axes[1].n = hs_sweep_split_values("dmda:beta=0,gamma=1; heft", &axes[1].values);
+    CU_ASSERT_EQUAL_FATAL(axes[1].n, 2);
+    CU_ASSERT_STRING_EQUAL(axes[1].values[0], "dmda:beta=0,gamma=1");
+    CU_ASSERT_STRING_EQUAL(axes[1].values[1], "heft");
+    struct hs_grid g = {2, axes, 2};
+    CU_ASSERT_EQUAL(hs_grid_size(&g), 12);
+    int choice[2], rep;
+    hs_grid_point(&g, 7, choice, &rep); /* 7 = ((1 * 2) + 1) * 2 + 1 */
+    CU_ASSERT_EQUAL(choice[0], 1);
+    CU_ASSERT_EQUAL(choice[1], 1);
+    CU_ASSERT_EQUAL(rep, 1);
+    CU_ASSERT_EQUAL(hs_sweep_split_values("1,,2", &v), -1);
+    CU_ASSERT_EQUAL(hs_sweep_split_values("5..2", &v), -1);
+    axes[0].name = NULL; /* not allocated */
+    for (int a = 0; a < 2; a++) {
+        for (int i = 0; i < axes[a].n; i++)
+            free(axes[a].values[i]);
+        free(axes[a].values);
+    }
+}
+
+int main(void)
+{
+    static const CU_TestInfo tests[] = {
+        {"mean, sd and 95% CI by hand", test_mean_sd_ci},
+        {"better, equal, worse", test_compare},
+        {"groups and pairwise counts", test_groups_and_pairs},
+        {"hetsim summarize on a hand-written CSV", test_summarize_command},
+        {"CSV quoting and an interrupted last line", test_csv},
+        {"FNV-1a test vectors; keys, instances and seeds", test_fnv},
+        {"grid order, value lists and ranges", test_grid_and_values},
+        CU_TEST_INFO_NULL,
+    };
+    return hs_test_main("stats", tests);
+}
