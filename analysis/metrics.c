@@ -37,6 +37,43 @@ static double critical_path_min(const struct hs_sched *s)
     return cp;
 }
 
+static double mean_estimate(const struct hs_sched *s, const struct hs_task *t)
+{
+    double sum = 0;
+    int n = 0;
+    for (int w = 0; w < hs_sched_nworkers(s); w++) {
+        double e = hs_sched_exec_estimate(s, t, w);
+        if (isfinite(e))
+            sum += e, n++;
+    }
+    return n ? sum / n : INFINITY;
+}
+
+/* Longest path with mean costs and mean communication, along the
+ * topological order. */
+static double critical_path_mean_comm(const struct hs_sched *s)
+{
+    const struct hs_dag *dag = hs_sched_dag(s);
+    double lat, per_byte, cp = 0;
+    hs_sched_mean_comm(s, &lat, &per_byte);
+    double *finish = calloc((size_t)dag->ntasks + 1, sizeof(double));
+    for (int i = 0; i < dag->ntasks; i++) {
+        const struct hs_task *t = &dag->tasks[dag->topo[i]];
+        double start = 0;
+        for (int p = 0; p < t->npred; p++) {
+            const struct hs_edge *e = &dag->edges[t->pred[p]];
+            double f = finish[e->src] + (e->bytes > 0 ? lat + per_byte * e->bytes : 0);
+            if (f > start)
+                start = f;
+        }
+        finish[t->id] = start + mean_estimate(s, t);
+        if (finish[t->id] > cp)
+            cp = finish[t->id];
+    }
+    free(finish);
+    return cp;
+}
+
 static double sequential_time(const struct hs_sched *s)
 {
     const struct hs_dag *dag = hs_sched_dag(s);
@@ -61,6 +98,8 @@ void hs_metrics_compute(const struct hs_sched *s, double makespan, struct hs_met
     m->gflops = makespan > 0 ? m->flops / makespan / 1e9 : 0;
     m->cp_min = critical_path_min(s);
     m->slr = m->cp_min > 0 ? makespan / m->cp_min : 0;
+    m->cpic = critical_path_mean_comm(s);
+    m->slr_cpic = m->cpic > 0 ? makespan / m->cpic : 0;
     m->sequential = sequential_time(s);
     m->speedup = makespan > 0 ? m->sequential / makespan : 0;
     m->efficiency = m->speedup / hs_sched_nworkers(s);

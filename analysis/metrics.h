@@ -7,6 +7,12 @@
  *                DAG when every task weighs its minimum estimated execution
  *                time over the selected workers and communication is free
  *                (Topcuoglu et al. 2002)
+ *   SLR_CPIC   = makespan / CPIC, the Critical Path Including Communication
+ *                of the HEFT-NC thesis (Shetti 2014, Eq. 5.2): the longest
+ *                path when every task weighs its mean estimated time over the
+ *                selected workers that can run it and every dependency its
+ *                mean communication cost c̄ (hs_sched_mean_comm) — the
+ *                upward rank of HEFT's entry task; it can be below 1
  *   speedup    = sequential time / makespan, where the sequential time is the
  *                smallest sum of estimated execution times over the workers
  *                that can run every task (if none can, the sum over tasks of
@@ -20,6 +26,7 @@
 struct hs_metrics {
     double flops, gflops;
     double cp_min, slr;
+    double cpic, slr_cpic;
     double sequential, speedup, efficiency;
 };
 

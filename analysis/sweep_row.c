@@ -25,6 +25,8 @@ static const struct {
     {"speedup", "results.speedup", true},
     {"efficiency", "results.efficiency", true},
     {"cp_min", "results.cp_min", false},
+    {"slr_cpic", "results.slr_cpic", false},
+    {"cpic", "results.cpic", false},
     {"sequential_time", "results.sequential_time", false},
     {"tasks", "results.tasks", false},
     {"tasks_cpu", "results.tasks_per_arch.cpu", false},

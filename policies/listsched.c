@@ -12,26 +12,6 @@ static int node_of(const struct hs_listsched *ls, int p)
     return hs_sched_worker(ls->s, p)->node;
 }
 
-/* c̄ is affine in the bytes: average the latency and per-byte terms of every
- * ordered pair of distinct workers once (pairs sharing a memory node cost 0). */
-static void mean_comm_model(struct hs_listsched *ls)
-{
-    int P = ls->nworkers;
-    double lat = 0, per_byte = 0;
-    for (int p = 0; p < P; p++)
-        for (int q = 0; q < P; q++) {
-            int np = node_of(ls, p), nq = node_of(ls, q);
-            if (p == q || np == nq)
-                continue;
-            double t0 = hs_sched_move_time(ls->s, np, nq, 0);
-            lat += t0;
-            per_byte += hs_sched_move_time(ls->s, np, nq, 1) - t0;
-        }
-    int pairs = P * (P - 1);
-    ls->comm_lat = pairs ? lat / pairs : 0;
-    ls->comm_byte = pairs ? per_byte / pairs : 0;
-}
-
 struct hs_listsched *hs_ls_new(struct hs_sched *s)
 {
     struct hs_listsched *ls = hs_xcalloc(1, sizeof *ls);
@@ -55,7 +35,7 @@ struct hs_listsched *hs_ls_new(struct hs_sched *s)
         }
         ls->wmean[t] = n ? sum / n : INFINITY;
     }
-    mean_comm_model(ls);
+    hs_sched_mean_comm(s, &ls->comm_lat, &ls->comm_byte);
     ls->tl = hs_xcalloc((size_t)P, sizeof *ls->tl);
     ls->proc = hs_xmalloc((size_t)V * sizeof(int));
     for (int t = 0; t < V; t++)

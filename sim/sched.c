@@ -89,6 +89,26 @@ double hs_sched_move_time(const struct hs_sched *s, int src, int dst, double byt
     return hs_platform_link_time(pf, src, 0, bytes) + hs_platform_link_time(pf, 0, dst, bytes);
 }
 
+/* c̄ is affine in the bytes: average the latency and per-byte terms of every
+ * ordered pair of distinct workers once. */
+void hs_sched_mean_comm(const struct hs_sched *s, double *lat, double *per_byte)
+{
+    int P = s->pf->nworkers;
+    double l = 0, b = 0;
+    for (int p = 0; p < P; p++)
+        for (int q = 0; q < P; q++) {
+            int np = s->pf->workers[p].node, nq = s->pf->workers[q].node;
+            if (p == q || np == nq)
+                continue;
+            double t0 = hs_sched_move_time(s, np, nq, 0);
+            l += t0;
+            b += hs_sched_move_time(s, np, nq, 1) - t0;
+        }
+    int pairs = P * (P - 1);
+    *lat = pairs ? l / pairs : 0;
+    *per_byte = pairs ? b / pairs : 0;
+}
+
 double hs_sched_transfer_estimate(const struct hs_sched *s, const struct hs_task *t, int w)
 {
     int node = s->pf->workers[w].node;

@@ -38,6 +38,10 @@ double hs_sched_transfer_estimate(const struct hs_sched *s, const struct hs_task
 /* Estimated time to move bytes from memory node src to dst, staged through
  * host memory where there is no direct route. */
 double hs_sched_move_time(const struct hs_sched *s, int src, int dst, double bytes);
+/* The mean communication cost of the list-scheduling literature, c̄(bytes) =
+ * lat + per_byte·bytes: move times averaged over the ordered pairs of distinct
+ * workers (pairs sharing a memory node cost 0); 0 and 0 with one worker. */
+void hs_sched_mean_comm(const struct hs_sched *s, double *lat, double *per_byte);
 /* Estimated time at which w will have finished the tasks it already holds. */
 double hs_sched_worker_ready_at(const struct hs_sched *s, int w);
 /* Number of tasks w holds (fetching inputs, queued or running). */

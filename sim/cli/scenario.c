@@ -38,6 +38,8 @@ static void add_metrics(cJSON *rec, const struct hs_run *run)
     cJSON_AddNumberToObject(res, "gflops", m.gflops);
     cJSON_AddNumberToObject(res, "cp_min", m.cp_min);
     cJSON_AddNumberToObject(res, "slr", m.slr);
+    cJSON_AddNumberToObject(res, "cpic", m.cpic);
+    cJSON_AddNumberToObject(res, "slr_cpic", m.slr_cpic);
     cJSON_AddNumberToObject(res, "sequential_time", m.sequential);
     cJSON_AddNumberToObject(res, "speedup", m.speedup);
     cJSON_AddNumberToObject(res, "efficiency", m.efficiency);

@@ -8,6 +8,7 @@
 #include "policies/registry.h"
 #include "sim/util.h"
 #include "tests/support/testing.h"
+#include "workloads/dagio.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -246,6 +247,33 @@ static void test_chain_on_fastest(void)
     hs_dag_free(dag);
 }
 
+/* The record's SLR definitions on Topcuoglu's example, by hand: CP_min takes
+ * each task's minimum cost without communication, 9 + 13 + 12 + 7 = 41 along
+ * n1 n2 n9 n10; CPIC is the longest path with mean costs and mean
+ * communication, the upward rank of n1 (108, Topcuoglu's Table). Through the
+ * command, from a DAG file, on flat:3 with 1 B/s links. */
+static void test_slr_definitions(void)
+{
+    struct hs_dag *dag = topcuoglu();
+    char *file = hs_test_tmp(".json"), *out = hs_test_tmp(".json"), args[1024];
+    FILE *f = fopen(file, "w");
+    CU_ASSERT_EQUAL_FATAL(hs_dag_write_json(dag, f), 0);
+    fclose(f);
+    snprintf(args, sizeof args, "run -q -p flat:3,bw=1,lat=0 -w %s -s heft -o %s", file, out);
+    CU_ASSERT_EQUAL_FATAL(hs_test_cli(args, NULL, NULL), 0);
+    char *text = hs_test_read_file(out);
+    cJSON *rec = cJSON_Parse(text), *res = cJSON_GetObjectItem(rec, "results");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(res);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(res, "makespan")->valuedouble, 80, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(res, "cp_min")->valuedouble, 41, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(res, "slr")->valuedouble, 80.0 / 41, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(res, "cpic")->valuedouble, 108, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(res, "slr_cpic")->valuedouble, 80.0 / 108, 1e-9);
+    cJSON_Delete(rec);
+    free(text), free(file), free(out);
+    hs_dag_free(dag);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -253,6 +281,7 @@ int main(void)
         {"Topcuoglu example: HEFT schedule and makespan 80, CPOP 86", test_topcuoglu_heft},
         {"random DAGs: valid schedules, simulated = predicted", test_random_dags},
         {"a chain stays on the fastest processor", test_chain_on_fastest},
+        {"SLR over CP_min and over CPIC (by hand)", test_slr_definitions},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("listsched", tests);
