@@ -5,6 +5,7 @@
 #include "sim/util.h"
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdint.h>
@@ -24,10 +25,15 @@ bool hs_is_number(const char *s, double *value)
 void hs_stat_compute(const double *x, long n, struct hs_stat *s)
 {
     s->n = n;
-    s->mean = s->sd = s->ci95 = NAN;
+    s->mean = s->median = s->sd = s->ci95 = NAN;
     if (n < 1)
         return;
     s->mean = gsl_stats_mean(x, 1, (size_t)n);
+    double *sorted = hs_xmalloc((size_t)n * sizeof *sorted);
+    memcpy(sorted, x, (size_t)n * sizeof *sorted);
+    gsl_sort(sorted, 1, (size_t)n);
+    s->median = gsl_stats_median_from_sorted_data(sorted, 1, (size_t)n);
+    free(sorted);
     if (n < 2)
         return;
     s->sd = gsl_stats_sd_m(x, 1, (size_t)n, s->mean);

@@ -1,6 +1,6 @@
 /* analysis/stats.h — statistics of sweep results: rows grouped by the values
  * of some columns; per group and metric the count, mean, standard deviation
- * (n - 1) and the half-width of the 95% confidence interval of the mean
+ * (n - 1), the median and the half-width of the 95% confidence interval of the mean
  * (Student t, GSL); and pairwise comparisons of groups instance by instance
  * (runs that share their `instance` column met the same DAG, seed and
  * noise): how often one group's value is better, equal or worse. */
@@ -13,7 +13,7 @@
 
 struct hs_stat {
     long n;
-    double mean, sd, ci95; /* sd and ci95 NAN when n < 2; all NAN when n = 0 */
+    double mean, median, sd, ci95; /* sd and ci95 NAN when n < 2; all NAN when n = 0 */
 };
 
 void hs_stat_compute(const double *x, long n, struct hs_stat *s);

@@ -281,21 +281,35 @@ static int load_plot(const struct where *w, const cJSON *o, struct hs_study_plot
 
 static int load_ref(const struct where *w, const cJSON *o, struct hs_study_ref *r)
 {
-    static const char *const keys[] = {"where", "metric", "value", "tolerance", "scale", "source", NULL};
+    static const char *const keys[] = {"where", "metric", "value", "tolerance", "scale", "source",
+                                       "stat", "versus", NULL};
+    static const char *const stats[] = {"mean", "median", "sd", "better_pct", "equal_pct", "worse_pct", NULL};
     r->tolerance = NAN;
     r->scale = 1;
     r->value = NAN;
     if (!cJSON_IsObject(o))
         return bad(w, "expected an object");
     const cJSON *where = cJSON_GetObjectItemCaseSensitive(o, "where");
-    struct where ww = sub(w, "where", 0);
+    const cJSON *versus = cJSON_GetObjectItemCaseSensitive(o, "versus");
+    struct where ww = sub(w, "where", 0), wv = sub(w, "versus", 0);
     if (known_keys(w, o, keys) || (where && load_kv(&ww, where, &r->where, &r->nwhere)) ||
+        (versus && load_kv(&wv, versus, &r->versus, &r->nversus)) || opt_string(w, o, "stat", &r->stat) ||
         opt_string(w, o, "metric", &r->metric) || opt_string(w, o, "source", &r->source) ||
         opt_number(w, o, "value", -INFINITY, &r->value) || opt_number(w, o, "tolerance", 0, &r->tolerance) ||
         opt_number(w, o, "scale", 1e-300, &r->scale))
         return -1;
     if (!r->metric || isnan(r->value))
         return bad(w, "a published value needs metric and value");
+    int k = 0;
+    while (r->stat && stats[k] && strcmp(stats[k], r->stat) != 0)
+        k++;
+    struct where ws = sub(w, "stat", 0);
+    if (r->stat && !stats[k])
+        return bad(&ws, "expected mean, median, sd, better_pct, equal_pct or worse_pct");
+    bool pct = r->stat && strstr(r->stat, "_pct");
+    if (pct != (r->nversus > 0))
+        return bad(w, pct ? "a *_pct statistic needs versus (the rows compared against)"
+                          : "versus goes with a better_pct, equal_pct or worse_pct statistic");
     return 0;
 }
 
@@ -520,7 +534,8 @@ void hs_study_free(struct hs_study *st)
     free(st->plots);
     for (int i = 0; i < st->nrefs; i++) {
         free_kv(st->refs[i].where, st->refs[i].nwhere);
-        free(st->refs[i].metric), free(st->refs[i].source);
+        free(st->refs[i].metric), free(st->refs[i].source), free(st->refs[i].stat);
+        free_kv(st->refs[i].versus, st->refs[i].nversus);
     }
     free(st->refs);
     memset(st, 0, sizeof *st);

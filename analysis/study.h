@@ -12,7 +12,9 @@
  *     "plots": [ {"file": "gflops.png", "x": "gpus", "y": "gflops", "by": ["policy"],
  *                 "title": "...", "xlabel": "...", "ylabel": "...", "logx": false, "logy": false} ],
  *     "published": [ {"where": {"policy": "dmda", "gpus": 8}, "metric": "gflops",
- *                     "value": 680.82, "tolerance": 0.10, "scale": 1, "source": "..."} ] }
+ *                     "value": 680.82, "tolerance": 0.10, "scale": 1, "source": "...",
+ *                     "stat": "mean"|"median"|"sd"|"better_pct"|"equal_pct"|"worse_pct",
+ *                     "versus": {"policy": "heft"} } ] }        (stat and versus optional)
  *
  * Every key is checked: a typo is refused with its path in the file. */
 #ifndef HS_STUDY_H
@@ -41,6 +43,14 @@ struct hs_study_ref {
     double value;
     double tolerance; /* relative; NAN: the paper gives no exact figure */
     double scale;     /* our values are divided by it (1 by default) */
+    /* what of our values is compared: "mean" (default), "median", "sd"; or
+     * "better_pct", "equal_pct", "worse_pct": the percentage of instances
+     * where the where-rows' metric is better than, equal to or worse than the
+     * rows that differ from them by the versus keys (e.g. heftnc vs heft on
+     * the same DAGs: Best Case % of the HEFT-NC thesis) */
+    char *stat;
+    struct hs_study_kv *versus;
+    int nversus;
 };
 
 struct hs_study {

@@ -10,11 +10,11 @@
 
 static void stats_header(struct hs_table *t, const struct hs_summary_opts *o)
 {
-    hs_table_init(t, o->nby + 6);
+    hs_table_init(t, o->nby + 7);
     for (int i = 0; i < o->nby; i++)
         hs_table_add(t, o->by[i]);
-    const char *rest[] = {"metric", "n", "failed", "mean", "sd", "ci95"};
-    for (int i = 0; i < 6; i++)
+    const char *rest[] = {"metric", "n", "failed", "mean", "median", "sd", "ci95"};
+    for (int i = 0; i < 7; i++)
         hs_table_add(t, rest[i]);
 }
 
@@ -37,6 +37,7 @@ static int stats_rows(const struct hs_csv *csv, const char *file, const struct h
             hs_table_addf(t, "%ld", n);
             hs_table_addf(t, "%ld", gs->g[g].failed);
             hs_table_num(t, s.mean, o->digits);
+            hs_table_num(t, s.median, o->digits);
             hs_table_num(t, s.sd, o->digits);
             hs_table_num(t, s.ci95, o->digits);
         }

@@ -5,6 +5,7 @@
  * shipped studies; `--quick` runs the study's reduced version. */
 #include "analysis/csv.h"
 #include "analysis/plot.h"
+#include "analysis/published.h"
 #include "analysis/stats.h"
 #include "analysis/study.h"
 #include "analysis/summary.h"
@@ -137,36 +138,18 @@ static int plots(const struct hs_study *st, const struct hs_csv *csv, const char
     return 0;
 }
 
-/* Our values of a published figure: the ok rows matching its where. */
-static int ours(const struct hs_csv *csv, const char *file, const struct hs_study_ref *r, struct hs_stat *s)
-{
-    int mcol = hs_csv_need_col(csv, r->metric, file), st = hs_csv_col(csv, "status");
-    int *wcol = hs_xmalloc((size_t)(r->nwhere + 1) * sizeof *wcol);
-    int rc = mcol < 0 ? -1 : 0;
-    for (int w = 0; w < r->nwhere && !rc; w++)
-        rc = (wcol[w] = hs_csv_need_col(csv, r->where[w].key, file)) < 0 ? -1 : 0;
-    double *x = hs_xmalloc((size_t)(csv->nrows + 1) * sizeof *x);
-    long n = 0;
-    for (long row = 0; row < csv->nrows && !rc; row++) {
-        bool match = st < 0 || strcmp(csv->rows[row][st], "ok") == 0;
-        for (int w = 0; w < r->nwhere && match; w++)
-            match = hs_cmp_cells(csv->rows[row][wcol[w]], r->where[w].value) == 0;
-        if (match && hs_is_number(csv->rows[row][mcol], &x[n]))
-            x[n++] /= r->scale;
-    }
-    if (!rc)
-        hs_stat_compute(x, n, s);
-    free(x), free(wcol);
-    return rc;
-}
-
 static void ref_row(struct hs_table *t, const struct hs_study_ref *r, const struct hs_stat *s, bool quick,
                     int *missed)
 {
     struct hs_buf where = {0};
     for (int w = 0; w < r->nwhere; w++)
         hs_buf_printf(&where, "%s%s=%s", w ? " " : "", r->where[w].key, r->where[w].value);
-    hs_table_add(t, r->metric);
+    for (int v = 0; v < r->nversus; v++)
+        hs_buf_printf(&where, "%s%s=%s", v ? " " : " vs ", r->versus[v].key, r->versus[v].value);
+    if (r->stat && strcmp(r->stat, "mean") != 0)
+        hs_table_addf(t, "%s %s", r->metric, r->stat);
+    else
+        hs_table_add(t, r->metric);
     hs_table_add(t, hs_buf_str(&where));
     hs_table_num(t, r->value, 6);
     hs_table_num(t, s->mean, 6);
@@ -196,7 +179,7 @@ static int published(const struct hs_study *st, const struct hs_csv *csv, const 
     int rc = 0;
     for (int i = 0; i < st->nrefs && !rc; i++) {
         struct hs_stat s;
-        if ((rc = ours(csv, file, &st->refs[i], &s)) == 0)
+        if ((rc = hs_published_ours(csv, file, &st->refs[i], &s)) == 0)
             ref_row(&t, &st->refs[i], &s, st->quick, missed);
     }
     if (!rc) {

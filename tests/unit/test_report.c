@@ -76,6 +76,37 @@ static void test_gantt(void)
     free(rec), free(png), free(script);
 }
 
+/* Every shipped study loads (a typo would make --list fail), and the HEFT-NC
+ * study's quick version runs: 2 policies x 2 sizes x 2 shapes x 2 CCR x 3
+ * DAGs, every row ok, and its report prints the statistics the thesis'
+ * tables give (median, sd, Best Case %). */
+static void test_heftnc_study_quick(void)
+{
+    char *out, *dir = hs_test_tmp(""), args[2048], path[2048];
+    CU_ASSERT_EQUAL(hs_test_cli("reproduce --list", &out, NULL), 0);
+    const char *names[] = {"heftnc-ch5", "heftnc-ch6-p4", "heftnc-ch6-p8"};
+    for (int i = 0; i < 3; i++)
+        CU_ASSERT_PTR_NOT_NULL(strstr(out, names[i]));
+    free(out);
+    snprintf(args, sizeof args, "reproduce heftnc-ch5 --quick -j 2 -q -o %s", dir);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "slr_cpic median"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "makespan better_pct  policy=heftnc ccr=5 vs policy=heft"));
+    free(out);
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    struct hs_csv csv;
+    CU_ASSERT_EQUAL_FATAL(hs_csv_read(path, &csv), 0);
+    CU_ASSERT_EQUAL(csv.nrows, 48);
+    int st = hs_csv_col(&csv, "status"), slr = hs_csv_col(&csv, "slr_cpic");
+    CU_ASSERT_FATAL(st >= 0 && slr >= 0);
+    for (long r = 0; r < csv.nrows; r++) {
+        CU_ASSERT_STRING_EQUAL(csv.rows[r][st], "ok");
+        CU_ASSERT(atof(csv.rows[r][slr]) > 0);
+    }
+    hs_csv_free(&csv);
+    free(dir);
+}
+
 static void test_reproduce_quick(void)
 {
     char *out, *dir = hs_test_tmp(""), args[2048], path[2048];
@@ -130,6 +161,7 @@ int main(void)
         {"plot to PNG, SVG, PDF", test_plot},
         {"Gantt chart of a run", test_gantt},
         {"reproduce --list; reproduce --quick", test_reproduce_quick},
+        {"the HEFT-NC studies load; heftnc-ch5 --quick", test_heftnc_study_quick},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("report", tests);

@@ -5,6 +5,7 @@
  * an interrupted last line), FNV-1a against its published test vectors, the
  * order of the grid, value lists and ranges. */
 #include "analysis/csv.h"
+#include "analysis/published.h"
 #include "analysis/stats.h"
 #include "analysis/sweep.h"
 #include "sim/util.h"
@@ -23,6 +24,7 @@ static void test_mean_sd_ci(void)
     hs_stat_compute(a, 4, &s);
     CU_ASSERT_EQUAL(s.n, 4);
     CU_ASSERT_DOUBLE_EQUAL(s.mean, 2.5, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(s.median, 2.5, 1e-12); /* even count: midway between 2 and 3 */
     /* deviations -1.5 -0.5 0.5 1.5: squares sum to 5, variance 5/3 */
     CU_ASSERT_DOUBLE_EQUAL(s.sd, sqrt(5.0 / 3.0), 1e-12);
     /* 3.182 * 1.29099 / 2 = 2.0540 (2.0543 with t to more digits) */
@@ -37,6 +39,7 @@ static void test_mean_sd_ci(void)
     double c[] = {2, 2, 5, 1, 7};
     hs_stat_compute(c, 5, &s); /* mean 17/5; squares 1.96 1.96 2.56 5.76 12.96 = 25.2; var 6.3 */
     CU_ASSERT_DOUBLE_EQUAL(s.mean, 3.4, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(s.median, 2, 0); /* sorted 1 2 2 5 7 */
     CU_ASSERT_DOUBLE_EQUAL(s.sd, sqrt(6.3), 1e-12);
     HS_ASSERT_NEAR_REL(s.ci95, 2.776 * sqrt(6.3) / sqrt(5.0), 2e-4);
 
@@ -211,6 +214,47 @@ static void test_grid_and_values(void)
     }
 }
 
+/* Published figures: mean, median and sd over matching ok rows, and the
+ * pairwise percentages of heftnc against heft instance by instance. By hand:
+ * ccr=5 rows: heftnc slr 1, 2, 4 (instances a, b, c) and heft 2, 2, 3; the
+ * error row (instance d) is left out. heftnc better on a, equal on b, worse
+ * on c: 33.3% each; mean 7/3, median 2, sd sqrt(7/3). */
+static void test_published_values(void)
+{
+    static const char text[] = "instance,policy,ccr,status,slr\n"
+                               "a,heftnc,5,ok,1\nb,heftnc,5,ok,2\nc,heftnc,5,ok,4\nd,heftnc,5,error,\n"
+                               "a,heft,5,ok,2\nb,heft,5,ok,2\nc,heft,5,ok,3\nd,heft,5,ok,9\n"
+                               "a,heftnc,10,ok,50\na,heft,10,ok,60\n";
+    struct hs_csv csv;
+    CU_ASSERT_EQUAL_FATAL(hs_csv_parse(text, sizeof text - 1, "hand.csv", &csv), 0);
+    struct hs_study_kv where[] = {{"policy", "heftnc"}, {"ccr", "5"}}, versus[] = {{"policy", "heft"}};
+    struct hs_study_ref r = {.where = where, .nwhere = 2, .metric = "slr", .scale = 1};
+    struct hs_stat s;
+    CU_ASSERT_EQUAL(hs_published_ours(&csv, "hand.csv", &r, &s), 0);
+    CU_ASSERT_EQUAL(s.n, 3);
+    CU_ASSERT_DOUBLE_EQUAL(s.mean, 7.0 / 3, 1e-12);
+    r.stat = "median";
+    CU_ASSERT_EQUAL(hs_published_ours(&csv, "hand.csv", &r, &s), 0);
+    CU_ASSERT_DOUBLE_EQUAL(s.mean, 2, 1e-12);
+    r.stat = "sd"; /* deviations -4/3 -1/3 5/3: squares 42/9, over 2 */
+    CU_ASSERT_EQUAL(hs_published_ours(&csv, "hand.csv", &r, &s), 0);
+    CU_ASSERT_DOUBLE_EQUAL(s.mean, sqrt(7.0 / 3), 1e-12);
+    r.versus = versus, r.nversus = 1;
+    const char *pct[] = {"better_pct", "equal_pct", "worse_pct"};
+    for (int i = 0; i < 3; i++) {
+        r.stat = (char *)pct[i];
+        CU_ASSERT_EQUAL(hs_published_ours(&csv, "hand.csv", &r, &s), 0);
+        CU_ASSERT_EQUAL(s.n, 3);
+        CU_ASSERT_DOUBLE_EQUAL(s.mean, 100.0 / 3, 1e-9);
+    }
+    where[1].value = "10"; /* heftnc 50 against heft 60: better */
+    r.stat = "better_pct";
+    CU_ASSERT_EQUAL(hs_published_ours(&csv, "hand.csv", &r, &s), 0);
+    CU_ASSERT_EQUAL(s.n, 1);
+    CU_ASSERT_DOUBLE_EQUAL(s.mean, 100, 1e-9);
+    hs_csv_free(&csv);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -221,6 +265,7 @@ int main(void)
         {"CSV quoting and an interrupted last line", test_csv},
         {"FNV-1a test vectors; keys, instances and seeds", test_fnv},
         {"grid order, value lists and ranges", test_grid_and_values},
+        {"published figures: mean, median, sd, pairwise percentages", test_published_values},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("stats", tests);

@@ -1,0 +1,98 @@
+/* analysis/published.c — our value of a published figure of a study, from a
+ * sweep's CSV rows: the mean (with its 95% interval), median or standard
+ * deviation of a metric over the ok rows matching the figure's where pairs,
+ * or a pairwise percentage (better/equal/worse, instance by instance,
+ * against the rows named by its versus pairs). */
+#include "analysis/published.h"
+#include "analysis/sweep.h"
+#include "sim/util.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Is the row ok and does it match the ref's where pairs (with its versus
+ * pairs in place of theirs when against is set)? */
+static bool matches(const struct hs_csv *csv, long row, const struct hs_study_ref *r, const int *wcol,
+                    const int *vcol, int st, bool against)
+{
+    const char *const *cells = (const char *const *)csv->rows[row];
+    if (st >= 0 && strcmp(cells[st], "ok") != 0)
+        return false;
+    for (int w = 0; w < r->nwhere; w++) {
+        bool replaced = false;
+        for (int v = 0; against && v < r->nversus; v++)
+            replaced |= strcmp(r->versus[v].key, r->where[w].key) == 0;
+        if (!replaced && hs_cmp_cells(cells[wcol[w]], r->where[w].value) != 0)
+            return false;
+    }
+    for (int v = 0; against && v < r->nversus; v++)
+        if (hs_cmp_cells(cells[vcol[v]], r->versus[v].value) != 0)
+            return false;
+    return true;
+}
+
+/* better_pct / equal_pct / worse_pct: instance by instance, the where-rows
+ * against the versus-rows; s->mean is the percentage, s->n the instances. */
+static int pairwise_pct(const struct hs_csv *csv, const char *file, const struct hs_study_ref *r,
+                        const int *wcol, const int *vcol, int mcol, int st, struct hs_stat *s)
+{
+    int icol = hs_csv_need_col(csv, "instance", file);
+    if (icol < 0)
+        return -1;
+    bool lower = hs_metric_lower_is_better(r->metric);
+    int want = strncmp(r->stat, "better", 6) == 0 ? -1 : strncmp(r->stat, "equal", 5) == 0 ? 0 : 1;
+    long common = 0, hits = 0;
+    for (long a = 0; a < csv->nrows; a++) {
+        double x, y;
+        if (!matches(csv, a, r, wcol, vcol, st, false) || !hs_is_number(csv->rows[a][mcol], &x))
+            continue;
+        for (long b = 0; b < csv->nrows; b++)
+            if (b != a && strcmp(csv->rows[a][icol], csv->rows[b][icol]) == 0 &&
+                matches(csv, b, r, wcol, vcol, st, true) && hs_is_number(csv->rows[b][mcol], &y)) {
+                common++;
+                hits += hs_compare_values(x, y, lower) == want;
+                break;
+            }
+    }
+    hs_stat_compute(NULL, 0, s);
+    s->n = common;
+    s->mean = common ? 100.0 * (double)hits / (double)common : NAN;
+    return 0;
+}
+
+/* Our value of a published figure, from the ok rows matching its where: the
+ * mean (with its interval), median or sd of the metric, or a pairwise
+ * percentage. */
+int hs_published_ours(const struct hs_csv *csv, const char *file, const struct hs_study_ref *r, struct hs_stat *s)
+{
+    int mcol = hs_csv_need_col(csv, r->metric, file), st = hs_csv_col(csv, "status");
+    int *wcol = hs_xmalloc((size_t)(r->nwhere + 1) * sizeof *wcol);
+    int *vcol = hs_xmalloc((size_t)(r->nversus + 1) * sizeof *vcol);
+    int rc = mcol < 0 ? -1 : 0;
+    for (int w = 0; w < r->nwhere && !rc; w++)
+        rc = (wcol[w] = hs_csv_need_col(csv, r->where[w].key, file)) < 0 ? -1 : 0;
+    for (int v = 0; v < r->nversus && !rc; v++)
+        rc = (vcol[v] = hs_csv_need_col(csv, r->versus[v].key, file)) < 0 ? -1 : 0;
+    if (!rc && r->nversus) {
+        rc = pairwise_pct(csv, file, r, wcol, vcol, mcol, st, s);
+        free(wcol), free(vcol);
+        return rc;
+    }
+    double *x = hs_xmalloc((size_t)(csv->nrows + 1) * sizeof *x);
+    long n = 0;
+    for (long row = 0; row < csv->nrows && !rc; row++)
+        if (matches(csv, row, r, wcol, vcol, st, false) && hs_is_number(csv->rows[row][mcol], &x[n]))
+            x[n++] /= r->scale;
+    if (!rc) {
+        hs_stat_compute(x, n, s);
+        if (r->stat && strcmp(r->stat, "mean") != 0) { /* the interval is the mean's */
+            s->mean = strcmp(r->stat, "median") == 0 ? s->median : s->sd;
+            s->ci95 = NAN;
+        }
+    }
+    free(x), free(wcol), free(vcol);
+    return rc;
+}
+
