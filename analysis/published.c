@@ -65,6 +65,34 @@ static int pairwise_pct(const struct hs_csv *csv, const char *file, const struct
 /* Our value of a published figure, from the ok rows matching its where: the
  * mean (with its interval), median or sd of the metric, or a pairwise
  * percentage. */
+/* Statistics of the metric over the rows matching where (against: with the
+ * versus pairs in place). */
+static void rows_stat(const struct hs_csv *csv, const struct hs_study_ref *r, const int *wcol,
+                      const int *vcol, int mcol, int st, bool against, struct hs_stat *s)
+{
+    double *x = hs_xmalloc((size_t)(csv->nrows + 1) * sizeof *x);
+    long n = 0;
+    for (long row = 0; row < csv->nrows; row++)
+        if (matches(csv, row, r, wcol, vcol, st, against) && hs_is_number(csv->rows[row][mcol], &x[n]))
+            x[n++] /= r->scale;
+    hs_stat_compute(x, n, s);
+    free(x);
+}
+
+/* gain_pct: how much better the where-rows' mean is than the versus-rows'
+ * (100 (b - a) / b when lower is better, 100 (a - b) / b otherwise). */
+static void mean_gain(const struct hs_csv *csv, const struct hs_study_ref *r, const int *wcol,
+                      const int *vcol, int mcol, int st, struct hs_stat *s)
+{
+    struct hs_stat b;
+    rows_stat(csv, r, wcol, vcol, mcol, st, false, s);
+    rows_stat(csv, r, wcol, vcol, mcol, st, true, &b);
+    double gain = 100 * (s->mean - b.mean) / b.mean;
+    s->mean = hs_metric_lower_is_better(r->metric) ? -gain : gain;
+    s->n = s->n < b.n ? s->n : b.n;
+    s->ci95 = NAN;
+}
+
 int hs_published_ours(const struct hs_csv *csv, const char *file, const struct hs_study_ref *r, struct hs_stat *s)
 {
     int mcol = hs_csv_need_col(csv, r->metric, file), st = hs_csv_col(csv, "status");
@@ -75,24 +103,17 @@ int hs_published_ours(const struct hs_csv *csv, const char *file, const struct h
         rc = (wcol[w] = hs_csv_need_col(csv, r->where[w].key, file)) < 0 ? -1 : 0;
     for (int v = 0; v < r->nversus && !rc; v++)
         rc = (vcol[v] = hs_csv_need_col(csv, r->versus[v].key, file)) < 0 ? -1 : 0;
-    if (!rc && r->nversus) {
+    if (!rc && r->stat && strcmp(r->stat, "gain_pct") == 0)
+        mean_gain(csv, r, wcol, vcol, mcol, st, s);
+    else if (!rc && r->nversus)
         rc = pairwise_pct(csv, file, r, wcol, vcol, mcol, st, s);
-        free(wcol), free(vcol);
-        return rc;
-    }
-    double *x = hs_xmalloc((size_t)(csv->nrows + 1) * sizeof *x);
-    long n = 0;
-    for (long row = 0; row < csv->nrows && !rc; row++)
-        if (matches(csv, row, r, wcol, vcol, st, false) && hs_is_number(csv->rows[row][mcol], &x[n]))
-            x[n++] /= r->scale;
-    if (!rc) {
-        hs_stat_compute(x, n, s);
+    else if (!rc) {
+        rows_stat(csv, r, wcol, vcol, mcol, st, false, s);
         if (r->stat && strcmp(r->stat, "mean") != 0) { /* the interval is the mean's */
             s->mean = strcmp(r->stat, "median") == 0 ? s->median : s->sd;
             s->ci95 = NAN;
         }
     }
-    free(x), free(wcol), free(vcol);
+    free(wcol), free(vcol);
     return rc;
 }
-

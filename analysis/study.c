@@ -283,7 +283,8 @@ static int load_ref(const struct where *w, const cJSON *o, struct hs_study_ref *
 {
     static const char *const keys[] = {"where", "metric", "value", "tolerance", "scale", "source",
                                        "stat", "versus", NULL};
-    static const char *const stats[] = {"mean", "median", "sd", "better_pct", "equal_pct", "worse_pct", NULL};
+    static const char *const stats[] = {"mean", "median", "sd", "better_pct", "equal_pct", "worse_pct",
+                                        "gain_pct", NULL};
     r->tolerance = NAN;
     r->scale = 1;
     r->value = NAN;
@@ -305,11 +306,11 @@ static int load_ref(const struct where *w, const cJSON *o, struct hs_study_ref *
         k++;
     struct where ws = sub(w, "stat", 0);
     if (r->stat && !stats[k])
-        return bad(&ws, "expected mean, median, sd, better_pct, equal_pct or worse_pct");
+        return bad(&ws, "expected mean, median, sd, better_pct, equal_pct, worse_pct or gain_pct");
     bool pct = r->stat && strstr(r->stat, "_pct");
     if (pct != (r->nversus > 0))
         return bad(w, pct ? "a *_pct statistic needs versus (the rows compared against)"
-                          : "versus goes with a better_pct, equal_pct or worse_pct statistic");
+                          : "versus goes with a better_pct, equal_pct, worse_pct or gain_pct statistic");
     return 0;
 }
 

@@ -13,7 +13,7 @@
  *                 "title": "...", "xlabel": "...", "ylabel": "...", "logx": false, "logy": false} ],
  *     "published": [ {"where": {"policy": "dmda", "gpus": 8}, "metric": "gflops",
  *                     "value": 680.82, "tolerance": 0.10, "scale": 1, "source": "...",
- *                     "stat": "mean"|"median"|"sd"|"better_pct"|"equal_pct"|"worse_pct",
+ *                     "stat": "mean"|"median"|"sd"|"better_pct"|"equal_pct"|"worse_pct"|"gain_pct",
  *                     "versus": {"policy": "heft"} } ] }        (stat and versus optional)
  *
  * Every key is checked: a typo is refused with its path in the file. */
@@ -47,7 +47,9 @@ struct hs_study_ref {
      * "better_pct", "equal_pct", "worse_pct": the percentage of instances
      * where the where-rows' metric is better than, equal to or worse than the
      * rows that differ from them by the versus keys (e.g. heftnc vs heft on
-     * the same DAGs: Best Case % of the HEFT-NC thesis) */
+     * the same DAGs: Best Case % of the HEFT-NC thesis); or "gain_pct": how
+     * much better (in %) the mean over the where-rows is than the mean over
+     * the versus-rows (e.g. the thesis' mean-SLR improvements) */
     char *stat;
     struct hs_study_kv *versus;
     int nversus;

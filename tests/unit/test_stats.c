@@ -247,6 +247,9 @@ static void test_published_values(void)
         CU_ASSERT_EQUAL(s.n, 3);
         CU_ASSERT_DOUBLE_EQUAL(s.mean, 100.0 / 3, 1e-9);
     }
+    r.stat = "gain_pct"; /* heft's mean over ccr=5 is (2 + 2 + 3 + 9) / 4 = 4: (4 - 7/3) / 4 */
+    CU_ASSERT_EQUAL(hs_published_ours(&csv, "hand.csv", &r, &s), 0);
+    CU_ASSERT_DOUBLE_EQUAL(s.mean, 100 * (4 - 7.0 / 3) / 4, 1e-9);
     where[1].value = "10"; /* heftnc 50 against heft 60: better */
     r.stat = "better_pct";
     CU_ASSERT_EQUAL(hs_published_ours(&csv, "hand.csv", &r, &s), 0);
