@@ -1,6 +1,7 @@
 /* workloads/gemm.c — tiled matrix product C = A·B + C with m×k, k×n and m×n
  * matrices cut in nb×nb tiles: one GEMM(A(i,l):R, B(l,j):R, C(i,j):RW) per
- * (i, j, l), i.e. one chain of k/nb tasks per C tile. LAWN 41 count: 2mnk. */
+ * (i, j, l), i.e. one chain of k/nb tasks per C tile. LAWN 41 count: 2mnk.
+ * setarch=1: XKaapi's SetArch hint (Lima 2014 §6.4.2), GEMM on GPUs only. */
 #include "workloads/workload.h"
 #include "sim/util.h"
 
@@ -18,6 +19,8 @@ static const struct hs_param gemm_params[] = {
      .help = "columns of A, rows of B (0: n)"},
     {.name = "precision", .type = HS_P_CHOICE, .defval = "d", .choices = "d|s",
      .help = "double or single precision"},
+    {.name = "setarch", .type = HS_P_BOOL, .defval = "0",
+     .help = "XKaapi's SetArch hint: every GEMM on GPUs only"},
     {0},
 };
 
@@ -68,6 +71,8 @@ static int build_gemm(const struct hs_spec *spec, struct hs_dag *dag)
             for (int l = 0; l < kt; l++) {
                 snprintf(label, sizeof label, "gemm(%d,%d,%d)", i, j, l);
                 int t = hs_dag_add_task(dag, kernel, label, 2 * b * b * b, (int)b);
+                if (hs_spec_bool(spec, "setarch"))
+                    dag->tasks[t].arch_mask = HS_ARCH_BIT(HS_ARCH_GPU);
                 hs_dag_access(dag, t, A[i * kt + l], HS_MODE_R);
                 hs_dag_access(dag, t, B[l * nt + j], HS_MODE_R);
                 hs_dag_access(dag, t, C[i * nt + j], HS_MODE_RW);

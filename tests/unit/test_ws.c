@@ -61,7 +61,8 @@ static cJSON *run_cli_record(const char *args)
 
 /* POTRF on cores only, the rest on GPUs only: every variant completes (the
  * runtime refuses a task given to a worker that cannot run it) with the
- * kernels where the hints put them. 10x10 tiles: 10 POTRF, 210 others. */
+ * kernels where the hints put them. 10x10 tiles: 10 POTRF, 210 others. The
+ * same for GEMM on GPUs only. */
 static void test_steal_respects_architectures(void)
 {
     const char *policies[] = {"ws", "ws:push=locality", "ws:push=writer", "ws:push=writer,writer=thesis",
@@ -74,6 +75,13 @@ static void test_steal_respects_architectures(void)
         const cJSON *arch = cJSON_GetObjectItem(cJSON_GetObjectItem(r, "results"), "tasks_per_arch");
         CU_ASSERT_EQUAL(cJSON_GetObjectItem(arch, "cpu")->valueint, 10);
         CU_ASSERT_EQUAL(cJSON_GetObjectItem(arch, "gpu")->valueint, 210);
+        cJSON_Delete(r);
+        /* GEMM's hint: all 4x4x4 = 64 GEMMs on the GPUs, none stolen by a core */
+        snprintf(args, sizeof args, "-w gemm:n=2048,nb=512,setarch=1 -s %s --gpus 2 --seed %d", policies[i], i + 1);
+        r = run_cli_record(args);
+        arch = cJSON_GetObjectItem(cJSON_GetObjectItem(r, "results"), "tasks_per_arch");
+        CU_ASSERT_EQUAL(cJSON_GetObjectItem(arch, "cpu")->valueint, 0);
+        CU_ASSERT_EQUAL(cJSON_GetObjectItem(arch, "gpu")->valueint, 64);
         cJSON_Delete(r);
     }
 }
