@@ -124,7 +124,7 @@ static void test_reproduce_quick(void)
     snprintf(path, sizeof path, "%s/results.csv", dir);
     struct hs_csv csv;
     CU_ASSERT_EQUAL_FATAL(hs_csv_read(path, &csv), 0);
-    CU_ASSERT_EQUAL(csv.nrows, 12); /* heft, dmda, eager x 1, 2, 4, 8 GPUs */
+    CU_ASSERT_EQUAL(csv.nrows, 16); /* heft, dmda, eager, ws x 1, 2, 4, 8 GPUs */
     int st = hs_csv_col(&csv, "status");
     for (long r = 0; r < csv.nrows; r++)
         CU_ASSERT_STRING_EQUAL(csv.rows[r][st], "ok");
@@ -137,7 +137,7 @@ static void test_reproduce_quick(void)
     /* run again: nothing to simulate, the same report */
     CU_ASSERT_EQUAL(hs_test_cli(args, NULL, &out), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "0 runs in"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "12 already in"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "16 already in"));
     free(out);
     free(dir);
 }
