@@ -136,26 +136,29 @@ static int scan_array(struct jreader *r, const char *key,
 /* ---- values --------------------------------------------------------------- */
 
 /* A number >= 0 (null: infinity when allow_inf); where names it in messages. */
-static int nonneg(const struct jreader *r, const cJSON *v, const char *where, bool allow_inf,
-                  double *out)
+/* where + key name the value in messages (key may be ""): the path is only
+ * formatted when a value is refused, which keeps reading large files fast. */
+static int nonneg(const struct jreader *r, const cJSON *v, const char *where, const char *key,
+                  bool allow_inf, double *out)
 {
     if (allow_inf && cJSON_IsNull(v)) {
         *out = INFINITY;
         return 0;
     }
     if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
-        return bad(r, "%s: not a number", where);
+        return bad(r, "%s%s: not a number", where, key);
     if (v->valuedouble < 0)
-        return bad(r, "%s: %g is negative", where, v->valuedouble);
+        return bad(r, "%s%s: %g is negative", where, key, v->valuedouble);
     *out = v->valuedouble;
     return 0;
 }
 
-static int index_value(const struct jreader *r, const cJSON *v, const char *where, double *out)
+static int index_value(const struct jreader *r, const cJSON *v, const char *where, const char *key,
+                       double *out)
 {
     if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || v->valuedouble < 0 ||
         v->valuedouble > INT_MAX)
-        return bad(r, "%s: not an index (an integer >= 0)", where);
+        return bad(r, "%s%s: not an index (an integer >= 0)", where, key);
     *out = v->valuedouble;
     return 0;
 }
@@ -208,7 +211,7 @@ static int read_handle(struct jreader *r, const cJSON *o, int i)
     snprintf(where + strlen(where), sizeof where - strlen(where), ".bytes");
     if (!b)
         return bad(r, "%s: missing", where);
-    if (nonneg(r, b, where, false, &bytes))
+    if (nonneg(r, b, where, "", false, &bytes))
         return -1;
     char def[32];
     snprintf(def, sizeof def, "h%d", i);
@@ -234,7 +237,7 @@ static int read_accesses(struct jreader *r, const cJSON *list, int t, const char
         const cJSON *h = cJSON_GetObjectItemCaseSensitive(a, "handle");
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(a, "mode");
         double hv = 0;
-        if (index_value(r, h, strcat(w, ".handle"), &hv))
+        if (index_value(r, h, w, ".handle", &hv))
             return -1;
         const char *ms = cJSON_IsString(m) ? m->valuestring : "";
         enum hs_mode mode = strcmp(ms, "R") == 0 ? HS_MODE_R : strcmp(ms, "W") == 0 ? HS_MODE_W
@@ -260,9 +263,13 @@ static int read_proc_costs(struct jreader *r, const cJSON *c, int t, const char 
     double *v = hs_xmalloc((size_t)n * sizeof(double));
     int i = 0;
     for (const cJSON *x = c->child; x; x = x->next, i++) {
+        if (cJSON_IsNumber(x) && isfinite(x->valuedouble) && x->valuedouble >= 0) {
+            v[i] = x->valuedouble; /* the common case, without formatting a path */
+            continue;
+        }
         char w[96];
         snprintf(w, sizeof w, "%s.costs[%d]", where, i);
-        if (nonneg(r, x, w, true, &v[i])) {
+        if (nonneg(r, x, w, "", true, &v[i])) {
             free(v);
             return -1;
         }
@@ -289,7 +296,7 @@ static int read_costs(struct jreader *r, const cJSON *c, int t, const char *wher
         const cJSON *x = cJSON_GetObjectItemCaseSensitive(c, keys[a]);
         char wa[112];
         snprintf(wa, sizeof wa, "%s.%s", w, keys[a]);
-        if (x && nonneg(r, x, wa, true, &r->dag->tasks[t].arch_cost[a]))
+        if (x && nonneg(r, x, wa, "", true, &r->dag->tasks[t].arch_cost[a]))
             return -1;
     }
     return 0;
@@ -331,7 +338,7 @@ static int read_archs_attrs(struct jreader *r, const cJSON *o, int t, const char
 
 static int read_task(struct jreader *r, const cJSON *o, int i)
 {
-    char where[64], w[96];
+    char where[64];
     snprintf(where, sizeof where, "tasks[%d]", i);
     int err = 0;
     if (!cJSON_IsObject(o))
@@ -345,9 +352,9 @@ static int read_task(struct jreader *r, const cJSON *o, int i)
     double flops = 0, footprint = 0;
     const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, "flops");
     const cJSON *fp = cJSON_GetObjectItemCaseSensitive(o, "footprint");
-    if (f && nonneg(r, f, (snprintf(w, sizeof w, "%s.flops", where), w), false, &flops))
+    if (f && nonneg(r, f, where, ".flops", false, &flops))
         return -1;
-    if (fp && index_value(r, fp, (snprintf(w, sizeof w, "%s.footprint", where), w), &footprint))
+    if (fp && index_value(r, fp, where, ".footprint", &footprint))
         return -1;
     int t = hs_dag_add_task(r->dag, kernel, label, flops, (int)footprint);
     if (read_accesses(r, cJSON_GetObjectItemCaseSensitive(o, "accesses"), t, where) ||
@@ -359,7 +366,7 @@ static int read_task(struct jreader *r, const cJSON *o, int i)
 static int read_edge(struct jreader *r, const cJSON *o, int i)
 {
     static const char *const keys[] = {"src", "dst", "bytes", NULL};
-    char where[64], w[80];
+    char where[64];
     snprintf(where, sizeof where, "edges[%d]", i);
     if (!cJSON_IsObject(o))
         return bad(r, "%s: not an object", where);
@@ -367,11 +374,9 @@ static int read_edge(struct jreader *r, const cJSON *o, int i)
         return -1;
     struct pending_edge e = {.index = i};
     const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, "bytes");
-    if (index_value(r, cJSON_GetObjectItemCaseSensitive(o, "src"),
-                    (snprintf(w, sizeof w, "%s.src", where), w), &e.src) ||
-        index_value(r, cJSON_GetObjectItemCaseSensitive(o, "dst"),
-                    (snprintf(w, sizeof w, "%s.dst", where), w), &e.dst) ||
-        (b && nonneg(r, b, (snprintf(w, sizeof w, "%s.bytes", where), w), false, &e.bytes)))
+    if (index_value(r, cJSON_GetObjectItemCaseSensitive(o, "src"), where, ".src", &e.src) ||
+        index_value(r, cJSON_GetObjectItemCaseSensitive(o, "dst"), where, ".dst", &e.dst) ||
+        (b && nonneg(r, b, where, ".bytes", false, &e.bytes)))
         return -1;
     HS_GROW(r->edges, r->cap_edges, r->nedges + 1);
     r->edges[r->nedges++] = e;
@@ -404,7 +409,7 @@ static int read_member(struct jreader *r, const char *key)
     else if (k == 0)
         hs_dag_rename(r->dag, v->valuestring);
     else if (k == 1)
-        rc = nonneg(r, v, "total_flops", false, &r->dag->total_flops);
+        rc = nonneg(r, v, "total_flops", "", false, &r->dag->total_flops);
     cJSON_Delete(v);
     return rc;
 }
