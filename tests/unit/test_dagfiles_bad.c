@@ -56,6 +56,10 @@ static void test_bad_json(void)
              "edges[0]: task a depends on itself (a cycle)");
     bad_file(".json", "{\"tasks\": [{\"kernel\":\"k\",\"costs\":{\"cpu\":-1}}]}",
              "tasks[0].costs.cpu: -1 is negative");
+    bad_file(".json", "{\"tasks\": [{\"kernel\":\"k\",\"costs\":[1,\"x\"]}]}",
+             "tasks[0].costs[1]: not a number");
+    bad_file(".json", "{\"tasks\": [" TASK("a") "," TASK("b") "], \"edges\": [{\"src\":0,\"dst\":1.5}]}",
+             "edges[0].dst: not an index (an integer >= 0)");
     bad_file(".json", "{\"tasks\": [" TASK("a") ",{\"kernel\":\"k\",\"flops\":-2}]}",
              "tasks[1].flops: -2 is negative");
     bad_file(".json", "{\"handles\": [{\"name\":\"x\",\"bytes\":-8}], \"tasks\": [" TASK("a") "]}",
