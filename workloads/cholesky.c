@@ -11,10 +11,15 @@
  * (n³/3 + n²/2 + n/6) follow LAWN 41 as in PLASMA's flops.h. Kernels are named
  * dpotrf, dtrsm, … in double precision and spotrf, … in single. setarch=1
  * adds the hints of the thesis' Kaapi++ code (Lima 2014, Fig. B.2): POTRF on
- * cores only, the other kernels on GPUs only. */
+ * cores only, the other kernels on GPUs only. pardiag=S is the thesis'
+ * parallel diagonal (§5.6.4, Table 5.3): each diagonal tile is cut into S×S
+ * views (handles of their own) factorised by a tiled Cholesky on the cores,
+ * between a zero-cost "split" task (reads A(k,k), writes the views) and a
+ * "merge" task (reads the views, writes A(k,k)), both in host memory. */
 #include "workloads/workload.h"
 #include "sim/util.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +33,8 @@ static const struct hs_param cholesky_params[] = {
      .help = "double or single precision"},
     {.name = "setarch", .type = HS_P_BOOL, .defval = "0",
      .help = "XKaapi's SetArch hints: POTRF on cores only, TRSM, SYRK, GEMM on GPUs only"},
+    {.name = "pardiag", .type = HS_P_INT, .defval = "0", .range = "[0,inf)",
+     .help = "parallel diagonal: factorise each diagonal tile as pardiag-sized sub-tiles on the cores (0: one POTRF)"},
     {0},
 };
 
@@ -36,56 +43,135 @@ static double flops_potrf(double b)
     return b * b * b / 3 + b * b / 2 + b / 6;
 }
 
-static int build_cholesky(const struct hs_spec *spec, struct hs_dag *dag)
+struct chol_kernels {
+    char potrf[8], trsm[8], syrk[8], gemm[8];
+    int elem; /* bytes per element */
+};
+
+static int add_task(struct hs_dag *dag, const char *kernel, const char *label, double flops, double b,
+                    bool cpu_only)
 {
-    int nt = hs_tiles("cholesky", spec, "n");
-    if (nt < 0)
-        return -1;
-    double b = (double)hs_spec_int(spec, "nb"), n = (double)hs_spec_int(spec, "n");
-    int nb = (int)b;
-    char p = hs_element_bytes(spec) == 4 ? 's' : 'd';
-    char potrf[8], trsm[8], syrk[8], gemm[8], label[64];
-    snprintf(potrf, sizeof potrf, "%cpotrf", p);
-    snprintf(trsm, sizeof trsm, "%ctrsm", p);
-    snprintf(syrk, sizeof syrk, "%csyrk", p);
-    snprintf(gemm, sizeof gemm, "%cgemm", p);
-    double tile = b * b * hs_element_bytes(spec);
-    int *A = hs_xmalloc((size_t)nt * nt * sizeof(int)); /* lower triangle handles */
-    for (int j = 0; j < nt; j++)
-        for (int i = j; i < nt; i++) {
-            snprintf(label, sizeof label, "A(%d,%d)", i, j);
-            A[i * nt + j] = hs_dag_add_handle(dag, label, tile);
-        }
-    for (int k = 0; k < nt; k++) {
+    int t = hs_dag_add_task(dag, kernel, label, flops, (int)b);
+    if (cpu_only)
+        dag->tasks[t].arch_mask = HS_ARCH_BIT(HS_ARCH_CPU);
+    return t;
+}
+
+/* A zero-cost task on a core: the views of the diagonal tile are taken and
+ * given back in host memory (no kernel, no flops). */
+static int add_view_task(struct hs_dag *dag, const char *label)
+{
+    int t = add_task(dag, "view", label, 0, 0, true);
+    dag->tasks[t].arch_cost[HS_ARCH_CPU] = 0;
+    return t;
+}
+
+static void add_cholesky(struct hs_dag *dag, const struct chol_kernels *kn, const int *A, int nt, double b,
+                         const char *prefix, int sub);
+
+/* Step k's factorisation of the diagonal tile: one POTRF, or (sub > 0, the
+ * thesis' parallel diagonal, Lima 2014 §5.6.4) the tile cut into sub×sub
+ * views factorised by a tiled Cholesky of their own on the cores, between a
+ * task that takes the views and one that gives them back. */
+static void add_diagonal(struct hs_dag *dag, const struct chol_kernels *kn, int akk, int k, double b, int sub)
+{
+    char label[64];
+    if (sub <= 0) {
         snprintf(label, sizeof label, "potrf(%d)", k);
-        int t = hs_dag_add_task(dag, potrf, label, flops_potrf(b), nb);
-        hs_dag_access(dag, t, A[k * nt + k], HS_MODE_RW);
+        hs_dag_access(dag, add_task(dag, kn->potrf, label, flops_potrf(b), b, false), akk, HS_MODE_RW);
+        return;
+    }
+    int ns = (int)b / sub;
+    double s = sub;
+    int *D = hs_xmalloc((size_t)ns * ns * sizeof(int));
+    for (int j = 0; j < ns; j++)
+        for (int i = j; i < ns; i++) {
+            snprintf(label, sizeof label, "A(%d,%d)[%d,%d]", k, k, i, j);
+            D[i * ns + j] = hs_dag_add_handle(dag, label, s * s * kn->elem);
+        }
+    snprintf(label, sizeof label, "split(%d)", k);
+    int t = add_view_task(dag, label);
+    hs_dag_access(dag, t, akk, HS_MODE_R);
+    for (int j = 0; j < ns; j++)
+        for (int i = j; i < ns; i++)
+            hs_dag_access(dag, t, D[i * ns + j], HS_MODE_W);
+    snprintf(label, sizeof label, "d%d:", k);
+    add_cholesky(dag, kn, D, ns, s, label, 0);
+    snprintf(label, sizeof label, "merge(%d)", k);
+    t = add_view_task(dag, label);
+    for (int j = 0; j < ns; j++)
+        for (int i = j; i < ns; i++)
+            hs_dag_access(dag, t, D[i * ns + j], HS_MODE_R);
+    hs_dag_access(dag, t, akk, HS_MODE_RW);
+    free(D);
+}
+
+/* The right-looking tiled Cholesky of the nt×nt lower tiles A (handles) of
+ * size b. prefix is empty for the matrix; the sub-factorisations of the
+ * parallel diagonal (prefix "dK:") run on cores only. */
+static void add_cholesky(struct hs_dag *dag, const struct chol_kernels *kn, const int *A, int nt, double b,
+                         const char *prefix, int sub)
+{
+    bool cpu = *prefix != 0;
+    char label[64];
+    for (int k = 0; k < nt; k++) {
+        if (cpu) {
+            snprintf(label, sizeof label, "%.16spotrf(%d)", prefix, k);
+            hs_dag_access(dag, add_task(dag, kn->potrf, label, flops_potrf(b), b, true), A[k * nt + k],
+                          HS_MODE_RW);
+        } else
+            add_diagonal(dag, kn, A[k * nt + k], k, b, sub);
         for (int m = k + 1; m < nt; m++) {
-            snprintf(label, sizeof label, "trsm(%d,%d)", m, k);
-            t = hs_dag_add_task(dag, trsm, label, b * b * (b + 1), nb);
+            snprintf(label, sizeof label, "%.16strsm(%d,%d)", prefix, m, k);
+            int t = add_task(dag, kn->trsm, label, b * b * (b + 1), b, cpu);
             hs_dag_access(dag, t, A[k * nt + k], HS_MODE_R);
             hs_dag_access(dag, t, A[m * nt + k], HS_MODE_RW);
         }
         for (int m = k + 1; m < nt; m++) {
-            snprintf(label, sizeof label, "syrk(%d,%d)", m, k);
-            t = hs_dag_add_task(dag, syrk, label, b * b * (b + 1), nb);
+            snprintf(label, sizeof label, "%.16ssyrk(%d,%d)", prefix, m, k);
+            int t = add_task(dag, kn->syrk, label, b * b * (b + 1), b, cpu);
             hs_dag_access(dag, t, A[m * nt + k], HS_MODE_R);
             hs_dag_access(dag, t, A[m * nt + m], HS_MODE_RW);
             for (int j = k + 1; j < m; j++) {
-                snprintf(label, sizeof label, "gemm(%d,%d,%d)", m, j, k);
-                t = hs_dag_add_task(dag, gemm, label, 2 * b * b * b, nb);
+                snprintf(label, sizeof label, "%.16sgemm(%d,%d,%d)", prefix, m, j, k);
+                t = add_task(dag, kn->gemm, label, 2 * b * b * b, b, cpu);
                 hs_dag_access(dag, t, A[m * nt + k], HS_MODE_R);
                 hs_dag_access(dag, t, A[j * nt + k], HS_MODE_R);
                 hs_dag_access(dag, t, A[m * nt + j], HS_MODE_RW);
             }
         }
     }
+}
+
+static int build_cholesky(const struct hs_spec *spec, struct hs_dag *dag)
+{
+    int nt = hs_tiles("cholesky", spec, "n");
+    if (nt < 0)
+        return -1;
+    long nb = hs_spec_int(spec, "nb"), sub = hs_spec_int(spec, "pardiag");
+    if (sub > 0 && (sub > nb || nb % sub))
+        return hs_fail("workload cholesky: pardiag=%ld does not divide nb=%ld", sub, nb);
+    double b = (double)nb, n = (double)hs_spec_int(spec, "n");
+    struct chol_kernels kn = {.elem = hs_element_bytes(spec)};
+    char p = kn.elem == 4 ? 's' : 'd', label[64];
+    snprintf(kn.potrf, sizeof kn.potrf, "%cpotrf", p);
+    snprintf(kn.trsm, sizeof kn.trsm, "%ctrsm", p);
+    snprintf(kn.syrk, sizeof kn.syrk, "%csyrk", p);
+    snprintf(kn.gemm, sizeof kn.gemm, "%cgemm", p);
+    int *A = hs_xmalloc((size_t)nt * nt * sizeof(int)); /* lower triangle handles */
+    for (int j = 0; j < nt; j++)
+        for (int i = j; i < nt; i++) {
+            snprintf(label, sizeof label, "A(%d,%d)", i, j);
+            A[i * nt + j] = hs_dag_add_handle(dag, label, b * b * kn.elem);
+        }
+    add_cholesky(dag, &kn, A, nt, b, "", (int)sub);
     free(A);
     dag->total_flops = flops_potrf(n);
-    if (hs_spec_bool(spec, "setarch"))
+    if (hs_spec_bool(spec, "setarch")) /* the tasks of a parallel diagonal already stay on cores */
         for (int i = 0; i < dag->ntasks; i++)
-            dag->tasks[i].arch_mask = HS_ARCH_BIT(strcmp(dag->kernels[dag->tasks[i].kernel] + 1, "potrf") == 0
-                                                      ? HS_ARCH_CPU : HS_ARCH_GPU);
+            if (dag->tasks[i].arch_mask == HS_ARCHMASK_ALL)
+                dag->tasks[i].arch_mask = HS_ARCH_BIT(strcmp(dag->kernels[dag->tasks[i].kernel] + 1, "potrf") == 0
+                                                          ? HS_ARCH_CPU : HS_ARCH_GPU);
     return 0;
 }
 

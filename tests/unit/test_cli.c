@@ -23,7 +23,7 @@ static void test_default_scenario(void)
     char *out, *err;
     int rc = hs_test_cli("run", &out, &err);
     CU_ASSERT_EQUAL(rc, 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "cholesky:n=8192,nb=512,precision=d,setarch=0 on idgraf (8 GPU, 4 CPU"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "cholesky:n=8192,nb=512,precision=d,setarch=0,pardiag=0 on idgraf (8 GPU, 4 CPU"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "makespan"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "GFlop/s"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "tasks        816"));
@@ -298,7 +298,7 @@ static void test_bad_input(void)
     bad("run -w cholesky:n=-8,nb=2", "n: -8 is outside the allowed range");
     bad("run -w cholesky:nb=0", "nb: 0 is outside the allowed range");
     bad("run -w lux:n=8", "unknown workload 'lux' (valid: cholesky, gemm");
-    bad("run -w cholesky:m=8", "unknown parameter 'm' (valid: n, nb, precision, setarch)");
+    bad("run -w cholesky:m=8", "unknown parameter 'm' (valid: n, nb, precision, setarch, pardiag)");
     bad("run -s nosuch", "unknown policy 'nosuch' (valid: eager, random, dmda, heft, cpop, peft");
     bad("run -s dmda:alpha=2", "unknown parameter 'alpha' (valid: beta)");
     bad("run -s dmda:beta=x", "'x' is not a number");

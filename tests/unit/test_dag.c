@@ -5,6 +5,7 @@
 #include "workloads/workload.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 static bool has_edge(const struct hs_dag *dag, int src, int dst, double bytes)
@@ -146,6 +147,37 @@ static void test_cholesky_structure(void)
     hs_dag_free(dag);
 }
 
+/* The parallel diagonal of Lima 2014 (§5.6.4), 2x2 tiles of 4 cut into 2x2
+ * views of 2, by hand: per step split, the views' own Cholesky (potrf, trsm,
+ * syrk, potrf), merge; then the step's trsm and syrk. */
+static void test_cholesky_pardiag(void)
+{
+    struct hs_dag *dag = hs_workload_build("cholesky:n=8,nb=4,pardiag=2");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
+    const char *labels[14] = {"split(0)", "d0:potrf(0)", "d0:trsm(1,0)", "d0:syrk(1,0)", "d0:potrf(1)",
+                              "merge(0)", "trsm(1,0)", "syrk(1,0)", "split(1)", "d1:potrf(0)",
+                              "d1:trsm(1,0)", "d1:syrk(1,0)", "d1:potrf(1)", "merge(1)"};
+    CU_ASSERT_EQUAL_FATAL(dag->ntasks, 14);
+    for (int i = 0; i < 14; i++) {
+        CU_ASSERT_STRING_EQUAL(dag->tasks[i].label, labels[i]);
+        bool main_step = i == 6 || i == 7; /* only these may run on a GPU */
+        CU_ASSERT_EQUAL(dag->tasks[i].arch_mask, main_step ? HS_ARCHMASK_ALL : HS_ARCH_BIT(HS_ARCH_CPU));
+    }
+    CU_ASSERT_EQUAL(count_kernel(dag, "dpotrf"), 4);
+    CU_ASSERT_DOUBLE_EQUAL(dag->tasks[0].arch_cost[HS_ARCH_CPU], 0, 0); /* views cost nothing */
+    CU_ASSERT_DOUBLE_EQUAL(dag->tasks[1].flops, 5.0, 1e-12);            /* b = 2: 8/3 + 2 + 1/3 */
+    CU_ASSERT(has_edge(dag, 0, 1, 32));   /* a 2x2 view of doubles */
+    CU_ASSERT(has_edge(dag, 4, 5, 32));
+    CU_ASSERT(has_edge(dag, 5, 6, 128));  /* A(0,0) back whole: 4x4 doubles */
+    CU_ASSERT(has_edge(dag, 7, 8, 128));  /* syrk(1,0) updated A(1,1) */
+    CU_ASSERT(has_edge(dag, 12, 13, 32));
+    /* n^3/3 + n^2/2 + n/6 for n = 8: the whole operation, not the sum of tasks */
+    CU_ASSERT_DOUBLE_EQUAL(dag->total_flops, 512.0 / 3 + 32 + 8.0 / 6, 1e-9);
+    hs_dag_free(dag);
+    CU_ASSERT_PTR_NULL(hs_workload_build("cholesky:n=8,nb=4,pardiag=3"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "pardiag=3 does not divide nb=4"));
+}
+
 static void test_gemm_counts(void)
 {
     struct hs_dag *dag = hs_workload_build("gemm:n=4096,nb=1024");
@@ -167,7 +199,7 @@ static void test_workload_errors(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "outside the allowed range"));
     CU_ASSERT_PTR_NULL(hs_workload_build("cholesky:n=0,nb=2"));
     CU_ASSERT_PTR_NULL(hs_workload_build("cholesky:size=4"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "unknown parameter 'size' (valid: n, nb, precision, setarch)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "unknown parameter 'size' (valid: n, nb, precision, setarch, pardiag)"));
     CU_ASSERT_PTR_NULL(hs_workload_build("qrx:n=4"));
     CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "unknown workload 'qrx' (valid: cholesky, gemm"));
     CU_ASSERT_PTR_NULL(hs_workload_build("gemm:n=4096,k=1000,nb=1024"));
@@ -182,6 +214,7 @@ int main(void)
         {"cycle detection", test_cycle_detected},
         {"cholesky task counts 5x5, 10x10, 16x16, 40x40", test_cholesky_counts},
         {"cholesky 2x2 structure and LAWN-41 flops", test_cholesky_structure},
+        {"cholesky with a parallel diagonal, by hand", test_cholesky_pardiag},
         {"gemm task counts", test_gemm_counts},
         {"workload parameter errors", test_workload_errors},
         CU_TEST_INFO_NULL,

@@ -76,6 +76,14 @@ static void test_steal_respects_architectures(void)
         CU_ASSERT_EQUAL(cJSON_GetObjectItem(arch, "cpu")->valueint, 10);
         CU_ASSERT_EQUAL(cJSON_GetObjectItem(arch, "gpu")->valueint, 210);
         cJSON_Delete(r);
+        /* the parallel diagonal keeps its 10 x (2 views + 20 sub-tile tasks) on the cores */
+        snprintf(args, sizeof args, "-w cholesky:n=5120,nb=512,setarch=1,pardiag=128 -s %s --gpus 3 --seed %d",
+                 policies[i], i + 1);
+        r = run_cli_record(args);
+        arch = cJSON_GetObjectItem(cJSON_GetObjectItem(r, "results"), "tasks_per_arch");
+        CU_ASSERT_EQUAL(cJSON_GetObjectItem(arch, "cpu")->valueint, 220);
+        CU_ASSERT_EQUAL(cJSON_GetObjectItem(arch, "gpu")->valueint, 210);
+        cJSON_Delete(r);
         /* GEMM's hint: all 4x4x4 = 64 GEMMs on the GPUs, none stolen by a core */
         snprintf(args, sizeof args, "-w gemm:n=2048,nb=512,setarch=1 -s %s --gpus 2 --seed %d", policies[i], i + 1);
         r = run_cli_record(args);
