@@ -15,7 +15,9 @@
  * parallel diagonal (§5.6.4, Table 5.3): each diagonal tile is cut into S×S
  * views (handles of their own) factorised by a tiled Cholesky on the cores,
  * between a zero-cost "split" task (reads A(k,k), writes the views) and a
- * "merge" task (reads the views, writes A(k,k)), both in host memory. */
+ * "merge" task (reads the views, writes A(k,k)), both in host memory.
+ * moves=1 adds XKaapi's move task per tile (workloads/moves.c): NT(NT+1)(NT+5)/6
+ * tasks in all, 352 for NT = 11 (specs/beniamine2013-heft-convex-clustering.md §5.3). */
 #include "workloads/workload.h"
 #include "sim/util.h"
 
@@ -35,6 +37,8 @@ static const struct hs_param cholesky_params[] = {
      .help = "XKaapi's SetArch hints: POTRF on cores only, TRSM, SYRK, GEMM on GPUs only"},
     {.name = "pardiag", .type = HS_P_INT, .defval = "0", .range = "[0,inf)",
      .help = "parallel diagonal: factorise each diagonal tile as pardiag-sized sub-tiles on the cores (0: one POTRF)"},
+    {.name = "moves", .type = HS_P_BOOL, .defval = "0",
+     .help = "XKaapi's move task per tile, feeding its first user (workloads/moves.c)"},
     {0},
 };
 
@@ -164,12 +168,14 @@ static int build_cholesky(const struct hs_spec *spec, struct hs_dag *dag)
             snprintf(label, sizeof label, "A(%d,%d)", i, j);
             A[i * nt + j] = hs_dag_add_handle(dag, label, b * b * kn.elem);
         }
+    if (hs_spec_bool(spec, "moves"))
+        hs_add_move_tasks(dag);
     add_cholesky(dag, &kn, A, nt, b, "", (int)sub);
     free(A);
     dag->total_flops = flops_potrf(n);
     if (hs_spec_bool(spec, "setarch")) /* the tasks of a parallel diagonal already stay on cores */
         for (int i = 0; i < dag->ntasks; i++)
-            if (dag->tasks[i].arch_mask == HS_ARCHMASK_ALL)
+            if (dag->tasks[i].arch_mask == HS_ARCHMASK_ALL && strcmp(dag->kernels[dag->tasks[i].kernel], "move") != 0)
                 dag->tasks[i].arch_mask = HS_ARCH_BIT(strcmp(dag->kernels[dag->tasks[i].kernel] + 1, "potrf") == 0
                                                           ? HS_ARCH_CPU : HS_ARCH_GPU);
     return 0;

@@ -12,6 +12,7 @@ static const struct hs_workload *const all_workloads[] = {
     &hs_workload_cholesky,
     &hs_workload_gemm,
     &hs_workload_lu,
+    &hs_workload_lunopiv,
     &hs_workload_qr,
     &hs_workload_outer,
     &hs_workload_matmul,

@@ -18,6 +18,7 @@ struct hs_workload {
 extern const struct hs_workload hs_workload_cholesky;
 extern const struct hs_workload hs_workload_gemm;
 extern const struct hs_workload hs_workload_lu;
+extern const struct hs_workload hs_workload_lunopiv;
 extern const struct hs_workload hs_workload_qr;
 extern const struct hs_workload hs_workload_outer;
 extern const struct hs_workload hs_workload_matmul;
@@ -45,5 +46,9 @@ int hs_inner_blocking(const char *workload, const struct hs_spec *spec);
 
 /* "d" or "s" -> element size in bytes. */
 int hs_element_bytes(const struct hs_spec *spec);
+
+/* XKaapi's move tasks (moves.c): one zero-cost task reading each handle the
+ * DAG has so far, added before the tasks that use them. */
+void hs_add_move_tasks(struct hs_dag *dag);
 
 #endif
