@@ -81,24 +81,33 @@ int hs_heft_best_worker(const struct hs_listsched *ls, int t, bool insertion, do
     return best;
 }
 
-static int plan_offline(struct hs_sched *s)
+int hs_heft_place_all(struct hs_listsched *ls, const char *variant, bool insertion)
 {
-    const struct hs_spec *params = hs_sched_params(s);
-    struct hs_listsched *ls = hs_ls_new(s);
     double *weight = hs_xmalloc((size_t)ls->ntasks * sizeof(double));
     double *rank = hs_xmalloc((size_t)ls->ntasks * sizeof(double));
-    hs_heft_weights(ls, hs_spec_get(params, "rank"), weight);
+    hs_heft_weights(ls, variant, weight);
     hs_ls_rank_up(ls, weight, rank);
-    bool insertion = hs_spec_bool(params, "insertion");
     struct hs_ready *ready = hs_ls_ready_new(ls, rank);
-    for (int t; (t = hs_ls_ready_take(ready)) >= 0;) {
+    int rc = 0;
+    for (int t; rc == 0 && (t = hs_ls_ready_take(ready)) >= 0;) {
         double start = 0;
         int p = hs_heft_best_worker(ls, t, insertion, &start);
-        hs_ls_place(ls, t, p, start);
+        if (p < 0)
+            rc = hs_fail("task %s can run on none of the selected workers", ls->dag->tasks[t].label);
+        else
+            hs_ls_place(ls, t, p, start);
     }
     hs_ls_ready_free(ready);
     free(weight);
     free(rank);
+    return rc;
+}
+
+static int plan_offline(struct hs_sched *s)
+{
+    const struct hs_spec *params = hs_sched_params(s);
+    struct hs_listsched *ls = hs_ls_new(s);
+    hs_heft_place_all(ls, hs_spec_get(params, "rank"), hs_spec_bool(params, "insertion"));
     hs_ls_commit(ls);
     return 0;
 }

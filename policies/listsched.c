@@ -12,22 +12,22 @@ static int node_of(const struct hs_listsched *ls, int p)
     return hs_sched_worker(ls->s, p)->node;
 }
 
-struct hs_listsched *hs_ls_new(struct hs_sched *s)
+struct hs_listsched *hs_ls_new_costs(struct hs_sched *s, const struct hs_dag *dag, const double *w)
 {
     struct hs_listsched *ls = hs_xcalloc(1, sizeof *ls);
     ls->s = s;
-    ls->dag = hs_sched_dag(s);
-    ls->ntasks = ls->dag->ntasks;
+    ls->dag = dag;
+    ls->ntasks = dag->ntasks;
     ls->nworkers = hs_sched_nworkers(s);
     int V = ls->ntasks, P = ls->nworkers;
     ls->w = hs_xmalloc((size_t)V * P * sizeof(double));
+    memcpy(ls->w, w, (size_t)V * P * sizeof(double));
     ls->wmean = hs_xmalloc((size_t)V * sizeof(double));
     for (int t = 0; t < V; t++) {
         double sum = 0;
         int n = 0;
         for (int p = 0; p < P; p++) {
-            double c = hs_sched_exec_estimate(s, &ls->dag->tasks[t], p);
-            ls->w[(size_t)t * P + p] = c;
+            double c = ls->w[(size_t)t * P + p];
             if (isfinite(c)) {
                 sum += c;
                 n++;
@@ -42,6 +42,19 @@ struct hs_listsched *hs_ls_new(struct hs_sched *s)
         ls->proc[t] = -1;
     ls->ast = hs_xcalloc((size_t)V, sizeof(double));
     ls->aft = hs_xcalloc((size_t)V, sizeof(double));
+    return ls;
+}
+
+struct hs_listsched *hs_ls_new(struct hs_sched *s)
+{
+    const struct hs_dag *dag = hs_sched_dag(s);
+    int V = dag->ntasks, P = hs_sched_nworkers(s);
+    double *w = hs_xmalloc((size_t)V * P * sizeof(double));
+    for (int t = 0; t < V; t++)
+        for (int p = 0; p < P; p++)
+            w[(size_t)t * P + p] = hs_sched_exec_estimate(s, &dag->tasks[t], p);
+    struct hs_listsched *ls = hs_ls_new_costs(s, dag, w);
+    free(w);
     return ls;
 }
 
@@ -314,13 +327,19 @@ void hs_ls_push(struct hs_sched *s, struct hs_task *t)
     ls->ready[t->id] = true;
 }
 
+int hs_ls_next_ready(const struct hs_listsched *ls, int w)
+{
+    if (ls->next[w] >= ls->norder[w])
+        return -1;
+    int t = ls->order[w][ls->next[w]];
+    return ls->ready[t] ? t : -1;
+}
+
 struct hs_task *hs_ls_pop(struct hs_sched *s, int w)
 {
     struct hs_listsched *ls = hs_sched_data(s);
-    if (ls->next[w] >= ls->norder[w])
-        return NULL;
-    int t = ls->order[w][ls->next[w]];
-    if (!ls->ready[t])
+    int t = hs_ls_next_ready(ls, w);
+    if (t < 0)
         return NULL;
     ls->next[w]++;
     return (struct hs_task *)&ls->dag->tasks[t];
@@ -334,10 +353,9 @@ static bool reads(const struct hs_task *t, int h)
     return false;
 }
 
-/* Send what t wrote to the memory nodes of its planned consumers now. */
-void hs_ls_done(struct hs_sched *s, struct hs_task *t, int w)
+void hs_ls_send_outputs(struct hs_listsched *ls, const struct hs_task *t, int w)
 {
-    struct hs_listsched *ls = hs_sched_data(s);
+    struct hs_sched *s = ls->s;
     for (int k = 0; k < t->nsucc; k++) {
         const struct hs_edge *e = &ls->dag->edges[t->succ[k]];
         int q = ls->proc[e->dst];
@@ -348,6 +366,11 @@ void hs_ls_done(struct hs_sched *s, struct hs_task *t, int w)
             if (HS_MODE_WRITES(t->access[i].mode) && reads(succ, t->access[i].handle))
                 hs_sched_prefetch(s, t->access[i].handle, node_of(ls, q));
     }
+}
+
+void hs_ls_done(struct hs_sched *s, struct hs_task *t, int w)
+{
+    hs_ls_send_outputs(hs_sched_data(s), t, w);
 }
 
 void hs_ls_fini(struct hs_sched *s)

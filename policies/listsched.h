@@ -54,6 +54,9 @@ struct hs_listsched {
 
 /* Fill the costs for the runtime's DAG and workers. */
 struct hs_listsched *hs_ls_new(struct hs_sched *s);
+/* The same for another DAG over the runtime's workers (a graph of clusters),
+ * with its costs w[t * nworkers + p] (INFINITY: cannot run), copied. */
+struct hs_listsched *hs_ls_new_costs(struct hs_sched *s, const struct hs_dag *dag, const double *w);
 void hs_ls_free(struct hs_listsched *ls);
 
 double hs_ls_comm(const struct hs_listsched *ls, int edge, int p, int q);
@@ -84,10 +87,20 @@ void hs_ls_ready_free(struct hs_ready *r);
  * with the earliest finish time for t (ties: lowest id) with its start. */
 void hs_heft_weights(const struct hs_listsched *ls, const char *variant, double *weight);
 int hs_heft_best_worker(const struct hs_listsched *ls, int t, bool insertion, double *start);
+/* HEFT's whole placement: rank by the variant's weights, then every task on
+ * its best worker in rank order. Returns -1 with hs_fail if a task can run on
+ * no worker. */
+int hs_heft_place_all(struct hs_listsched *ls, const char *variant, bool insertion);
 
 /* Finish planning: per-worker orders and the predicted makespan, given to
  * the runtime. The policy's data becomes ls. */
 void hs_ls_commit(struct hs_listsched *ls);
+
+/* Executing a committed plan: w's next planned task if it is ready (else
+ * -1), and the prefetch of t's outputs to its planned consumers (which
+ * hs_ls_done does). */
+int hs_ls_next_ready(const struct hs_listsched *ls, int w);
+void hs_ls_send_outputs(struct hs_listsched *ls, const struct hs_task *t, int w);
 
 /* Callbacks that execute a committed plan. */
 void hs_ls_push(struct hs_sched *s, struct hs_task *t);

@@ -15,6 +15,7 @@ static const struct hs_policy *const all_policies[] = {
     &hs_policy_ws,
     &hs_policy_lws,
     &hs_policy_heftnc,
+    &hs_policy_cluster,
     NULL,
 };
 

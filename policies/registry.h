@@ -15,6 +15,7 @@ extern const struct hs_policy hs_policy_peft;
 extern const struct hs_policy hs_policy_ws;
 extern const struct hs_policy hs_policy_lws;
 extern const struct hs_policy hs_policy_heftnc;
+extern const struct hs_policy hs_policy_cluster;
 
 /* NULL-terminated list of every policy. */
 const struct hs_policy *const *hs_policies(void);

@@ -1,6 +1,7 @@
 /* tests/support/testing.c — helpers shared by the CUnit tests. */
 #define _DEFAULT_SOURCE /* mkdtemp */
 #include "tests/support/testing.h"
+#include "platforms/flat.h"
 #include "policies/registry.h"
 #include "sim/util.h"
 
@@ -135,6 +136,24 @@ cJSON *hs_test_simulate(const struct hs_run_config *cfg, const struct hs_dag *da
     cJSON *o = cJSON_Parse(text);
     free(text);
     return o;
+}
+
+struct hs_run_config hs_test_flat_config(int p, const double *speeds)
+{
+    static char paths[8][512]; /* the configuration points at it while the test runs */
+    static int slot;
+    char *tmp = hs_test_tmp(".xml"), err[128], *xml = paths[slot++ % 8];
+    snprintf(xml, sizeof paths[0], "%s", tmp);
+    free(tmp);
+    FILE *f = fopen(xml, "w");
+    struct hs_flat flat = {.p = p, .speeds = speeds, .speed = 1, .bw = 1, .lat = 0};
+    CU_ASSERT_FATAL(f && hs_flat_write(f, &flat, err, sizeof err) == 0);
+    fclose(f);
+    struct hs_run_config cfg;
+    hs_run_config_defaults(&cfg);
+    cfg.platform_file = xml;
+    cfg.platform_name = "flat";
+    return cfg;
 }
 
 int hs_test_cli(const char *args, char **out, char **err)

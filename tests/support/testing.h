@@ -26,6 +26,11 @@ const char *hs_test_data(const char *relative);
 cJSON *hs_test_simulate(const struct hs_run_config *cfg, const struct hs_dag *dag,
                         const struct hs_policy *policy, const char *policy_spec);
 
+/* A flat:P platform file (speeds[q] flop/s per processor, or 1 each if
+ * NULL) with 1 B/s links and no latency, so that bytes are time units; the
+ * configuration points at it (kept until the test exits). */
+struct hs_run_config hs_test_flat_config(int p, const double *speeds);
+
 /* Run `hetsim ARGS` (a shell-quoted string), capturing stdout and stderr
  * (caller frees); returns the exit code. */
 int hs_test_cli(const char *args, char **out, char **err);

@@ -3,7 +3,6 @@
  * schedule, makespans 80 and 86, from the paper), the simulated makespan equal
  * to the plan's on a contention-free platform, and schedule properties on
  * random DAGs (precedence with communication, no overlap, lower bounds). */
-#include "platforms/flat.h"
 #include "policies/listsched.h"
 #include "policies/registry.h"
 #include "sim/util.h"
@@ -39,20 +38,7 @@ static struct hs_dag *topcuoglu(void)
 /* flat:P with bandwidth 1 B/s and no latency: bytes are time units. */
 static struct hs_run_config flat_config(int p, const double *speeds)
 {
-    static char paths[8][512]; /* the config points at it while the test runs */
-    static int slot;
-    char *tmp = hs_test_tmp(".xml"), err[128], *xml = paths[slot++ % 8];
-    snprintf(xml, sizeof paths[0], "%s", tmp);
-    free(tmp);
-    FILE *f = fopen(xml, "w");
-    struct hs_flat flat = {.p = p, .speeds = speeds, .speed = 1, .bw = 1, .lat = 0};
-    CU_ASSERT_FATAL(hs_flat_write(f, &flat, err, sizeof err) == 0);
-    fclose(f);
-    struct hs_run_config cfg;
-    hs_run_config_defaults(&cfg);
-    cfg.platform_file = xml;
-    cfg.platform_name = "flat";
-    return cfg;
+    return hs_test_flat_config(p, speeds);
 }
 
 static cJSON *run(const struct hs_run_config *cfg, const struct hs_dag *dag, const char *policy)

@@ -1,0 +1,355 @@
+/* policies/cluster.c — convex clustering then offline HEFT on the graph of
+ * clusters (Beniamine 2013, specs/beniamine2013-heft-convex-clustering.md
+ * §3): the tasks are grouped into convex clusters (clustering.h, on the
+ * DAG's transitive closure), the clusters become the tasks of a DAG whose
+ * edges carry the data that crosses them (a tile version read by several
+ * tasks of one cluster counted once, §3.7), HEFT maps that DAG on the workers
+ * (a cluster costs the sum of its tasks), and the runtime executes the plan:
+ * each worker runs its clusters in planned order, the tasks of a cluster in
+ * topological order. With sync=1 a cluster starts only when every cluster it
+ * depends on has finished, which is what the thesis' empty synchronisation
+ * tasks enforce in XKaapi (they cost nothing here). max=0 is plain offline
+ * HEFT on the tasks (spec §7.6), the same plan as heft:insertion=0. */
+#include "policies/cluster.h"
+#include "policies/clustering.h"
+#include "policies/listsched.h"
+#include "policies/registry.h"
+#include "sim/util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const struct hs_param cluster_params[] = {
+    {.name = "max", .type = HS_P_INT, .defval = "10", .range = "[0,inf)",
+     .help = "largest cluster (MaxClusterSize); 0: no clustering, offline HEFT on the tasks"},
+    {.name = "tries", .type = HS_P_INT, .defval = "0", .range = "[0,inf)",
+     .help = "random pivots per split; 0: floor(sqrt(tasks))"},
+    {.name = "criterion", .type = HS_P_CHOICE, .defval = "max", .choices = "max|min",
+     .help = "best split: largest max(|A|,|A~|) (the thesis) or min (the original)"},
+    {.name = "update", .type = HS_P_CHOICE, .defval = "safe", .choices = "safe|single|none",
+     .help = "update step: one-sided when the literal one (single) would not be convex; none"},
+    {.name = "recursion", .type = HS_P_CHOICE, .defval = "part", .choices = "part|all",
+     .help = "split every part above max (the thesis), or all parts or none (the original)"},
+    {.name = "threshold", .type = HS_P_INT, .defval = "10", .range = "[0,inf)",
+     .help = "recursion=all: split when min(|A|,|A~|) exceeds it"},
+    {.name = "closure", .type = HS_P_CHOICE, .defval = "dag", .choices = "dag|warshall|igraph",
+     .help = "transitive closure: bit rows in topological order, Warshall, igraph searches"},
+    {.name = "insertion", .type = HS_P_BOOL, .defval = "0",
+     .help = "HEFT inserts clusters into idle gaps (0: after the worker's last one)"},
+    {.name = "volume", .type = HS_P_CHOICE, .defval = "dedup", .choices = "dedup|sum",
+     .help = "bytes of a cluster edge: each tile version once, or once per reading task"},
+    {.name = "sync", .type = HS_P_BOOL, .defval = "1",
+     .help = "a cluster waits for every cluster it depends on (synchronisation tasks)"},
+    {.name = "stats", .type = HS_P_BOOL, .defval = "0",
+     .help = "print the clusters and the time of each step on stderr"},
+    {0},
+};
+
+struct cluster_run {
+    struct hs_listsched *ls; /* the plan of the tasks, executed as listsched.h says */
+    struct hs_dag *graph;    /* the cluster graph */
+    int *cluster_of;         /* task -> cluster */
+    int *left;               /* per cluster: tasks not finished */
+    int *waiting;            /* per cluster: clusters it depends on not finished */
+    bool sync;
+};
+
+static double wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void read_params(const struct hs_spec *sp, struct hs_cc_params *p)
+{
+    hs_cc_params_defaults(p);
+    p->max_size = (int)hs_spec_int(sp, "max");
+    p->tries = (int)hs_spec_int(sp, "tries");
+    p->criterion = strcmp(hs_spec_get(sp, "criterion"), "min") == 0 ? HS_CC_MIN : HS_CC_MAX;
+    const char *u = hs_spec_get(sp, "update");
+    p->update = strcmp(u, "single") == 0 ? HS_CC_SINGLE : strcmp(u, "none") == 0 ? HS_CC_NONE : HS_CC_SAFE;
+    p->recursion = strcmp(hs_spec_get(sp, "recursion"), "all") == 0 ? HS_CC_ALL_OR_NONE : HS_CC_PER_PART;
+    p->threshold = (int)hs_spec_int(sp, "threshold");
+}
+
+/* Cluster the tasks: cluster_of[t], clusters numbered in the topological
+ * order of their first task (so that max=0 numbers them as the tasks). Returns
+ * the number of clusters, or -1 with hs_fail (update=single not convex). */
+static int make_clusters(struct hs_sched *s, double *t_closure, int *cluster_of)
+{
+    const struct hs_dag *dag = hs_sched_dag(s);
+    const struct hs_spec *sp = hs_sched_params(s);
+    int n = dag->ntasks, *pos = hs_xmalloc((size_t)n * sizeof(int));
+    int *src = hs_xmalloc((size_t)(dag->nedges + 1) * sizeof(int)), *dst = hs_xmalloc((size_t)(dag->nedges + 1) * sizeof(int));
+    for (int i = 0; i < n; i++)
+        pos[dag->topo[i]] = i;
+    for (int e = 0; e < dag->nedges; e++) {
+        src[e] = pos[dag->edges[e].src];
+        dst[e] = pos[dag->edges[e].dst];
+    }
+    double t0 = wall();
+    struct hs_closure c;
+    hs_closure_build(&c, n, dag->nedges, src, dst, hs_closure_method_parse(hs_spec_get(sp, "closure")));
+    *t_closure = wall() - t0;
+    struct hs_cc_params p;
+    read_params(sp, &p);
+    int *by_pos = hs_xmalloc((size_t)n * sizeof(int)), bad = -1;
+    int ncl = hs_cc_cluster(&c, &p, hs_sched_rng(s), by_pos);
+    if (p.update == HS_CC_SINGLE && !hs_cc_convex(&c, by_pos, ncl, &bad))
+        ncl = hs_fail("update=single made a cluster that is not convex (spec §3.4); use update=safe");
+    int *renumber = hs_xmalloc((size_t)(ncl > 0 ? ncl : 1) * sizeof(int)), next = 0;
+    for (int k = 0; k < ncl; k++)
+        renumber[k] = -1;
+    for (int i = 0; i < n && ncl > 0; i++) {
+        if (renumber[by_pos[i]] < 0)
+            renumber[by_pos[i]] = next++;
+        cluster_of[dag->topo[i]] = renumber[by_pos[i]];
+    }
+    hs_closure_free(&c);
+    free(pos), free(src), free(dst), free(by_pos), free(renumber);
+    return ncl;
+}
+
+/* Bytes of each cluster edge. Walking the tasks in topological order, the
+ * last writer of a handle is the producer of what a task reads (tasks that
+ * access one handle are ordered by dependencies); a read across clusters
+ * counts once per (cluster edge, producer, handle) with dedup. */
+struct cross_read {
+    int pair, producer, handle;
+};
+
+static int cmp_cross(const void *a, const void *b)
+{
+    const struct cross_read *x = a, *y = b;
+    if (x->pair != y->pair)
+        return x->pair - y->pair;
+    if (x->producer != y->producer)
+        return x->producer - y->producer;
+    return x->handle - y->handle;
+}
+
+static int pair_index(const int *pairs, int npairs, int a, int b)
+{
+    int lo = 0, hi = npairs - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2, ma = pairs[2 * mid], mb = pairs[2 * mid + 1];
+        if (ma == a && mb == b)
+            return mid;
+        if (ma < a || (ma == a && mb < b))
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
+
+static double *edge_volumes(const struct hs_dag *dag, const int *cluster_of, const int *pairs,
+                            int npairs, bool dedup)
+{
+    int *lastw = hs_xmalloc((size_t)(dag->nhandles + 1) * sizeof(int));
+    for (int h = 0; h < dag->nhandles; h++)
+        lastw[h] = -1;
+    struct cross_read *reads = NULL;
+    size_t n = 0, cap = 0;
+    for (int i = 0; i < dag->ntasks; i++) {
+        const struct hs_task *t = &dag->tasks[dag->topo[i]];
+        for (int k = 0; k < t->naccess; k++) {
+            int h = t->access[k].handle, u = lastw[h];
+            if (!HS_MODE_READS(t->access[k].mode) || u < 0 || cluster_of[u] == cluster_of[t->id])
+                continue;
+            HS_GROW(reads, cap, n + 1);
+            reads[n++] = (struct cross_read){pair_index(pairs, npairs, cluster_of[u], cluster_of[t->id]), u, h};
+        }
+        for (int k = 0; k < t->naccess; k++)
+            if (HS_MODE_WRITES(t->access[k].mode))
+                lastw[t->access[k].handle] = t->id;
+    }
+    if (n)
+        qsort(reads, n, sizeof *reads, cmp_cross);
+    double *volume = hs_xcalloc((size_t)(npairs + 1), sizeof(double));
+    for (size_t k = 0; k < n; k++)
+        if (reads[k].pair >= 0 && (!dedup || k == 0 || cmp_cross(&reads[k], &reads[k - 1]) != 0))
+            volume[reads[k].pair] += dag->handles[reads[k].handle].bytes;
+    free(reads);
+    free(lastw);
+    return volume;
+}
+
+/* The cluster graph as a DAG (igraph checks it is acyclic), and the cost of
+ * each cluster on each worker: the sum of its tasks'. */
+static struct hs_dag *cluster_graph(struct hs_sched *s, const struct hs_listsched *tasks,
+                                    const int *cluster_of, int ncl, double **costs)
+{
+    const struct hs_dag *dag = tasks->dag;
+    int P = tasks->nworkers;
+    double *w = hs_xcalloc((size_t)ncl * P, sizeof(double));
+    for (int t = 0; t < dag->ntasks; t++)
+        for (int p = 0; p < P; p++)
+            w[(size_t)cluster_of[t] * P + p] += tasks->w[(size_t)t * P + p];
+    int *src = hs_xmalloc((size_t)(dag->nedges + 1) * sizeof(int)), *dst = hs_xmalloc((size_t)(dag->nedges + 1) * sizeof(int)), *pairs;
+    for (int e = 0; e < dag->nedges; e++) {
+        src[e] = dag->edges[e].src;
+        dst[e] = dag->edges[e].dst;
+    }
+    int npairs = hs_cc_quotient(dag->nedges, src, dst, cluster_of, &pairs, NULL);
+    bool dedup = strcmp(hs_spec_get(hs_sched_params(s), "volume"), "dedup") == 0;
+    double *volume = edge_volumes(dag, cluster_of, pairs, npairs, dedup);
+    struct hs_dag *g = hs_dag_new("clusters");
+    char label[32];
+    for (int k = 0; k < ncl; k++) {
+        snprintf(label, sizeof label, "cluster%d", k);
+        hs_dag_add_task(g, "cluster", label, 0, 0);
+    }
+    for (int q = 0; q < npairs; q++)
+        hs_dag_add_edge(g, pairs[2 * q], pairs[2 * q + 1], volume[q]);
+    free(src), free(dst), free(pairs), free(volume);
+    *costs = w;
+    if (hs_dag_finalize(g)) {
+        hs_dag_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+/* The tasks' plan: each cluster's tasks back to back from the cluster's
+ * planned start, in topological order, on its worker. */
+static void plan_tasks(struct hs_listsched *tasks, const struct hs_listsched *clusters, const int *cluster_of)
+{
+    const struct hs_dag *dag = tasks->dag;
+    double *cursor = hs_xmalloc((size_t)clusters->ntasks * sizeof(double));
+    memcpy(cursor, clusters->ast, (size_t)clusters->ntasks * sizeof(double));
+    for (int i = 0; i < dag->ntasks; i++) {
+        int t = dag->topo[i], k = cluster_of[t], p = clusters->proc[k];
+        hs_ls_place(tasks, t, p, cursor[k]);
+        cursor[k] = tasks->aft[t];
+    }
+    free(cursor);
+}
+
+static void print_stats(const struct hs_dag *dag, const struct hs_dag *g, const int *cluster_of,
+                        const double *times)
+{
+    int *size = hs_xcalloc((size_t)g->ntasks, sizeof(int)), largest = 0;
+    for (int t = 0; t < dag->ntasks; t++)
+        if (++size[cluster_of[t]] > largest)
+            largest = size[cluster_of[t]];
+    fprintf(stderr, "cluster: %d tasks, %d edges -> %d clusters (largest %d), %d cluster edges; "
+                    "closure %.6f s, clustering %.6f s, cluster graph %.6f s, HEFT %.6f s\n",
+            dag->ntasks, dag->nedges, g->ntasks, largest, g->nedges, times[0], times[1], times[2], times[3]);
+    free(size);
+}
+
+static struct cluster_run *run_state(struct hs_listsched *tasks, struct hs_dag *g, int *cluster_of, bool sync)
+{
+    struct cluster_run *run = hs_xcalloc(1, sizeof *run);
+    run->ls = tasks;
+    run->graph = g;
+    run->cluster_of = cluster_of;
+    run->sync = sync;
+    run->left = hs_xcalloc((size_t)g->ntasks, sizeof(int));
+    run->waiting = hs_xmalloc((size_t)g->ntasks * sizeof(int));
+    for (int t = 0; t < tasks->ntasks; t++)
+        run->left[cluster_of[t]]++;
+    for (int k = 0; k < g->ntasks; k++)
+        run->waiting[k] = g->tasks[k].npred;
+    return run;
+}
+
+static int cluster_init(struct hs_sched *s)
+{
+    const struct hs_spec *sp = hs_sched_params(s);
+    double times[4], t0 = wall();
+    int *cluster_of = hs_xmalloc((size_t)hs_sched_dag(s)->ntasks * sizeof(int));
+    int ncl = make_clusters(s, &times[0], cluster_of);
+    times[1] = wall() - t0 - times[0];
+    struct hs_listsched *tasks = hs_ls_new(s), *clusters = NULL;
+    double *costs = NULL, t1 = wall();
+    struct hs_dag *g = ncl < 0 ? NULL : cluster_graph(s, tasks, cluster_of, ncl, &costs);
+    times[2] = wall() - t1;
+    t1 = wall();
+    int rc = g ? 0 : -1;
+    if (g) {
+        clusters = hs_ls_new_costs(s, g, costs);
+        rc = hs_heft_place_all(clusters, "mean", hs_spec_bool(sp, "insertion"));
+        if (rc)
+            hs_fail("a cluster holds tasks that no single worker can run (SetArch hints?)");
+    }
+    times[3] = wall() - t1;
+    free(costs);
+    if (rc) {
+        hs_ls_free(clusters);
+        hs_ls_free(tasks);
+        hs_dag_free(g);
+        free(cluster_of);
+        return -1;
+    }
+    plan_tasks(tasks, clusters, cluster_of);
+    hs_ls_free(clusters);
+    if (hs_spec_bool(sp, "stats"))
+        print_stats(tasks->dag, g, cluster_of, times);
+    hs_ls_commit(tasks);
+    hs_sched_set_data(s, run_state(tasks, g, cluster_of, hs_spec_bool(sp, "sync")));
+    return 0;
+}
+
+static void cluster_push(struct hs_sched *s, struct hs_task *t)
+{
+    struct cluster_run *run = hs_sched_data(s);
+    run->ls->ready[t->id] = true;
+}
+
+static struct hs_task *cluster_pop(struct hs_sched *s, int w)
+{
+    struct cluster_run *run = hs_sched_data(s);
+    int t = hs_ls_next_ready(run->ls, w);
+    if (t < 0 || (run->sync && run->waiting[run->cluster_of[t]] > 0))
+        return NULL;
+    run->ls->next[w]++;
+    return &hs_sched_dag(s)->tasks[t];
+}
+
+static void cluster_done(struct hs_sched *s, struct hs_task *t, int w)
+{
+    struct cluster_run *run = hs_sched_data(s);
+    hs_ls_send_outputs(run->ls, t, w);
+    int k = run->cluster_of[t->id];
+    if (--run->left[k] > 0)
+        return;
+    const struct hs_task *c = &run->graph->tasks[k];
+    for (int i = 0; i < c->nsucc; i++)
+        run->waiting[run->graph->edges[c->succ[i]].dst]--;
+}
+
+int hs_cluster_of(const struct hs_sched *s, int t)
+{
+    const struct cluster_run *run = hs_sched_data(s);
+    return run ? run->cluster_of[t] : -1;
+}
+
+static void cluster_fini(struct hs_sched *s)
+{
+    struct cluster_run *run = hs_sched_data(s);
+    if (!run)
+        return;
+    hs_ls_free(run->ls);
+    hs_dag_free(run->graph);
+    free(run->cluster_of);
+    free(run->left);
+    free(run->waiting);
+    free(run);
+}
+
+const struct hs_policy hs_policy_cluster = {
+    .name = "cluster",
+    .summary = "Beniamine 2013: convex clustering (Lepere-Trystram) then offline HEFT on the cluster graph",
+    .params = cluster_params,
+    .init = cluster_init,
+    .push = cluster_push,
+    .pop = cluster_pop,
+    .done = cluster_done,
+    .fini = cluster_fini,
+};

@@ -1,0 +1,209 @@
+/* tests/unit/test_cluster.c — the cluster policy in the runtime: max=0 is the
+ * plan of heft:insertion=0; with clusters, the plan that runs keeps every
+ * cluster on one worker, no cluster above max, and (sync=1) no task of a
+ * cluster starts before the clusters it depends on have finished; on a
+ * contention-free platform the run ends no later than the plan; Cholesky with
+ * move tasks on Idgraf runs cleanly and reproducibly; the command refuses bad
+ * parameters and reports the literal update step's non-convex clusters. */
+#include "policies/cluster.h"
+#include "policies/registry.h"
+#include "sim/util.h"
+#include "tests/support/testing.h"
+#include "workloads/workload.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static cJSON *simulate(const struct hs_run_config *cfg, const struct hs_dag *dag,
+                       const struct hs_policy *policy, const char *spec)
+{
+    cJSON *r = hs_test_simulate(cfg, dag, policy, spec);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(r, "error"));
+    return r;
+}
+
+static double task_field(const cJSON *r, int t, const char *key)
+{
+    return cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(r, "tasks"), t), key)->valuedouble;
+}
+
+static double result(const cJSON *r, const char *key)
+{
+    return cJSON_GetObjectItem(r, key)->valuedouble;
+}
+
+/* A random layered DAG whose edge costs are bytes on 1 B/s links. */
+static struct hs_dag *random_dag(int seed, int p)
+{
+    char spec[128];
+    snprintf(spec, sizeof spec, "random:v=60,p=%d,jump=3,ccr=0.5,bw=1,seed=%d", p, seed);
+    struct hs_dag *dag = hs_workload_build(spec);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
+    return dag;
+}
+
+static void test_max0_is_heft(void)
+{
+    for (int seed = 1; seed <= 5; seed++) {
+        int p = 2 + seed % 3;
+        struct hs_dag *dag = random_dag(seed, p);
+        struct hs_run_config cfg = hs_test_flat_config(p, NULL);
+        cJSON *h = simulate(&cfg, dag, &hs_policy_heft, "heft:insertion=0");
+        cJSON *c = simulate(&cfg, dag, &hs_policy_cluster, "cluster:max=0");
+        CU_ASSERT_DOUBLE_EQUAL(result(c, "predicted"), result(h, "predicted"), 1e-9);
+        CU_ASSERT_DOUBLE_EQUAL(result(c, "makespan"), result(h, "makespan"), 1e-9);
+        int moved = 0;
+        for (int t = 0; t < dag->ntasks; t++)
+            moved += task_field(c, t, "worker") != task_field(h, t, "worker");
+        CU_ASSERT_EQUAL(moved, 0);
+        cJSON_Delete(h);
+        cJSON_Delete(c);
+        hs_dag_free(dag);
+    }
+}
+
+/* ---- the plan that runs, through a policy that records the clusters ------------ */
+
+static char *cluster_file;
+
+static int recording_init(struct hs_sched *s)
+{
+    int rc = hs_policy_cluster.init(s);
+    FILE *f = fopen(cluster_file, "w");
+    for (int t = 0; rc == 0 && t < hs_sched_dag(s)->ntasks; t++)
+        fprintf(f, "%d\n", hs_cluster_of(s, t));
+    fclose(f);
+    return rc;
+}
+
+static int *read_clusters(int n)
+{
+    char *text = hs_test_read_file(cluster_file), *save = NULL, *line = strtok_r(text, "\n", &save);
+    int *cluster = hs_xmalloc((size_t)n * sizeof(int));
+    for (int t = 0; t < n; t++, line = strtok_r(NULL, "\n", &save)) {
+        CU_ASSERT_PTR_NOT_NULL_FATAL(line);
+        cluster[t] = atoi(line);
+    }
+    free(text);
+    return cluster;
+}
+
+/* One worker per cluster, sizes, and the start of each cluster after the end
+ * of every cluster it depends on. */
+static void check_run(const struct hs_dag *dag, const cJSON *r, const int *cluster, int max)
+{
+    int n = dag->ntasks, ncl = 0;
+    for (int t = 0; t < n; t++)
+        ncl = cluster[t] + 1 > ncl ? cluster[t] + 1 : ncl;
+    int *worker = hs_xmalloc((size_t)ncl * sizeof(int)), *size = hs_xcalloc((size_t)ncl, sizeof(int));
+    double *first = hs_xmalloc((size_t)ncl * sizeof(double)), *last = hs_xcalloc((size_t)ncl, sizeof(double));
+    for (int k = 0; k < ncl; k++) {
+        worker[k] = -1;
+        first[k] = INFINITY;
+    }
+    int split = 0, early = 0, oversize = 0;
+    for (int t = 0; t < n; t++) {
+        int k = cluster[t], w = (int)task_field(r, t, "worker");
+        split += worker[k] >= 0 && worker[k] != w;
+        worker[k] = w;
+        oversize += ++size[k] > max;
+        first[k] = fmin(first[k], task_field(r, t, "start"));
+        last[k] = fmax(last[k], task_field(r, t, "end"));
+    }
+    for (int e = 0; e < dag->nedges; e++) {
+        int a = cluster[dag->edges[e].src], b = cluster[dag->edges[e].dst];
+        early += a != b && first[b] < last[a] - 1e-12;
+    }
+    CU_ASSERT_EQUAL(split, 0);
+    CU_ASSERT_EQUAL(oversize, 0);
+    CU_ASSERT_EQUAL(early, 0);
+    free(worker), free(size), free(first), free(last);
+}
+
+static void test_plan_runs_as_clusters(void)
+{
+    struct hs_policy recording = hs_policy_cluster;
+    recording.init = recording_init;
+    cluster_file = hs_test_tmp(".txt");
+    static const int sizes[] = {2, 5, 10};
+    for (int seed = 1; seed <= 4; seed++) {
+        int p = 2 + seed % 3;
+        struct hs_dag *dag = random_dag(seed, p);
+        struct hs_run_config cfg = hs_test_flat_config(p, NULL);
+        for (int i = 0; i < 3; i++) {
+            char spec[64];
+            snprintf(spec, sizeof spec, "cluster:max=%d", sizes[i]);
+            cJSON *r = simulate(&cfg, dag, &recording, spec);
+            int *cluster = read_clusters(dag->ntasks);
+            check_run(dag, r, cluster, sizes[i]);
+            /* transfers start when their producer ends: no later than planned */
+            CU_ASSERT(result(r, "makespan") <= result(r, "predicted") * (1 + 1e-9));
+            free(cluster);
+            cJSON_Delete(r);
+        }
+        hs_dag_free(dag);
+    }
+    free(cluster_file);
+}
+
+/* Cholesky with XKaapi's move tasks on Idgraf, 4 GPUs: every input valid
+ * where its task ran, and the same seed gives the same run. */
+static void test_cholesky_idgraf(void)
+{
+    struct hs_dag *dag = hs_workload_build("cholesky:n=1000,nb=50,precision=s,moves=1");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
+    struct hs_run_config cfg;
+    hs_run_config_defaults(&cfg);
+    cfg.platform_file = hs_test_data("idgraf.xml");
+    cfg.platform_name = "idgraf";
+    cfg.perf_file = hs_test_data("perf/idgraf.json");
+    cfg.select.gpus = 4;
+    struct hs_policy recording = hs_policy_cluster;
+    recording.init = recording_init;
+    cluster_file = hs_test_tmp(".txt");
+    cJSON *a = simulate(&cfg, dag, &recording, "cluster:max=10");
+    int *cluster = read_clusters(dag->ntasks);
+    check_run(dag, a, cluster, 10);
+    cJSON *b = simulate(&cfg, dag, &hs_policy_cluster, "cluster:max=10");
+    CU_ASSERT_EQUAL(result(a, "audit"), 0);
+    CU_ASSERT_EQUAL(result(a, "makespan"), result(b, "makespan"));
+    free(cluster);
+    free(cluster_file);
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    hs_dag_free(dag);
+}
+
+static void test_cli(void)
+{
+    char *out, *err;
+    CU_ASSERT_EQUAL(hs_test_cli("run -q -p flat:4 -w cholesky:n=8,nb=1,moves=1 -s cluster:max=-1", &out, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "parameter max"));
+    free(out), free(err);
+    CU_ASSERT_EQUAL(hs_test_cli("run -q -p flat:4 -w cholesky:n=8,nb=1,moves=1 -s cluster:closure=bfs", &out, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "closure"));
+    free(out), free(err);
+    /* the literal update step makes a non-convex cluster there (spec §3.4) */
+    CU_ASSERT_EQUAL(hs_test_cli("run -q -p flat:4 -w cholesky:n=8,nb=1,moves=1 -s cluster:update=single,max=5 "
+                                "--seed 1 -o /dev/null", &out, &err), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "not convex"));
+    free(out), free(err);
+    CU_ASSERT_EQUAL(hs_test_cli("run -q -p flat:4 -w cholesky:n=8,nb=1,moves=1 -s cluster:stats=1 -o /dev/null",
+                                &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "156 tasks, 288 edges ->"));
+    free(out), free(err);
+}
+
+int main(void)
+{
+    static const CU_TestInfo tests[] = {
+        {"max=0 gives heft:insertion=0's plan", test_max0_is_heft},
+        {"clusters run on one worker, in order, after their predecessors", test_plan_runs_as_clusters},
+        {"Cholesky with moves on Idgraf", test_cholesky_idgraf},
+        {"command: bad parameters, single update, stats", test_cli},
+        CU_TEST_INFO_NULL,
+    };
+    return hs_test_main("cluster", tests);
+}
