@@ -1,4 +1,5 @@
-/* platforms/perfmodel.c — loading timing tables (cJSON) and looking durations up. */
+/* platforms/perfmodel.c — loading timing tables (cJSON) and looking durations
+ * up, and the calibrated durations policies are told (perfmodel.h). */
 #include "platforms/perfmodel.h"
 
 #include <cjson/cJSON.h>
@@ -48,14 +49,20 @@ static int line_of(const char *text, const char *where)
     return line;
 }
 
-static int entry_error(char *err, size_t errlen, const char *path, int i, const char *what)
+/* Where an entry is: its list ("kernels" or "calibrated") and index. */
+struct entry_at {
+    const char *path, *list;
+    int i;
+};
+
+static int entry_error(char *err, size_t errlen, struct entry_at at, const char *what)
 {
-    snprintf(err, errlen, "%s: kernels[%d]: %s", path, i, what);
+    snprintf(err, errlen, "%s: %s[%d]: %s", at.path, at.list, at.i, what);
     return -1;
 }
 
-static int parse_entry(const cJSON *item, struct hs_perf_entry *e, const char *path, int i,
-                       char *err, size_t errlen)
+static int parse_entry(const cJSON *item, struct hs_perf_entry *e, struct entry_at at, char *err,
+                       size_t errlen)
 {
     const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(item, "kernel");
     const cJSON *arch = cJSON_GetObjectItemCaseSensitive(item, "arch");
@@ -64,19 +71,19 @@ static int parse_entry(const cJSON *item, struct hs_perf_entry *e, const char *p
     const cJSON *gf = cJSON_GetObjectItemCaseSensitive(item, "gflops");
     const cJSON *src = cJSON_GetObjectItemCaseSensitive(item, "source");
     if (!cJSON_IsString(kernel) || !*kernel->valuestring)
-        return entry_error(err, errlen, path, i, "field 'kernel' must be a non-empty string");
+        return entry_error(err, errlen, at, "field 'kernel' must be a non-empty string");
     if (!cJSON_IsString(arch) ||
         (strcmp(arch->valuestring, "cpu") != 0 && strcmp(arch->valuestring, "gpu") != 0))
-        return entry_error(err, errlen, path, i, "field 'arch' must be \"cpu\" or \"gpu\"");
+        return entry_error(err, errlen, at, "field 'arch' must be \"cpu\" or \"gpu\"");
     if (nb && (!cJSON_IsNumber(nb) || nb->valuedouble < 0))
-        return entry_error(err, errlen, path, i, "field 'nb' must be a non-negative number");
+        return entry_error(err, errlen, at, "field 'nb' must be a non-negative number");
     if ((sec != NULL) == (gf != NULL))
-        return entry_error(err, errlen, path, i, "give exactly one of 'seconds' and 'gflops'");
+        return entry_error(err, errlen, at, "give exactly one of 'seconds' and 'gflops'");
     const cJSON *val = sec ? sec : gf;
     if (!cJSON_IsNumber(val) || !(val->valuedouble > 0))
-        return entry_error(err, errlen, path, i, "'seconds' or 'gflops' must be a positive number");
+        return entry_error(err, errlen, at, "'seconds' or 'gflops' must be a positive number");
     if (!cJSON_IsString(src) || !*src->valuestring)
-        return entry_error(err, errlen, path, i, "field 'source' (provenance) is required");
+        return entry_error(err, errlen, at, "field 'source' (provenance) is required");
     e->kernel = dup_str(kernel->valuestring);
     e->arch = dup_str(arch->valuestring);
     e->nb = nb ? (int)nb->valuedouble : 0;
@@ -105,6 +112,23 @@ static int parse_overhead(const cJSON *root, struct hs_perfmodel *pm, const char
     return 0;
 }
 
+/* Parse every entry of a list; on error *n counts those parsed (to free). */
+static int parse_list(const cJSON *list, const char *name, const char *path,
+                      struct hs_perf_entry **entries, int *n, char *err, size_t errlen)
+{
+    int size = cJSON_GetArraySize(list);
+    *entries = calloc((size_t)(size ? size : 1), sizeof **entries);
+    *n = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, list)
+    {
+        if (parse_entry(item, &(*entries)[*n], (struct entry_at){path, name, *n}, err, errlen))
+            return -1;
+        (*n)++;
+    }
+    return 0;
+}
+
 int hs_perf_load(const char *path, struct hs_perfmodel *pm, char *err, size_t errlen)
 {
     memset(pm, 0, sizeof *pm);
@@ -127,18 +151,16 @@ int hs_perf_load(const char *path, struct hs_perfmodel *pm, char *err, size_t er
     }
     if (parse_overhead(root, pm, path, err, errlen))
         goto out;
-    pm->n = cJSON_GetArraySize(kernels);
-    pm->entries = calloc((size_t)pm->n, sizeof *pm->entries);
-    int i = 0;
-    const cJSON *item;
-    cJSON_ArrayForEach(item, kernels)
-    {
-        if (parse_entry(item, &pm->entries[i], path, i, err, errlen)) {
-            pm->n = i;
-            goto out;
-        }
-        i++;
+    if (parse_list(kernels, "kernels", path, &pm->entries, &pm->n, err, errlen))
+        goto out;
+    const cJSON *calibrated = cJSON_GetObjectItemCaseSensitive(root, "calibrated");
+    if (calibrated && !cJSON_IsArray(calibrated)) {
+        snprintf(err, errlen, "%s: field 'calibrated' must be an array", path);
+        goto out;
     }
+    if (calibrated && parse_list(calibrated, "calibrated", path, &pm->calibrated, &pm->ncalibrated,
+                                 err, errlen))
+        goto out;
     const cJSON *desc = cJSON_GetObjectItemCaseSensitive(root, "description");
     pm->description = dup_str(cJSON_IsString(desc) ? desc->valuestring : "");
     pm->file = dup_str(path);
@@ -150,14 +172,20 @@ out:
     return rc;
 }
 
+static void free_list(struct hs_perf_entry *entries, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(entries[i].kernel);
+        free(entries[i].arch);
+        free(entries[i].source);
+    }
+    free(entries);
+}
+
 void hs_perf_free(struct hs_perfmodel *pm)
 {
-    for (int i = 0; i < pm->n; i++) {
-        free(pm->entries[i].kernel);
-        free(pm->entries[i].arch);
-        free(pm->entries[i].source);
-    }
-    free(pm->entries);
+    free_list(pm->entries, pm->n);
+    free_list(pm->calibrated, pm->ncalibrated);
     free(pm->file);
     free(pm->description);
     memset(pm, 0, sizeof *pm);
@@ -209,4 +237,15 @@ double hs_perf_time(const struct hs_perfmodel *pm, const char *kernel, const cha
         rate = entry_rate(below ? below : above, nb, flops);
     }
     return flops / rate + overhead;
+}
+
+double hs_perf_estimate(const struct hs_perfmodel *pm, const char *kernel, const char *arch, int nb,
+                        double flops)
+{
+    for (int i = 0; i < pm->ncalibrated; i++) {
+        const struct hs_perf_entry *e = &pm->calibrated[i];
+        if (e->nb == nb && strcmp(e->kernel, kernel) == 0 && strcmp(e->arch, arch) == 0)
+            return e->seconds > 0 ? e->seconds : flops / (e->gflops * 1e9);
+    }
+    return hs_perf_time(pm, kernel, arch, nb, flops);
 }

@@ -4,7 +4,16 @@
  * (flop/s) is interpolated linearly in nb; outside them the nearest rate is
  * used; an entry given in seconds is turned into a rate assuming the kernel's
  * flops scale as nb^3. A per-architecture launch overhead is added to
- * durations computed from rates. */
+ * durations computed from rates.
+ *
+ * A table may also hold a "calibrated" list (same fields, in seconds, plus
+ * "gpus"): the durations a calibration run recorded, which is what policies
+ * are told (hs_perf_estimate) while the engine still executes the table's
+ * durations (hs_perf_time). XKaapi timed GPU tasks from the host, so their
+ * recorded times include the input transfers the run did not overlap, which
+ * grow with the GPUs sharing the PCIe links during calibration
+ * (specs/beniamine2013-heft-convex-clustering.md §2.4; `hetsim calibrate-sim`
+ * writes such lists). */
 #ifndef HS_PERFMODEL_H
 #define HS_PERFMODEL_H
 
@@ -24,6 +33,8 @@ struct hs_perfmodel {
     char *description;
     int n;
     struct hs_perf_entry *entries;
+    int ncalibrated;
+    struct hs_perf_entry *calibrated; /* recorded by a calibration run (seconds) */
     double overhead_cpu, overhead_gpu; /* seconds added to rate-based durations */
 };
 
@@ -36,6 +47,11 @@ void hs_perf_free(struct hs_perfmodel *pm);
  * one (no exact nb and flops unknown). */
 double hs_perf_time(const struct hs_perfmodel *pm, const char *kernel, const char *arch, int nb,
                     double flops);
+
+/* What policies are told: the calibrated duration of (kernel, arch, nb)
+ * when the table has one for exactly that tile size, else hs_perf_time. */
+double hs_perf_estimate(const struct hs_perfmodel *pm, const char *kernel, const char *arch, int nb,
+                        double flops);
 
 /* Does the table know kernel on arch at all? */
 int hs_perf_has(const struct hs_perfmodel *pm, const char *kernel, const char *arch);

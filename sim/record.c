@@ -127,6 +127,7 @@ static cJSON *task_events(const struct hs_sched *rt)
         cJSON_AddStringToObject(o, "kernel", rt->dag->kernels[rt->dag->tasks[i].kernel]);
         cJSON_AddStringToObject(o, "worker", rt->pf->workers[ev->worker].name);
         cJSON_AddNumberToObject(o, "ready", ev->ready);
+        cJSON_AddNumberToObject(o, "popped", ev->popped);
         cJSON_AddNumberToObject(o, "inputs", ev->inputs);
         cJSON_AddNumberToObject(o, "start", ev->start);
         cJSON_AddNumberToObject(o, "end", ev->end);

@@ -22,7 +22,8 @@ struct hs_record_inputs {
 
 cJSON *hs_record_new(const struct hs_record_inputs *in, const struct hs_run *run);
 
-/* Every task (worker, ready, inputs valid, start, end) and transfer (datum,
+/* Every task (worker, ready, popped: taken by its worker, inputs valid,
+ * start, end) and transfer (datum,
  * purpose, nodes, bytes, request, start, end) under "events". */
 void hs_record_add_events(cJSON *rec, const struct hs_sched *rt);
 

@@ -57,7 +57,9 @@ static double wall_now(void)
 
 /* ---- estimates ------------------------------------------------------------ */
 
-double hs_runtime_estimate(const struct hs_sched *rt, const struct hs_task *t, int w)
+/* Cost of t on w with the timing-table column `table` (estimates or true
+ * durations, which differ only for calibrated entries); INFINITY: cannot run. */
+static double cost(const struct hs_sched *rt, const struct hs_task *t, int w, const double *table)
 {
     const struct hs_worker *wk = &rt->pf->workers[w];
     if (!(t->arch_mask & HS_ARCH_BIT(wk->arch)))
@@ -69,7 +71,7 @@ double hs_runtime_estimate(const struct hs_sched *rt, const struct hs_task *t, i
     if (!isnan(t->arch_cost[wk->arch]))
         return t->arch_cost[wk->arch] >= 0 ? t->arch_cost[wk->arch] : INFINITY;
     if (rt->kernel_in_table[t->kernel]) {
-        double v = rt->est_arch[(size_t)t->id * HS_NARCH + wk->arch];
+        double v = table[(size_t)t->id * HS_NARCH + wk->arch];
         return isnan(v) ? INFINITY : v;
     }
     if (t->flops > 0 && wk->speed > 0)
@@ -77,30 +79,48 @@ double hs_runtime_estimate(const struct hs_sched *rt, const struct hs_task *t, i
     return INFINITY;
 }
 
-/* Timing-table estimates per (task, arch), memoised per kernel shape. */
+double hs_runtime_estimate(const struct hs_sched *rt, const struct hs_task *t, int w)
+{
+    return cost(rt, t, w, rt->est_arch);
+}
+
+/* What the engine executes (before noise): the table's own durations. */
+static double true_duration(const struct hs_sched *rt, const struct hs_task *t, int w)
+{
+    return cost(rt, t, w, rt->true_arch);
+}
+
+/* Timing-table durations and estimates per (task, arch), memoised per kernel
+ * shape; they differ where the table has calibrated entries. */
 static void precompute_estimates(struct hs_sched *rt)
 {
     const struct hs_dag *dag = rt->dag;
     rt->est_arch = hs_xmalloc((size_t)dag->ntasks * HS_NARCH * sizeof(double));
+    rt->true_arch = hs_xmalloc((size_t)dag->ntasks * HS_NARCH * sizeof(double));
     rt->kernel_in_table = hs_xcalloc((size_t)dag->nkernels, sizeof(bool));
     for (int k = 0; k < dag->nkernels; k++)
         rt->kernel_in_table[k] = rt->perf && (hs_perf_has(rt->perf, dag->kernels[k], "cpu") ||
                                               hs_perf_has(rt->perf, dag->kernels[k], "gpu"));
     int last_kernel = -1, last_nb = -1;
-    double last_flops = -1, last[HS_NARCH] = {NAN, NAN};
+    double last_flops = -1, last[HS_NARCH] = {NAN, NAN}, last_true[HS_NARCH] = {NAN, NAN};
     for (int i = 0; i < dag->ntasks; i++) {
         const struct hs_task *t = &dag->tasks[i];
         if (rt->kernel_in_table[t->kernel] &&
             !(t->kernel == last_kernel && t->footprint == last_nb && t->flops == last_flops)) {
-            for (int a = 0; a < HS_NARCH; a++)
-                last[a] = hs_perf_time(rt->perf, dag->kernels[t->kernel], hs_arch_name(a),
-                                       t->footprint, t->flops);
+            for (int a = 0; a < HS_NARCH; a++) {
+                last[a] = hs_perf_estimate(rt->perf, dag->kernels[t->kernel], hs_arch_name(a),
+                                           t->footprint, t->flops);
+                last_true[a] = hs_perf_time(rt->perf, dag->kernels[t->kernel], hs_arch_name(a),
+                                            t->footprint, t->flops);
+            }
             last_kernel = t->kernel;
             last_nb = t->footprint;
             last_flops = t->flops;
         }
-        for (int a = 0; a < HS_NARCH; a++)
+        for (int a = 0; a < HS_NARCH; a++) {
             rt->est_arch[(size_t)i * HS_NARCH + a] = rt->kernel_in_table[t->kernel] ? last[a] : NAN;
+            rt->true_arch[(size_t)i * HS_NARCH + a] = rt->kernel_in_table[t->kernel] ? last_true[a] : NAN;
+        }
     }
 }
 
@@ -167,6 +187,7 @@ struct hs_sched *hs_runtime_new(const struct hs_dag *dag, const struct hs_platfo
     precompute_estimates(rt);
     if (check_runnable(rt)) {
         free(rt->est_arch);
+        free(rt->true_arch);
         free(rt->kernel_in_table);
         free(rt);
         return NULL;
@@ -200,6 +221,7 @@ void hs_runtime_free(struct hs_sched *rt)
     free(rt->ws);
     free(rt->ts);
     free(rt->est_arch);
+    free(rt->true_arch);
     free(rt->kernel_in_table);
     gsl_rng_free(rt->rng_policy);
     gsl_rng_free(rt->rng_noise);
@@ -255,7 +277,7 @@ static void try_exec(struct hs_sched *rt, int w)
             rt->audit_violations++;
     ev->start = rt->engine->now(rt->engine);
     ws->pending_estimate -= ev->estimate;
-    ev->duration = actual_duration(rt, ev->estimate);
+    ev->duration = actual_duration(rt, true_duration(rt, t, w));
     rt->activities++;
     rt->engine->exec(rt->engine, w, task, ev->duration, exec_done, rt, task);
 }

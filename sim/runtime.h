@@ -106,6 +106,7 @@ struct hs_sched {
     struct hs_task_state *ts;
     struct hs_worker_state *ws;
     double *est_arch;        /* [task * HS_NARCH + arch]: timing-table estimate, NAN */
+    double *true_arch;       /* the same as executed: differs where the table is calibrated */
     bool *kernel_in_table;   /* per kernel: the timing table decides */
     struct hs_coherence coh;
     struct hs_cache *cache;  /* per node; capacity INFINITY: no cache */

@@ -16,6 +16,7 @@ int hs_cmd_policies(int argc, char **argv);
 int hs_cmd_workloads(int argc, char **argv);
 int hs_cmd_dag(int argc, char **argv);
 int hs_cmd_calibrate(int argc, char **argv);
+int hs_cmd_calibrate_sim(int argc, char **argv);
 int hs_cmd_compare(int argc, char **argv);
 int hs_cmd_sweep(int argc, char **argv);
 int hs_cmd_merge(int argc, char **argv);

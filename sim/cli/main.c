@@ -30,6 +30,7 @@ static const struct {
     {"plot", hs_cmd_plot, "plot a metric of sweep results against a parameter (gnuplot)"},
     {"gantt", hs_cmd_gantt, "draw the Gantt chart of a run recorded with --events"},
     {"reproduce", hs_cmd_reproduce, "run a study: sweep, table, plots, published values"},
+    {"calibrate-sim", hs_cmd_calibrate_sim, "simulate XKaapi's GPU calibration run into a timing table"},
 #endif
 };
 

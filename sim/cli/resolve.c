@@ -151,6 +151,31 @@ static void find_perf(const char *name, struct hs_platform_ref *ref)
     }
 }
 
+/* --perf: the path of a timing table, or the name of a shipped one
+ * (perf/<name>.json: no '/' and no ".json"). */
+static int override_perf(const char *perf, struct hs_platform_ref *ref)
+{
+    free(ref->perf);
+    free(ref->perf_label);
+    char rel[PATH_MAX], path[PATH_MAX];
+    size_t n = strlen(perf);
+    if (strchr(perf, '/') || (n > 5 && strcmp(perf + n - 5, ".json") == 0)) {
+        ref->perf = hs_xstrdup(perf);
+        ref->perf_label = hs_xstrdup(perf);
+        return 0;
+    }
+    snprintf(rel, sizeof rel, "perf/%s.json", perf);
+    if (hs_data_find(rel, path, sizeof path)) {
+        ref->perf = ref->perf_label = NULL;
+        hs_platform_ref_free(ref);
+        return hs_fail("unknown timing table '%s' (no %s in %s; or give the path of a .json file)",
+                       perf, rel, hs_data_dirs());
+    }
+    ref->perf = hs_xstrdup(path);
+    ref->perf_label = hs_xstrdup(rel);
+    return 0;
+}
+
 int hs_resolve_platform(const char *text, const char *perf_override, struct hs_platform_ref *ref)
 {
     memset(ref, 0, sizeof *ref);
@@ -176,12 +201,8 @@ int hs_resolve_platform(const char *text, const char *perf_override, struct hs_p
         ref->file = hs_xstrdup(path);
         find_perf(text, ref);
     }
-    if (perf_override) {
-        free(ref->perf);
-        free(ref->perf_label);
-        ref->perf = hs_xstrdup(perf_override);
-        ref->perf_label = hs_xstrdup(perf_override);
-    }
+    if (perf_override)
+        return override_perf(perf_override, ref);
     return 0;
 }
 

@@ -48,7 +48,8 @@ void hs_scenario_usage(FILE *out)
             "      --cache-fraction F  part of GPU memory for the data cache (default 0.8)\n"
             "      --p2p             direct GPU-to-GPU copies where the platform has routes\n"
             "      --no-flush        do not write data back to host memory at the end\n"
-            "      --perf FILE       timing table (default: the platform's shipped one)\n");
+            "      --perf FILE       timing table (default: the platform's shipped one), or the\n"
+            "                        name of a shipped one (idgraf-cal8: perf/idgraf-cal8.json)\n");
 }
 
 struct option *hs_scenario_options(const struct option *extra)
