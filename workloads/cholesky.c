@@ -16,8 +16,11 @@
  * views (handles of their own) factorised by a tiled Cholesky on the cores,
  * between a zero-cost "split" task (reads A(k,k), writes the views) and a
  * "merge" task (reads the views, writes A(k,k)), both in host memory.
- * moves=1 adds XKaapi's move task per tile (workloads/moves.c): NT(NT+1)(NT+5)/6
- * tasks in all, 352 for NT = 11 (specs/beniamine2013-heft-convex-clustering.md §5.3). */
+ *
+ * xkcholesky is the same DAG as XKaapi's static task list builds it, with a
+ * move task per tile feeding its first user (workloads/moves.c):
+ * NT(NT+1)(NT+5)/6 tasks, 352 for NT = 11 (specs/beniamine2013-heft-convex-
+ * clustering.md §5.3). */
 #include "workloads/workload.h"
 #include "sim/util.h"
 
@@ -37,8 +40,6 @@ static const struct hs_param cholesky_params[] = {
      .help = "XKaapi's SetArch hints: POTRF on cores only, TRSM, SYRK, GEMM on GPUs only"},
     {.name = "pardiag", .type = HS_P_INT, .defval = "0", .range = "[0,inf)",
      .help = "parallel diagonal: factorise each diagonal tile as pardiag-sized sub-tiles on the cores (0: one POTRF)"},
-    {.name = "moves", .type = HS_P_BOOL, .defval = "0",
-     .help = "XKaapi's move task per tile, feeding its first user (workloads/moves.c)"},
     {0},
 };
 
@@ -147,7 +148,7 @@ static void add_cholesky(struct hs_dag *dag, const struct chol_kernels *kn, cons
     }
 }
 
-static int build_cholesky(const struct hs_spec *spec, struct hs_dag *dag)
+static int build(const struct hs_spec *spec, struct hs_dag *dag, bool moves)
 {
     int nt = hs_tiles("cholesky", spec, "n");
     if (nt < 0)
@@ -168,7 +169,7 @@ static int build_cholesky(const struct hs_spec *spec, struct hs_dag *dag)
             snprintf(label, sizeof label, "A(%d,%d)", i, j);
             A[i * nt + j] = hs_dag_add_handle(dag, label, b * b * kn.elem);
         }
-    if (hs_spec_bool(spec, "moves"))
+    if (moves)
         hs_add_move_tasks(dag);
     add_cholesky(dag, &kn, A, nt, b, "", (int)sub);
     free(A);
@@ -180,6 +181,23 @@ static int build_cholesky(const struct hs_spec *spec, struct hs_dag *dag)
                                                           ? HS_ARCH_CPU : HS_ARCH_GPU);
     return 0;
 }
+
+static int build_cholesky(const struct hs_spec *spec, struct hs_dag *dag)
+{
+    return build(spec, dag, false);
+}
+
+static int build_xkcholesky(const struct hs_spec *spec, struct hs_dag *dag)
+{
+    return build(spec, dag, true);
+}
+
+const struct hs_workload hs_workload_xkcholesky = {
+    .name = "xkcholesky",
+    .summary = "tiled Cholesky with XKaapi's move task per tile (Beniamine 2013's DAGs)",
+    .params = cholesky_params,
+    .build = build_xkcholesky,
+};
 
 const struct hs_workload hs_workload_cholesky = {
     .name = "cholesky",

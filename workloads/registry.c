@@ -12,7 +12,6 @@ static const struct hs_workload *const all_workloads[] = {
     &hs_workload_cholesky,
     &hs_workload_gemm,
     &hs_workload_lu,
-    &hs_workload_lunopiv,
     &hs_workload_qr,
     &hs_workload_outer,
     &hs_workload_matmul,
@@ -21,6 +20,8 @@ static const struct hs_workload *const all_workloads[] = {
     &hs_workload_wfformat,
     &hs_workload_random,
     &hs_workload_daggen,
+    &hs_workload_xkcholesky,
+    &hs_workload_lunopiv,
     NULL,
 };
 

@@ -16,6 +16,7 @@ struct hs_workload {
 };
 
 extern const struct hs_workload hs_workload_cholesky;
+extern const struct hs_workload hs_workload_xkcholesky;
 extern const struct hs_workload hs_workload_gemm;
 extern const struct hs_workload hs_workload_lu;
 extern const struct hs_workload hs_workload_lunopiv;

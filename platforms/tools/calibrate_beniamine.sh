@@ -17,7 +17,7 @@ calibrate() { # platform gpus table
     rm -f "$3"
     for nb in $sizes; do
         "$hetsim" calibrate-sim -p "$1" --gpus "$2" -o "$3" \
-            -w "cholesky:n=$((10 * nb)),nb=$nb,precision=s,moves=1" >/dev/null
+            -w "xkcholesky:n=$((10 * nb)),nb=$nb,precision=s" >/dev/null
     done
     echo "$3"
 }

@@ -152,7 +152,7 @@ static void test_plan_runs_as_clusters(void)
  * where its task ran, and the same seed gives the same run. */
 static void test_cholesky_idgraf(void)
 {
-    struct hs_dag *dag = hs_workload_build("cholesky:n=1000,nb=50,precision=s,moves=1");
+    struct hs_dag *dag = hs_workload_build("xkcholesky:n=1000,nb=50,precision=s");
     CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
     struct hs_run_config cfg;
     hs_run_config_defaults(&cfg);
@@ -179,18 +179,18 @@ static void test_cholesky_idgraf(void)
 static void test_cli(void)
 {
     char *out, *err;
-    CU_ASSERT_EQUAL(hs_test_cli("run -q -p flat:4 -w cholesky:n=8,nb=1,moves=1 -s cluster:max=-1", &out, &err), 2);
+    CU_ASSERT_EQUAL(hs_test_cli("run -q -p flat:4 -w xkcholesky:n=8,nb=1 -s cluster:max=-1", &out, &err), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "parameter max"));
     free(out), free(err);
-    CU_ASSERT_EQUAL(hs_test_cli("run -q -p flat:4 -w cholesky:n=8,nb=1,moves=1 -s cluster:closure=bfs", &out, &err), 2);
+    CU_ASSERT_EQUAL(hs_test_cli("run -q -p flat:4 -w xkcholesky:n=8,nb=1 -s cluster:closure=bfs", &out, &err), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "closure"));
     free(out), free(err);
     /* the literal update step makes a non-convex cluster there (spec §3.4) */
-    CU_ASSERT_EQUAL(hs_test_cli("run -q -p flat:4 -w cholesky:n=8,nb=1,moves=1 -s cluster:update=single,max=5 "
+    CU_ASSERT_EQUAL(hs_test_cli("run -q -p flat:4 -w xkcholesky:n=8,nb=1 -s cluster:update=single,max=5 "
                                 "--seed 1 -o /dev/null", &out, &err), 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "not convex"));
     free(out), free(err);
-    CU_ASSERT_EQUAL(hs_test_cli("run -q -p flat:4 -w cholesky:n=8,nb=1,moves=1 -s cluster:stats=1 -o /dev/null",
+    CU_ASSERT_EQUAL(hs_test_cli("run -q -p flat:4 -w xkcholesky:n=8,nb=1 -s cluster:stats=1 -o /dev/null",
                                 &out, &err), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "156 tasks, 288 edges ->"));
     free(out), free(err);

@@ -339,9 +339,9 @@ static void test_cholesky_invalid_splits(void)
     static const struct {
         const char *workload;
         int tasks, invalid;
-    } cases[] = {{"cholesky:n=4,nb=1,moves=1", 30, 15},
-                 {"cholesky:n=6,nb=1,moves=1", 77, 51},
-                 {"cholesky:n=8,nb=1,moves=1", 156, 115}};
+    } cases[] = {{"xkcholesky:n=4,nb=1", 30, 15},
+                 {"xkcholesky:n=6,nb=1", 77, 51},
+                 {"xkcholesky:n=8,nb=1", 156, 115}};
     for (int i = 0; i < 3; i++) {
         struct bdag g = workload_bdag(cases[i].workload);
         CU_ASSERT_EQUAL(g.n, cases[i].tasks);
@@ -358,7 +358,7 @@ static void test_cholesky_invalid_splits(void)
  * spec's |E| = NT + 2NT(NT−1) + NT(NT−1)(NT−2)/2 = 726. */
 static void test_cholesky_clusters(void)
 {
-    struct bdag g = workload_bdag("cholesky:n=11,nb=1,moves=1");
+    struct bdag g = workload_bdag("xkcholesky:n=11,nb=1");
     CU_ASSERT_EQUAL(g.n, 352);
     CU_ASSERT_EQUAL(g.m, 726);
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
@@ -430,7 +430,7 @@ static void test_quotient(void)
 
 static void test_deterministic(void)
 {
-    struct bdag g = workload_bdag("cholesky:n=8,nb=1,moves=1");
+    struct bdag g = workload_bdag("xkcholesky:n=8,nb=1");
     struct hs_closure c = closure_of(&g);
     struct hs_cc_params p;
     hs_cc_params_defaults(&p);
