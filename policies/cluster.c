@@ -52,6 +52,7 @@ struct cluster_run {
     struct hs_listsched *ls; /* the plan of the tasks, executed as listsched.h says */
     struct hs_dag *graph;    /* the cluster graph */
     int *cluster_of;         /* task -> cluster */
+    int *rank;               /* the order of tasks planned at the same times */
     int *left;               /* per cluster: tasks not finished */
     int *waiting;            /* per cluster: clusters it depends on not finished */
     bool sync;
@@ -216,18 +217,35 @@ static struct hs_dag *cluster_graph(struct hs_sched *s, const struct hs_listsche
 }
 
 /* The tasks' plan: each cluster's tasks back to back from the cluster's
- * planned start, in topological order, on its worker. */
-static void plan_tasks(struct hs_listsched *tasks, const struct hs_listsched *clusters, const int *cluster_of)
+ * planned start, in topological order, on its worker. Tasks planned at the
+ * same times (zero-cost moves at a cluster's edge) keep the order of the
+ * clusters in the cluster graph's topological order, then the tasks': a
+ * worker never waits for a task ordered after the one it waits on (a move of
+ * a cluster before one of the cluster it depends on would stall). Returns
+ * that order (the tiebreak ranks). */
+static int *plan_tasks(struct hs_listsched *tasks, const struct hs_listsched *clusters, const int *cluster_of)
 {
-    const struct hs_dag *dag = tasks->dag;
-    double *cursor = hs_xmalloc((size_t)clusters->ntasks * sizeof(double));
-    memcpy(cursor, clusters->ast, (size_t)clusters->ntasks * sizeof(double));
-    for (int i = 0; i < dag->ntasks; i++) {
-        int t = dag->topo[i], k = cluster_of[t], p = clusters->proc[k];
-        hs_ls_place(tasks, t, p, cursor[k]);
+    const struct hs_dag *dag = tasks->dag, *g = clusters->dag;
+    int n = dag->ntasks, ncl = g->ntasks;
+    double *cursor = hs_xmalloc((size_t)ncl * sizeof(double));
+    memcpy(cursor, clusters->ast, (size_t)ncl * sizeof(double));
+    int *next = hs_xcalloc((size_t)ncl, sizeof(int)), *rank = hs_xmalloc((size_t)n * sizeof(int));
+    for (int i = 0; i < n; i++) {
+        int t = dag->topo[i], k = cluster_of[t];
+        hs_ls_place(tasks, t, clusters->proc[k], cursor[k]);
         cursor[k] = tasks->aft[t];
+        next[k]++;
     }
+    for (int i = 0, at = 0; i < ncl; i++) { /* each cluster's block of ranks */
+        int k = g->topo[i], size = next[k];
+        next[k] = at;
+        at += size;
+    }
+    for (int i = 0; i < n; i++)
+        rank[dag->topo[i]] = next[cluster_of[dag->topo[i]]]++;
     free(cursor);
+    free(next);
+    return rank;
 }
 
 static void print_stats(const struct hs_dag *dag, const struct hs_dag *g, const int *cluster_of,
@@ -238,15 +256,19 @@ static void print_stats(const struct hs_dag *dag, const struct hs_dag *g, const 
         if (++size[cluster_of[t]] > largest)
             largest = size[cluster_of[t]];
     fprintf(stderr, "cluster: %d tasks, %d edges -> %d clusters (largest %d), %d cluster edges; "
-                    "closure %.6f s, clustering %.6f s, cluster graph %.6f s, HEFT %.6f s\n",
-            dag->ntasks, dag->nedges, g->ntasks, largest, g->nedges, times[0], times[1], times[2], times[3]);
+                    "closure %.6f s, clustering %.6f s, cluster graph %.6f s, HEFT %.6f s, "
+                    "whole plan %.6f s\n",
+            dag->ntasks, dag->nedges, g->ntasks, largest, g->nedges, times[0], times[1], times[2],
+            times[3], times[4]);
     free(size);
 }
 
-static struct cluster_run *run_state(struct hs_listsched *tasks, struct hs_dag *g, int *cluster_of, bool sync)
+static struct cluster_run *run_state(struct hs_listsched *tasks, struct hs_dag *g, int *cluster_of,
+                                     int *rank, bool sync)
 {
     struct cluster_run *run = hs_xcalloc(1, sizeof *run);
     run->ls = tasks;
+    run->rank = rank;
     run->graph = g;
     run->cluster_of = cluster_of;
     run->sync = sync;
@@ -262,7 +284,7 @@ static struct cluster_run *run_state(struct hs_listsched *tasks, struct hs_dag *
 static int cluster_init(struct hs_sched *s)
 {
     const struct hs_spec *sp = hs_sched_params(s);
-    double times[4], t0 = wall();
+    double times[5], t0 = wall(); /* closure, clustering, cluster graph, HEFT, all */
     int *cluster_of = hs_xmalloc((size_t)hs_sched_dag(s)->ntasks * sizeof(int));
     int ncl = make_clusters(s, &times[0], cluster_of);
     times[1] = wall() - t0 - times[0];
@@ -287,12 +309,14 @@ static int cluster_init(struct hs_sched *s)
         free(cluster_of);
         return -1;
     }
-    plan_tasks(tasks, clusters, cluster_of);
+    int *rank = plan_tasks(tasks, clusters, cluster_of);
     hs_ls_free(clusters);
+    tasks->tiebreak = rank;
+    hs_ls_commit(tasks);
+    times[4] = wall() - t0;
     if (hs_spec_bool(sp, "stats"))
         print_stats(tasks->dag, g, cluster_of, times);
-    hs_ls_commit(tasks);
-    hs_sched_set_data(s, run_state(tasks, g, cluster_of, hs_spec_bool(sp, "sync")));
+    hs_sched_set_data(s, run_state(tasks, g, cluster_of, rank, hs_spec_bool(sp, "sync")));
     return 0;
 }
 
@@ -338,6 +362,7 @@ static void cluster_fini(struct hs_sched *s)
     hs_ls_free(run->ls);
     hs_dag_free(run->graph);
     free(run->cluster_of);
+    free(run->rank);
     free(run->left);
     free(run->waiting);
     free(run);

@@ -282,7 +282,7 @@ void hs_ls_ready_free(struct hs_ready *r)
 
 static const struct hs_listsched *sort_ls; /* qsort has no context argument */
 
-/* planned start, then zero-duration tasks first, then id */
+/* planned start, then zero-duration tasks first, then id (or tiebreak) */
 static int cmp_start(const void *a, const void *b)
 {
     int x = *(const int *)a, y = *(const int *)b;
@@ -291,7 +291,7 @@ static int cmp_start(const void *a, const void *b)
         return ls->ast[x] < ls->ast[y] ? -1 : 1;
     if (ls->aft[x] != ls->aft[y])
         return ls->aft[x] < ls->aft[y] ? -1 : 1;
-    return x - y;
+    return ls->tiebreak ? ls->tiebreak[x] - ls->tiebreak[y] : x - y;
 }
 
 void hs_ls_commit(struct hs_listsched *ls)

@@ -47,6 +47,8 @@ struct hs_listsched {
     int *proc;         /* planned worker, -1 until placed */
     double *ast, *aft;
     /* execution */
+    const int *tiebreak; /* tasks planned to start and end at the same times go by this
+                            rank (a linear extension of what they wait for); NULL: by id */
     int **order;       /* per worker: its tasks by planned start */
     int *norder, *next;
     bool *ready;

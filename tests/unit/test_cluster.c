@@ -176,6 +176,30 @@ static void test_cholesky_idgraf(void)
     hs_dag_free(dag);
 }
 
+/* Zero-cost move tasks make ties in the planned times: a move ordered before
+ * a move of a cluster it depends on once stalled the run (seed 65071816 of
+ * convex-mapuche, Mapuche with its calibrated table). Every run must finish. */
+static void test_no_stall(void)
+{
+    struct hs_dag *dag = hs_workload_build("xkcholesky:n=400,nb=40,precision=s");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
+    struct hs_run_config cfg;
+    hs_run_config_defaults(&cfg);
+    cfg.platform_file = hs_test_data("mapuche.xml");
+    cfg.platform_name = "mapuche";
+    cfg.perf_file = hs_test_data("perf/mapuche-cal1.json");
+    int stalled = 0;
+    for (int i = 0; i < 40; i++) {
+        cfg.opts.seed = i == 0 ? 65071816 : (unsigned long)i;
+        cJSON *r = hs_test_simulate(&cfg, dag, &hs_policy_cluster, i % 2 ? "cluster:max=20" : "cluster:max=10");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        stalled += cJSON_GetObjectItem(r, "error") != NULL;
+        cJSON_Delete(r);
+    }
+    CU_ASSERT_EQUAL(stalled, 0);
+    hs_dag_free(dag);
+}
+
 static void test_cli(void)
 {
     char *out, *err;
@@ -202,6 +226,7 @@ int main(void)
         {"max=0 gives heft:insertion=0's plan", test_max0_is_heft},
         {"clusters run on one worker, in order, after their predecessors", test_plan_runs_as_clusters},
         {"Cholesky with moves on Idgraf", test_cholesky_idgraf},
+        {"ties of zero-cost tasks never stall a run", test_no_stall},
         {"command: bad parameters, single update, stats", test_cli},
         CU_TEST_INFO_NULL,
     };
