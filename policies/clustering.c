@@ -1,7 +1,7 @@
 /* policies/clustering.c — convex clustering (clustering.h; spec §3.4). Node
  * sets are arrays of node numbers in increasing order; A~ is also kept as a
- * bit row, so that "does y precede all of A~?" is a word-parallel subset test
- * over the words the set spans. */
+ * bit row with the list of its non-empty words, so that "does y precede all
+ * of A~?" is a word-parallel subset test over the words A~ occupies. */
 #include "policies/clustering.h"
 #include "sim/util.h"
 
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum part { P_A, P_AT, P_AL, P_AG, P_MOVE_L, P_MOVE_G, NPARTS = 4 };
+enum part { P_A, P_AT, P_AL, P_AG, NPARTS };
 
 struct cc {
     const struct hs_closure *c;
@@ -17,7 +17,9 @@ struct cc {
     gsl_rng *rng;
     int *cluster, ncl, tries;
     uint64_t *at;                /* bits of A~ during a try, all clear between tries */
-    unsigned char *lab, *best;   /* part of each node: current try, best try */
+    int *atw, natw;              /* the words of `at` that hold bits */
+    int *rel_l, *rel_g;          /* ancestors, successors of the pivot during a try */
+    unsigned char *best;         /* part of each node in the best split */
 };
 
 /* One split: the sizes of the four parts. */
@@ -31,20 +33,29 @@ void hs_cc_params_defaults(struct hs_cc_params *p)
                                .update = HS_CC_SAFE, .recursion = HS_CC_PER_PART, .threshold = 10};
 }
 
-static bool covers(const uint64_t *row, const uint64_t *set, int lo, int hi)
+/* Does row hold every node of A~? Only the words A~ occupies are read. */
+static bool covers(const struct cc *cc, const uint64_t *row)
 {
-    for (int w = lo; w <= hi; w++)
-        if (set[w] & ~row[w])
+    for (int i = 0; i < cc->natw; i++)
+        if (cc->at[cc->atw[i]] & ~row[cc->atw[i]])
             return false;
     return true;
 }
 
-static bool meets(const uint64_t *row, const uint64_t *set, int lo, int hi)
+/* Does row hold some node of A~? */
+static bool meets(const struct cc *cc, const uint64_t *row)
 {
-    for (int w = lo; w <= hi; w++)
-        if (set[w] & row[w])
+    for (int i = 0; i < cc->natw; i++)
+        if (cc->at[cc->atw[i]] & row[cc->atw[i]])
             return true;
     return false;
+}
+
+static void at_add(struct cc *cc, int v)
+{
+    if (!cc->at[v >> 6])
+        cc->atw[cc->natw++] = v >> 6;
+    hs_bit_set(cc->at, v);
 }
 
 static long score(const struct cc *cc, int a, int at)
@@ -52,57 +63,65 @@ static long score(const struct cc *cc, int a, int at)
     return cc->p->criterion == HS_CC_MAX ? (a > at ? a : at) : (a < at ? a : at);
 }
 
-/* Decompose_4_parts around pivot x (labels in cc->lab), then the update step. */
-static struct split split_at(struct cc *cc, const int *S, int len, int x)
+/* Decompose_4_parts around pivot x, then the update step: the sizes of the
+ * parts, and with lab the part of every node of S. The ancestors and the
+ * successors of x are listed (cc->rel_l, cc->rel_g), those that move to A
+ * first. */
+static struct split split_at(struct cc *cc, const int *S, int len, int x, unsigned char *lab)
 {
     const struct hs_closure *c = cc->c;
     const uint64_t *dx = hs_closure_desc(c, x), *ax = hs_closure_anc(c, x);
-    int lo = S[0] >> 6, hi = S[len - 1] >> 6;
-    struct split s = {{1, 0, 0, 0}};
+    int *L = cc->rel_l, *G = cc->rel_g, nl = 0, ng = 0, nt = 0;
+    cc->natw = 0;
     for (int i = 0; i < len; i++) {
         int v = S[i];
-        enum part p = v == x ? P_A : hs_bit(ax, v) ? P_AL : hs_bit(dx, v) ? P_AG : P_AT;
-        cc->lab[v] = (unsigned char)p;
-        if (p == P_AT)
-            hs_bit_set(cc->at, v);
-        if (p != P_A)
-            s.size[p]++;
-    }
-    int moved_l = 0, moved_g = 0;
-    bool fwd = false, bwd = false; /* moves that make A precede / follow part of A~ */
-    for (int i = 0; s.size[P_AT] && cc->p->update != HS_CC_NONE && i < len; i++) {
-        int v = S[i];
-        if (cc->lab[v] == P_AL && !covers(hs_closure_desc(c, v), cc->at, lo, hi)) {
-            cc->lab[v] = P_MOVE_L;
-            moved_l++;
-            fwd = fwd || meets(hs_closure_desc(c, v), cc->at, lo, hi);
-        } else if (cc->lab[v] == P_AG && !covers(hs_closure_anc(c, v), cc->at, lo, hi)) {
-            cc->lab[v] = P_MOVE_G;
-            moved_g++;
-            bwd = bwd || meets(hs_closure_anc(c, v), cc->at, lo, hi);
+        if (v == x)
+            continue;
+        if (hs_bit(ax, v))
+            L[nl++] = v;
+        else if (hs_bit(dx, v))
+            G[ng++] = v;
+        else {
+            at_add(cc, v);
+            nt++;
         }
     }
+    int ml = 0, mg = 0;
+    bool fwd = false, bwd = false; /* moves that make A precede / follow part of A~ */
+    for (int k = 0; nt && cc->p->update != HS_CC_NONE && k < nl; k++)
+        if (!covers(cc, hs_closure_desc(c, L[k]))) {
+            fwd = fwd || meets(cc, hs_closure_desc(c, L[k]));
+            int y = L[k];
+            L[k] = L[ml];
+            L[ml++] = y;
+        }
+    for (int k = 0; nt && cc->p->update != HS_CC_NONE && k < ng; k++)
+        if (!covers(cc, hs_closure_anc(c, G[k]))) {
+            bwd = bwd || meets(cc, hs_closure_anc(c, G[k]));
+            int z = G[k];
+            G[k] = G[mg];
+            G[mg++] = z;
+        }
+    for (int i = 0; i < cc->natw; i++)
+        cc->at[cc->atw[i]] = 0;
     /* SAFE: both directions would make A and A~ depend on each other; keep
      * the side that scores better, the ancestors' side on a tie. */
-    bool keep_l = true, keep_g = true;
     if (cc->p->update == HS_CC_SAFE && fwd && bwd) {
-        keep_l = score(cc, 1 + moved_l, s.size[P_AT]) >= score(cc, 1 + moved_g, s.size[P_AT]);
-        keep_g = !keep_l;
+        if (score(cc, 1 + ml, nt) >= score(cc, 1 + mg, nt))
+            mg = 0;
+        else
+            ml = 0;
     }
-    for (int i = 0; i < len; i++) {
-        int v = S[i];
-        if (cc->lab[v] == P_MOVE_L)
-            cc->lab[v] = keep_l ? P_A : P_AL;
-        else if (cc->lab[v] == P_MOVE_G)
-            cc->lab[v] = keep_g ? P_A : P_AG;
-        else if (cc->lab[v] == P_AT)
-            hs_bit_clear(cc->at, v);
+    if (lab) {
+        for (int i = 0; i < len; i++)
+            lab[S[i]] = P_AT;
+        lab[x] = P_A;
+        for (int k = 0; k < nl; k++)
+            lab[L[k]] = k < ml ? P_A : P_AL;
+        for (int k = 0; k < ng; k++)
+            lab[G[k]] = k < mg ? P_A : P_AG;
     }
-    int moved = (keep_l ? moved_l : 0) + (keep_g ? moved_g : 0);
-    s.size[P_A] += moved;
-    s.size[P_AL] -= keep_l ? moved_l : 0;
-    s.size[P_AG] -= keep_g ? moved_g : 0;
-    return s;
+    return (struct split){{1 + ml + mg, nt, nl - ml, ng - mg}};
 }
 
 static void add_cluster(struct cc *cc, const int *S, int len)
@@ -138,17 +157,18 @@ static void extract(struct cc *cc, const int *S, int len)
 {
     struct split best = {{0}};
     long cur = cc->p->criterion == HS_CC_MAX ? 0 : -1;
+    int pivot = S[0];
     for (int r = 0; r < cc->tries; r++) {
         int x = S[gsl_rng_uniform_int(cc->rng, (unsigned long)len)];
-        struct split s = split_at(cc, S, len, x);
+        struct split s = split_at(cc, S, len, x, NULL);
         long sc = score(cc, s.size[P_A], s.size[P_AT]);
         if (sc > cur) { /* strict: the first best split is kept */
             cur = sc;
             best = s;
-            for (int i = 0; i < len; i++)
-                cc->best[S[i]] = cc->lab[S[i]];
+            pivot = x;
         }
     }
+    split_at(cc, S, len, pivot, cc->best); /* the parts of the best split */
     bool split_all = cc->p->recursion == HS_CC_PER_PART ||
                      (best.size[P_A] < best.size[P_AT] ? best.size[P_A] : best.size[P_AT]) >
                          cc->p->threshold;
@@ -156,6 +176,22 @@ static void extract(struct cc *cc, const int *S, int len)
         recurse(cc, S, len, &best);
     else
         add_cluster(cc, S, len);
+}
+
+static void work_alloc(struct cc *cc, int n)
+{
+    cc->at = hs_xcalloc((size_t)(cc->c->words ? cc->c->words : 1), sizeof(uint64_t));
+    cc->atw = hs_xmalloc((size_t)(cc->c->words ? cc->c->words : 1) * sizeof(int));
+    cc->rel_l = hs_xmalloc((size_t)(n ? n : 1) * sizeof(int));
+    cc->rel_g = hs_xmalloc((size_t)(n ? n : 1) * sizeof(int));
+}
+
+static void work_free(struct cc *cc)
+{
+    free(cc->at);
+    free(cc->atw);
+    free(cc->rel_l);
+    free(cc->rel_g);
 }
 
 int hs_cc_cluster(const struct hs_closure *c, const struct hs_cc_params *p, gsl_rng *rng,
@@ -173,31 +209,29 @@ int hs_cc_cluster(const struct hs_closure *c, const struct hs_cc_params *p, gsl_
     cc.tries = p->tries > 0 ? p->tries : (int)floor(sqrt((double)n));
     if (cc.tries < 1)
         cc.tries = 1;
-    cc.at = hs_xcalloc((size_t)c->words, sizeof(uint64_t));
-    cc.lab = hs_xmalloc((size_t)n);
+    work_alloc(&cc, n);
     cc.best = hs_xmalloc((size_t)n);
     int *all = hs_xmalloc((size_t)n * sizeof(int));
     for (int v = 0; v < n; v++)
         all[v] = v;
     extract(&cc, all, n);
     free(all);
-    free(cc.at);
-    free(cc.lab);
     free(cc.best);
+    work_free(&cc);
     return cc.ncl;
 }
 
 void hs_cc_decompose(const struct hs_closure *c, const struct hs_cc_params *p, int x,
                      unsigned char *part)
 {
-    struct cc cc = {.c = c, .p = p, .lab = part};
-    cc.at = hs_xcalloc((size_t)c->words, sizeof(uint64_t));
+    struct cc cc = {.c = c, .p = p};
+    work_alloc(&cc, c->n);
     int *all = hs_xmalloc((size_t)c->n * sizeof(int));
     for (int v = 0; v < c->n; v++)
         all[v] = v;
-    split_at(&cc, all, c->n, x);
+    split_at(&cc, all, c->n, x, part);
     free(all);
-    free(cc.at);
+    work_free(&cc);
 }
 
 /* Members of each cluster, grouped: members[first[C] .. first[C + 1]). */
