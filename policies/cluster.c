@@ -6,7 +6,9 @@
  * tasks of one cluster counted once, §3.7), HEFT maps that DAG on the workers
  * (a cluster costs the sum of its tasks), and the runtime executes the plan:
  * each worker runs its clusters in planned order, the tasks of a cluster in
- * topological order. With sync=1 a cluster starts only when every cluster it
+ * topological order, outputs sent to their consumers at once (order=plan);
+ * or, as XKaapi applied the thesis' mapping (spec §2.5, order=ready), each
+ * worker takes its tasks as they become ready, in FIFO order. With sync=1 a cluster starts only when every cluster it
  * depends on has finished, which is what the thesis' empty synchronisation
  * tasks enforce in XKaapi (they cost nothing here). max=0 is plain offline
  * HEFT on the tasks (spec §7.6), the same plan as heft:insertion=0. */
@@ -14,6 +16,7 @@
 #include "policies/clustering.h"
 #include "policies/listsched.h"
 #include "policies/registry.h"
+#include "policies/taskq.h"
 #include "sim/util.h"
 
 #include <math.h>
@@ -43,6 +46,8 @@ static const struct hs_param cluster_params[] = {
      .help = "bytes of a cluster edge: each tile version once, or once per reading task"},
     {.name = "sync", .type = HS_P_BOOL, .defval = "1",
      .help = "a cluster waits for every cluster it depends on (synchronisation tasks)"},
+    {.name = "order", .type = HS_P_CHOICE, .defval = "plan", .choices = "plan|ready",
+     .help = "a worker runs its tasks in planned order, outputs sent at once (plan), or as they become ready (ready: XKaapi's mapping only)"},
     {.name = "stats", .type = HS_P_BOOL, .defval = "0",
      .help = "print the clusters and the time of each step on stderr"},
     {0},
@@ -56,6 +61,9 @@ struct cluster_run {
     int *left;               /* per cluster: tasks not finished */
     int *waiting;            /* per cluster: clusters it depends on not finished */
     bool sync;
+    /* order=ready: each worker's FIFO of tasks that may start, and per cluster
+     * the ready tasks waiting for the clusters it depends on */
+    struct hs_taskq *fifo, *parked;
 };
 
 static double wall(void)
@@ -264,9 +272,13 @@ static void print_stats(const struct hs_dag *dag, const struct hs_dag *g, const 
 }
 
 static struct cluster_run *run_state(struct hs_listsched *tasks, struct hs_dag *g, int *cluster_of,
-                                     int *rank, bool sync)
+                                     int *rank, bool sync, bool by_readiness)
 {
     struct cluster_run *run = hs_xcalloc(1, sizeof *run);
+    if (by_readiness) {
+        run->fifo = hs_xcalloc((size_t)tasks->nworkers, sizeof *run->fifo);
+        run->parked = hs_xcalloc((size_t)g->ntasks, sizeof *run->parked);
+    }
     run->ls = tasks;
     run->rank = rank;
     run->graph = g;
@@ -279,6 +291,18 @@ static struct cluster_run *run_state(struct hs_listsched *tasks, struct hs_dag *
     for (int k = 0; k < g->ntasks; k++)
         run->waiting[k] = g->tasks[k].npred;
     return run;
+}
+
+/* HEFT's ties go to cores first, then GPUs, each by id (spec §2.2): a
+ * zero-cost move task on a GPU would fetch its tile there for nothing. */
+static int *workers_cpus_first(const struct hs_sched *s)
+{
+    int n = hs_sched_nworkers(s), *order = hs_xmalloc((size_t)n * sizeof(int)), k = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int w = 0; w < n; w++)
+            if ((hs_sched_worker(s, w)->arch == HS_ARCH_CPU) == (pass == 0))
+                order[k++] = w;
+    return order;
 }
 
 static int cluster_init(struct hs_sched *s)
@@ -294,14 +318,17 @@ static int cluster_init(struct hs_sched *s)
     times[2] = wall() - t1;
     t1 = wall();
     int rc = g ? 0 : -1;
+    int *cpus_first = workers_cpus_first(s);
     if (g) {
         clusters = hs_ls_new_costs(s, g, costs);
+        clusters->worker_order = cpus_first;
         rc = hs_heft_place_all(clusters, "mean", hs_spec_bool(sp, "insertion"));
         if (rc)
             hs_fail("a cluster holds tasks that no single worker can run (SetArch hints?)");
     }
     times[3] = wall() - t1;
     free(costs);
+    free(cpus_first);
     if (rc) {
         hs_ls_free(clusters);
         hs_ls_free(tasks);
@@ -316,36 +343,62 @@ static int cluster_init(struct hs_sched *s)
     times[4] = wall() - t0;
     if (hs_spec_bool(sp, "stats"))
         print_stats(tasks->dag, g, cluster_of, times);
-    hs_sched_set_data(s, run_state(tasks, g, cluster_of, rank, hs_spec_bool(sp, "sync")));
+    bool by_readiness = strcmp(hs_spec_get(sp, "order"), "ready") == 0;
+    if (by_readiness)
+        hs_sched_set_in_order(s, false); /* XKaapi's streams: kernels as their inputs arrive */
+    hs_sched_set_data(s, run_state(tasks, g, cluster_of, rank, hs_spec_bool(sp, "sync"), by_readiness));
     return 0;
+}
+
+static bool gated(const struct cluster_run *run, int t)
+{
+    return run->sync && run->waiting[run->cluster_of[t]] > 0;
 }
 
 static void cluster_push(struct hs_sched *s, struct hs_task *t)
 {
     struct cluster_run *run = hs_sched_data(s);
     run->ls->ready[t->id] = true;
+    if (run->fifo)
+        hs_taskq_push(gated(run, t->id) ? &run->parked[run->cluster_of[t->id]] : &run->fifo[run->ls->proc[t->id]], t, 0);
 }
 
 static struct hs_task *cluster_pop(struct hs_sched *s, int w)
 {
     struct cluster_run *run = hs_sched_data(s);
+    if (run->fifo)
+        return run->fifo[w].len ? hs_taskq_take(&run->fifo[w], 0) : NULL;
     int t = hs_ls_next_ready(run->ls, w);
-    if (t < 0 || (run->sync && run->waiting[run->cluster_of[t]] > 0))
+    if (t < 0 || gated(run, t))
         return NULL;
     run->ls->next[w]++;
     return &hs_sched_dag(s)->tasks[t];
 }
 
+/* A cluster finished: the clusters that depend on it may start once they
+ * wait for no other; their parked ready tasks join their workers' FIFOs. */
+static void cluster_finished(struct cluster_run *run, int k)
+{
+    const struct hs_task *c = &run->graph->tasks[k];
+    for (int i = 0; i < c->nsucc; i++) {
+        int d = run->graph->edges[c->succ[i]].dst;
+        if (--run->waiting[d] > 0 || !run->fifo)
+            continue;
+        while (run->parked[d].len) {
+            struct hs_task *t = hs_taskq_take(&run->parked[d], 0);
+            hs_taskq_push(&run->fifo[run->ls->proc[t->id]], t, 0);
+        }
+    }
+}
+
 static void cluster_done(struct hs_sched *s, struct hs_task *t, int w)
 {
     struct cluster_run *run = hs_sched_data(s);
-    hs_ls_send_outputs(run->ls, t, w);
+    if (!run->fifo)
+        hs_ls_send_outputs(run->ls, t, w);
     int k = run->cluster_of[t->id];
-    if (--run->left[k] > 0)
-        return;
-    const struct hs_task *c = &run->graph->tasks[k];
-    for (int i = 0; i < c->nsucc; i++)
-        run->waiting[run->graph->edges[c->succ[i]].dst]--;
+    if (--run->left[k] == 0)
+        cluster_finished(run, k);
 }
 
 int hs_cluster_of(const struct hs_sched *s, int t)
@@ -361,6 +414,12 @@ static void cluster_fini(struct hs_sched *s)
         return;
     hs_ls_free(run->ls);
     hs_dag_free(run->graph);
+    for (int w = 0; run->fifo && w < run->ls->nworkers; w++)
+        hs_taskq_free(&run->fifo[w]);
+    for (int k = 0; run->parked && k < run->graph->ntasks; k++)
+        hs_taskq_free(&run->parked[k]);
+    free(run->fifo);
+    free(run->parked);
     free(run->cluster_of);
     free(run->rank);
     free(run->left);

@@ -64,12 +64,14 @@ void hs_heft_weights(const struct hs_listsched *ls, const char *variant, double 
     }
 }
 
-/* Worker with the earliest finish time for t (ties: lowest id); its start. */
+/* Worker with the earliest finish time for t (ties: the first in
+ * ls->worker_order, else the lowest id); its start. */
 int hs_heft_best_worker(const struct hs_listsched *ls, int t, bool insertion, double *start)
 {
     int best = -1;
     double best_eft = INFINITY;
-    for (int p = 0; p < ls->nworkers; p++) {
+    for (int i = 0; i < ls->nworkers; i++) {
+        int p = ls->worker_order ? ls->worker_order[i] : i;
         double est = hs_ls_est(ls, t, p, insertion);
         double eft = est + ls->w[(size_t)t * ls->nworkers + p];
         if (eft < best_eft) {

@@ -43,6 +43,7 @@ struct hs_listsched {
     double *wmean;     /* [t] */
     double comm_lat;   /* mean latency term of c̄ over distinct worker pairs */
     double comm_byte;  /* mean seconds per byte of c̄ */
+    const int *worker_order; /* HEFT's ties go to the first worker in it; NULL: lowest id */
     struct hs_timeline *tl;
     int *proc;         /* planned worker, -1 until placed */
     double *ast, *aft;
@@ -86,7 +87,8 @@ void hs_ls_ready_free(struct hs_ready *r);
 
 /* HEFT's pieces, reused by the other list schedulers: task weights of the
  * rank variants ("mean", "speedup", "absdiff", "composite"), and the worker
- * with the earliest finish time for t (ties: lowest id) with its start. */
+ * with the earliest finish time for t (ties: lowest id, or the first in
+ * ls->worker_order) with its start. */
 void hs_heft_weights(const struct hs_listsched *ls, const char *variant, double *weight);
 int hs_heft_best_worker(const struct hs_listsched *ls, int t, bool insertion, double *start);
 /* HEFT's whole placement: rank by the variant's weights, then every task on
