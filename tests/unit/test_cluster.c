@@ -149,17 +149,29 @@ static void test_plan_runs_as_clusters(void)
     free(cluster_file);
 }
 
+/* A shipped platform with a shipped timing table. */
+static struct hs_run_config shipped(const char *platform, const char *perf)
+{
+    static char xml[512], table[512]; /* the configuration points at them */
+    char file[64];
+    snprintf(file, sizeof file, "%s.xml", platform);
+    snprintf(xml, sizeof xml, "%s", hs_test_data(file));
+    snprintf(table, sizeof table, "%s", hs_test_data(perf));
+    struct hs_run_config cfg;
+    hs_run_config_defaults(&cfg);
+    cfg.platform_file = xml;
+    cfg.perf_file = table;
+    cfg.platform_name = platform;
+    return cfg;
+}
+
 /* Cholesky with XKaapi's move tasks on Idgraf, 4 GPUs: every input valid
  * where its task ran, and the same seed gives the same run. */
 static void test_cholesky_idgraf(void)
 {
     struct hs_dag *dag = hs_workload_build("xkcholesky:n=1000,nb=50,precision=s");
     CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
-    struct hs_run_config cfg;
-    hs_run_config_defaults(&cfg);
-    cfg.platform_file = hs_test_data("idgraf.xml");
-    cfg.platform_name = "idgraf";
-    cfg.perf_file = hs_test_data("perf/idgraf.json");
+    struct hs_run_config cfg = shipped("idgraf", "perf/idgraf.json");
     cfg.select.gpus = 4;
     struct hs_policy recording = hs_policy_cluster;
     recording.init = recording_init;
@@ -184,11 +196,7 @@ static void test_no_stall(void)
 {
     struct hs_dag *dag = hs_workload_build("xkcholesky:n=400,nb=40,precision=s");
     CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
-    struct hs_run_config cfg;
-    hs_run_config_defaults(&cfg);
-    cfg.platform_file = hs_test_data("mapuche.xml");
-    cfg.platform_name = "mapuche";
-    cfg.perf_file = hs_test_data("perf/mapuche-cal1.json");
+    struct hs_run_config cfg = shipped("mapuche", "perf/mapuche-cal1.json");
     int stalled = 0;
     for (int i = 0; i < 40; i++) {
         cfg.opts.seed = i == 0 ? 65071816 : (unsigned long)i;

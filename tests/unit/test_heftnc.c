@@ -8,7 +8,6 @@
  * the thesis, [D] derived by hand from thesis numbers, [X] Topcuoglu et al.
  * 2002, [P] the spec's reference prototype (regression values of the resolved
  * procedure, not thesis numbers). */
-#include "platforms/flat.h"
 #include "policies/heftnc.h"
 #include "policies/registry.h"
 #include "sim/util.h"
@@ -93,20 +92,7 @@ static struct hs_dag *random_dag(unsigned long seed, int v, int p)
 /* flat:P with bandwidth 1 B/s and no latency: bytes are time units. */
 static struct hs_run_config flat_config(int p)
 {
-    static char paths[8][512]; /* the config points at it while the test runs */
-    static int slot;
-    char *tmp = hs_test_tmp(".xml"), err[128], *xml = paths[slot++ % 8];
-    snprintf(xml, sizeof paths[0], "%s", tmp);
-    free(tmp);
-    FILE *f = fopen(xml, "w");
-    struct hs_flat flat = {.p = p, .speed = 1, .bw = 1, .lat = 0};
-    CU_ASSERT_FATAL(hs_flat_write(f, &flat, err, sizeof err) == 0);
-    fclose(f);
-    struct hs_run_config cfg;
-    hs_run_config_defaults(&cfg);
-    cfg.platform_file = xml;
-    cfg.platform_name = "flat";
-    return cfg;
+    return hs_test_flat_config(p, NULL);
 }
 
 static cJSON *run(const struct hs_run_config *cfg, const struct hs_dag *dag, const char *policy)
