@@ -2,10 +2,11 @@
  * plan of heft:insertion=0; with clusters, the plan that runs keeps every
  * cluster on one worker, no cluster above max, and (sync=1) no task of a
  * cluster starts before the clusters it depends on have finished; on a
- * contention-free platform the run ends no later than the plan (order=ready,
- * tasks as they become ready, keeps the clusters and their order too); Cholesky with
- * move tasks on Idgraf runs cleanly and reproducibly; the command refuses bad
- * parameters and reports the literal update step's non-convex clusters. */
+ * contention-free platform the run ends no later than the plan (with
+ * order=ready, tasks as they become ready, clusters and waits hold too);
+ * Cholesky with move tasks on Idgraf runs cleanly and reproducibly; the command refuses bad
+ * parameters and reports the literal update step's non-convex clusters; the
+ * calibration study runs in its quick version. */
 #include "policies/cluster.h"
 #include "policies/registry.h"
 #include "sim/util.h"
@@ -229,6 +230,25 @@ static void test_cli(void)
     free(out), free(err);
 }
 
+/* The calibration study in its quick version: every run ends well and the
+ * thesis' figures are printed beside ours. */
+static void test_study_quick(void)
+{
+    char *out, *dir = hs_test_tmp(""), args[1024];
+    snprintf(args, sizeof args, "reproduce convex-idgraf-heft --quick -j 2 -q -o %s", dir);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "R13 (Fig. 3.11)"));
+    free(out);
+    snprintf(args, sizeof args, "%s/results.csv", dir);
+    char *csv = hs_test_read_file(args);
+    int ok = 0;
+    for (const char *p = csv; (p = strstr(p, ",ok,")); p++)
+        ok++;
+    CU_ASSERT_EQUAL(ok, 16); /* 2 sizes x 2 GPU counts x 2 calibrations x 2 policies */
+    free(csv);
+    free(dir);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -237,6 +257,7 @@ int main(void)
         {"Cholesky with moves on Idgraf", test_cholesky_idgraf},
         {"ties of zero-cost tasks never stall a run", test_no_stall},
         {"command: bad parameters, single update, stats", test_cli},
+        {"reproduce convex-idgraf-heft --quick", test_study_quick},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("cluster", tests);
