@@ -412,12 +412,12 @@ static void cluster_fini(struct hs_sched *s)
     struct cluster_run *run = hs_sched_data(s);
     if (!run)
         return;
-    hs_ls_free(run->ls);
-    hs_dag_free(run->graph);
     for (int w = 0; run->fifo && w < run->ls->nworkers; w++)
         hs_taskq_free(&run->fifo[w]);
     for (int k = 0; run->parked && k < run->graph->ntasks; k++)
         hs_taskq_free(&run->parked[k]);
+    hs_ls_free(run->ls);
+    hs_dag_free(run->graph);
     free(run->fifo);
     free(run->parked);
     free(run->cluster_of);
