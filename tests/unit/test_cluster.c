@@ -199,7 +199,7 @@ static void test_no_stall(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
     struct hs_run_config cfg = shipped("mapuche", "perf/mapuche-cal1.json");
     int stalled = 0;
-    for (int i = 0; i < 40; i++) {
+    for (int i = 0; i < 20; i++) {
         cfg.opts.seed = i == 0 ? 65071816 : (unsigned long)i;
         cJSON *r = hs_test_simulate(&cfg, dag, &hs_policy_cluster, i % 2 ? "cluster:max=20" : "cluster:max=10");
         CU_ASSERT_PTR_NOT_NULL_FATAL(r);
