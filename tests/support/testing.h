@@ -26,11 +26,14 @@ const char *hs_test_data(const char *relative);
 cJSON *hs_test_simulate(const struct hs_run_config *cfg, const struct hs_dag *dag,
                         const struct hs_policy *policy, const char *policy_spec);
 
-/* Run `hetsim ARGS` (a shell-quoted string), capturing stdout and stderr
- * (caller frees); returns the exit code. */
+/* Run `hetsim ARGS` (a shell-quoted string; $HETSIM_TEST_BIN instead of the
+ * built hetsim when set), capturing stdout and stderr (caller frees);
+ * returns the exit code. */
 int hs_test_cli(const char *args, char **out, char **err);
 
 char *hs_test_read_file(const char *path);
+/* Everything left on a file descriptor, as a string (caller frees). */
+char *hs_test_read_fd(int fd);
 /* A fresh temporary path with the given suffix (the file does not exist). */
 char *hs_test_tmp(const char *suffix);
 void hs_test_write_file(const char *path, const char *text);
