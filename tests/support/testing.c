@@ -83,6 +83,19 @@ int hs_test_cli(const char *args, char **out, char **err)
     return rc;
 }
 
+cJSON *hs_test_run_record(const char *args)
+{
+    char *rec = hs_test_tmp(".json"), cmd[4096];
+    snprintf(cmd, sizeof cmd, "run -q %s -o %s", args, rec);
+    CU_ASSERT_EQUAL(hs_test_cli(cmd, NULL, NULL), 0);
+    char *text = hs_test_read_file(rec);
+    cJSON *r = cJSON_Parse(text);
+    free(text);
+    unlink(rec);
+    free(rec);
+    return r;
+}
+
 char *hs_test_read_file(const char *path)
 {
     FILE *f = fopen(path, "rb");

@@ -31,6 +31,10 @@ cJSON *hs_test_simulate(const struct hs_run_config *cfg, const struct hs_dag *da
  * returns the exit code. */
 int hs_test_cli(const char *args, char **out, char **err);
 
+/* `hetsim run -q ARGS -o RECORD` (asserting exit 0): the parsed record, or
+ * NULL if it could not be read. The caller deletes it. */
+cJSON *hs_test_run_record(const char *args);
+
 char *hs_test_read_file(const char *path);
 /* Everything left on a file descriptor, as a string (caller frees). */
 char *hs_test_read_fd(int fd);

@@ -3,14 +3,16 @@
  * a single ready task goes to the GPU holding what it writes; with α = 0 its
  * placement does not depend on where its data is), hand-computed allocations
  * of a batch of independent tasks, the variants as presets of dada, the
- * transfer volume of α = 1 against α = 0 on Cholesky with 8 GPUs, and bad
- * parameters. */
+ * transfer volume of α = 1 against α = 0 on Cholesky with 8 GPUs, bad
+ * parameters, and the quick versions of the studies. */
+#include "analysis/csv.h"
 #include "policies/registry.h"
 #include "sim/util.h"
 #include "tests/support/testing.h"
 
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 /* Workers of idgraf with --gpus 2 --cpus 1: GPU0 (0), GPU1 (1), CPU0 (2). */
 static void idgraf_config(struct hs_run_config *cfg, int gpus, int cpus)
@@ -132,18 +134,6 @@ static void test_independent_batch(void)
     hs_dag_free(dag);
 }
 
-static cJSON *run_record(const char *args)
-{
-    char *rec = hs_test_tmp(".json"), cmd[1024];
-    snprintf(cmd, sizeof cmd, "run -q %s -o %s", args, rec);
-    CU_ASSERT_EQUAL(hs_test_cli(cmd, NULL, NULL), 0);
-    char *text = hs_test_read_file(rec);
-    cJSON *r = cJSON_Parse(text);
-    free(text);
-    free(rec);
-    return r;
-}
-
 static double result(const cJSON *r, const char *key)
 {
     const cJSON *res = cJSON_GetObjectItem(r, "results");
@@ -162,9 +152,9 @@ static void test_affinity_moves_less_on_cholesky(void)
     const char *base = "-p idgraf -w cholesky:n=8192,nb=512 --gpus 8 --gpu-order spread";
     char args[256];
     snprintf(args, sizeof args, "%s -s dada:alpha=1", base);
-    cJSON *one = run_record(args);
+    cJSON *one = hs_test_run_record(args);
     snprintf(args, sizeof args, "%s -s dada:alpha=0", base);
-    cJSON *zero = run_record(args);
+    cJSON *zero = hs_test_run_record(args);
     CU_ASSERT(result(one, "bytes") < result(zero, "bytes"));
     cJSON_Delete(one);
     cJSON_Delete(zero);
@@ -180,7 +170,7 @@ static void test_variants_and_options(void)
         char a[256], b[256];
         snprintf(a, sizeof a, "-w lu:n=2048,nb=512 --gpus 3 -s %s", pairs[i][0]);
         snprintf(b, sizeof b, "-w lu:n=2048,nb=512 --gpus 3 -s %s", pairs[i][1]);
-        cJSON *x = run_record(a), *y = run_record(b);
+        cJSON *x = hs_test_run_record(a), *y = hs_test_run_record(b);
         CU_ASSERT_EQUAL(result(x, "makespan"), result(y, "makespan"));
         CU_ASSERT_EQUAL(result(x, "bytes"), result(y, "bytes"));
         cJSON_Delete(x);
@@ -192,7 +182,7 @@ static void test_variants_and_options(void)
     for (int i = 0; i < 8; i++) {
         char args[256];
         snprintf(args, sizeof args, "-w qr:n=2048,nb=512 --gpus 2 --noise 0.05 -s %s", options[i]);
-        cJSON *r = run_record(args);
+        cJSON *r = hs_test_run_record(args);
         CU_ASSERT_EQUAL(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "results"), "tasks")->valueint, 30);
         cJSON_Delete(r);
     }
@@ -214,6 +204,41 @@ static void test_bad_parameters(void)
     }
 }
 
+/* The studies of Figs. 1-4 and DDA's are shipped; the quick versions of the
+ * LU figure and of the alpha sweep run in seconds, every row ok, and print
+ * the paper's facts as ratios beside ours. */
+static void test_quick_studies(void)
+{
+    char *out;
+    CU_ASSERT_EQUAL(hs_test_cli("reproduce --list", &out, NULL), 0);
+    for (const char *const *n = (const char *const[]){"dada-alpha ", "dada-alpha-cp", "dada-cholesky", "dada-lu",
+                                                      "dada-qr", "dda-ch6", NULL}; *n; n++)
+        CU_ASSERT_PTR_NOT_NULL(strstr(out, *n));
+    free(out);
+    const char *studies[] = {"dada-lu", "dada-alpha"};
+    const char *line[] = {"bytes_total ratio  policy=dada-cp gpus=8 vs policy=heft:online=1",
+                          "gflops ratio       alpha=0 gpus=2 vs gpus=8"};
+    long rows[] = {16, 12}; /* 4 policies x 2 GPU counts x 2 reps; 2 alphas x 3 GPU counts x 2 reps */
+    for (int i = 0; i < 2; i++) {
+        char *dir = hs_test_tmp(""), args[1024], path[1024];
+        snprintf(args, sizeof args, "reproduce %s --quick -j 2 -q -o %s", studies[i], dir);
+        time_t t0 = time(NULL);
+        CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
+        CU_ASSERT(time(NULL) - t0 < 60);
+        CU_ASSERT_PTR_NOT_NULL(strstr(out, line[i]));
+        free(out);
+        snprintf(path, sizeof path, "%s/results.csv", dir);
+        struct hs_csv csv;
+        CU_ASSERT_EQUAL_FATAL(hs_csv_read(path, &csv), 0);
+        CU_ASSERT_EQUAL(csv.nrows, rows[i]);
+        int st = hs_csv_col(&csv, "status");
+        for (long r = 0; r < csv.nrows; r++)
+            CU_ASSERT_STRING_EQUAL(csv.rows[r][st], "ok");
+        hs_csv_free(&csv);
+        free(dir);
+    }
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -223,6 +248,7 @@ int main(void)
         {"alpha = 1 moves less than alpha = 0 (Cholesky, 8 GPUs)", test_affinity_moves_less_on_cholesky},
         {"variants are presets; options run LU and QR", test_variants_and_options},
         {"bad parameters: exit 2, one line naming the field", test_bad_parameters},
+        {"quick studies of Figs. 1 and 3", test_quick_studies},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("dada", tests);
