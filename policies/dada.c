@@ -124,9 +124,9 @@ static double written_bytes_on(const struct hs_sched *s, const struct dada *d, c
     return sum;
 }
 
-/* The affinity worker of task i of the batch (with its score), from its costs
- * and the workers' ready times: the GPU holding most of what it writes (ties:
- * earliest finish, lowest id), or any core for host memory with aff_host. */
+/* The affinity worker of t (and its score), given t's cost on each worker and
+ * when each is free: the GPU holding most of what t writes (ties: earliest
+ * finish, then lowest id), or any core when host memory wins (aff_host). */
 static int affinity_worker(const struct hs_sched *s, const struct dada *d, const struct hs_task *t,
                            const double *cost, const double *ready, double *score)
 {
