@@ -75,9 +75,9 @@ struct batch {
     int *worker;           /* per task: the mapping */
 };
 
-static int cmp_ratio_desc(const void *a, const void *b)
+static int cmp_key_desc(const void *a, const void *b)
 {
-    const double *x = a, *y = b; /* {ratio, task} */
+    const double *x = a, *y = b; /* {key, task}: decreasing key, then activation order */
     if (x[0] != y[0])
         return x[0] > y[0] ? -1 : 1;
     return x[1] < y[1] ? -1 : x[1] > y[1];
@@ -90,7 +90,7 @@ static void order_by_ratio(struct batch *b)
         keys[2 * i] = !isfinite(b->gpu[i]) ? 0 : b->gpu[i] > 0 ? b->cpu[i] / b->gpu[i] : INFINITY;
         keys[2 * i + 1] = i;
     }
-    qsort(keys, (size_t)b->n, 2 * sizeof *keys, cmp_ratio_desc);
+    qsort(keys, (size_t)b->n, 2 * sizeof *keys, cmp_key_desc);
     for (int i = 0; i < b->n; i++)
         b->by_ratio[i] = (int)keys[2 * i + 1];
     free(keys);
@@ -132,7 +132,7 @@ static double map_class(struct batch *b, const bool *on_gpu, bool gpu_class, dou
             keys[2 * n] = key[i];
             keys[2 * n++ + 1] = i;
         }
-    qsort(keys, (size_t)n, 2 * sizeof *keys, cmp_ratio_desc);
+    qsort(keys, (size_t)n, 2 * sizeof *keys, cmp_key_desc);
     double latest = b->now;
     for (int j = 0; j < n; j++) {
         int i = (int)keys[2 * j + 1], best = -1;

@@ -7,7 +7,6 @@
 
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 struct hs_dualapprox {
     struct hs_da_problem p;

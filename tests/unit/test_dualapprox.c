@@ -2,7 +2,8 @@
  * independent tasks (policies/dualapprox.c, specs/bleuse2014-dada.md §3.3,
  * §3.5, §7 item 5), with no runtime: hand-computed allocations, and random
  * small instances checked against brute force:
- *   - the kept allocation fits into (ρ+α)λ of the final guess λ;
+ *   - the first upper bound always fits; the kept allocation fits into
+ *     (ρ+α)λ of the final guess λ;
  *   - λ is within ε of the smallest accepted guess (a fine scan of guesses);
  *   - with α = 0 and idle workers, the 2-dual property: a guess at least the
  *     optimal makespan (found by enumerating every allocation) is accepted,
@@ -280,6 +281,9 @@ static void test_search_against_scan(void)
         struct hs_da_schedule s;
         double lambda = solve(&in, &s), step;
         check_fits(&in, &s, lambda);
+        struct hs_dualapprox *da = hs_da_new(&in.p);
+        CU_ASSERT_TRUE(accepts(&in, hs_da_upper(da))); /* spec §3.5: the upper bound always fits */
+        hs_da_free(da);
         double lo = smallest_accepted(&in, &step);
         CU_ASSERT(lambda >= lo - step);
         CU_ASSERT(lambda <= lo + eps_of(&in) + step);
