@@ -2,7 +2,8 @@
  * sweep's CSV rows: the mean (with its 95% interval), median or standard
  * deviation of a metric over the ok rows matching the figure's where pairs,
  * or a pairwise percentage (better/equal/worse, instance by instance,
- * against the rows named by its versus pairs). */
+ * against the rows named by its versus pairs), or a ratio of means; and
+ * whether ours meets the published figure or bound. */
 #include "analysis/published.h"
 #include "analysis/sweep.h"
 #include "sim/util.h"
@@ -93,6 +94,28 @@ static void mean_gain(const struct hs_csv *csv, const struct hs_study_ref *r, co
     s->ci95 = NAN;
 }
 
+/* ratio: the versus-rows' mean over the where-rows' mean. */
+static void mean_ratio(const struct hs_csv *csv, const struct hs_study_ref *r, const int *wcol,
+                       const int *vcol, int mcol, int st, struct hs_stat *s)
+{
+    struct hs_stat b;
+    rows_stat(csv, r, wcol, vcol, mcol, st, false, s);
+    rows_stat(csv, r, wcol, vcol, mcol, st, true, &b);
+    s->mean = b.mean / s->mean;
+    s->n = s->n < b.n ? s->n : b.n;
+    s->ci95 = NAN;
+}
+
+bool hs_published_met(const struct hs_study_ref *r, double ours)
+{
+    double tol = isnan(r->tolerance) ? 0 : r->tolerance;
+    if (r->bound && strcmp(r->bound, "upper") == 0)
+        return ours <= r->value + tol * fabs(r->value);
+    if (r->bound)
+        return ours >= r->value - tol * fabs(r->value);
+    return fabs((ours - r->value) / fabs(r->value)) <= tol;
+}
+
 int hs_published_ours(const struct hs_csv *csv, const char *file, const struct hs_study_ref *r, struct hs_stat *s)
 {
     int mcol = hs_csv_need_col(csv, r->metric, file), st = hs_csv_col(csv, "status");
@@ -105,6 +128,8 @@ int hs_published_ours(const struct hs_csv *csv, const char *file, const struct h
         rc = (vcol[v] = hs_csv_need_col(csv, r->versus[v].key, file)) < 0 ? -1 : 0;
     if (!rc && r->stat && strcmp(r->stat, "gain_pct") == 0)
         mean_gain(csv, r, wcol, vcol, mcol, st, s);
+    else if (!rc && r->stat && strcmp(r->stat, "ratio") == 0)
+        mean_ratio(csv, r, wcol, vcol, mcol, st, s);
     else if (!rc && r->nversus)
         rc = pairwise_pct(csv, file, r, wcol, vcol, mcol, st, s);
     else if (!rc) {

@@ -1,5 +1,5 @@
 /* analysis/published.h — our value of a study's published figure (see
- * struct hs_study_ref's stat and versus). */
+ * struct hs_study_ref's stat and versus), and whether it meets the figure. */
 #ifndef HS_PUBLISHED_H
 #define HS_PUBLISHED_H
 
@@ -7,11 +7,17 @@
 #include "analysis/stats.h"
 #include "analysis/study.h"
 
+#include <stdbool.h>
+
 /* s->mean is our value (the mean, median, sd or percentage the ref asks
  * for), s->ci95 the mean's interval (NAN otherwise), s->n the rows or, for
  * a percentage, the instances compared. 0, or -1 with hs_fail naming a
  * column the CSV (from file) lacks. */
 int hs_published_ours(const struct hs_csv *csv, const char *file, const struct hs_study_ref *r,
                       struct hs_stat *s);
+
+/* Does our value meet the published one: within the tolerance of the figure,
+ * or on the right side of a bound (struct hs_study_ref's bound)? */
+bool hs_published_met(const struct hs_study_ref *r, double ours);
 
 #endif

@@ -282,9 +282,9 @@ static int load_plot(const struct where *w, const cJSON *o, struct hs_study_plot
 static int load_ref(const struct where *w, const cJSON *o, struct hs_study_ref *r)
 {
     static const char *const keys[] = {"where", "metric", "value", "tolerance", "scale", "source",
-                                       "stat", "versus", NULL};
+                                       "stat", "versus", "bound", NULL};
     static const char *const stats[] = {"mean", "median", "sd", "better_pct", "equal_pct", "worse_pct",
-                                        "gain_pct", NULL};
+                                        "gain_pct", "ratio", NULL};
     r->tolerance = NAN;
     r->scale = 1;
     r->value = NAN;
@@ -295,6 +295,7 @@ static int load_ref(const struct where *w, const cJSON *o, struct hs_study_ref *
     struct where ww = sub(w, "where", 0), wv = sub(w, "versus", 0);
     if (known_keys(w, o, keys) || (where && load_kv(&ww, where, &r->where, &r->nwhere)) ||
         (versus && load_kv(&wv, versus, &r->versus, &r->nversus)) || opt_string(w, o, "stat", &r->stat) ||
+        opt_string(w, o, "bound", &r->bound) ||
         opt_string(w, o, "metric", &r->metric) || opt_string(w, o, "source", &r->source) ||
         opt_number(w, o, "value", -INFINITY, &r->value) || opt_number(w, o, "tolerance", 0, &r->tolerance) ||
         opt_number(w, o, "scale", 1e-300, &r->scale))
@@ -306,11 +307,14 @@ static int load_ref(const struct where *w, const cJSON *o, struct hs_study_ref *
         k++;
     struct where ws = sub(w, "stat", 0);
     if (r->stat && !stats[k])
-        return bad(&ws, "expected mean, median, sd, better_pct, equal_pct, worse_pct or gain_pct");
-    bool pct = r->stat && strstr(r->stat, "_pct");
+        return bad(&ws, "expected mean, median, sd, better_pct, equal_pct, worse_pct, gain_pct or ratio");
+    bool pct = r->stat && (strstr(r->stat, "_pct") || strcmp(r->stat, "ratio") == 0);
     if (pct != (r->nversus > 0))
-        return bad(w, pct ? "a *_pct statistic needs versus (the rows compared against)"
-                          : "versus goes with a better_pct, equal_pct, worse_pct or gain_pct statistic");
+        return bad(w, pct ? "a *_pct or ratio statistic needs versus (the rows compared against)"
+                          : "versus goes with a better_pct, equal_pct, worse_pct, gain_pct or ratio statistic");
+    struct where wb = sub(w, "bound", 0);
+    if (r->bound && strcmp(r->bound, "upper") != 0 && strcmp(r->bound, "lower") != 0)
+        return bad(&wb, "expected upper or lower");
     return 0;
 }
 
@@ -536,6 +540,7 @@ void hs_study_free(struct hs_study *st)
     for (int i = 0; i < st->nrefs; i++) {
         free_kv(st->refs[i].where, st->refs[i].nwhere);
         free(st->refs[i].metric), free(st->refs[i].source), free(st->refs[i].stat);
+        free(st->refs[i].bound);
         free_kv(st->refs[i].versus, st->refs[i].nversus);
     }
     free(st->refs);

@@ -13,8 +13,9 @@
  *                 "title": "...", "xlabel": "...", "ylabel": "...", "logx": false, "logy": false} ],
  *     "published": [ {"where": {"policy": "dmda", "gpus": 8}, "metric": "gflops",
  *                     "value": 680.82, "tolerance": 0.10, "scale": 1, "source": "...",
- *                     "stat": "mean"|"median"|"sd"|"better_pct"|"equal_pct"|"worse_pct"|"gain_pct",
- *                     "versus": {"policy": "heft"} } ] }        (stat and versus optional)
+ *                     "stat": "mean"|"median"|"sd"|"better_pct"|"equal_pct"|"worse_pct"|"gain_pct"|"ratio",
+ *                     "versus": {"policy": "heft"}, "bound": "upper"|"lower" } ] }
+ *                                                  (stat, versus and bound optional)
  *
  * Every key is checked: a typo is refused with its path in the file. */
 #ifndef HS_STUDY_H
@@ -53,6 +54,11 @@ struct hs_study_ref {
     char *stat;
     struct hs_study_kv *versus;
     int nversus;
+    /* NULL: value is a figure (checked against tolerance, if any); "upper" or
+     * "lower": value is a bound the paper states ("does not scale": a ratio
+     * of at most 1), met when ours <= value (1 + tolerance), or >= value
+     * (1 - tolerance); tolerance defaults to 0 then */
+    char *bound;
 };
 
 struct hs_study {

@@ -15,6 +15,11 @@ static const struct hs_policy *const all_policies[] = {
     &hs_policy_ws,
     &hs_policy_lws,
     &hs_policy_heftnc,
+    &hs_policy_dada,
+    &hs_policy_dada0,
+    &hs_policy_dada_cp,
+    &hs_policy_dada0_cp,
+    &hs_policy_dda,
     &hs_policy_cluster,
     NULL,
 };

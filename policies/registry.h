@@ -15,6 +15,11 @@ extern const struct hs_policy hs_policy_peft;
 extern const struct hs_policy hs_policy_ws;
 extern const struct hs_policy hs_policy_lws;
 extern const struct hs_policy hs_policy_heftnc;
+extern const struct hs_policy hs_policy_dada;
+extern const struct hs_policy hs_policy_dada0;
+extern const struct hs_policy hs_policy_dada_cp;
+extern const struct hs_policy hs_policy_dada0_cp;
+extern const struct hs_policy hs_policy_dda;
 extern const struct hs_policy hs_policy_cluster;
 
 /* NULL-terminated list of every policy. */

@@ -6,25 +6,34 @@
 # runtime statically, cuBLAS/cuSOLVER dynamically from the node; cJSON and
 # cgraph, which Debian ships without static archives, go in DEST/lib beside
 # the binary (found through an $ORIGIN rpath).
+# The CUDA engine's unit test is linked the same way as DEST/test_cuda (run it
+# there with HETSIM_TEST_BIN=DEST/hetsim-cuda: its GPU tests call the command).
 # Usage: tools/deploy_cuda.sh [BUILD_DIR] [DEST]   (BUILD_DIR: a configured CMake
 # build with the CUDA engine, default build; DEST default build-deploy)
 set -euo pipefail
 BUILD=${1:-build}
 DEST=${2:-build-deploy}
-cmake --build "$BUILD" --target hetsim-cuda -j2 >/dev/null
+cmake --build "$BUILD" --target hetsim-cuda test_cuda -j2 >/dev/null
 mkdir -p "$DEST/lib"
 ML=/usr/lib/x86_64-linux-gnu
 GCCLIB=$(dirname "$(gcc -print-libgcc-file-name)")
 CUDA=${CUDA_HOME:-/usr/local/cuda}
-gcc -o "$DEST/hetsim-cuda" "$BUILD/sim/cli/CMakeFiles/hetsim-cuda.dir/main.c.o" \
-    "$BUILD/sim/cli/libhetsim_cli_cuda.a" "$BUILD/sim/libhetsim_cuda.a" \
-    "$BUILD/analysis/libhetsim_analysis.a" "$BUILD/workloads/libhetsim_workloads.a" \
-    "$BUILD/policies/libhetsim_policies.a" "$BUILD/sim/libhetsim_sim.a" \
-    "$BUILD/platforms/libhetsim_platforms.a" \
-    $ML/libigraph.a $ML/libgsl.a $ML/liblapacke.a $ML/openblas-serial/libopenblas.a \
-    "$GCCLIB/libgfortran.a" "$GCCLIB/libquadmath.a" \
-    -L"$CUDA/lib64" -lcudart_static -lcublas -lcusolver \
-    -L"$DEST/lib" -l:libcjson.so.1 -l:libcgraph.so.6 -l:libcdt.so.5 \
-    -Wl,--disable-new-dtags -Wl,-rpath,'$ORIGIN/lib' -lstdc++ -lpthread -ldl -lrt -lm
 cp -L $ML/libcjson.so.1 $ML/libcgraph.so.6 $ML/libcdt.so.5 "$DEST/lib/"
+link() { # OUTPUT OBJECTS...: the hetsim libraries and the static dependencies
+    local out=$1
+    shift
+    gcc -o "$out" "$@" \
+        "$BUILD/sim/cli/libhetsim_cli_cuda.a" "$BUILD/sim/libhetsim_cuda.a" \
+        "$BUILD/analysis/libhetsim_analysis.a" "$BUILD/workloads/libhetsim_workloads.a" \
+        "$BUILD/policies/libhetsim_policies.a" "$BUILD/sim/libhetsim_sim.a" \
+        "$BUILD/platforms/libhetsim_platforms.a" \
+        $ML/libigraph.a $ML/libgsl.a $ML/liblapacke.a $ML/openblas-serial/libopenblas.a \
+        "$GCCLIB/libgfortran.a" "$GCCLIB/libquadmath.a" $ML/libcunit.a \
+        -L"$CUDA/lib64" -lcudart_static -lcublas -lcusolver \
+        -L"$DEST/lib" -l:libcjson.so.1 -l:libcgraph.so.6 -l:libcdt.so.5 \
+        -Wl,--disable-new-dtags -Wl,-rpath,'$ORIGIN/lib' -lstdc++ -lpthread -ldl -lrt -lm
+}
+link "$DEST/hetsim-cuda" "$BUILD/sim/cli/CMakeFiles/hetsim-cuda.dir/main.c.o"
+link "$DEST/test_cuda" "$BUILD/tests/CMakeFiles/test_cuda.dir/unit/test_cuda.c.o" \
+    "$BUILD/tests/CMakeFiles/hetsim_testing.dir/support/testing.c.o"
 echo "$DEST/hetsim-cuda: $(du -sh "$DEST" | cut -f1) with its lib/"

@@ -4,17 +4,22 @@
  * (median of the repetitions) and fitted as latency + bytes / bandwidth by
  * weighted least squares (GSL, weights 1/t² so that small and large copies
  * count alike in relative terms).
- * Kernels: the Cholesky kernels (potrf, trsm, syrk, gemm) for every tile size.
- * On the GPU they run back to back (so that the GPU is at its working clocks)
- * between CUDA events, the restoring of their inputs timed apart and taken
- * off, and what a real run adds to each task added: measured by running
- * 2,000 zero-length GPU tasks through the runtime and the engine (noticing a
- * completion, the runtime's and policy's work, launching the next kernel). On the cores they run on
- * --cpu-threads cores at once, as in a run where several workers compute.
+ * Kernels: every kernel of the sample DAGs the caller gives (small tiled
+ * Cholesky, LU and QR for each tile size), on the inputs a run would give
+ * them. On the GPU (kernels that have a GPU version) they run back to back
+ * (so that the GPU is at its working clocks) between CUDA events, the
+ * restoring of their inputs timed apart and taken off, and what a real run
+ * adds to each task added: measured by running 2,000 zero-length GPU tasks
+ * through the runtime and the engine (noticing a completion, the runtime's
+ * and policy's work, launching the next kernel). On the cores they run on
+ * --cpu-threads pinned cores at once, as in a run where several workers
+ * compute. A kernel with no GPU version gets no gpu entry: the simulation
+ * then never puts it on a GPU.
  * Output: NAME.machine.json (cores, GPUs, links), NAME.xml (a SimGrid
  * platform of the machine), perf/NAME.json (timing table, every entry marked
  * as measured here). */
 #include "sim/cuda/calibrate.h"
+#include "sim/cuda/pin.h"
 #include "sim/cuda/machine.h"
 #include "sim/cuda/numeric.h"
 #include "sim/cuda/run_cuda.h"
@@ -27,6 +32,7 @@
 #include <gsl/gsl_fit.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
+#include <math.h>
 #include <lapacke.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -109,93 +115,49 @@ static int measure_links(int device, int reps, struct hs_machine_gpu *g, bool ve
 
 /* ---- kernels ------------------------------------------------------------------ */
 
-static const char *ops[] = {"potrf", "trsm", "syrk", "gemm"};
-
-static double op_flops(int op, double b)
-{
-    switch (op) {
-    case 0: return b * b * b / 3 + b * b / 2 + b / 6;
-    case 1:
-    case 2: return b * b * (b + 1);
-    default: return 2 * b * b * b;
-    }
-}
-
-/* A one-task DAG "<p><op>" with the Cholesky access pattern, to reuse the
- * engine's kernels. */
-static struct hs_dag *one_task(int op, int nb, bool single)
-{
-    char spec[96], kernel[16];
-    snprintf(spec, sizeof spec, "cholesky:n=%d,nb=%d,precision=%c", 3 * nb, nb, single ? 's' : 'd');
-    snprintf(kernel, sizeof kernel, "%c%s", single ? 's' : 'd', ops[op]);
-    struct hs_dag *dag = hs_dag_new(spec);
-    double bytes = (double)nb * nb * (single ? 4 : 8);
-    const char *names[3] = {"A(0,0)", "A(1,0)", "A(1,1)"};
-    for (int i = 0; i < 3; i++)
-        hs_dag_add_handle(dag, names[i], bytes);
-    int t = hs_dag_add_task(dag, kernel, kernel, op_flops(op, nb), nb);
-    int acc[4][3] = {{0, -1, -1}, {0, 1, -1}, {1, 2, -1}, {1, 1, 2}};
-    for (int i = 0; i < 3 && acc[op][i] >= 0; i++)
-        hs_dag_access(dag, t, acc[op][i], i == (op == 3 ? 2 : op == 0 ? 0 : 1) ? HS_MODE_RW : HS_MODE_R);
-    hs_dag_finalize(dag);
-    return dag;
-}
-
-/* Tiles of a one-task DAG: pristine values on the host and the device. */
-struct tiles {
-    struct hs_dag *dag;
-    struct hs_numeric num;
-    size_t bytes;
-    void *pristine[3], *dev_pristine[3], *dev[3];
+/* One kernel's real inputs, in its access order: a sample DAG's data just
+ * before the first task of that kernel ran, the DAG run in submission order
+ * on a core (so that pivots, reflectors and factors are the ones a run
+ * feeds the kernel). */
+struct sample {
+    const struct hs_dag *dag;
+    const struct hs_numeric *num;
+    int task, n;
+    size_t bytes[16];
+    void *input[16];
 };
 
-static void tiles_init(struct tiles *tl, int op, int nb, bool single)
+static void sample_take(struct sample *sm, const struct hs_dag *dag, const struct hs_numeric *num, int t,
+                        void **host)
 {
-    tl->dag = one_task(op, nb, single);
-    hs_numeric_init(&tl->num, tl->dag);
-    tl->bytes = (size_t)tl->dag->handles[0].bytes;
-    for (int i = 0; i < 3; i++) {
-        tl->pristine[i] = hs_xmalloc(tl->bytes);
-        cudaMalloc(&tl->dev_pristine[i], tl->bytes);
-        cudaMalloc(&tl->dev[i], tl->bytes);
+    const struct hs_task *task = &dag->tasks[t];
+    *sm = (struct sample){.dag = dag, .num = num, .task = t, .n = task->naccess};
+    for (int i = 0; i < sm->n; i++) {
+        sm->bytes[i] = (size_t)dag->handles[task->access[i].handle].bytes;
+        sm->input[i] = hs_xmalloc(sm->bytes[i]);
+        memcpy(sm->input[i], host[task->access[i].handle], sm->bytes[i]);
     }
-    hs_numeric_fill(&tl->num, tl->dag, tl->pristine);
-    for (int i = 0; i < 3; i++)
-        cudaMemcpy(tl->dev_pristine[i], tl->pristine[i], tl->bytes, cudaMemcpyHostToDevice);
 }
 
-static void tiles_free(struct tiles *tl)
+static void sample_free(struct sample *sm)
 {
-    for (int i = 0; i < 3; i++) {
-        free(tl->pristine[i]);
-        cudaFree(tl->dev_pristine[i]);
-        cudaFree(tl->dev[i]);
-    }
-    hs_numeric_free(&tl->num);
-    hs_dag_free(tl->dag);
-}
-
-/* The task's buffers among `base`, in access order. */
-static void in_access_order(const struct hs_dag *dag, void **base, void **bufs)
-{
-    for (int a = 0; a < dag->tasks[0].naccess; a++)
-        bufs[a] = base[dag->tasks[0].access[a].handle];
+    for (int i = 0; i < sm->n; i++)
+        free(sm->input[i]);
 }
 
 /* reps × (restore the inputs, kernel when `run`), timed with CUDA events. */
-static double gpu_batch(struct tiles *tl, struct hs_gpu_libs *libs, cudaStream_t s, int reps, bool run)
+static double gpu_batch(const struct sample *sm, void **pristine, void **dev, struct hs_gpu_libs *libs,
+                        cudaStream_t s, int reps, bool run)
 {
     cudaEvent_t a, b;
     cudaEventCreate(&a);
     cudaEventCreate(&b);
-    void *bufs[3];
-    in_access_order(tl->dag, tl->dev, bufs);
     cudaEventRecord(a, s);
     for (int r = 0; r < reps; r++) {
-        for (int i = 0; i < 3; i++)
-            cudaMemcpyAsync(tl->dev[i], tl->dev_pristine[i], tl->bytes, cudaMemcpyDeviceToDevice, s);
+        for (int i = 0; i < sm->n; i++)
+            cudaMemcpyAsync(dev[i], pristine[i], sm->bytes[i], cudaMemcpyDeviceToDevice, s);
         if (run)
-            hs_numeric_gpu(&tl->num, tl->dag, 0, bufs, libs);
+            hs_numeric_gpu(sm->num, sm->dag, sm->task, dev, libs);
     }
     cudaEventRecord(b, s);
     cudaEventSynchronize(b);
@@ -208,20 +170,27 @@ static double gpu_batch(struct tiles *tl, struct hs_gpu_libs *libs, cudaStream_t
 
 /* Steady-state kernel time: back-to-back runs (the GPU at working clocks),
  * minus the time of restoring the inputs between them. */
-static double time_gpu_kernel(int op, int nb, bool single, int reps, struct hs_gpu_libs *libs,
-                              cudaStream_t s)
+static double time_gpu_kernel(const struct sample *sm, int reps, struct hs_gpu_libs *libs, cudaStream_t s)
 {
-    struct tiles tl;
-    tiles_init(&tl, op, nb, single);
-    gpu_batch(&tl, libs, s, 3, true); /* warm-up */
+    void *pristine[16], *dev[16];
+    for (int i = 0; i < sm->n; i++) {
+        cudaMalloc(&pristine[i], sm->bytes[i]);
+        cudaMalloc(&dev[i], sm->bytes[i]);
+        cudaMemcpy(pristine[i], sm->input[i], sm->bytes[i], cudaMemcpyHostToDevice);
+    }
+    gpu_batch(sm, pristine, dev, libs, s, 3, true); /* warm-up */
     int n = reps * 4;
-    double with = gpu_batch(&tl, libs, s, n, true), without = gpu_batch(&tl, libs, s, n, false);
-    tiles_free(&tl);
+    double with = gpu_batch(sm, pristine, dev, libs, s, n, true);
+    double without = gpu_batch(sm, pristine, dev, libs, s, n, false);
+    for (int i = 0; i < sm->n; i++) {
+        cudaFree(pristine[i]);
+        cudaFree(dev[i]);
+    }
     return (with - without) / n;
 }
 
 struct cpu_job {
-    struct tiles *tl;
+    const struct sample *sm;
     int reps;
     double median;
 };
@@ -229,45 +198,46 @@ struct cpu_job {
 static void *cpu_thread_main(void *arg)
 {
     struct cpu_job *job = arg;
-    struct tiles *tl = job->tl;
-    void *host[3], *bufs[3];
+    const struct sample *sm = job->sm;
+    void *bufs[16];
     double t[64];
-    for (int i = 0; i < 3; i++)
-        host[i] = hs_xmalloc(tl->bytes);
-    in_access_order(tl->dag, host, bufs);
+    for (int i = 0; i < sm->n; i++)
+        bufs[i] = hs_xmalloc(sm->bytes[i]);
     for (int r = 0; r <= job->reps; r++) { /* r == 0 warms up */
-        for (int i = 0; i < 3; i++)
-            memcpy(host[i], tl->pristine[i], tl->bytes);
+        for (int i = 0; i < sm->n; i++)
+            memcpy(bufs[i], sm->input[i], sm->bytes[i]);
         double t0 = wall();
-        hs_numeric_cpu(&tl->num, tl->dag, 0, bufs);
+        hs_numeric_cpu(sm->num, sm->dag, sm->task, bufs);
         if (r)
             t[r - 1] = wall() - t0;
     }
-    for (int i = 0; i < 3; i++)
-        free(host[i]);
+    for (int i = 0; i < sm->n; i++)
+        free(bufs[i]);
     job->median = median(t, job->reps);
     return NULL;
 }
 
-/* The kernel on `threads` cores at once (a core is slower when its
- * neighbours work, as they do in a run): the mean of the per-thread medians. */
-static double time_cpu_kernel(int op, int nb, bool single, int reps, int threads)
+/* The kernel on `threads` cores at once, each thread pinned to a core of its
+ * own after the first (as the CUDA engine pins its CPU workers; a core is
+ * slower when its neighbours work, as they do in a run): the mean of the
+ * per-thread medians. */
+static double time_cpu_kernel(const struct sample *sm, int reps, int threads)
 {
-    struct tiles tl;
-    tiles_init(&tl, op, nb, single);
     struct cpu_job jobs[64];
     pthread_t th[64];
+    struct hs_cores *cores = hs_cores_get();
     threads = threads < 1 ? 1 : threads > 64 ? 64 : threads;
     for (int i = 0; i < threads; i++) {
-        jobs[i] = (struct cpu_job){&tl, reps > 64 ? 64 : reps, 0};
+        jobs[i] = (struct cpu_job){sm, reps > 64 ? 64 : reps, 0};
         pthread_create(&th[i], NULL, cpu_thread_main, &jobs[i]);
+        hs_cores_pin(cores, th[i], i + 1);
     }
     double sum = 0;
     for (int i = 0; i < threads; i++) {
         pthread_join(th[i], NULL);
         sum += jobs[i].median;
     }
-    tiles_free(&tl);
+    hs_cores_free(cores);
     return sum / threads;
 }
 
@@ -341,6 +311,71 @@ static void add_entry(cJSON *arr, const char *kernel, const char *arch, int nb, 
     cJSON_AddItemToArray(arr, e);
 }
 
+/* Has (kernel, nb) been timed already? Cholesky and GEMM share dgemm. */
+static bool timed(const cJSON *entries, const char *kernel, int nb)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, entries)
+    {
+        if (strcmp(cJSON_GetObjectItem(e, "kernel")->valuestring, kernel) == 0 &&
+            cJSON_GetObjectItem(e, "nb")->valueint == nb)
+            return true;
+    }
+    return false;
+}
+
+/* Time every kernel of one sample DAG (its first task of each kernel). */
+static int measure_dag(const struct hs_calibrate_opts *o, const struct hs_dag *dag, double overhead,
+                       const char *source, cudaStream_t s, cJSON *entries, struct hs_machine *m)
+{
+    struct hs_numeric num;
+    hs_numeric_init(&num, dag);
+    if (num.family == HS_FAMILY_NONE)
+        return hs_fail("calibrate: %s has no real kernels", dag->name);
+    struct hs_gpu_libs libs;
+    if (hs_gpu_libs_init(&libs, s, &num)) {
+        hs_numeric_free(&num);
+        return hs_fail("calibrate: cannot create the cuBLAS/cuSOLVER handles");
+    }
+    void **host = hs_xcalloc((size_t)dag->nhandles, sizeof(void *));
+    for (int h = 0; h < dag->nhandles; h++)
+        host[h] = hs_xcalloc(1, (size_t)dag->handles[h].bytes + 1);
+    hs_numeric_fill(&num, dag, host);
+    for (int t = 0; t < dag->ntasks; t++) {
+        const struct hs_task *task = &dag->tasks[t];
+        const char *kernel = dag->kernels[task->kernel];
+        void *bufs[16];
+        for (int i = 0; i < task->naccess && i < 16; i++)
+            bufs[i] = host[task->access[i].handle];
+        if (task->naccess <= 16 && hs_numeric_has_cpu_kernel(&num, dag, t) && !timed(entries, kernel, num.nb)) {
+            struct sample sm;
+            sample_take(&sm, dag, &num, t, host);
+            double cpu = time_cpu_kernel(&sm, o->reps, o->cpu_threads), gpu = NAN;
+            add_entry(entries, kernel, "cpu", num.nb, cpu, source);
+            if (hs_numeric_has_gpu_kernel(&num, dag, t)) {
+                gpu = time_gpu_kernel(&sm, o->reps, &libs, s) + overhead;
+                add_entry(entries, kernel, "gpu", num.nb, gpu, source);
+            }
+            sample_free(&sm);
+            if (o->verbose)
+                printf("  %-7s nb %5d  cpu %12.3f us  gpu %9.3f us\n", kernel, num.nb, cpu * 1e6, gpu * 1e6);
+            if (strcmp(kernel, "dgemm") == 0) { /* nominal speeds: DGEMM at the largest tile */
+                m->core_speed = task->flops / cpu;
+                for (int g = 0; g < m->ngpus; g++)
+                    m->gpus[g].speed = task->flops / gpu;
+            }
+        }
+        if (task->naccess <= 16)
+            hs_numeric_cpu(&num, dag, t, bufs); /* on to the next kernel's inputs */
+    }
+    for (int h = 0; h < dag->nhandles; h++)
+        free(host[h]);
+    free(host);
+    hs_gpu_libs_free(&libs);
+    hs_numeric_free(&num);
+    return 0;
+}
+
 static int measure_kernels(const struct hs_calibrate_opts *o, const char *model, double overhead,
                            cJSON *entries, struct hs_machine *m)
 {
@@ -353,31 +388,11 @@ static int measure_kernels(const struct hs_calibrate_opts *o, const char *model,
              "back (CUDA events) plus %.1f us of engine and runtime overhead per task; "
              "OpenBLAS/LAPACKE with %d cores busy; medians of %d runs", model, overhead * 1e6,
              o->cpu_threads, o->reps);
-    for (int prec = 0; prec < (o->single ? 2 : 1); prec++)
-        for (int i = 0; i < o->nnb; i++) {
-            int nb = o->nbs[i];
-            struct hs_gpu_libs libs;
-            if (hs_gpu_libs_init(&libs, s, nb, prec == 1))
-                return hs_fail("calibrate: cannot create the cuBLAS/cuSOLVER handles");
-            for (int op = 0; op < 4; op++) {
-                double gpu = time_gpu_kernel(op, nb, prec == 1, o->reps, &libs, s) + overhead;
-                double cpu = time_cpu_kernel(op, nb, prec == 1, o->reps, o->cpu_threads);
-                char kernel[16];
-                snprintf(kernel, sizeof kernel, "%c%s", prec ? 's' : 'd', ops[op]);
-                add_entry(entries, kernel, "cpu", nb, cpu, source);
-                add_entry(entries, kernel, "gpu", nb, gpu, source);
-                if (o->verbose)
-                    printf("  %-7s nb %5d  cpu %10.3f us  gpu %9.3f us\n", kernel, nb, cpu * 1e6, gpu * 1e6);
-                if (op == 3 && prec == 0 && i == o->nnb - 1) { /* nominal speeds: DGEMM */
-                    m->core_speed = op_flops(3, nb) / cpu;
-                    for (int g = 0; g < m->ngpus; g++)
-                        m->gpus[g].speed = op_flops(3, nb) / gpu;
-                }
-            }
-            hs_gpu_libs_free(&libs);
-        }
+    int rc = 0;
+    for (int i = 0; !rc && i < o->nsamples; i++) /* sorted by tile size: dgemm's largest comes last */
+        rc = measure_dag(o, o->samples[i], overhead, source, s, entries, m);
     cudaStreamDestroy(s);
-    return 0;
+    return rc;
 }
 
 static int write_perf(const char *path, const char *model, cJSON *entries)

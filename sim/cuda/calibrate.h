@@ -3,15 +3,17 @@
 #ifndef HS_CALIBRATE_H
 #define HS_CALIBRATE_H
 
+#include "sim/dag.h"
+
 #include <stdbool.h>
 
 struct hs_calibrate_opts {
     const char *name;  /* NAME of the files */
     const char *dir;   /* where to write NAME.xml, NAME.machine.json, perf/NAME.json */
-    const int *nbs;    /* tile sizes to time */
-    int nnb;
+    struct hs_dag *const *samples; /* small DAGs whose kernels are timed (tiled Cholesky,
+                                      LU, QR for each tile size), by increasing tile size */
+    int nsamples;
     int reps;          /* repetitions per measurement (median kept) */
-    bool single;       /* also time the single-precision kernels */
     int cores;         /* cores to declare (0: all online) */
     int cpu_threads;   /* cores working at once while CPU kernels are timed */
     bool verbose;      /* print each measurement */

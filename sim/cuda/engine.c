@@ -4,8 +4,14 @@
  * finished by CPU threads, GPU operations whose event has completed (each
  * stream in FIFO order), expired timers; when nothing happened it yields if
  * GPU work is outstanding (events are polled) or waits on a condition
- * variable for the CPU threads. */
+ * variable for the CPU threads.
+ *
+ * Threads are pinned: the calling thread (the runtime, the policy and every
+ * GPU's driving) to the first core of its affinity set, CPU worker i to the
+ * next ones, so that a worker is one core, as in the model, and a run does
+ * not depend on where the operating system moves its threads. */
 #include "sim/cuda/engine.h"
+#include "sim/cuda/pin.h"
 #include "sim/util.h"
 
 #include <errno.h>
@@ -136,23 +142,24 @@ static void run_cpu_task(struct cuda_engine *eng, int task, double seconds)
         spin_for(seconds);
 }
 
-/* Run every real kernel of the DAG once on scratch tiles, so that the first
- * timed task does not pay the libraries' first-call costs. */
+/* Run every real kernel of the DAG once on zeroed scratch data, so that the
+ * first timed task does not pay the libraries' first-call costs. */
 static void warm_up_cpu(struct cuda_engine *eng)
 {
     const struct hs_dag *dag = eng->dag;
-    if (eng->num->family == HS_FAMILY_NONE)
-        return;
-    size_t bytes = (size_t)dag->handles[0].bytes;
-    void *scratch[3] = {hs_xcalloc(1, bytes), hs_xcalloc(1, bytes), hs_xcalloc(1, bytes)};
     for (int k = 0; k < dag->nkernels; k++)
-        for (int t = 0; t < dag->ntasks; t++)
-            if (dag->tasks[t].kernel == k) {
-                hs_numeric_cpu(eng->num, dag, t, scratch);
-                break;
-            }
-    for (int i = 0; i < 3; i++)
-        free(scratch[i]);
+        for (int t = 0; t < dag->ntasks; t++) {
+            const struct hs_task *task = &dag->tasks[t];
+            if (task->kernel != k || !hs_numeric_has_cpu_kernel(eng->num, dag, t) || task->naccess > 16)
+                continue;
+            void *scratch[16];
+            for (int i = 0; i < task->naccess; i++)
+                scratch[i] = hs_xcalloc(1, (size_t)dag->handles[task->access[i].handle].bytes + 1);
+            hs_numeric_cpu(eng->num, dag, t, scratch);
+            for (int i = 0; i < task->naccess; i++)
+                free(scratch[i]);
+            break;
+        }
 }
 
 static void *cpu_main(void *arg)
@@ -249,7 +256,7 @@ static void exec_task(struct hs_engine *e, int worker, int task, double seconds,
     for (int i = 0; i < t->naccess && i < 16; i++)
         bufs[i] = g->dev[t->access[i].handle];
     cudaSetDevice(g->device);
-    if (hs_numeric_has_kernel(eng->num, eng->dag, task)) {
+    if (hs_numeric_has_gpu_kernel(eng->num, eng->dag, task)) {
         if (!hs_numeric_gpu(eng->num, eng->dag, task, bufs, &g->libs))
             fail(eng, "a cuBLAS/cuSOLVER call", (int)cudaGetLastError());
     } else if (hs_cuda_spin(seconds, g->q[S_KERNEL].s)) {
@@ -408,7 +415,7 @@ static void warm_up_gpu(struct cuda_engine *eng, struct gpu *g)
     const struct hs_dag *dag = eng->dag;
     for (int k = 0; k < dag->nkernels; k++)
         for (int t = 0; t < dag->ntasks; t++) {
-            if (dag->tasks[t].kernel != k || !hs_numeric_has_kernel(eng->num, dag, t))
+            if (dag->tasks[t].kernel != k || !hs_numeric_has_gpu_kernel(eng->num, dag, t))
                 continue;
             void *bufs[16];
             for (int i = 0; i < dag->tasks[t].naccess && i < 16; i++)
@@ -430,7 +437,7 @@ static int setup_gpu(struct cuda_engine *eng, int node, int device)
         err = cudaStreamCreateWithFlags(&g->q[s].s, cudaStreamNonBlocking);
     if (err)
         return hs_fail("CUDA engine: cannot set up GPU %d (error %d)", device, err);
-    if (hs_gpu_libs_init(&g->libs, g->q[S_KERNEL].s, eng->num->nb, eng->num->single))
+    if (hs_gpu_libs_init(&g->libs, g->q[S_KERNEL].s, eng->num))
         return hs_fail("CUDA engine: cannot create the cuBLAS/cuSOLVER handles on GPU %d", device);
     g->dev = hs_xcalloc((size_t)eng->dag->nhandles, sizeof(void *));
     for (int h = 0; h < eng->dag->nhandles; h++) {
@@ -481,8 +488,9 @@ static void teardown(struct cuda_engine *eng)
     free(eng->timers);
 }
 
-/* Start the CPU worker threads and wait until they are warm. */
-static int start_cpus(struct cuda_engine *eng)
+/* Start the CPU worker threads, each on a core of its own after the calling
+ * thread's, and wait until they are warm. */
+static int start_cpus(struct cuda_engine *eng, const struct hs_cores *cores)
 {
     int started = 0;
     for (int w = 0; w < eng->pf->nworkers; w++) {
@@ -496,7 +504,7 @@ static int start_cpus(struct cuda_engine *eng)
             c->eng = NULL;
             return hs_fail("CUDA engine: cannot start a CPU worker thread");
         }
-        started++;
+        hs_cores_pin(cores, c->th, ++started);
     }
     pthread_mutex_lock(&eng->mu);
     while (eng->warm < started)
@@ -518,11 +526,13 @@ int hs_cuda_engine_run(struct hs_sched *rt, const struct hs_platform *pf,
     eng.gpu = hs_xcalloc((size_t)pf->nnodes, sizeof *eng.gpu);
     eng.cpu = hs_xcalloc((size_t)pf->nworkers, sizeof *eng.cpu);
     int rc = 0, device = 0;
+    struct hs_cores *cores = hs_cores_get();
+    hs_cores_pin(cores, pthread_self(), 0);
     for (int node = 0; !rc && node < pf->nnodes; node++)
         if (pf->nodes[node].kind == HS_NODE_GPU)
             rc = setup_gpu(&eng, node, device++);
     if (!rc)
-        rc = start_cpus(&eng);
+        rc = start_cpus(&eng, cores);
     if (!rc) {
         clock_gettime(CLOCK_MONOTONIC, &eng.t0);
         hs_runtime_start(rt, &eng.base);
@@ -531,5 +541,7 @@ int hs_cuda_engine_run(struct hs_sched *rt, const struct hs_platform *pf,
             rc = hs_fail("%s", eng.error);
     }
     teardown(&eng);
+    hs_cores_unpin(cores, pthread_self());
+    hs_cores_free(cores);
     return rc;
 }

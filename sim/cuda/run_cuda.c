@@ -5,6 +5,7 @@
 #include "sim/cuda/engine.h"
 #include "sim/cuda/machine.h"
 #include "sim/cuda/run_cuda.h"
+#include "sim/sched.h"
 #include "sim/util.h"
 
 #include <math.h>
@@ -36,6 +37,48 @@ static int load_platform(const struct hs_run_config *cfg, struct hs_platform *pf
     hs_inventory_free(&inv);
     hs_machine_free(&m);
     return rc;
+}
+
+/* A task with a real kernel only for cores must not be given to a GPU: the
+ * timing table would have to say it runs there. */
+static int check_gpu_versions(const struct hs_run *run, const struct hs_numeric *num, const char *perf)
+{
+    const struct hs_dag *dag = run->rt->dag;
+    for (int t = 0; t < dag->ntasks; t++) {
+        if (!hs_numeric_has_cpu_kernel(num, dag, t) || hs_numeric_has_gpu_kernel(num, dag, t))
+            continue;
+        for (int w = 0; w < run->pf.nworkers; w++)
+            if (run->pf.workers[w].arch == HS_ARCH_GPU && hs_sched_can_run(run->rt, &dag->tasks[t], w))
+                return hs_fail("the CUDA engine has no GPU version of %s (task %s), but the timing "
+                               "table %s gives it a GPU time: remove its gpu entries",
+                               dag->kernels[dag->tasks[t].kernel], dag->tasks[t].label,
+                               perf ? perf : "of the platform");
+    }
+    return 0;
+}
+
+/* Every GPU holds a copy of every datum (engine.h): refuse data that do not
+ * fit, with room for the libraries' workspaces, before pinning host memory. */
+static int check_device_memory(const struct hs_run *run, const struct hs_dag *dag)
+{
+    const double reserve = 512.0 * 1048576; /* cuBLAS/cuSOLVER handles and workspaces */
+    double bytes = 0;
+    for (int h = 0; h < dag->nhandles; h++)
+        bytes += dag->handles[h].bytes;
+    int device = 0;
+    for (int node = 0; node < run->pf.nnodes; node++) {
+        if (run->pf.nodes[node].kind != HS_NODE_GPU)
+            continue;
+        size_t avail = 0, total = 0;
+        if (cudaSetDevice(device) != cudaSuccess || cudaMemGetInfo(&avail, &total) != cudaSuccess)
+            return hs_fail("the CUDA engine cannot query GPU %d", device);
+        if (bytes + reserve > (double)avail)
+            return hs_fail("GPU %d has %.2f GiB free; the data of %s take %.2f GiB (the CUDA engine keeps "
+                           "all of them on every GPU, with 0.5 GiB for the libraries)",
+                           device, (double)avail / 1073741824.0, dag->name, bytes / 1073741824.0);
+        device++;
+    }
+    return 0;
 }
 
 static void **alloc_host(const struct hs_dag *dag)
@@ -84,11 +127,17 @@ int hs_run_cuda(const struct hs_run_config *cfg, const struct hs_dag *dag,
                              policy_spec, &cfg->opts);
     if (!run->rt)
         return 2;
-    void **host = alloc_host(dag);
-    if (!host)
-        return 2;
     struct hs_numeric num;
     hs_numeric_init(&num, dag);
+    if (check_gpu_versions(run, &num, cfg->perf_file) || check_device_memory(run, dag)) {
+        hs_numeric_free(&num);
+        return 2;
+    }
+    void **host = alloc_host(dag);
+    if (!host) {
+        hs_numeric_free(&num);
+        return 2;
+    }
     hs_numeric_fill(&num, dag, host);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);

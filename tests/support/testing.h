@@ -31,11 +31,18 @@ cJSON *hs_test_simulate(const struct hs_run_config *cfg, const struct hs_dag *da
  * configuration points at it (kept until the test exits). */
 struct hs_run_config hs_test_flat_config(int p, const double *speeds);
 
-/* Run `hetsim ARGS` (a shell-quoted string), capturing stdout and stderr
- * (caller frees); returns the exit code. */
+/* Run `hetsim ARGS` (a shell-quoted string; $HETSIM_TEST_BIN instead of the
+ * built hetsim when set), capturing stdout and stderr (caller frees);
+ * returns the exit code. */
 int hs_test_cli(const char *args, char **out, char **err);
 
+/* `hetsim run -q ARGS -o RECORD` (asserting exit 0): the parsed record, or
+ * NULL if it could not be read. The caller deletes it. */
+cJSON *hs_test_run_record(const char *args);
+
 char *hs_test_read_file(const char *path);
+/* Everything left on a file descriptor, as a string (caller frees). */
+char *hs_test_read_fd(int fd);
 /* A fresh temporary path with the given suffix (the file does not exist). */
 char *hs_test_tmp(const char *suffix);
 void hs_test_write_file(const char *path, const char *text);

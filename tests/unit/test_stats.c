@@ -250,6 +250,22 @@ static void test_published_values(void)
     r.stat = "gain_pct"; /* heft's mean over ccr=5 is (2 + 2 + 3 + 9) / 4 = 4: (4 - 7/3) / 4 */
     CU_ASSERT_EQUAL(hs_published_ours(&csv, "hand.csv", &r, &s), 0);
     CU_ASSERT_DOUBLE_EQUAL(s.mean, 100 * (4 - 7.0 / 3) / 4, 1e-9);
+    r.stat = "ratio"; /* heft's mean over heftnc's: 4 / (7/3) */
+    CU_ASSERT_EQUAL(hs_published_ours(&csv, "hand.csv", &r, &s), 0);
+    CU_ASSERT_DOUBLE_EQUAL(s.mean, 12.0 / 7, 1e-12);
+    r.value = 1.5, r.tolerance = NAN; /* 12/7 = 1.714...: a figure with no tolerance is met only exactly */
+    CU_ASSERT_FALSE(hs_published_met(&r, s.mean));
+    r.tolerance = 0.15; /* |1.714 - 1.5| / 1.5 = 14.3% */
+    CU_ASSERT_TRUE(hs_published_met(&r, s.mean));
+    r.tolerance = 0.14;
+    CU_ASSERT_FALSE(hs_published_met(&r, s.mean));
+    r.bound = "lower", r.tolerance = NAN; /* at least 1.5 */
+    CU_ASSERT_TRUE(hs_published_met(&r, s.mean));
+    r.bound = "upper"; /* at most 1.5; with 15% slack, at most 1.725 */
+    CU_ASSERT_FALSE(hs_published_met(&r, s.mean));
+    r.tolerance = 0.15;
+    CU_ASSERT_TRUE(hs_published_met(&r, s.mean));
+    r.bound = NULL;
     where[1].value = "10"; /* heftnc 50 against heft 60: better */
     r.stat = "better_pct";
     CU_ASSERT_EQUAL(hs_published_ours(&csv, "hand.csv", &r, &s), 0);
@@ -268,7 +284,7 @@ int main(void)
         {"CSV quoting and an interrupted last line", test_csv},
         {"FNV-1a test vectors; keys, instances and seeds", test_fnv},
         {"grid order, value lists and ranges", test_grid_and_values},
-        {"published figures: mean, median, sd, pairwise percentages", test_published_values},
+        {"published figures: mean, median, sd, pairwise percentages, ratio, bounds", test_published_values},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("stats", tests);

@@ -47,18 +47,6 @@ static void test_queue_ends(void)
     hs_deque_free(&q);
 }
 
-static cJSON *run_cli_record(const char *args)
-{
-    char *rec = hs_test_tmp(".json"), cmd[2048];
-    snprintf(cmd, sizeof cmd, "run -q %s -o %s", args, rec);
-    CU_ASSERT_EQUAL(hs_test_cli(cmd, NULL, NULL), 0);
-    char *text = hs_test_read_file(rec);
-    cJSON *r = cJSON_Parse(text);
-    free(text);
-    free(rec);
-    return r;
-}
-
 /* POTRF on cores only, the rest on GPUs only: every variant completes (the
  * runtime refuses a task given to a worker that cannot run it) with the
  * kernels where the hints put them. 10x10 tiles: 10 POTRF, 210 others. The
@@ -71,7 +59,7 @@ static void test_steal_respects_architectures(void)
         char args[256];
         snprintf(args, sizeof args, "-w cholesky:n=5120,nb=512,setarch=1 -s %s --gpus 3 --seed %d",
                  policies[i], i + 1);
-        cJSON *r = run_cli_record(args);
+        cJSON *r = hs_test_run_record(args);
         const cJSON *arch = cJSON_GetObjectItem(cJSON_GetObjectItem(r, "results"), "tasks_per_arch");
         CU_ASSERT_EQUAL(cJSON_GetObjectItem(arch, "cpu")->valueint, 10);
         CU_ASSERT_EQUAL(cJSON_GetObjectItem(arch, "gpu")->valueint, 210);
@@ -79,14 +67,14 @@ static void test_steal_respects_architectures(void)
         /* the parallel diagonal keeps its 10 x (2 views + 20 sub-tile tasks) on the cores */
         snprintf(args, sizeof args, "-w cholesky:n=5120,nb=512,setarch=1,pardiag=128 -s %s --gpus 3 --seed %d",
                  policies[i], i + 1);
-        r = run_cli_record(args);
+        r = hs_test_run_record(args);
         arch = cJSON_GetObjectItem(cJSON_GetObjectItem(r, "results"), "tasks_per_arch");
         CU_ASSERT_EQUAL(cJSON_GetObjectItem(arch, "cpu")->valueint, 220);
         CU_ASSERT_EQUAL(cJSON_GetObjectItem(arch, "gpu")->valueint, 210);
         cJSON_Delete(r);
         /* GEMM's hint: all 4x4x4 = 64 GEMMs on the GPUs, none stolen by a core */
         snprintf(args, sizeof args, "-w gemm:n=2048,nb=512,setarch=1 -s %s --gpus 2 --seed %d", policies[i], i + 1);
-        r = run_cli_record(args);
+        r = hs_test_run_record(args);
         arch = cJSON_GetObjectItem(cJSON_GetObjectItem(r, "results"), "tasks_per_arch");
         CU_ASSERT_EQUAL(cJSON_GetObjectItem(arch, "cpu")->valueint, 0);
         CU_ASSERT_EQUAL(cJSON_GetObjectItem(arch, "gpu")->valueint, 64);
@@ -143,7 +131,7 @@ static void test_one_gpu_dgemm_minimum(void)
     for (int i = 0; i < 3; i++) {
         char args[256];
         snprintf(args, sizeof args, "-w gemm:n=8192,nb=1024 -s %s --gpus 1 --cpus 0", policies[i]);
-        cJSON *r = run_cli_record(args);
+        cJSON *r = hs_test_run_record(args);
         const cJSON *bytes = cJSON_GetObjectItem(cJSON_GetObjectItem(r, "results"), "bytes");
         CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(bytes, "h2d")->valuedouble, 3 * S, 0);
         CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(bytes, "d2h")->valuedouble, S, 0);
@@ -154,8 +142,8 @@ static void test_one_gpu_dgemm_minimum(void)
 /* The steal cost is charged: with a huge cost per attempt, stolen tasks start late. */
 static void test_steal_cost_charged(void)
 {
-    cJSON *cheap = run_cli_record("-w cholesky:n=4096,nb=512,setarch=1 -s ws:steal_cost=0 --gpus 2");
-    cJSON *dear = run_cli_record("-w cholesky:n=4096,nb=512,setarch=1 -s ws:steal_cost=1e-2 --gpus 2");
+    cJSON *cheap = hs_test_run_record("-w cholesky:n=4096,nb=512,setarch=1 -s ws:steal_cost=0 --gpus 2");
+    cJSON *dear = hs_test_run_record("-w cholesky:n=4096,nb=512,setarch=1 -s ws:steal_cost=1e-2 --gpus 2");
     double a = cJSON_GetObjectItem(cJSON_GetObjectItem(cheap, "results"), "makespan")->valuedouble;
     double b = cJSON_GetObjectItem(cJSON_GetObjectItem(dear, "results"), "makespan")->valuedouble;
     CU_ASSERT(b > a + 1e-2); /* at least one steal of at least one attempt */

@@ -1,0 +1,45 @@
+/* sim/cuda/numeric_la.h — inside the CUDA engine's numerics: what numeric.c
+ * shares with the LU (numeric_lu.c) and QR (numeric_qr.c) families: the
+ * kernels by operation, the initial values, and where the final tiles are. */
+#ifndef HS_CUDA_NUMERIC_LA_H
+#define HS_CUDA_NUMERIC_LA_H
+
+#include "sim/cuda/numeric.h"
+
+enum hs_op {
+    HS_OP_NONE,
+    HS_OP_POTRF, HS_OP_TRSM, HS_OP_SYRK, HS_OP_GEMM,    /* Cholesky, GEMM */
+    HS_OP_GETRF, HS_OP_GESSM, HS_OP_TSTRF, HS_OP_SSSSM, /* LU */
+    HS_OP_GEQRT, HS_OP_ORMQR, HS_OP_TSQRT, HS_OP_TSMQR, /* QR */
+};
+
+/* A uniform number in [0, 1) from a hash of (matrix, r, c). */
+double hs_numeric_hashed(unsigned matrix, long r, long c);
+/* Initial value of element (r, c) of matrix `matrix` (HS_TILE_A, ...). */
+double hs_numeric_initial(const struct hs_numeric *num, int matrix, long r, long c);
+/* Handle of the final version of tile (kind, i, j), -1 if none:
+ * idx[(kind * nt + i) * nt + j]; free it. */
+int *hs_numeric_tile_index(const struct hs_numeric *num, const struct hs_dag *dag);
+/* max |y - U x| / (anorm ||x|| n eps), U the block upper triangle of the
+ * final A tiles (each diagonal tile's upper triangle and the tiles right of
+ * it), y in the tiles' precision. */
+double hs_numeric_upper_residual(const struct hs_numeric *num, const int *idx, void **host,
+                                 const double *x, const void *y, double anorm);
+
+/* Buffers in the task's access order (see workloads/lu.c and qr.c). Each
+ * returns false if the operation is not one of its family (or, on a GPU,
+ * has no GPU version there, or cuBLAS refused a call). */
+bool hs_lu_cpu(const struct hs_numeric *num, enum hs_op op, void **b);
+bool hs_lu_gpu(const struct hs_numeric *num, enum hs_op op, void **b, struct hs_gpu_libs *libs);
+double hs_lu_residual(const struct hs_numeric *num, const struct hs_dag *dag, void **host);
+
+bool hs_qr_cpu(const struct hs_numeric *num, enum hs_op op, void **b);
+bool hs_qr_gpu(const struct hs_numeric *num, enum hs_op op, void **b, struct hs_gpu_libs *libs);
+double hs_qr_residual(const struct hs_numeric *num, const struct hs_dag *dag, void **host);
+
+/* y = A x (A the initial matrix, x the residual's deterministic vector), in
+ * the tiles' precision, and x itself in double: for the factorisations'
+ * residuals. Returns y (nt·nb elements); x is allocated into *x. */
+void *hs_numeric_ax(const struct hs_numeric *num, double **x, double *anorm);
+
+#endif

@@ -1,0 +1,111 @@
+/* tests/support/testing_sim.c — a simulation run in a forked child (SimGrid
+ * allows one simulation per process), its events handed back as JSON; flat
+ * platforms for such runs. */
+#include "tests/support/testing.h"
+#include "platforms/flat.h"
+#include "sim/util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static cJSON *events_json(const struct hs_run *run)
+{
+    const struct hs_sched *rt = run->rt;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "makespan", rt->makespan);
+    cJSON_AddNumberToObject(o, "predicted", isfinite(rt->predicted_makespan) ? rt->predicted_makespan : -1);
+    cJSON *bytes = cJSON_AddArrayToObject(o, "bytes"), *count = cJSON_AddArrayToObject(o, "count");
+    for (int d = 0; d < HS_NDIR; d++) {
+        cJSON_AddItemToArray(bytes, cJSON_CreateNumber(rt->bytes[d]));
+        cJSON_AddItemToArray(count, cJSON_CreateNumber((double)rt->count[d]));
+    }
+    cJSON_AddNumberToObject(o, "audit", (double)rt->audit_violations);
+    cJSON_AddNumberToObject(o, "evictions", (double)rt->evictions);
+    cJSON_AddNumberToObject(o, "writebacks", (double)rt->writebacks);
+    cJSON *tasks = cJSON_AddArrayToObject(o, "tasks");
+    for (int i = 0; i < rt->dag->ntasks; i++) {
+        const struct hs_task_event *ev = &rt->ts[i].ev;
+        cJSON *t = cJSON_CreateObject();
+        cJSON_AddNumberToObject(t, "worker", ev->worker);
+        cJSON_AddNumberToObject(t, "node", ev->worker >= 0 ? run->pf.workers[ev->worker].node : -1);
+        cJSON_AddNumberToObject(t, "start", ev->start);
+        cJSON_AddNumberToObject(t, "end", ev->end);
+        cJSON_AddNumberToObject(t, "duration", ev->duration);
+        cJSON_AddNumberToObject(t, "inputs", ev->inputs);
+        cJSON_AddItemToArray(tasks, t);
+    }
+    cJSON *xfers = cJSON_AddArrayToObject(o, "xfers");
+    for (size_t i = 0; i < rt->nxfers; i++) {
+        const struct hs_xfer_event *ev = &rt->xfers[i].ev;
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddNumberToObject(x, "handle", ev->handle);
+        cJSON_AddNumberToObject(x, "src", ev->src);
+        cJSON_AddNumberToObject(x, "dst", ev->dst);
+        cJSON_AddNumberToObject(x, "bytes", ev->bytes);
+        cJSON_AddNumberToObject(x, "start", ev->start);
+        cJSON_AddNumberToObject(x, "end", ev->end);
+        cJSON_AddItemToArray(xfers, x);
+    }
+    return o;
+}
+
+cJSON *hs_test_simulate(const struct hs_run_config *cfg, const struct hs_dag *dag,
+                        const struct hs_policy *policy, const char *policy_spec)
+{
+    int fds[2];
+    if (pipe(fds))
+        return NULL;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        struct hs_spec spec;
+        hs_spec_parse(policy_spec, &spec);
+        hs_spec_check(&spec, policy->params, "policy");
+        struct hs_run run;
+        int rc = hs_run_simgrid(cfg, dag, policy, &spec, &run);
+        cJSON *o = rc == 0 ? events_json(&run) : cJSON_CreateObject();
+        if (rc)
+            cJSON_AddStringToObject(o, "error", rc == 1 ? run.rt->error : hs_last_error());
+        char *text = cJSON_PrintUnformatted(o);
+        size_t len = strlen(text), off = 0;
+        while (off < len) {
+            ssize_t w = write(fds[1], text + off, len - off);
+            if (w <= 0)
+                break;
+            off += (size_t)w;
+        }
+        _exit(0);
+    }
+    close(fds[1]);
+    char *text = hs_test_read_fd(fds[0]);
+    close(fds[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    cJSON *o = cJSON_Parse(text);
+    free(text);
+    return o;
+}
+
+
+struct hs_run_config hs_test_flat_config(int p, const double *speeds)
+{
+    static char paths[8][512]; /* the configuration points at it while the test runs */
+    static int slot;
+    char *tmp = hs_test_tmp(".xml"), err[128], *xml = paths[slot++ % 8];
+    snprintf(xml, sizeof paths[0], "%s", tmp);
+    free(tmp);
+    FILE *f = fopen(xml, "w");
+    struct hs_flat flat = {.p = p, .speeds = speeds, .speed = 1, .bw = 1, .lat = 0};
+    CU_ASSERT_FATAL(f && hs_flat_write(f, &flat, err, sizeof err) == 0);
+    fclose(f);
+    struct hs_run_config cfg;
+    hs_run_config_defaults(&cfg);
+    cfg.platform_file = xml;
+    cfg.platform_name = "flat";
+    return cfg;
+}
