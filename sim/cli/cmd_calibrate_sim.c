@@ -28,13 +28,14 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: hetsim calibrate-sim -p PLATFORM -w WORKLOAD --gpus K [-s POLICY] -o TABLE\n"
             "Simulate XKaapi's calibration run: WORKLOAD on K GPUs and no CPU worker under\n"
-            "POLICY (default heft:online=1,order=fifo, the thesis' online HEFT). Each GPU task's time as the host observes it (from the later\n"
-            "of its pop and the end of the GPU's previous kernel to its end: the kernel plus\n"
-            "the input transfers it did not overlap) is averaged per kernel and tile size and\n"
-            "written to TABLE's \"calibrated\" list, which policies then see instead of the\n"
-            "table's times (the simulation still executes those). TABLE starts as a copy of\n"
-            "the platform's timing table (or --perf) if it does not exist; entries of the same\n"
-            "kernel and tile size are replaced.\n\n");
+            "POLICY (default heft:online=1,order=fifo: the thesis' online HEFT). Each GPU\n"
+            "task's time as the host observes it (from the later of its pop and the end of\n"
+            "the GPU's previous kernel to its end: the kernel plus the input transfers it\n"
+            "did not overlap) is averaged per kernel and tile size and written to TABLE's\n"
+            "\"calibrated\" list, which policies then see instead of the table's times (the\n"
+            "simulation still executes those). TABLE starts as a copy of the platform's\n"
+            "timing table (or --perf) if it does not exist; entries of the same kernel and\n"
+            "tile size are replaced.\n\n");
     hs_scenario_usage(out);
     fprintf(out, "  -o, --output TABLE    the timing table to write (required)\n"
                  "  -h, --help            this help\n");
