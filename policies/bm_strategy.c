@@ -30,6 +30,8 @@ struct hs_bm_strategy {
     long *worker_blocks;
     uint32_t *out;       /* tasks of the current request */
     int nout;
+    uint32_t *sent;      /* blocks it sent (family·family_blocks + block) */
+    int nsent;
 };
 
 uint32_t hs_bm_task_id(int dim, int n, const int *idx)
@@ -75,6 +77,7 @@ struct hs_bm_strategy *hs_bm_new(const struct hs_bm_config *c, gsl_rng *rng)
         batch = c->dim == 2 ? 2L * c->n + 1 : 3L * c->n * c->n + 3L * c->n + 1;
     }
     s->out = hs_xmalloc((size_t)batch * sizeof *s->out);
+    s->sent = hs_xmalloc((size_t)c->dim * (2 * (size_t)c->n + 1) * sizeof *s->sent);
     return s;
 }
 
@@ -83,7 +86,7 @@ void hs_bm_free(struct hs_bm_strategy *s)
     if (!s)
         return;
     free(s->pool), free(s->pos), free(s->held), free(s->perm);
-    free(s->known), free(s->worker_blocks), free(s->out);
+    free(s->known), free(s->worker_blocks), free(s->out), free(s->sent);
     free(s);
 }
 
@@ -126,6 +129,7 @@ static void send(struct hs_bm_strategy *s, int k, int family, long block)
     *w |= bit;
     s->blocks++;
     s->worker_blocks[k]++;
+    s->sent[s->nsent++] = (uint32_t)(family * s->family_blocks + block);
 }
 
 /* Allocate task t to worker k with the blocks it lacks. */
@@ -238,9 +242,15 @@ static void dynamic_step(struct hs_bm_strategy *s, int k)
     s->phase1_tasks += s->nout;
 }
 
+int hs_bm_sent(const struct hs_bm_strategy *s, const uint32_t **blocks)
+{
+    *blocks = s->sent;
+    return s->nsent;
+}
+
 int hs_bm_request(struct hs_bm_strategy *s, int k, const uint32_t **tasks)
 {
-    s->nout = 0;
+    s->nout = s->nsent = 0;
     *tasks = s->out;
     if (s->left == 0)
         return 0;

@@ -50,6 +50,10 @@ void hs_bm_free(struct hs_bm_strategy *s);
  * found nothing new (the worker asks again) or when nothing is left. */
 int hs_bm_request(struct hs_bm_strategy *s, int k, const uint32_t **tasks);
 
+/* The blocks the last request sent, numbered family·n^{d−1} + block (the
+ * handle ids of workloads/products.c): a runtime moves exactly these. */
+int hs_bm_sent(const struct hs_bm_strategy *s, const uint32_t **blocks);
+
 long hs_bm_left(const struct hs_bm_strategy *s);          /* unallocated tasks */
 long hs_bm_blocks(const struct hs_bm_strategy *s);        /* blocks sent so far */
 long hs_bm_worker_blocks(const struct hs_bm_strategy *s, int k);

@@ -15,6 +15,14 @@ static const struct hs_policy *const all_policies[] = {
     &hs_policy_ws,
     &hs_policy_lws,
     &hs_policy_heftnc,
+    &hs_policy_random_outer,
+    &hs_policy_sorted_outer,
+    &hs_policy_dynamic_outer,
+    &hs_policy_dynamic_outer_2phases,
+    &hs_policy_random_matrix,
+    &hs_policy_sorted_matrix,
+    &hs_policy_dynamic_matrix,
+    &hs_policy_dynamic_matrix_2phases,
     NULL,
 };
 

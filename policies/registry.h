@@ -15,6 +15,14 @@ extern const struct hs_policy hs_policy_peft;
 extern const struct hs_policy hs_policy_ws;
 extern const struct hs_policy hs_policy_lws;
 extern const struct hs_policy hs_policy_heftnc;
+extern const struct hs_policy hs_policy_random_outer;
+extern const struct hs_policy hs_policy_sorted_outer;
+extern const struct hs_policy hs_policy_dynamic_outer;
+extern const struct hs_policy hs_policy_dynamic_outer_2phases;
+extern const struct hs_policy hs_policy_random_matrix;
+extern const struct hs_policy hs_policy_sorted_matrix;
+extern const struct hs_policy hs_policy_dynamic_matrix;
+extern const struct hs_policy hs_policy_dynamic_matrix_2phases;
 
 /* NULL-terminated list of every policy. */
 const struct hs_policy *const *hs_policies(void);
