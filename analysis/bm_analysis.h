@@ -18,7 +18,8 @@
  *
  * bm_ode.c integrates the ODEs of Lemmas 1/2 (outer) and 7/8 (matrix) with
  * GSL odeiv2 and rebuilds F^X from the integrated switching points, as a
- * numerical check of the closed forms. */
+ * numerical check of the closed forms; bm_estimate.c measures how well β
+ * computed for equal speeds stands for heterogeneous ones (spec §5). */
 #ifndef HS_BM_ANALYSIS_H
 #define HS_BM_ANALYSIS_H
 
@@ -90,5 +91,20 @@ double hs_bm_ode_switch(int dim, double rs, double beta);
  * the closed form has no minimum to start from. */
 double hs_bm_ratio_ode(const struct hs_bm_analysis *a, double beta);
 double hs_bm_beta_star_ode(const struct hs_bm_analysis *a);
+
+/* ---- bm_estimate.c: the runtime estimation of β (spec §5) -------------------- */
+
+/* β*_hom against the β* of `draws` speed vectors, draw(ctx, d, speeds)
+ * filling the p speeds of draw d, for the outer (dim 2) or matrix (dim 3)
+ * product. */
+struct hs_bm_estimate {
+    double beta_hom;          /* NAN: no interior minimum with equal speeds */
+    int draws;                /* draws with an interior minimum (the others are skipped) */
+    double mean, sd, min, max; /* of their β* (sd: population) */
+    double rel_diff;          /* |β_hom − mean| / mean */
+    double volume_error;      /* max over draws of |F(β_hom) − F(β*)| / F(β*), their speeds */
+};
+void hs_bm_estimate(int dim, int p, int n, int draws, void (*draw)(void *ctx, int d, double *speeds),
+                    void *ctx, struct hs_bm_estimate *e);
 
 #endif

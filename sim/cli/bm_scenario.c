@@ -280,7 +280,12 @@ int hs_bm_scenario_check(const struct hs_dag *dag, const char *policy)
         return -1;
     bool bm = hs_bm_policy_kind(spec.name, &dim, &kind);
     struct hs_bm_shape shape;
-    int rc = bm && hs_bm_dag_shape(dag, dim, &shape) ? hs_fail("policy %s: %s", spec.name, hs_last_error()) : 0;
+    int rc = bm ? hs_bm_dag_shape(dag, dim, &shape) : 0;
+    if (rc) {
+        char why[1024];
+        snprintf(why, sizeof why, "%s", hs_last_error());
+        hs_fail("policy %s: %s", spec.name, why);
+    }
     hs_spec_free(&spec);
     return rc;
 }

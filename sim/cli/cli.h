@@ -23,6 +23,7 @@ int hs_cmd_summarize(int argc, char **argv);
 int hs_cmd_plot(int argc, char **argv);
 int hs_cmd_gantt(int argc, char **argv);
 int hs_cmd_reproduce(int argc, char **argv);
+int hs_cmd_beta(int argc, char **argv);
 
 /* A platform named on the command line, resolved to files. */
 struct hs_platform_ref {

@@ -29,9 +29,10 @@ static int parse_list(const char *text, const char *key, double **out, int *n)
     for (char *tok = strtok_r(copy, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
         double v;
         if (hs_parse_si(tok, &v) || !(v > 0) || isinf(v)) {
+            hs_fail("platform flat: %s: '%s' is not a positive speed", key, tok);
             free(copy), free(*out);
             *out = NULL;
-            return hs_fail("platform flat: %s: '%s' is not a positive speed", key, tok);
+            return -1;
         }
         *out = hs_xrealloc(*out, (size_t)(*n + 1) * sizeof **out);
         (*out)[(*n)++] = v;
