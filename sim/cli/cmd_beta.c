@@ -7,6 +7,7 @@
  * over K draws against β for equal speeds; --grid, the paper's §3.6 study of
  * that estimation over p in [10, 1000] and n in [max(10, √p), 1000]. */
 #include "analysis/bm_analysis.h"
+#include "analysis/buf.h"
 #include "analysis/table.h"
 #include "sim/cli/cli.h"
 #include "sim/cli/flat_speeds.h"
@@ -92,17 +93,15 @@ static double *speeds_of(const struct beta_args *a, int d)
 {
     if (strcmp(a->speeds, "hom") == 0)
         return NULL;
-    char text[256];
-    if (is_list(a->speeds))
-        snprintf(text, sizeof text, "flat:%d,speeds=%s", a->p, a->speeds);
-    else
-        snprintf(text, sizeof text, "flat:%d,scenario=%s", a->p, a->speeds);
+    struct hs_buf text = {0};
+    hs_buf_printf(&text, "flat:%d,%s=%s", a->p, is_list(a->speeds) ? "speeds" : "scenario", a->speeds);
     struct hs_spec spec;
     struct hs_flat_speeds fs;
-    if (hs_spec_parse(text, &spec) || hs_spec_check(&spec, hs_flat_params(), "--speeds") ||
+    if (hs_spec_parse(hs_buf_str(&text), &spec) || hs_spec_check(&spec, hs_flat_params(), "--speeds") ||
         hs_flat_speeds(&spec, a->seed + (unsigned long)d, &fs))
         hs_die(HS_EXIT_USAGE, "option --speeds: %s", hs_last_error());
     hs_spec_free(&spec);
+    hs_buf_free(&text);
     return fs.speeds;
 }
 
