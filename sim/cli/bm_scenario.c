@@ -206,7 +206,9 @@ static cJSON *products_json(const struct model_run *m, double tasks)
     cJSON_AddNumberToObject(o, "realised_lower_bound", realised);
     cJSON_AddNumberToObject(o, "requests", (double)m->res.requests);
     if (!isnan(m->beta)) {
-        double f = hs_bm_ratio(&a, m->beta); /* NAN for beta = inf */
+        /* the closed form predicts nothing where β is a fallback (it has no minimum there) */
+        bool fallback = strncmp(m->how, "exact", 5) == 0 || strncmp(m->how, "no interior", 11) == 0;
+        double f = fallback ? NAN : hs_bm_ratio(&a, m->beta); /* NAN for beta = inf too */
         cJSON_AddNumberToObject(o, "beta", m->beta);
         cJSON_AddStringToObject(o, "beta_from", m->how);
         cJSON_AddNumberToObject(o, "phase1_share", -expm1(-m->beta));

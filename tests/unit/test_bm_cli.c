@@ -8,6 +8,7 @@
  * for a seed; drawn speeds shared by the policies of one seed; `hetsim
  * beta` against the paper's numbers; the sweep columns; and one clear line
  * with exit code 2 for each kind of bad input. */
+#include "analysis/csv.h"
 #include "sim/util.h"
 #include "tests/support/testing.h"
 
@@ -248,6 +249,62 @@ static void test_sweep_and_listing(void)
     free(out);
 }
 
+/* A plot of the sweep with the analysis overlaid: its own dashed data block
+ * holds the two-phase policy's analysis_ratio only, sd error bars. */
+static void test_plot_overlay(void)
+{
+    char *csv = hs_test_tmp(".csv"), *png = hs_test_tmp(".png"), *gp = hs_test_tmp(".gp"), cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "sweep -q -j 2 -p flat:4,bw=inf -w outer:n=20 --vary policy=sorted-outer,dynamic-outer-2phases "
+             "--reps 3 -o %s", csv);
+    CU_ASSERT_EQUAL(hs_test_cli(cmd, NULL, NULL), 0);
+    snprintf(cmd, sizeof cmd, "plot %s -x policy -y comm_ratio --overlay analysis_ratio --sd -o %s --script %s",
+             csv, png, gp);
+    CU_ASSERT_EQUAL(hs_test_cli(cmd, NULL, NULL), 0);
+    char *script = hs_test_read_file(gp);
+    /* categories in order: dynamic-outer-2phases (0), sorted-outer (1); one
+     * curve, whose overlay block has the one point of the two-phase policy */
+    const char *block = strstr(script, "$o0 << EOD\n0 ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(block);
+    const char *first = strchr(block, '\n') + 1, *second = strchr(first, '\n') + 1;
+    CU_ASSERT_EQUAL(strncmp(second, "EOD\n", 4), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "dt 2"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "comm_ratio (mean, sd)"));
+    free(script);
+    remove(csv), remove(png), remove(gp), free(csv), free(png), free(gp);
+}
+
+/* Every shipped study of the paper runs in its --quick version: every row
+ * ok, its plots drawn, and the beta studies print the paper's numbers. */
+static void test_studies_quick(void)
+{
+    static const char *studies[] = {"beaumont-outer-n100", "beaumont-outer-n1000", "beaumont-outer-threshold",
+                                    "beaumont-outer-beta", "beaumont-outer-heterogeneity",
+                                    "beaumont-outer-scenarios", "beaumont-matrix-n40", "beaumont-matrix-n100",
+                                    "beaumont-matrix-beta", "beaumont-real-outer", "beaumont-real-matrix"};
+    for (size_t i = 0; i < sizeof studies / sizeof studies[0]; i++) {
+        char *dir = hs_test_tmp(""), cmd[1024], *out;
+        snprintf(cmd, sizeof cmd, "reproduce %s --quick -j 2 -q -o %s", studies[i], dir);
+        int rc = hs_test_cli(cmd, &out, NULL);
+        CU_ASSERT_EQUAL(rc, 0);
+        CU_ASSERT_PTR_NOT_NULL(strstr(out, "plot: "));
+        if (strstr(studies[i], "-beta")) {
+            CU_ASSERT_PTR_NOT_NULL(strstr(out, "published values beside ours"));
+            CU_ASSERT_PTR_NOT_NULL(strstr(out, strstr(studies[i], "outer") ? "4.1705" : "2.92"));
+        }
+        free(out);
+        snprintf(cmd, sizeof cmd, "%s/results.csv", dir);
+        struct hs_csv csv;
+        CU_ASSERT_EQUAL_FATAL(hs_csv_read(cmd, &csv), 0);
+        int st = hs_csv_col(&csv, "status");
+        CU_ASSERT_TRUE(csv.nrows > 0 && st >= 0);
+        for (long r = 0; r < csv.nrows; r++)
+            CU_ASSERT_STRING_EQUAL(csv.rows[r][st], "ok");
+        hs_csv_free(&csv);
+        free(dir);
+    }
+}
+
 static void bad(const char *args, const char *expect)
 {
     char *err;
@@ -297,6 +354,8 @@ int main(void)
         {"two-phase record: beta, analysis, phase2", test_twophase_record},
         {"hetsim beta", test_beta_command},
         {"sweep columns and policy listing", test_sweep_and_listing},
+        {"plot: the analysis overlaid, sd error bars", test_plot_overlay},
+        {"the paper's studies, quick versions", test_studies_quick},
         {"bad input: one line, exit 2", test_bad_input},
         CU_TEST_INFO_NULL,
     };
