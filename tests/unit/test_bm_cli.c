@@ -201,41 +201,40 @@ static void test_twophase_record(void)
     cJSON_Delete(rec);
 }
 
+/* `hetsim ARGS` succeeds and prints every one of the NULL-terminated lines. */
+static void prints(const char *args, const char *const *expect)
+{
+    char *out;
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
+    for (; *expect; expect++) {
+        if (!strstr(out, *expect))
+            fprintf(stderr, "\n`hetsim %s` does not print '%s'\n", args, *expect);
+        CU_ASSERT_PTR_NOT_NULL(strstr(out, *expect));
+    }
+    free(out);
+}
+
 /* `hetsim beta`: the paper's 4.1705 and 2.92, the ODE check, a draw, the
  * spread over draws, and the grid's summary beside the paper. */
 static void test_beta_command(void)
 {
-    char *out;
-    CU_ASSERT_EQUAL(hs_test_cli("beta outer --p 20 --n 100", &out, NULL), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "beta*                4.170547"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "predicted ratio      2.123366"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "lower bound          894.43 blocks"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "ODE check"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "4.366498"));
-    free(out);
-    CU_ASSERT_EQUAL(hs_test_cli("beta matmul --p 100 --n 40", &out, NULL), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "beta*                2.915811"));
-    free(out);
-    CU_ASSERT_EQUAL(hs_test_cli("beta matmul --p 10 --n 40", &out, NULL), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "none: F(beta) has no interior minimum"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "beta=auto uses       3.882995"));
-    free(out);
-    CU_ASSERT_EQUAL(hs_test_cli("beta outer --p 3 --n 50 --speeds 10:20:70 --beta 2", &out, NULL), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "at beta = 2: F ="));
-    free(out);
-    CU_ASSERT_EQUAL(hs_test_cli("beta outer --p 20 --n 100 --speeds u10-100 --draws 30", &out, NULL), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "beta* over draws     mean 4.16"));
-    free(out);
-    CU_ASSERT_EQUAL(hs_test_cli("beta outer --grid --draws 5", &out, NULL), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "paper: from 1 to 6.2"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "paper: always below 5%"));
-    free(out);
+    prints("beta outer --p 20 --n 100",
+           (const char *const[]){"beta*                4.170547", "predicted ratio      2.123366",
+                                 "lower bound          894.43 blocks", "ODE check", "4.366498", NULL});
+    prints("beta matmul --p 100 --n 40", (const char *const[]){"beta*                2.915811", NULL});
+    prints("beta matmul --p 10 --n 40", (const char *const[]){"none: F(beta) has no interior minimum",
+                                                              "beta=auto uses       3.882995", NULL});
+    prints("beta outer --p 3 --n 50 --speeds 10:20:70 --beta 2", (const char *const[]){"at beta = 2: F =", NULL});
+    prints("beta outer --p 20 --n 100 --speeds u10-100 --draws 30",
+           (const char *const[]){"beta* over draws     mean 4.16", NULL});
+    prints("beta outer --grid --draws 5",
+           (const char *const[]){"paper: from 1 to 6.2", "paper: always below 5%", NULL});
 }
 
 /* The sweep columns of these runs, and the policies listed. */
 static void test_sweep_and_listing(void)
 {
-    char *csv = hs_test_tmp(".csv"), cmd[512], *out;
+    char *csv = hs_test_tmp(".csv"), cmd[512];
     snprintf(cmd, sizeof cmd,
              "sweep -q -j 1 -p flat:4,bw=inf -w outer:n=20 --vary policy=sorted-outer,dynamic-outer-2phases -o %s",
              csv);
@@ -243,10 +242,7 @@ static void test_sweep_and_listing(void)
     char *text = hs_test_read_file(csv);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, ",blocks,lower_bound,comm_ratio,analysis_ratio,beta_used,phase1_share,"));
     free(text), remove(csv), free(csv);
-    CU_ASSERT_EQUAL(hs_test_cli("policies", &out, NULL), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "dynamic-matrix-2phases"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "beta=auto"));
-    free(out);
+    prints("policies", (const char *const[]){"dynamic-matrix-2phases", "beta=auto", NULL});
 }
 
 /* A plot of the sweep with the analysis overlaid: its own dashed data block
