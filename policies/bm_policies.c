@@ -160,11 +160,13 @@ static void bm_push(struct hs_sched *s, struct hs_task *t)
     (void)s, (void)t; /* every task is ready at once; the strategy keeps its own pool */
 }
 
-/* Blocks to send after a round: (worker, block) pairs. */
+/* Blocks to send after a round. */
 struct sends {
-    int *worker;
-    uint32_t *block;
-    size_t n, cap, cap_b;
+    struct send {
+        int worker;
+        uint32_t block;
+    } *v;
+    size_t n, cap;
 };
 
 /* One request of worker w, repeated while a dynamic step finds nothing:
@@ -177,10 +179,9 @@ static void serve(struct bm *b, int w, struct sends *out)
         const uint32_t *tasks, *blocks;
         got = hs_bm_request(b->st, w, &tasks);
         int nb = hs_bm_sent(b->st, &blocks);
-        HS_GROW(out->worker, out->cap, out->n + (size_t)nb);
-        HS_GROW(out->block, out->cap_b, out->n + (size_t)nb);
-        for (int i = 0; i < nb; i++, out->n++)
-            out->worker[out->n] = w, out->block[out->n] = blocks[i];
+        HS_GROW(out->v, out->cap, out->n + (size_t)nb);
+        for (int i = 0; i < nb; i++)
+            out->v[out->n++] = (struct send){w, blocks[i]};
         if (got > q->cap) {
             q->cap = got;
             q->task = hs_xrealloc(q->task, (size_t)got * sizeof *q->task);
@@ -211,8 +212,8 @@ static void serve_round(struct hs_sched *s, struct bm *b, int w)
     for (int i = 0; i < m; i++)
         serve(b, round[i], &out);
     for (size_t i = 0; i < out.n; i++)
-        hs_sched_prefetch(s, (int)out.block[i], hs_sched_worker(s, out.worker[i])->node);
-    free(out.worker), free(out.block), free(round);
+        hs_sched_prefetch(s, (int)out.v[i].block, hs_sched_worker(s, out.v[i].worker)->node);
+    free(out.v), free(round);
 }
 
 static struct hs_task *bm_pop(struct hs_sched *s, int w)
