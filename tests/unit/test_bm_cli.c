@@ -180,9 +180,22 @@ static void test_determinism_and_draws(void)
     cJSON_Delete(x), cJSON_Delete(y), cJSON_Delete(z);
 }
 
+/* `hetsim ARGS` succeeds and prints every one of the NULL-terminated lines. */
+static void prints(const char *args, const char *const *expect)
+{
+    char *out;
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
+    for (; *expect; expect++) {
+        if (!strstr(out, *expect))
+            fprintf(stderr, "\n`hetsim %s` does not print '%s'\n", args, *expect);
+        CU_ASSERT_PTR_NOT_NULL(strstr(out, *expect));
+    }
+    free(out);
+}
+
 /* The model's record of a two-phase run: β* of the run's speeds, the share
- * of Phase 1, the analysis; beta=estimate is the paper's 4.1705; phase2=
- * sets the threshold directly; a fixed beta is kept. */
+ * of Phase 1, the analysis; beta=estimate is the paper's 4.1705 (in the
+ * summary too); phase2= sets the threshold directly; a fixed beta is kept. */
 static void test_twophase_record(void)
 {
     cJSON *rec = run_record("-p flat:20,bw=inf -w outer:n=100 -s dynamic-outer-2phases:beta=estimate");
@@ -195,23 +208,13 @@ static void test_twophase_record(void)
     CU_ASSERT_DOUBLE_EQUAL(products(rec, "beta"), -log(0.05), 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(products(rec, "phase1_share"), 0.95, 1e-12);
     cJSON_Delete(rec);
+    prints("run -p flat:20,bw=inf -w outer:n=100 -s dynamic-outer-2phases:beta=estimate",
+           (const char *const[]){"lower bound 894.4, ratio ", "beta 4.1705 (closed form), predicted ratio 2.1234",
+                                 NULL});
     rec = run_record("-p flat:20,bw=1G -w outer:n=50 -s dynamic-outer-2phases:beta=3.5");
     CU_ASSERT_STRING_EQUAL(engine(rec), "simgrid");
     CU_ASSERT_TRUE(products(rec, "ratio") > 1);
     cJSON_Delete(rec);
-}
-
-/* `hetsim ARGS` succeeds and prints every one of the NULL-terminated lines. */
-static void prints(const char *args, const char *const *expect)
-{
-    char *out;
-    CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
-    for (; *expect; expect++) {
-        if (!strstr(out, *expect))
-            fprintf(stderr, "\n`hetsim %s` does not print '%s'\n", args, *expect);
-        CU_ASSERT_PTR_NOT_NULL(strstr(out, *expect));
-    }
-    free(out);
 }
 
 /* `hetsim beta`: the paper's 4.1705 and 2.92, the ODE check, a draw, the
