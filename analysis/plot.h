@@ -20,10 +20,13 @@ struct hs_plot_opts {
     const char *title, *xlabel, *ylabel; /* NULL: derived from the columns */
     bool logx, logy;
     const char *script;     /* also write the gnuplot script here (or NULL) */
+    const char *overlay;    /* or NULL: a column whose mean per curve and x is drawn as a
+                               dashed line of the curve's colour (e.g. a prediction) */
+    bool sd;                /* error bars: the standard deviation instead of the 95% CI */
 };
 
 /* -1 with hs_fail (unknown column, not a number, unknown extension, gnuplot
- * missing or failing). */
+ * missing or failing). Groups whose overlay column is empty get no line. */
 int hs_plot_metric(const struct hs_csv *csv, const char *file, const struct hs_plot_opts *o);
 
 /* Gantt chart: one row per worker, tasks coloured by kernel, transfers in

@@ -263,15 +263,23 @@ static int load_table(const struct where *w, const cJSON *o, struct hs_study *st
 static int load_plot(const struct where *w, const cJSON *o, struct hs_study_plot *p)
 {
     static const char *const keys[] = {"file", "x", "y", "by", "title", "xlabel", "ylabel",
-                                       "logx", "logy", NULL};
+                                       "logx", "logy", "overlay", "errors", NULL};
+    char *errors = NULL;
     if (!cJSON_IsObject(o))
         return bad(w, "expected an object");
     if (known_keys(w, o, keys) || opt_string(w, o, "file", &p->file) || opt_string(w, o, "x", &p->x) ||
         opt_string(w, o, "y", &p->y) || string_list(w, o, "by", &p->by, &p->nby) ||
         opt_string(w, o, "title", &p->title) || opt_string(w, o, "xlabel", &p->xlabel) ||
         opt_string(w, o, "ylabel", &p->ylabel) || opt_bool(w, o, "logx", &p->logx) ||
-        opt_bool(w, o, "logy", &p->logy))
-        return -1;
+        opt_bool(w, o, "logy", &p->logy) || opt_string(w, o, "overlay", &p->overlay) ||
+        opt_string(w, o, "errors", &errors))
+        return free(errors), -1;
+    p->sd = errors && strcmp(errors, "sd") == 0;
+    if (errors && !p->sd && strcmp(errors, "ci95") != 0) {
+        free(errors);
+        return bad(w, "errors: ci95 or sd");
+    }
+    free(errors);
     if (!p->file || !p->x || !p->y)
         return bad(w, "a plot needs file, x and y");
     if (strchr(p->file, '/'))
@@ -534,6 +542,7 @@ void hs_study_free(struct hs_study *st)
     for (int i = 0; i < st->nplots; i++) {
         struct hs_study_plot *p = &st->plots[i];
         free(p->file), free(p->x), free(p->y), free(p->title), free(p->xlabel), free(p->ylabel);
+        free(p->overlay);
         free_list(p->by, p->nby);
     }
     free(st->plots);

@@ -10,7 +10,8 @@
  *     "quick": { "base": {...}, "vary": {...}, "reps": 1 },   (overrides, key by key)
  *     "table": { "by": ["policy", "gpus"], "metrics": ["gflops"], "pairwise": "makespan" },
  *     "plots": [ {"file": "gflops.png", "x": "gpus", "y": "gflops", "by": ["policy"],
- *                 "title": "...", "xlabel": "...", "ylabel": "...", "logx": false, "logy": false} ],
+ *                 "title": "...", "xlabel": "...", "ylabel": "...", "logx": false, "logy": false,
+ *                 "overlay": "analysis_ratio", "errors": "ci95"|"sd"} ],   (last two optional)
  *     "published": [ {"where": {"policy": "dmda", "gpus": 8}, "metric": "gflops",
  *                     "value": 680.82, "tolerance": 0.10, "scale": 1, "source": "...",
  *                     "stat": "mean"|"median"|"sd"|"better_pct"|"equal_pct"|"worse_pct"|"gain_pct"|"ratio",
@@ -35,6 +36,8 @@ struct hs_study_plot {
     char **by;
     int nby;
     bool logx, logy;
+    char *overlay; /* a column drawn as a dashed line per curve (NULL: none) */
+    bool sd;       /* "errors": "sd" (default "ci95") */
 };
 
 struct hs_study_ref {

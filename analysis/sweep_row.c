@@ -43,6 +43,15 @@ static const struct {
     {"evictions", "results.evictions", false},
     {"writebacks", "results.writebacks", false},
     {"prefetches", "results.prefetches", false},
+    /* outer and matrix products (Beaumont and Marchal): blocks moved, their
+     * lower bound, the ratio; two-phase policies in their model: the
+     * analysis' predicted ratio, β and the share of tasks in Phase 1 */
+    {"blocks", "results.products.blocks", false},
+    {"lower_bound", "results.products.lower_bound", false},
+    {"comm_ratio", "results.products.ratio", false},
+    {"analysis_ratio", "results.products.analysis", false},
+    {"beta_used", "results.products.beta", false},
+    {"phase1_share", "results.products.phase1_share", false},
 };
 #define NMETRICS (sizeof metrics / sizeof metrics[0])
 

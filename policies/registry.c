@@ -21,6 +21,14 @@ static const struct hs_policy *const all_policies[] = {
     &hs_policy_dada0_cp,
     &hs_policy_dda,
     &hs_policy_cluster,
+    &hs_policy_random_outer,
+    &hs_policy_sorted_outer,
+    &hs_policy_dynamic_outer,
+    &hs_policy_dynamic_outer_2phases,
+    &hs_policy_random_matrix,
+    &hs_policy_sorted_matrix,
+    &hs_policy_dynamic_matrix,
+    &hs_policy_dynamic_matrix_2phases,
     NULL,
 };
 

@@ -21,6 +21,14 @@ extern const struct hs_policy hs_policy_dada_cp;
 extern const struct hs_policy hs_policy_dada0_cp;
 extern const struct hs_policy hs_policy_dda;
 extern const struct hs_policy hs_policy_cluster;
+extern const struct hs_policy hs_policy_random_outer;
+extern const struct hs_policy hs_policy_sorted_outer;
+extern const struct hs_policy hs_policy_dynamic_outer;
+extern const struct hs_policy hs_policy_dynamic_outer_2phases;
+extern const struct hs_policy hs_policy_random_matrix;
+extern const struct hs_policy hs_policy_sorted_matrix;
+extern const struct hs_policy hs_policy_dynamic_matrix;
+extern const struct hs_policy hs_policy_dynamic_matrix_2phases;
 
 /* NULL-terminated list of every policy. */
 const struct hs_policy *const *hs_policies(void);

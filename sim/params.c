@@ -151,6 +151,11 @@ static int check_value(const struct hs_param *p, const char *value, const char *
         d = (double)l;
         break;
     case HS_P_DOUBLE:
+        if (p->choices && choice_ok(p->choices, value))
+            return 0; /* a number or one of these words */
+        if (hs_parse_double(value, &d) && p->choices)
+            return hs_fail("%s: parameter %s: '%s' is not a number or one of %s", what, p->name,
+                           value, p->choices);
         if (hs_parse_double(value, &d))
             return hs_fail("%s: parameter %s: '%s' is not a number", what, p->name, value);
         break;
@@ -272,6 +277,8 @@ void hs_params_print(const struct hs_param *params, const char *indent)
         printf("%s%-24s %s", indent, def, p->help);
         if (p->type == HS_P_CHOICE)
             printf(" [%s]", p->choices);
+        else if (p->choices)
+            printf(" [a number or %s]", p->choices);
         if (p->range)
             printf(" %s", p->range);
         printf("\n");

@@ -9,7 +9,8 @@
 
 enum hs_ptype {
     HS_P_INT,    /* integer */
-    HS_P_DOUBLE, /* real number, "inf" allowed when the range allows it */
+    HS_P_DOUBLE, /* real number, "inf" allowed when the range allows it; with
+                    choices, also one of those words ("auto") */
     HS_P_SI,     /* real number with an optional SI suffix: 6G, 2Mi */
     HS_P_BOOL,   /* 0/1, on/off, yes/no, true/false */
     HS_P_CHOICE, /* one of the '|'-separated words in choices */
@@ -21,7 +22,7 @@ struct hs_param {
     enum hs_ptype type;
     const char *defval;  /* NULL: the parameter is required */
     const char *help;
-    const char *choices; /* HS_P_CHOICE: "a|b|c" */
+    const char *choices; /* HS_P_CHOICE: "a|b|c"; HS_P_DOUBLE: words allowed besides numbers */
     const char *range;   /* numeric: "[0,1]", "(0,inf)", "[1,inf)"; NULL: any */
     bool positional;     /* may be given without "key=" (first bare value) */
 };

@@ -25,7 +25,20 @@ static void add_number_or_null(cJSON *o, const char *key, double v)
         cJSON_AddNullToObject(o, key);
 }
 
+const char *hs_version(void)
+{
+    return HETSIM_VERSION;
+}
+
 static cJSON *inputs_json(const struct hs_record_inputs *in, const struct hs_run *run)
+{
+    int gpus = 0, cpus = 0;
+    for (int w = 0; w < run->pf.nworkers; w++)
+        run->pf.workers[w].arch == HS_ARCH_GPU ? gpus++ : cpus++;
+    return hs_record_inputs_json(in, gpus, cpus);
+}
+
+cJSON *hs_record_inputs_json(const struct hs_record_inputs *in, int gpus, int cpus)
 {
     const struct hs_run_config *cfg = in->cfg;
     cJSON *o = cJSON_CreateObject();
@@ -33,9 +46,6 @@ static cJSON *inputs_json(const struct hs_record_inputs *in, const struct hs_run
     cJSON_AddStringToObject(o, "perf_model", in->perf ? in->perf : "");
     cJSON_AddStringToObject(o, "workload", in->workload);
     cJSON_AddStringToObject(o, "policy", in->policy);
-    int gpus = 0, cpus = 0;
-    for (int w = 0; w < run->pf.nworkers; w++)
-        run->pf.workers[w].arch == HS_ARCH_GPU ? gpus++ : cpus++;
     cJSON_AddNumberToObject(o, "gpus", gpus);
     cJSON_AddNumberToObject(o, "cpus", cpus);
     cJSON_AddStringToObject(o, "gpu_order", cfg->select.gpu_order == HS_GPU_SPREAD ? "spread" : "first");
@@ -104,7 +114,7 @@ static cJSON *results_json(const struct hs_run *run)
 cJSON *hs_record_new(const struct hs_record_inputs *in, const struct hs_run *run)
 {
     cJSON *rec = cJSON_CreateObject();
-    cJSON_AddStringToObject(rec, "hetsim_version", HETSIM_VERSION);
+    cJSON_AddStringToObject(rec, "hetsim_version", hs_version());
     cJSON_AddStringToObject(rec, "engine", run->engine ? run->engine : "simgrid");
     cJSON_AddBoolToObject(rec, "measured", run->engine && strcmp(run->engine, "cuda") == 0);
     cJSON_AddItemToObject(rec, "inputs", inputs_json(in, run));

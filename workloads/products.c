@@ -15,8 +15,10 @@
 #include "workloads/workload.h"
 #include "sim/util.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const struct hs_param outer_params[] = {
     {.name = "n", .type = HS_P_INT, .defval = "100", .range = "[1,100000]",
@@ -49,44 +51,76 @@ static int *blocks(struct hs_dag *dag, char name, int count, double bytes)
     return ids;
 }
 
+/* Block size and task flops of a checked outer (dim 2) or matmul (dim 3) spec. */
+static void shape_of(const struct hs_spec *spec, int dim, struct hs_product_shape *out)
+{
+    double l = (double)hs_spec_int(spec, "l");
+    out->dim = dim;
+    out->n = (int)hs_spec_int(spec, "n");
+    out->block_bytes = (dim == 2 ? l : l * l) * hs_element_bytes(spec);
+    out->task_flops = dim == 2 ? l * l : 2 * l * l * l;
+}
+
 static int build_outer(const struct hs_spec *spec, struct hs_dag *dag)
 {
-    int n = (int)hs_spec_int(spec, "n");
-    double l = (double)hs_spec_int(spec, "l"), bytes = l * hs_element_bytes(spec);
-    int *a = blocks(dag, 'a', n, bytes), *b = blocks(dag, 'b', n, bytes);
+    struct hs_product_shape sh;
+    shape_of(spec, 2, &sh);
+    int n = sh.n;
+    int *a = blocks(dag, 'a', n, sh.block_bytes), *b = blocks(dag, 'b', n, sh.block_bytes);
     char label[48];
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
             snprintf(label, sizeof label, "outer(%d,%d)", i, j);
-            int t = hs_dag_add_task(dag, "outer", label, l * l, (int)l);
+            int t = hs_dag_add_task(dag, "outer", label, sh.task_flops, (int)hs_spec_int(spec, "l"));
             hs_dag_access(dag, t, a[i], HS_MODE_R);
             hs_dag_access(dag, t, b[j], HS_MODE_R);
         }
     free(a);
     free(b);
-    dag->total_flops = (double)n * n * l * l;
+    dag->total_flops = (double)n * n * sh.task_flops;
     return 0;
 }
 
 static int build_matmul(const struct hs_spec *spec, struct hs_dag *dag)
 {
-    int n = (int)hs_spec_int(spec, "n");
-    double l = (double)hs_spec_int(spec, "l"), bytes = l * l * hs_element_bytes(spec);
-    int *A = blocks(dag, 'A', n * n, bytes), *B = blocks(dag, 'B', n * n, bytes);
-    int *C = blocks(dag, 'C', n * n, bytes);
+    struct hs_product_shape sh;
+    shape_of(spec, 3, &sh);
+    int n = sh.n;
+    int *A = blocks(dag, 'A', n * n, sh.block_bytes), *B = blocks(dag, 'B', n * n, sh.block_bytes);
+    int *C = blocks(dag, 'C', n * n, sh.block_bytes);
     char label[48];
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
             for (int k = 0; k < n; k++) {
                 snprintf(label, sizeof label, "matmul(%d,%d,%d)", i, j, k);
-                int t = hs_dag_add_task(dag, "matmul", label, 2 * l * l * l, (int)l);
+                int t = hs_dag_add_task(dag, "matmul", label, sh.task_flops, (int)hs_spec_int(spec, "l"));
                 hs_dag_access(dag, t, A[i * n + k], HS_MODE_R);
                 hs_dag_access(dag, t, B[k * n + j], HS_MODE_R);
                 hs_dag_access(dag, t, C[i * n + j], HS_MODE_R);
             }
     free(A), free(B), free(C);
-    dag->total_flops = 2.0 * n * n * n * l * l * l;
+    dag->total_flops = (double)n * n * n * sh.task_flops;
     return 0;
+}
+
+int hs_product_describe(const char *text, struct hs_product_shape *out)
+{
+    struct hs_spec spec;
+    memset(out, 0, sizeof *out);
+    if (hs_spec_parse(text, &spec))
+        return -1;
+    bool outer = strcmp(spec.name, "outer") == 0, matmul = strcmp(spec.name, "matmul") == 0;
+    int rc = 1;
+    if (outer || matmul) {
+        rc = hs_spec_check(&spec, outer ? outer_params : matmul_params,
+                           outer ? "workload outer" : "workload matmul");
+        if (rc == 0) {
+            shape_of(&spec, outer ? 2 : 3, out);
+            out->canonical = hs_spec_text(&spec);
+        }
+    }
+    hs_spec_free(&spec);
+    return rc;
 }
 
 const struct hs_workload hs_workload_outer = {

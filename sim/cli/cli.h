@@ -24,6 +24,7 @@ int hs_cmd_summarize(int argc, char **argv);
 int hs_cmd_plot(int argc, char **argv);
 int hs_cmd_gantt(int argc, char **argv);
 int hs_cmd_reproduce(int argc, char **argv);
+int hs_cmd_beta(int argc, char **argv);
 
 /* A platform named on the command line, resolved to files. */
 struct hs_platform_ref {
@@ -38,6 +39,10 @@ struct hs_platform_ref {
  * perf_override (--perf) wins over the shipped timing table. Returns 0, or -1
  * with hs_fail. */
 int hs_resolve_platform(const char *text, const char *perf_override, struct hs_platform_ref *ref);
+/* The same for a run with this seed: speeds of flat:P drawn per run
+ * (spread=, choices=, scenario=) come from it (hs_resolve_platform: seed 1). */
+int hs_resolve_platform_seeded(const char *text, const char *perf_override, unsigned long seed,
+                               struct hs_platform_ref *ref);
 void hs_platform_ref_free(struct hs_platform_ref *ref);
 
 /* Print the parameters of flat:P (for help texts). */

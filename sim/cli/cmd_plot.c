@@ -17,9 +17,12 @@ static void plot_usage(FILE *out)
     fprintf(out,
             "usage: hetsim plot RESULTS.csv -x COL -y COL [--by COL,COL] -o OUT.png|svg|pdf\n"
             "                   [--title T] [--xlabel T] [--ylabel T] [--logx] [--logy] [--script FILE]\n"
+            "                   [--overlay COL] [--sd]\n"
             "Draw the mean of column Y against column X, one curve per combination of the --by\n"
             "columns, with the 95%% confidence interval of each mean as error bars (gnuplot).\n"
-            "Failed runs are left out. --script also writes the gnuplot script.\n");
+            "Failed runs are left out. --script also writes the gnuplot script. --overlay draws\n"
+            "the mean of another column (e.g. a prediction) as a dashed line of each curve's\n"
+            "colour; --sd makes the error bars the standard deviation.\n");
 }
 
 static void gantt_usage(FILE *out)
@@ -44,8 +47,9 @@ static int split_list(char *text, char ***out)
 
 static void parse_plot(int argc, char **argv, struct hs_plot_opts *o, const char **file)
 {
-    enum { O_BY = 256, O_TITLE, O_XLABEL, O_YLABEL, O_LOGX, O_LOGY, O_SCRIPT };
+    enum { O_BY = 256, O_TITLE, O_XLABEL, O_YLABEL, O_LOGX, O_LOGY, O_SCRIPT, O_OVERLAY, O_SD };
     static const struct option opts[] = {
+        {"overlay", required_argument, 0, O_OVERLAY}, {"sd", no_argument, 0, O_SD},
         {"by", required_argument, 0, O_BY},         {"title", required_argument, 0, O_TITLE},
         {"xlabel", required_argument, 0, O_XLABEL}, {"ylabel", required_argument, 0, O_YLABEL},
         {"logx", no_argument, 0, O_LOGX},           {"logy", no_argument, 0, O_LOGY},
@@ -66,6 +70,8 @@ static void parse_plot(int argc, char **argv, struct hs_plot_opts *o, const char
         case O_LOGX: o->logx = true; break;
         case O_LOGY: o->logy = true; break;
         case O_SCRIPT: o->script = optarg; break;
+        case O_OVERLAY: o->overlay = optarg; break;
+        case O_SD: o->sd = true; break;
         case 'h': plot_usage(stdout); exit(HS_EXIT_OK);
         }
     }

@@ -127,7 +127,8 @@ static int plots(const struct hs_study *st, const struct hs_csv *csv, const char
         char *out = join(dir, sp->file);
         struct hs_plot_opts o = {.x = sp->x, .y = sp->y, .by = sp->by, .nby = sp->nby, .output = out,
                                  .title = sp->title, .xlabel = sp->xlabel, .ylabel = sp->ylabel,
-                                 .logx = sp->logx, .logy = sp->logy};
+                                 .logx = sp->logx, .logy = sp->logy, .overlay = sp->overlay,
+                                 .sd = sp->sd};
         int rc = hs_plot_metric(csv, file, &o);
         if (!rc)
             printf("plot: %s\n", out);

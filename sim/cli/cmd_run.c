@@ -121,6 +121,16 @@ static void print_summary(const cJSON *rec)
     printf("  tasks        %g (cpu %g, gpu %g)\n", num(res, "tasks"), num(arch, "cpu"), num(arch, "gpu"));
     printf("  data moved   H2D %s (%g), D2H %s (%g), P2P %s (%g); %g evictions\n", b[0],
            num(count, "h2d"), b[1], num(count, "d2h"), b[2], num(count, "p2p"), num(res, "evictions"));
+    const cJSON *prod = cJSON_GetObjectItem(res, "products"); /* outer and matrix products */
+    if (prod) {
+        printf("  volume       %g blocks, lower bound %.1f, ratio %.4f", num(prod, "blocks"),
+               num(prod, "lower_bound"), num(prod, "ratio"));
+        if (cJSON_GetObjectItem(prod, "beta"))
+            printf("; beta %.4f (%s)", num(prod, "beta"), str(prod, "beta_from"));
+        if (cJSON_GetObjectItem(prod, "analysis"))
+            printf(", predicted ratio %.4f", num(prod, "analysis"));
+        printf("\n");
+    }
     printf("  %-10s %-4s %7s %11s %12s\n", "worker", "arch", "tasks", "busy (s)", "utilisation");
     const cJSON *w;
     cJSON_ArrayForEach(w, cJSON_GetObjectItem(rec, "workers"))

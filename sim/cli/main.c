@@ -23,6 +23,7 @@ static const struct {
     {"dag", hs_cmd_dag, "write the DAG of a workload (JSON or DOT)"},
     {"calibrate", hs_cmd_calibrate, "measure this GPU machine for simulation (--engine cuda)"},
     {"compare", hs_cmd_compare, "compare two run records (simulated vs measured)"},
+    {"beta", hs_cmd_beta, "the two-phase threshold of Beaumont and Marchal's analysis (outer, matmul)"},
 #ifdef HETSIM_WITH_SIMGRID
     {"sweep", hs_cmd_sweep, "run a grid of scenarios, one CSV row per run (resumable, -j, MPI, shards)"},
     {"merge", hs_cmd_merge, "join the CSV files of a sweep's shards"},

@@ -1,12 +1,14 @@
 /* sim/cli/resolve.c — from a platform name to the files a run loads:
  * shipped names are looked up in the data directory (with their timing table
  * perf/<name>.json, or perf/<base>.json for a variant "<base>-<variant>"),
- * flat:P specifications are generated into a temporary SimGrid file, and
+ * flat:P specifications are generated into a temporary SimGrid file (with
+ * speeds drawn from the run's seed where they are drawn), and
  * anything else is taken as the path of a SimGrid platform file. */
 #define _DEFAULT_SOURCE /* mkstemps */
 #include "sim/cli/cli.h"
 #include "platforms/datadir.h"
 #include "platforms/flat.h"
+#include "sim/cli/flat_speeds.h"
 #include "sim/params.h"
 #include "sim/util.h"
 
@@ -30,6 +32,15 @@ static const struct hs_param flat_params[] = {
      .help = "bandwidth of every route in bytes/s (inf: free network)"},
     {.name = "lat", .type = HS_P_DOUBLE, .defval = "0", .range = "[0,inf)",
      .help = "latency of every route in seconds"},
+    {.name = "spread", .type = HS_P_SI, .defval = "0", .range = "[0,inf)",
+     .help = "speeds drawn per run (from --seed) uniformly in [speed-spread, speed+spread]"},
+    {.name = "choices", .type = HS_P_STRING, .defval = "",
+     .help = "speeds drawn per run uniformly among these, ':'-separated"},
+    {.name = "scenario", .type = HS_P_CHOICE, .defval = "none",
+     .choices = "none|u10-100|unif.1|unif.2|set.3|set.5|dyn.5|dyn.20",
+     .help = "a speed scenario of Beaumont and Marchal (README)"},
+    {.name = "drift", .type = HS_P_DOUBLE, .defval = "0", .range = "[0,1)",
+     .help = "after each task a speed is multiplied by 1+U(-drift,drift) (their model only)"},
     {0},
 };
 
@@ -43,68 +54,36 @@ void hs_print_flat_params(const char *indent)
     hs_params_print(flat_params, indent);
 }
 
-static int parse_speeds(const char *text, int p, double **out)
-{
-    *out = NULL;
-    if (!*text)
-        return 0;
-    double *s = hs_xmalloc((size_t)p * sizeof(double));
-    char *copy = hs_xstrdup(text), *save = NULL;
-    int n = 0;
-    for (char *tok = strtok_r(copy, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
-        if (n == p || hs_parse_si(tok, &s[n]) || !(s[n] > 0) || isinf(s[n])) {
-            free(copy);
-            free(s);
-            if (n == p)
-                return hs_fail("platform flat: speeds lists more than p=%d values", p);
-            return hs_fail("platform flat: speeds: '%s' is not a positive speed", tok);
-        }
-        n++;
-    }
-    free(copy);
-    if (n != p) {
-        free(s);
-        return hs_fail("platform flat: speeds lists %d values but p=%d", n, p);
-    }
-    *out = s;
-    return 0;
-}
-
-static int generate_flat(const char *text, struct hs_platform_ref *ref)
+static int generate_flat(const char *text, unsigned long seed, struct hs_platform_ref *ref)
 {
     struct hs_spec spec;
     if (hs_spec_parse(text, &spec))
         return -1;
-    if (hs_spec_check(&spec, flat_params, "platform flat")) {
-        hs_spec_free(&spec);
-        return -1;
-    }
-    struct hs_flat flat = {
-        .p = (int)hs_spec_int(&spec, "p"),
-        .speed = hs_spec_double(&spec, "speed"),
-        .bw = hs_spec_double(&spec, "bw"),
-        .lat = hs_spec_double(&spec, "lat"),
-    };
-    double *speeds = NULL;
-    int rc = parse_speeds(hs_spec_get(&spec, "speeds"), flat.p, &speeds);
+    struct hs_flat_speeds fs;
+    int rc = hs_spec_check(&spec, flat_params, "platform flat") ? -1 : hs_flat_speeds(&spec, seed, &fs);
     hs_spec_free(&spec);
     if (rc)
         return -1;
-    flat.speeds = speeds;
+    if (fs.drift > 0) {
+        hs_flat_speeds_free(&fs);
+        return hs_fail("platform flat: drift (speeds that change after every task) exists only in "
+                       "Beaumont and Marchal's model: bw=inf with one of their policies");
+    }
+    struct hs_flat flat = {.p = fs.p, .speeds = fs.speeds, .bw = fs.bw, .lat = fs.lat};
     const char *tmpdir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/hetsim-flat-XXXXXX.xml", tmpdir);
     int fd = mkstemps(path, 4);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
-        free(speeds);
+        hs_flat_speeds_free(&fs);
         return hs_fail("cannot create a temporary platform file in %s: %s", tmpdir,
                        strerror(errno));
     }
     char err[256];
     rc = hs_flat_write(f, &flat, err, sizeof err);
     fclose(f);
-    free(speeds);
+    hs_flat_speeds_free(&fs);
     if (rc) {
         unlink(path);
         return hs_fail("%s", err);
@@ -178,10 +157,16 @@ static int override_perf(const char *perf, struct hs_platform_ref *ref)
 
 int hs_resolve_platform(const char *text, const char *perf_override, struct hs_platform_ref *ref)
 {
+    return hs_resolve_platform_seeded(text, perf_override, 1, ref);
+}
+
+int hs_resolve_platform_seeded(const char *text, const char *perf_override, unsigned long seed,
+                               struct hs_platform_ref *ref)
+{
     memset(ref, 0, sizeof *ref);
     ref->name = hs_xstrdup(text);
     if (strncmp(text, "flat", 4) == 0 && (text[4] == ':' || text[4] == '\0')) {
-        if (generate_flat(text, ref)) {
+        if (generate_flat(text, seed, ref)) {
             hs_platform_ref_free(ref);
             return -1;
         }

@@ -1,6 +1,9 @@
 /* sim/cli/scenario.c — resolving a scenario's names, running it, and turning
- * the run into its record (with the metrics of analysis/). */
+ * the run into its record (with the metrics of analysis/). Beaumont and
+ * Marchal's policies on a free flat platform run in their own model
+ * (bm_scenario.c). */
 #include "sim/cli/scenario.h"
+#include "sim/cli/bm_scenario.h"
 #include "analysis/metrics.h"
 #include "policies/registry.h"
 #include "sim/cli/cli.h"
@@ -92,6 +95,7 @@ static int run_resolved(const struct hs_scenario *sc, const struct hs_platform_r
         *record = hs_record_new(&in, &run);
         free(policy_text);
         add_metrics(*record, &run);
+        hs_bm_scenario_volume(*record, &run);
         if (sc->events)
             hs_record_add_events(*record, run.rt);
         if (sc->trace && write_trace(sc->trace, &run)) {
@@ -107,12 +111,15 @@ static int run_resolved(const struct hs_scenario *sc, const struct hs_platform_r
 int hs_scenario_run(const struct hs_scenario *sc, cJSON **record)
 {
     *record = NULL;
+    if (hs_bm_scenario_is_model(sc))
+        return hs_bm_scenario_run(sc, record);
     struct hs_platform_ref ref;
-    if (hs_resolve_platform(sc->platform, sc->perf, &ref))
+    if (hs_resolve_platform_seeded(sc->platform, sc->perf, sc->cfg.opts.seed, &ref))
         return HS_EXIT_USAGE;
     struct hs_dag *dag = hs_workload_build(sc->workload);
     struct hs_spec pspec;
-    const struct hs_policy *policy = dag ? hs_policy_parse(sc->policy, &pspec) : NULL;
+    const struct hs_policy *policy = dag && !hs_bm_scenario_check(dag, sc->policy)
+                                         ? hs_policy_parse(sc->policy, &pspec) : NULL;
     int rc = HS_EXIT_USAGE;
     if (policy) {
         rc = run_resolved(sc, &ref, dag, policy, &pspec, record);

@@ -293,7 +293,7 @@ static void test_bad_input(void)
     bad("run -p nosuch", "unknown platform 'nosuch' (shipped: ");
     bad("run -p flat:0", "platform flat: parameter p: 0 is outside the allowed range");
     bad("run -p flat:4,speeds=1G:2G", "speeds lists 2 values but p=4");
-    bad("run -p flat:4,colour=red", "unknown parameter 'colour' (valid: p, speed, speeds, bw, lat)");
+    bad("run -p flat:4,colour=red", "unknown parameter 'colour' (valid: p, speed, speeds, bw, lat, spread, choices, scenario, drift)");
     bad("run -w cholesky:n=8192,nb=500", "nb=500 does not divide n=8192");
     bad("run -w cholesky:n=-8,nb=2", "n: -8 is outside the allowed range");
     bad("run -w cholesky:nb=0", "nb: 0 is outside the allowed range");
