@@ -14,7 +14,9 @@
  * Online (online=1), as in XKaapi (specs/bleuse2014-dada.md §2): each batch of
  * tasks made ready by one completion (or the sources at time 0) is sorted by
  * decreasing CPU/GPU speedup (order=fifo keeps activation order), then each
- * task goes to the worker minimising max(available, now + transfers) + exec,
+ * task goes to the worker minimising max(available, now + transfers) + exec
+ * (Topcuoglu's EST applied online: the transfers overlap the queued work;
+ * eft=additive: StarPU 1.0's available + exec + transfers, spec §6.7),
  * appended to that worker's queue; availability is corrected from the actual
  * state of the workers at every decision. */
 #include "policies/listsched.h"
@@ -35,6 +37,9 @@ static const struct hs_param heft_params[] = {
      .help = "offline: task weight in the upward rank"},
     {.name = "order", .type = HS_P_CHOICE, .defval = "speedup", .choices = "speedup|fifo",
      .help = "online: order of a batch (CPU/GPU speedup, or activation order)"},
+    {.name = "eft", .type = HS_P_CHOICE, .defval = "topcuoglu", .choices = "topcuoglu|additive",
+     .help = "online: finish time max(available, now + transfers) + exec, or StarPU's "
+             "available + exec + transfers"},
     {0},
 };
 
@@ -123,6 +128,7 @@ struct online {
     double *queued;     /* estimated execution time of each queue */
     double *speedup;    /* per task of the batch being sorted */
     bool by_speedup;
+    bool additive;      /* eft=additive: transfers do not overlap the queued work */
 };
 
 static double best_on_arch(struct hs_sched *s, const struct hs_task *t, enum hs_arch arch)
@@ -164,7 +170,8 @@ static void place_online(struct hs_sched *s, struct online *o, struct hs_task *t
         if (!isfinite(p))
             continue;
         double avail = fmax(now, hs_sched_worker_ready_at(s, w)) + o->queued[w];
-        double eft = fmax(avail, now + hs_sched_transfer_estimate(s, t, w)) + p;
+        double c = hs_sched_transfer_estimate(s, t, w);
+        double eft = (o->additive ? avail + c : fmax(avail, now + c)) + p;
         if (eft < best) {
             best = eft;
             best_w = w;
@@ -223,6 +230,7 @@ static int init_online(struct hs_sched *s)
     o->queued = hs_xcalloc((size_t)n, sizeof(double));
     o->speedup = hs_xcalloc((size_t)hs_sched_dag(s)->ntasks, sizeof(double));
     o->by_speedup = strcmp(hs_spec_get(hs_sched_params(s), "order"), "speedup") == 0;
+    o->additive = strcmp(hs_spec_get(hs_sched_params(s), "eft"), "additive") == 0;
     hs_sched_set_data(s, o);
     return 0;
 }

@@ -1,8 +1,9 @@
 /* tests/unit/test_listsched.c — the static list schedulers (HEFT, CPOP, PEFT,
  * HEFT-NC) and online HEFT: Topcuoglu et al.'s 10-task, 3-processor example (ranks,
  * schedule, makespans 80 and 86, from the paper), the simulated makespan equal
- * to the plan's on a contention-free platform, and schedule properties on
- * random DAGs (precedence with communication, no overlap, lower bounds). */
+ * to the plan's on a contention-free platform, schedule properties on
+ * random DAGs (precedence with communication, no overlap, lower bounds), and
+ * online HEFT's two finish-time formulas on a hand-made case. */
 #include "policies/listsched.h"
 #include "policies/registry.h"
 #include "sim/util.h"
@@ -260,6 +261,40 @@ static void test_slr_definitions(void)
     hs_dag_free(dag);
 }
 
+/* Online HEFT's finish time (spec §2.2, §6.7), by hand on flat:2 (1 B/s, no
+ * latency, no final flush). A (P1 only, 1 s) writes the 3-byte datum h; X0
+ * keeps P0 busy until 10, X1 keeps P1 busy from 1 to 11.5; B (1 s anywhere)
+ * reads h and becomes ready at 1. Topcuoglu: P0 max(10, 1 + 3) + 1 = 11
+ * against P1 11.5 + 1 = 12.5: P0, makespan 11.5 (X1's end). Additive (StarPU):
+ * P0 10 + 3 + 1 = 14 against 12.5: P1, makespan 12.5. */
+static void test_online_eft_forms(void)
+{
+    struct hs_dag *dag = hs_dag_new("eft");
+    int h = hs_dag_add_handle(dag, "h", 3);
+    const double ca[2] = {-1, 1}, c0[2] = {10, -1}, c1[2] = {-1, 10.5}, cb[2] = {1, 1};
+    int a = hs_dag_add_task(dag, "k", "A", 0, 0);
+    hs_dag_set_proc_costs(dag, a, ca, 2);
+    hs_dag_access(dag, a, h, HS_MODE_W);
+    hs_dag_set_proc_costs(dag, hs_dag_add_task(dag, "k", "X0", 0, 0), c0, 2);
+    hs_dag_set_proc_costs(dag, hs_dag_add_task(dag, "k", "X1", 0, 0), c1, 2);
+    int b = hs_dag_add_task(dag, "k", "B", 0, 0);
+    hs_dag_set_proc_costs(dag, b, cb, 2);
+    hs_dag_access(dag, b, h, HS_MODE_R);
+    hs_dag_finalize(dag);
+    struct hs_run_config cfg = flat_config(2, NULL);
+    cfg.opts.flush = false;
+    const char *policies[] = {"heft:online=1", "heft:online=1,eft=topcuoglu", "heft:online=1,eft=additive"};
+    const int worker[] = {0, 0, 1};
+    const double makespan[] = {11.5, 11.5, 12.5};
+    for (int i = 0; i < 3; i++) {
+        cJSON *r = run(&cfg, dag, policies[i]);
+        CU_ASSERT_EQUAL(field(r, "tasks", b, "worker"), worker[i]);
+        CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "makespan")->valuedouble, makespan[i], 1e-9);
+        cJSON_Delete(r);
+    }
+    hs_dag_free(dag);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -268,6 +303,7 @@ int main(void)
         {"random DAGs: valid schedules, simulated = predicted", test_random_dags},
         {"a chain stays on the fastest processor", test_chain_on_fastest},
         {"SLR over CP_min and over CPIC (by hand)", test_slr_definitions},
+        {"online HEFT: Topcuoglu's and StarPU's finish times (by hand)", test_online_eft_forms},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("listsched", tests);
