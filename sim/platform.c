@@ -27,6 +27,23 @@ void hs_select_defaults(struct hs_select *sel)
     sel->p2p = false;
 }
 
+static const char *const gpu_order_names[] = {"first", "spread", "script"};
+
+const char *hs_gpu_order_name(enum hs_gpu_order order)
+{
+    return gpu_order_names[order];
+}
+
+int hs_gpu_order_parse(const char *text, enum hs_gpu_order *order)
+{
+    for (int i = 0; i < 3; i++)
+        if (strcmp(text, gpu_order_names[i]) == 0) {
+            *order = (enum hs_gpu_order)i;
+            return 0;
+        }
+    return hs_fail("'%s' is not first, spread or script", text);
+}
+
 const char *hs_node_kind_name(enum hs_node_kind kind)
 {
     static const char *names[] = {"host", "gpu", "proc"};
@@ -70,6 +87,27 @@ static int cmp_spread(const void *a, const void *b)
     if (rx != ry)
         return rx - ry;
     return x->sw != y->sw ? x->sw - y->sw : ((const int *)a)[1] - ((const int *)b)[1];
+}
+
+/* KAAPI_GPUSET of the 2013 script (plasma-xkaapi.rb) for k = 1..8 GPUs, as
+ * GPU indices: with switch pairs (0,1) (2,3) (4,5) (6,7), k = 5 shares two
+ * switches, not one (specs/bleuse2014-dada.md §1.2). */
+static const int script_sets[9][8] = {
+    {0}, {1}, {1, 4}, {1, 2, 4}, {1, 2, 4, 6}, {1, 2, 3, 4, 5}, {1, 2, 3, 4, 5, 6},
+    {0, 1, 2, 3, 4, 5, 7}, {0, 1, 2, 3, 4, 5, 6, 7},
+};
+
+static int script_order(const char *name, int *gpus, int ngpus, int selected)
+{
+    if (ngpus != 8)
+        return hs_fail("platform %s has %d GPUs: --gpu-order script takes the 2013 Idgraf script's "
+                       "sets of 8 GPUs",
+                       name, ngpus);
+    int all[8];
+    memcpy(all, gpus, sizeof all);
+    for (int i = 0; i < selected; i++)
+        gpus[i] = all[script_sets[selected][i]];
+    return 0;
 }
 
 static void order_gpus(const struct hs_inventory *inv, int *gpus, int ngpus, enum hs_gpu_order order)
@@ -205,6 +243,8 @@ int hs_platform_build(struct hs_platform *pf, const char *name, const struct hs_
     if (check_counts(name, sel, pf->ncores, pf->ngpus, pf->nprocs, &ngpu_sel, &ncpu_sel))
         goto out;
     order_gpus(inv, gpus, pf->ngpus, sel->gpu_order);
+    if (sel->gpu_order == HS_GPU_SCRIPT && script_order(name, gpus, pf->ngpus, ngpu_sel))
+        goto out;
 
     pf->nodes = hs_xcalloc((size_t)(ngpu_sel + ncpu_sel + 1), sizeof *pf->nodes);
     pf->workers = hs_xcalloc((size_t)(ngpu_sel + ncpu_sel), sizeof *pf->workers);

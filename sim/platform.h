@@ -34,7 +34,14 @@ void hs_inventory_free(struct hs_inventory *inv);
 
 /* ---- selection ------------------------------------------------------------ */
 
-enum hs_gpu_order { HS_GPU_FIRST, HS_GPU_SPREAD };
+/* first: GPU0, GPU1, …; spread: one GPU per PCIe switch first; script: the
+ * GPU sets of the 2013 Idgraf script of the DADA paper (specs/bleuse2014-dada.md
+ * §1.2, §6.16), which depend on how many GPUs are selected (8-GPU platforms). */
+enum hs_gpu_order { HS_GPU_FIRST, HS_GPU_SPREAD, HS_GPU_SCRIPT };
+
+const char *hs_gpu_order_name(enum hs_gpu_order order);
+/* "first", "spread" or "script"; -1 with hs_fail naming the value. */
+int hs_gpu_order_parse(const char *text, enum hs_gpu_order *order);
 
 struct hs_select {
     int gpus;               /* number of GPU workers, -1: all */

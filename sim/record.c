@@ -48,7 +48,7 @@ cJSON *hs_record_inputs_json(const struct hs_record_inputs *in, int gpus, int cp
     cJSON_AddStringToObject(o, "policy", in->policy);
     cJSON_AddNumberToObject(o, "gpus", gpus);
     cJSON_AddNumberToObject(o, "cpus", cpus);
-    cJSON_AddStringToObject(o, "gpu_order", cfg->select.gpu_order == HS_GPU_SPREAD ? "spread" : "first");
+    cJSON_AddStringToObject(o, "gpu_order", hs_gpu_order_name(cfg->select.gpu_order));
     cJSON_AddNumberToObject(o, "window", cfg->select.window);
     cJSON_AddNumberToObject(o, "cache_fraction", cfg->select.cache_fraction);
     cJSON_AddBoolToObject(o, "p2p", cfg->select.p2p);

@@ -14,7 +14,7 @@
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: hetsim platform PLATFORM [--gpus K] [--cpus C] [--gpu-order first|spread] [--p2p]\n"
+    fprintf(out, "usage: hetsim platform PLATFORM [--gpus K] [--cpus C] [--gpu-order first|spread|script] [--p2p]\n"
                  "List the workers, memory nodes and routes (bandwidth, latency, links) of\n"
                  "PLATFORM: a shipped name (idgraf, idgraf-starpu, mapuche), flat:P[,key=value]\n"
                  "or the path of a SimGrid platform file. Parameters of flat:\n");
@@ -99,9 +99,8 @@ int hs_cmd_platform(int argc, char **argv)
         case 'g': cfg.select.gpus = (int)hs_opt_long("--gpus", optarg, 0, 1 << 20); break;
         case 'c': cfg.select.cpus = (int)hs_opt_long("--cpus", optarg, 0, 1 << 20); break;
         case 'o':
-            if (strcmp(optarg, "first") && strcmp(optarg, "spread"))
-                hs_die(HS_EXIT_USAGE, "option --gpu-order: '%s' is not first or spread", optarg);
-            cfg.select.gpu_order = optarg[0] == 's' ? HS_GPU_SPREAD : HS_GPU_FIRST;
+            if (hs_gpu_order_parse(optarg, &cfg.select.gpu_order))
+                hs_die(HS_EXIT_USAGE, "option --gpu-order: %s", hs_last_error());
             break;
         case 'P': cfg.select.p2p = true; break;
         case 'h': usage(stdout); return HS_EXIT_OK;

@@ -41,7 +41,8 @@ void hs_scenario_usage(FILE *out)
             "  -s, --policy S        name:key=value,... (see `hetsim policies`)\n"
             "      --gpus K          GPU workers (default: all)\n"
             "      --cpus C          CPU workers (default: cores left after the GPUs' drivers)\n"
-            "      --gpu-order O     first (GPU0, GPU1, ...) or spread (one per PCIe switch first)\n"
+            "      --gpu-order O     first (GPU0, GPU1, ...), spread (one per PCIe switch first) or\n"
+            "                        script (the DADA paper's 2013 Idgraf script's GPU sets)\n"
             "      --seed S          seed of every random stream (default 1)\n"
             "      --noise CV        lognormal noise on execution times, coefficient of variation\n"
             "      --window W        tasks in flight per GPU or flat processor (default 2)\n"
@@ -156,12 +157,8 @@ int hs_scenario_set(struct hs_scenario *sc, const char *name, const char *v)
         return set_text(v, &sc->perf);
     if (!strcmp(name, "gpus") || !strcmp(name, "cpus") || !strcmp(name, "window") || !strcmp(name, "seed"))
         return set_selection(cfg, name, v);
-    if (strcmp(name, "gpu_order") == 0) {
-        if (strcmp(v, "first") && strcmp(v, "spread"))
-            return hs_fail("'%s' is not first or spread", v);
-        cfg->select.gpu_order = v[0] == 's' ? HS_GPU_SPREAD : HS_GPU_FIRST;
-        return 0;
-    }
+    if (strcmp(name, "gpu_order") == 0)
+        return hs_gpu_order_parse(v, &cfg->select.gpu_order);
     if (strcmp(name, "noise") == 0)
         return set_double(v, 0, 10, &cfg->opts.noise);
     if (strcmp(name, "cache_fraction") == 0)

@@ -207,7 +207,7 @@ static char **columns(const struct hs_sweep_def *d, const int *choice, const str
     p[i++] = hs_xstrdup(t->text[HS_AXIS_POLICY]);
     p[i++] = int_text(sel->gpus, sel->gpus < 0);
     p[i++] = int_text(sel->cpus, sel->cpus < 0);
-    p[i++] = hs_xstrdup(sel->gpu_order == HS_GPU_SPREAD ? "spread" : "first");
+    p[i++] = hs_xstrdup(hs_gpu_order_name(sel->gpu_order));
     p[i++] = int_text(sel->window, false);
     p[i++] = number_text(sel->cache_fraction);
     p[i++] = hs_xstrdup(sel->p2p ? "1" : "0");

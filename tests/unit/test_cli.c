@@ -307,7 +307,7 @@ static void test_bad_input(void)
     bad("run --gpus 8 --cpus 0", "kernel dpotrf has no timing for the architectures of the selected workers");
     bad("run -p flat:2 --gpus 1", "platform flat:2 has no GPU");
     bad("run --gpus x", "option --gpus: 'x' is not an integer");
-    bad("run --gpu-order random", "'random' is not first or spread");
+    bad("run --gpu-order random", "'random' is not first, spread or script");
     bad("run --frobnicate", "unknown option '--frobnicate'");
     bad("run extra", "unexpected argument 'extra'");
     bad("dag cholesky:n=10,nb=3", "nb=3 does not divide n=10");

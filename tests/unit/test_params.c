@@ -215,6 +215,28 @@ static void test_selection(void)
         CU_ASSERT_STRING_EQUAL(pf.workers[i].name, spread8[i]);
     hs_platform_free(&pf);
 
+    /* The 2013 script's sets (DADA spec §1.2): k = 5 is GPUs 1-5 (switches 1
+     * and 2 shared), k = 7 all but GPU6, k = 2 GPUs 1 and 4. */
+    sel.gpu_order = HS_GPU_SCRIPT;
+    const int script_k[] = {5, 7, 2};
+    const char *script[][7] = {{"GPU1", "GPU2", "GPU3", "GPU4", "GPU5"},
+                               {"GPU0", "GPU1", "GPU2", "GPU3", "GPU4", "GPU5", "GPU7"},
+                               {"GPU1", "GPU4"}};
+    for (int c = 0; c < 3; c++) {
+        sel.gpus = script_k[c];
+        CU_ASSERT_EQUAL_FATAL(hs_platform_build(&pf, "t", &inv, &sel, fake_route, NULL), 0);
+        for (int i = 0; i < script_k[c]; i++)
+            CU_ASSERT_STRING_EQUAL(pf.workers[i].name, script[c][i]);
+        CU_ASSERT_EQUAL(pf.workers[script_k[c]].arch, HS_ARCH_CPU);
+        hs_platform_free(&pf);
+    }
+    enum hs_gpu_order order;
+    CU_ASSERT_EQUAL(hs_gpu_order_parse("script", &order), 0);
+    CU_ASSERT_EQUAL(order, HS_GPU_SCRIPT);
+    CU_ASSERT_STRING_EQUAL(hs_gpu_order_name(order), "script");
+    CU_ASSERT_EQUAL(hs_gpu_order_parse("scripted", &order), -1);
+    sel.gpu_order = HS_GPU_SPREAD;
+
     sel.gpus = 9;
     CU_ASSERT_EQUAL(hs_platform_build(&pf, "t", &inv, &sel, fake_route, NULL), -1);
     CU_ASSERT_STRING_EQUAL(hs_last_error(), "platform t has 8 GPUs; --gpus 9 asks for more");
@@ -228,6 +250,15 @@ static void test_selection(void)
     sel.cpus = 0;
     CU_ASSERT_EQUAL(hs_platform_build(&pf, "t", &inv, &sel, fake_route, NULL), -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "no worker selected"));
+    hs_platform_free(&pf);
+    hs_inventory_free(&inv);
+    inventory(&inv, 12, 4); /* the script's sets are Idgraf's 8 GPUs */
+    sel.gpus = 2;
+    sel.cpus = -1;
+    sel.gpu_order = HS_GPU_SCRIPT;
+    CU_ASSERT_EQUAL(hs_platform_build(&pf, "t", &inv, &sel, fake_route, NULL), -1);
+    CU_ASSERT_STRING_EQUAL(hs_last_error(), "platform t has 4 GPUs: --gpu-order script takes the 2013 Idgraf "
+                                            "script's sets of 8 GPUs");
     hs_platform_free(&pf);
     hs_inventory_free(&inv);
 }
