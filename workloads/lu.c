@@ -3,19 +3,21 @@
  * specs/bleuse2014-dada.md §4):
  *
  *   for k:  GETRF(A(k,k):RW, IPIV(k,k):W)
- *           for n > k:  GESSM(IPIV(k,k):R, A(k,k):R, A(k,n):RW)
- *           for m > k:  TSTRF(A(k,k):RW, A(m,k):RW, L(m,k):W, IPIV(m,k):W)
+ *           for n > k:  GESSM(IPIV(k,k):R, A(k,k):R [REGION_L], A(k,n):RW)
+ *           for m > k:  TSTRF(A(k,k):RW [REGION_D|U], A(m,k):RW, L(m,k):W, IPIV(m,k):W)
  *                       for n > k:  SSSSM(A(k,n):RW, A(m,n):RW, L(m,k):R, A(m,k):R, IPIV(m,k):R)
  *
  * L(m,k) is an IB×NB block of doubles, IPIV an NB-long vector of ints (both
  * moved like tiles); QUARK's region flags on A(k,k) are ignored (whole-tile
- * dependencies, spec A-9), and SSSSM's A(m,k) is a full tile (spec §4.4).
- * NT = n/nb gives NT GETRF, NT(NT−1)/2 GESSM and TSTRF, (NT−1)NT(2NT−1)/6
- * SSSSM. Kernel flops follow Buttari et al. 2009 as the specs give them
- * (GETRF 2b³/3, GESSM and TSTRF b³, SSSSM 2b³; the inner-blocking overhead is
- * left to the timing table); the whole factorisation counts LAWN 41's
- * 2n³/3 − n²/2 + 5n/6. Which kernels run on GPUs is the timing table's
- * business: the Idgraf one has no GPU GETRF or TSTRF (period code). */
+ * dependencies, spec A-9) unless regions=1 (workloads/tiles.h), and SSSSM's
+ * A(m,k) is a full tile (spec §4.4). NT = n/nb gives NT GETRF, NT(NT−1)/2
+ * GESSM and TSTRF, (NT−1)NT(2NT−1)/6 SSSSM. Kernel flops follow Buttari et al.
+ * 2009 as the specs give them (GETRF 2b³/3, GESSM and TSTRF b³, SSSSM 2b³;
+ * the inner-blocking overhead is left to the timing table); the whole
+ * factorisation counts LAWN 41's 2n³/3 − n²/2 + 5n/6. GETRF and TSTRF run on
+ * cores only (the period code), TSTRF on GPUs too with gpu_tstrf=1; GESSM and
+ * SSSSM wherever the timing table times them, on GPUs only with setarch=1. */
+#include "workloads/tiles.h"
 #include "workloads/workload.h"
 #include "sim/util.h"
 
@@ -30,6 +32,12 @@ static const struct hs_param lu_params[] = {
      .help = "inner blocking (at most nb)"},
     {.name = "precision", .type = HS_P_CHOICE, .defval = "d", .choices = "d|s",
      .help = "double or single precision"},
+    {.name = "gpu_tstrf", .type = HS_P_BOOL, .defval = "0",
+     .help = "TSTRF has a GPU version (an earlier XKaapi's; CPU only in the 2013 port)"},
+    {.name = "setarch", .type = HS_P_BOOL, .defval = "0",
+     .help = "QUARK_ARCH_GPU_ONLY: the kernels with a GPU version run on GPUs only"},
+    {.name = "regions", .type = HS_P_BOOL, .defval = "0",
+     .help = "QUARK regions: GESSM reads and TSTRF updates separate parts of the diagonal tile"},
     {0},
 };
 
@@ -55,12 +63,13 @@ static int build_lu(const struct hs_spec *spec, struct hs_dag *dag)
     snprintf(gessm, sizeof gessm, "%cgessm", p);
     snprintf(tstrf, sizeof tstrf, "%ctstrf", p);
     snprintf(ssssm, sizeof ssssm, "%cssssm", p);
-    int *A = hs_xmalloc((size_t)nt * nt * sizeof(int)), *L = hs_xmalloc((size_t)nt * nt * sizeof(int));
-    int *IP = hs_xmalloc((size_t)nt * nt * sizeof(int));
+    bool gpu_tstrf = hs_spec_bool(spec, "gpu_tstrf");
+    struct hs_tiles A;
+    hs_tiles_init(&A, dag, nt, hs_spec_bool(spec, "regions"), hs_spec_bool(spec, "setarch"));
+    int *L = hs_xmalloc((size_t)nt * nt * sizeof(int)), *IP = hs_xmalloc((size_t)nt * nt * sizeof(int));
     for (int j = 0; j < nt; j++)
         for (int i = 0; i < nt; i++) {
-            snprintf(label, sizeof label, "A(%d,%d)", i, j);
-            A[i * nt + j] = hs_dag_add_handle(dag, label, b * b * elem);
+            hs_tiles_add(&A, i, j, b, elem);
             snprintf(label, sizeof label, "L(%d,%d)", i, j);
             L[i * nt + j] = i > j ? hs_dag_add_handle(dag, label, (double)ib * b * elem) : -1;
             snprintf(label, sizeof label, "IPIV(%d,%d)", i, j);
@@ -68,35 +77,36 @@ static int build_lu(const struct hs_spec *spec, struct hs_dag *dag)
         }
     for (int k = 0; k < nt; k++) {
         snprintf(label, sizeof label, "getrf(%d)", k);
-        int t = hs_dag_add_task(dag, getrf, label, 2 * b * b * b / 3, nb);
-        hs_dag_access(dag, t, A[k * nt + k], HS_MODE_RW);
+        int t = hs_tiles_task(&A, getrf, label, 2 * b * b * b / 3, nb, false);
+        hs_tiles_access(&A, t, k, k, HS_MODE_RW);
         hs_dag_access(dag, t, IP[k * nt + k], HS_MODE_W);
         for (int j = k + 1; j < nt; j++) {
             snprintf(label, sizeof label, "gessm(%d,%d)", k, j);
-            t = hs_dag_add_task(dag, gessm, label, b * b * b, nb);
+            t = hs_tiles_task(&A, gessm, label, b * b * b, nb, true);
             hs_dag_access(dag, t, IP[k * nt + k], HS_MODE_R);
-            hs_dag_access(dag, t, A[k * nt + k], HS_MODE_R);
-            hs_dag_access(dag, t, A[k * nt + j], HS_MODE_RW);
+            hs_tiles_access_lower(&A, t, k, HS_MODE_R);
+            hs_tiles_access(&A, t, k, j, HS_MODE_RW);
         }
         for (int m = k + 1; m < nt; m++) {
             snprintf(label, sizeof label, "tstrf(%d,%d)", m, k);
-            t = hs_dag_add_task(dag, tstrf, label, b * b * b, nb);
-            hs_dag_access(dag, t, A[k * nt + k], HS_MODE_RW);
-            hs_dag_access(dag, t, A[m * nt + k], HS_MODE_RW);
+            t = hs_tiles_task(&A, tstrf, label, b * b * b, nb, gpu_tstrf);
+            hs_tiles_access_upper(&A, t, k, HS_MODE_RW);
+            hs_tiles_access(&A, t, m, k, HS_MODE_RW);
             hs_dag_access(dag, t, L[m * nt + k], HS_MODE_W);
             hs_dag_access(dag, t, IP[m * nt + k], HS_MODE_W);
             for (int j = k + 1; j < nt; j++) {
                 snprintf(label, sizeof label, "ssssm(%d,%d,%d)", m, j, k);
-                t = hs_dag_add_task(dag, ssssm, label, 2 * b * b * b, nb);
-                hs_dag_access(dag, t, A[k * nt + j], HS_MODE_RW);
-                hs_dag_access(dag, t, A[m * nt + j], HS_MODE_RW);
+                t = hs_tiles_task(&A, ssssm, label, 2 * b * b * b, nb, true);
+                hs_tiles_access(&A, t, k, j, HS_MODE_RW);
+                hs_tiles_access(&A, t, m, j, HS_MODE_RW);
                 hs_dag_access(dag, t, L[m * nt + k], HS_MODE_R);
-                hs_dag_access(dag, t, A[m * nt + k], HS_MODE_R);
+                hs_tiles_access(&A, t, m, k, HS_MODE_R);
                 hs_dag_access(dag, t, IP[m * nt + k], HS_MODE_R);
             }
         }
     }
-    free(A), free(L), free(IP);
+    hs_tiles_free(&A);
+    free(L), free(IP);
     dag->total_flops = 2 * n * n * n / 3 - n * n / 2 + 5 * n / 6;
     return 0;
 }

@@ -6,10 +6,15 @@
  *           for m > k:  TSQRT(A(k,k):RW, A(m,k):RW, T(m,k):W)
  *                       for n > k:  TSMQR(A(k,n):RW, A(m,n):RW, A(m,k):R, T(m,k):R)
  *
- * T(m,k) is an IB×NB block of doubles; region flags are ignored (A-9).
- * NT GEQRT, NT(NT−1)/2 ORMQR and TSQRT, (NT−1)NT(2NT−1)/6 TSMQR; kernel flops
- * GEQRT 4b³/3, ORMQR and TSQRT 2b³, TSMQR 4b³ (Buttari et al. 2009, inner
- * blocking overhead in the timing table); LAWN 41: 4n³/3 + 2n² + 14n/3. */
+ * T(m,k) is an IB×NB block of doubles; region flags (ORMQR reads A(k,k)'s
+ * REGION_L, TSQRT updates its REGION_D|U) are ignored (A-9) unless
+ * regions=1 (workloads/tiles.h). NT GEQRT, NT(NT−1)/2 ORMQR and TSQRT,
+ * (NT−1)NT(2NT−1)/6 TSMQR; kernel flops GEQRT 4b³/3, ORMQR and TSQRT 2b³,
+ * TSMQR 4b³ (Buttari et al. 2009, inner blocking overhead in the timing
+ * table); LAWN 41: 4n³/3 + 2n² + 14n/3. GEQRT and TSQRT run on cores only
+ * (the period code); ORMQR and TSMQR wherever the timing table times them,
+ * on GPUs only with setarch=1. */
+#include "workloads/tiles.h"
 #include "workloads/workload.h"
 #include "sim/util.h"
 
@@ -24,6 +29,10 @@ static const struct hs_param qr_params[] = {
      .help = "inner blocking (at most nb)"},
     {.name = "precision", .type = HS_P_CHOICE, .defval = "d", .choices = "d|s",
      .help = "double or single precision"},
+    {.name = "setarch", .type = HS_P_BOOL, .defval = "0",
+     .help = "QUARK_ARCH_GPU_ONLY: the kernels with a GPU version run on GPUs only"},
+    {.name = "regions", .type = HS_P_BOOL, .defval = "0",
+     .help = "QUARK regions: ORMQR reads and TSQRT updates separate parts of the diagonal tile"},
     {0},
 };
 
@@ -40,43 +49,45 @@ static int build_qr(const struct hs_spec *spec, struct hs_dag *dag)
     snprintf(ormqr, sizeof ormqr, "%cormqr", p);
     snprintf(tsqrt, sizeof tsqrt, "%ctsqrt", p);
     snprintf(tsmqr, sizeof tsmqr, "%ctsmqr", p);
-    int *A = hs_xmalloc((size_t)nt * nt * sizeof(int)), *T = hs_xmalloc((size_t)nt * nt * sizeof(int));
+    struct hs_tiles A;
+    hs_tiles_init(&A, dag, nt, hs_spec_bool(spec, "regions"), hs_spec_bool(spec, "setarch"));
+    int *T = hs_xmalloc((size_t)nt * nt * sizeof(int));
     for (int j = 0; j < nt; j++)
         for (int i = 0; i < nt; i++) {
-            snprintf(label, sizeof label, "A(%d,%d)", i, j);
-            A[i * nt + j] = hs_dag_add_handle(dag, label, b * b * elem);
+            hs_tiles_add(&A, i, j, b, elem);
             snprintf(label, sizeof label, "T(%d,%d)", i, j);
             T[i * nt + j] = i >= j ? hs_dag_add_handle(dag, label, (double)ib * b * elem) : -1;
         }
     for (int k = 0; k < nt; k++) {
         snprintf(label, sizeof label, "geqrt(%d)", k);
-        int t = hs_dag_add_task(dag, geqrt, label, 4 * b * b * b / 3, nb);
-        hs_dag_access(dag, t, A[k * nt + k], HS_MODE_RW);
+        int t = hs_tiles_task(&A, geqrt, label, 4 * b * b * b / 3, nb, false);
+        hs_tiles_access(&A, t, k, k, HS_MODE_RW);
         hs_dag_access(dag, t, T[k * nt + k], HS_MODE_W);
         for (int j = k + 1; j < nt; j++) {
             snprintf(label, sizeof label, "ormqr(%d,%d)", k, j);
-            t = hs_dag_add_task(dag, ormqr, label, 2 * b * b * b, nb);
-            hs_dag_access(dag, t, A[k * nt + k], HS_MODE_R);
+            t = hs_tiles_task(&A, ormqr, label, 2 * b * b * b, nb, true);
+            hs_tiles_access_lower(&A, t, k, HS_MODE_R);
             hs_dag_access(dag, t, T[k * nt + k], HS_MODE_R);
-            hs_dag_access(dag, t, A[k * nt + j], HS_MODE_RW);
+            hs_tiles_access(&A, t, k, j, HS_MODE_RW);
         }
         for (int m = k + 1; m < nt; m++) {
             snprintf(label, sizeof label, "tsqrt(%d,%d)", m, k);
-            t = hs_dag_add_task(dag, tsqrt, label, 2 * b * b * b, nb);
-            hs_dag_access(dag, t, A[k * nt + k], HS_MODE_RW);
-            hs_dag_access(dag, t, A[m * nt + k], HS_MODE_RW);
+            t = hs_tiles_task(&A, tsqrt, label, 2 * b * b * b, nb, false);
+            hs_tiles_access_upper(&A, t, k, HS_MODE_RW);
+            hs_tiles_access(&A, t, m, k, HS_MODE_RW);
             hs_dag_access(dag, t, T[m * nt + k], HS_MODE_W);
             for (int j = k + 1; j < nt; j++) {
                 snprintf(label, sizeof label, "tsmqr(%d,%d,%d)", m, j, k);
-                t = hs_dag_add_task(dag, tsmqr, label, 4 * b * b * b, nb);
-                hs_dag_access(dag, t, A[k * nt + j], HS_MODE_RW);
-                hs_dag_access(dag, t, A[m * nt + j], HS_MODE_RW);
-                hs_dag_access(dag, t, A[m * nt + k], HS_MODE_R);
+                t = hs_tiles_task(&A, tsmqr, label, 4 * b * b * b, nb, true);
+                hs_tiles_access(&A, t, k, j, HS_MODE_RW);
+                hs_tiles_access(&A, t, m, j, HS_MODE_RW);
+                hs_tiles_access(&A, t, m, k, HS_MODE_R);
                 hs_dag_access(dag, t, T[m * nt + k], HS_MODE_R);
             }
         }
     }
-    free(A), free(T);
+    hs_tiles_free(&A);
+    free(T);
     dag->total_flops = 4 * n * n * n / 3 + 2 * n * n + 14 * n / 3;
     return 0;
 }

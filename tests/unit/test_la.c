@@ -1,7 +1,10 @@
 /* tests/unit/test_la.c — the LU and QR tile factorisations and the outer and
  * matrix products: task counts against the closed formulas, the 2×2-tile DAGs
  * derived by hand from the loop nests, the WAR edges the specs name, LAWN-41
- * totals, bad parameters, and CPU-only kernels kept off the GPUs. */
+ * totals, bad parameters, CPU-only kernels kept off the GPUs, and the options
+ * of the DADA spec §6.13-6.14 (regions of the diagonal tile, a GPU TSTRF,
+ * updates on GPUs only). */
+#include "analysis/dagstats.h"
 #include "sim/util.h"
 #include "tests/support/testing.h"
 #include "workloads/workload.h"
@@ -165,6 +168,102 @@ static void test_cpu_only_kernels(void)
     }
 }
 
+/* regions=1 (DADA spec §6.14, Lima A-9) on 2×2 tiles of nb = 2: A(0,0) is
+ * its strict lower part (1 element, 8 B) and its upper part with the
+ * diagonal (3 elements, 24 B). GESSM/ORMQR read the first, TSTRF/TSQRT update
+ * the second: the WAR edge between them goes, every other edge stays, and a
+ * whole diagonal tile (A(1,1) into GETRF(1)) still carries its 32 B. */
+static void test_regions_2x2(void)
+{
+    const char *specs[] = {"lu:n=4,nb=2,ib=1,regions=1", "qr:n=4,nb=2,ib=1,regions=1"};
+    const double panel_ws[] = {8, 16}; /* IPIV(0,0); T(0,0) */
+    const double update_ws[] = {16 + 8, 16}; /* L(1,0) and IPIV(1,0); T(1,0) */
+    for (int w = 0; w < 2; w++) {
+        struct hs_dag *dag = hs_workload_build(specs[w]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
+        CU_ASSERT_EQUAL(dag->nedges, 5);
+        CU_ASSERT(has_edge(dag, 0, 1, 8 + panel_ws[w])); /* A(0,0)'s lower part */
+        CU_ASSERT(has_edge(dag, 0, 2, 24));              /* A(0,0)'s upper part */
+        CU_ASSERT_FALSE(has_edge(dag, 1, 2, 0));         /* no WAR */
+        CU_ASSERT(has_edge(dag, 1, 3, 32));
+        CU_ASSERT(has_edge(dag, 2, 3, 32 + update_ws[w]));
+        CU_ASSERT(has_edge(dag, 3, 4, 24 + 8)); /* A(1,1), both parts */
+        hs_dag_free(dag);
+    }
+}
+
+/* Regions on 4×4 tiles: the same data (no extra bytes), and the longest
+ * path, by hand from the loop nest, goes from 13 tasks to 10: without
+ * regions each TSTRF(k+1,k) waits for the GESSM(k,·) row. */
+static void test_regions_shorten_the_path(void)
+{
+    const char *specs[][2] = {{"lu:n=256,nb=64,ib=16", "lu:n=256,nb=64,ib=16,regions=1"},
+                              {"qr:n=256,nb=64,ib=16", "qr:n=256,nb=64,ib=16,regions=1"}};
+    for (int w = 0; w < 2; w++) {
+        double bytes[2] = {0, 0};
+        int depth[2];
+        for (int r = 0; r < 2; r++) {
+            struct hs_dag *dag = hs_workload_build(specs[w][r]);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
+            for (int h = 0; h < dag->nhandles; h++)
+                bytes[r] += dag->handles[h].bytes;
+            struct hs_dagstats st;
+            hs_dag_stats(dag, 1e9, 1e9, &st, NULL);
+            depth[r] = st.depth;
+            CU_ASSERT_EQUAL(st.edges, r ? 60 - 6 : 60); /* the 6 GESSM/ORMQR -> TSTRF/TSQRT WAR edges */
+            hs_dag_free(dag);
+        }
+        CU_ASSERT_EQUAL(bytes[1], bytes[0]);
+        CU_ASSERT_EQUAL(depth[0], 13);
+        CU_ASSERT_EQUAL(depth[1], 10);
+    }
+}
+
+static cJSON *record_of(const char *args)
+{
+    char *rec = hs_test_tmp(".json"), cmd[512];
+    snprintf(cmd, sizeof cmd, "%s -o %s", args, rec);
+    CU_ASSERT_EQUAL(hs_test_cli(cmd, NULL, NULL), 0);
+    char *text = hs_test_read_file(rec);
+    cJSON *r = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    free(rec);
+    return r;
+}
+
+static int tasks_on(const cJSON *r, const char *arch)
+{
+    const cJSON *res = cJSON_GetObjectItem(r, "results");
+    return cJSON_GetObjectItem(cJSON_GetObjectItem(res, "tasks_per_arch"), arch)->valueint;
+}
+
+/* setarch=1 (§6.13b, QUARK_ARCH_GPU_ONLY) and gpu_tstrf=1 (§6.13) on 8×8
+ * tiles, 1 GPU and 11 cores under dmda: by default some updates run on the
+ * idle cores; with setarch only the 8 panels and 28 TSTRF/TSQRT do
+ * (168 updates on the GPU); with gpu_tstrf too, only the 8 GETRF. */
+static void test_update_architectures(void)
+{
+    const char *base[] = {"run -q -s dmda --gpus 1 -w lu:n=4096,nb=512", "run -q -s dmda --gpus 1 -w qr:n=4096,nb=512"};
+    for (int w = 0; w < 2; w++) {
+        char args[256];
+        cJSON *r = record_of(base[w]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        CU_ASSERT(tasks_on(r, "cpu") > 36);
+        cJSON_Delete(r);
+        snprintf(args, sizeof args, "%s,setarch=1", base[w]);
+        r = record_of(args);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        CU_ASSERT_EQUAL(tasks_on(r, "cpu"), 36);
+        CU_ASSERT_EQUAL(tasks_on(r, "gpu"), 168);
+        cJSON_Delete(r);
+    }
+    cJSON *r = record_of("run -q -s dmda --gpus 1 -w lu:n=4096,nb=512,setarch=1,gpu_tstrf=1");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_EQUAL(tasks_on(r, "cpu"), 8);
+    CU_ASSERT_EQUAL(tasks_on(r, "gpu"), 196);
+    cJSON_Delete(r);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -175,6 +274,9 @@ int main(void)
         {"outer and matrix products", test_products},
         {"bad parameters", test_bad_parameters},
         {"CPU-only kernels stay on cores", test_cpu_only_kernels},
+        {"regions on 2x2 tiles by hand", test_regions_2x2},
+        {"regions: same data, a shorter longest path", test_regions_shorten_the_path},
+        {"updates on GPUs only; a GPU TSTRF", test_update_architectures},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("la", tests);

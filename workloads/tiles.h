@@ -1,0 +1,51 @@
+/* workloads/tiles.h — what the PLASMA LU and QR workloads share: the tile
+ * handles of A, QUARK's regions of the diagonal tile, and where each kernel
+ * may run.
+ *
+ * Regions (specs/bleuse2014-dada.md §4.3, §6.14; specs/lima2014-xkaapi-runtime.md
+ * A-9). PLASMA tags the read of A(k,k) by GESSM/ORMQR as REGION_L and its
+ * update by TSTRF/TSQRT as REGION_D|U; XKaapi ignored the tags (whole-tile
+ * dependencies, the default). With regions, each diagonal tile is two data:
+ * its strict lower part (nb(nb−1)/2 elements) and its upper part with the
+ * diagonal (nb(nb+1)/2). A whole-tile access takes both, so a whole tile
+ * moves exactly its bytes (no extra transfer), and a region access takes one.
+ *
+ * Architectures (§1.7, §6.13, §6.13b): the period code (plasma-kaapi, April
+ * 2013) registers the panel kernels (GETRF, TSTRF, GEQRT, TSQRT) CPU_ONLY and
+ * the updates for both; gpu_tstrf=1 makes TSTRF an update (an earlier XKaapi
+ * registered it for both); setarch=1 keeps the updates on GPUs only
+ * (QUARK_ARCH_GPU_ONLY=1). The timing table still gives the durations: an
+ * update with no GPU time there runs on cores (or nowhere with setarch=1). */
+#ifndef HS_TILES_H
+#define HS_TILES_H
+
+#include "sim/dag.h"
+
+#include <stdbool.h>
+
+struct hs_tiles {
+    struct hs_dag *dag;
+    int nt;
+    int *tile;   /* nt×nt handles A(i,j), row-major; the diagonal's upper part with regions */
+    int *lower;  /* per k: the strict lower part of A(k,k) with regions, else -1 */
+    bool regions, setarch;
+};
+
+/* An nt×nt matrix of b×b tiles of elem-byte elements, without handles yet. */
+void hs_tiles_init(struct hs_tiles *m, struct hs_dag *dag, int nt, bool regions, bool setarch);
+/* Add A(i,j)'s handle (two for a diagonal tile with regions). */
+void hs_tiles_add(struct hs_tiles *m, int i, int j, double b, int elem);
+void hs_tiles_free(struct hs_tiles *m);
+
+/* Access tile A(i,j) as a whole (both regions of a diagonal tile). */
+void hs_tiles_access(const struct hs_tiles *m, int task, int i, int j, enum hs_mode mode);
+/* Access A(k,k)'s REGION_L, or its REGION_D|U (the whole tile without regions). */
+void hs_tiles_access_lower(const struct hs_tiles *m, int task, int k, enum hs_mode mode);
+void hs_tiles_access_upper(const struct hs_tiles *m, int task, int k, enum hs_mode mode);
+
+/* Add a task: a panel kernel runs on cores only; an update anywhere, or on
+ * GPUs only with setarch. */
+int hs_tiles_task(const struct hs_tiles *m, const char *kernel, const char *label, double flops, int nb,
+                  bool update);
+
+#endif
