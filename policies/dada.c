@@ -7,7 +7,9 @@
  *
  * What this file adds to the dual approximation is the view of the runtime:
  *   - the cost of a task on a worker, its estimated execution time, plus
- *     (cp=1, "+CP") the estimated time to bring its missing inputs;
+ *     (cp=1, "+CP") the estimated time to bring its missing inputs at the
+ *     routes' nominal bandwidths (cp=topology, spec §1.6 and §6.19: a GPU
+ *     sharing its PCIe switch with n − 1 other selected GPUs sees 1/n of it);
  *   - when each worker is free: what it holds, plus the costs queued here;
  *   - affinity (§3.2): the bytes of the data the task writes (W or RW) that
  *     are valid on a GPU's memory now (affinity=predicted: where the last
@@ -30,8 +32,9 @@
     {                                                                                                 \
         {.name = "alpha", .type = HS_P_DOUBLE, .defval = alpha_default, .range = "[0,1]",             \
          .help = "affinity: the affinity phase loads each worker up to alpha*lambda"},                \
-        {.name = "cp", .type = HS_P_BOOL, .defval = cp_default,                                       \
-         .help = "communication prediction: costs include the estimated input transfers"},           \
+        {.name = "cp", .type = HS_P_CHOICE, .defval = cp_default, .choices = "0|1|topology",          \
+         .help = "communication prediction: costs include the estimated input transfers (topology: " \
+                 "a GPU's PCIe switch bandwidth shared by the selected GPUs behind it)"},            \
         {.name = "rho", .type = HS_P_DOUBLE, .defval = "2", .range = "[1,inf)",                      \
          .help = "approximation ratio: a guess fits when every load is at most (rho+alpha)*lambda"},  \
         {.name = "eps", .type = HS_P_DOUBLE, .defval = "1e-3", .range = "(0,1)",                     \
@@ -63,8 +66,29 @@ struct dada {
     struct hs_da_problem prob; /* options; the arrays are filled per batch */
     bool *is_gpu;
     bool cp, aff_host, predicted, steal;
+    double *shared;            /* cp=topology: per memory node, GPUs sharing its switch; else NULL */
     int *writer_node;          /* per handle: node of its last scheduled writer, -1 */
 };
+
+/* Per memory node, how many selected GPUs share its PCIe switch (1 for the
+ * host and for a GPU alone or of unknown switch). */
+static double *switch_sharing(const struct hs_sched *s)
+{
+    const struct hs_platform *pf = hs_sched_platform(s);
+    double *shared = hs_xmalloc((size_t)pf->nnodes * sizeof *shared);
+    for (int n = 0; n < pf->nnodes; n++)
+        shared[n] = 1;
+    for (int w = 0; w < pf->nworkers; w++) {
+        const struct hs_worker *g = &pf->workers[w];
+        if (g->arch != HS_ARCH_GPU || g->sw < 0)
+            continue;
+        int k = 0;
+        for (int v = 0; v < pf->nworkers; v++)
+            k += pf->workers[v].arch == HS_ARCH_GPU && pf->workers[v].sw == g->sw;
+        shared[g->node] = k;
+    }
+    return shared;
+}
 
 static int dada_init(struct hs_sched *s)
 {
@@ -87,7 +111,9 @@ static int dada_init(struct hs_sched *s)
         .cpu_order = strcmp(hs_spec_get(p, "cpu_order"), "activation") == 0 ? HS_DA_CPU_ACTIVATION
                                                                              : HS_DA_CPU_LONGEST,
     };
-    d->cp = hs_spec_bool(p, "cp");
+    const char *cp = hs_spec_get(p, "cp");
+    d->cp = strcmp(cp, "0") != 0;
+    d->shared = strcmp(cp, "topology") == 0 ? switch_sharing(s) : NULL;
     d->aff_host = hs_spec_bool(p, "aff_host");
     d->predicted = strcmp(hs_spec_get(p, "affinity"), "predicted") == 0;
     d->steal = hs_spec_bool(p, "steal");
@@ -180,7 +206,7 @@ static void describe_batch(struct hs_sched *s, const struct dada *d, struct hs_t
         for (int w = 0; w < P; w++) {
             c[w] = hs_sched_exec_estimate(s, tasks[i], w);
             if (d->cp && isfinite(c[w]))
-                c[w] += hs_sched_transfer_estimate(s, tasks[i], w);
+                c[w] += hs_sched_transfer_estimate_shared(s, tasks[i], w, d->shared);
         }
         b->aff_worker[i] = HS_DA_NO_AFFINITY;
         b->aff_score[i] = 0;
@@ -262,6 +288,7 @@ static void dada_fini(struct hs_sched *s)
     hs_batchq_free(&d->bq);
     free(d->is_gpu);
     free(d->writer_node);
+    free(d->shared);
     free(d);
 }
 

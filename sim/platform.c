@@ -155,6 +155,7 @@ static void add_worker(struct hs_platform *pf, const struct hs_inv_host *h, enum
     w->driver = driver ? hs_xstrdup(driver) : NULL;
     w->speed = h->speed;
     w->window = window;
+    w->sw = arch == HS_ARCH_GPU ? h->sw : -1;
 }
 
 /* Driving core of a GPU: the highest free core on its socket, else any. */

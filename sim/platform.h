@@ -77,6 +77,7 @@ struct hs_worker {
     char *driver;  /* core that drives a GPU, or NULL */
     double speed;  /* flop/s of host */
     int window;    /* tasks it may hold in flight (1 for cores on host memory) */
+    int sw;        /* PCIe switch of a GPU, -1 if unknown or not a GPU */
 };
 
 struct hs_platform {

@@ -58,8 +58,24 @@ double hs_sched_exec_estimate(const struct hs_sched *s, const struct hs_task *t,
     return hs_runtime_estimate(s, t, w);
 }
 
+/* One route's time, its bandwidth shared as slow says (NULL: not shared). */
+static double leg_time(const struct hs_sched *s, int src, int dst, double bytes, const double *slow)
+{
+    double f = slow ? fmax(slow[src], slow[dst]) : 1;
+    return hs_platform_link_time(s->pf, src, dst, bytes * f);
+}
+
+static double move_time(const struct hs_sched *s, int src, int dst, double bytes, const double *slow)
+{
+    if (src == dst)
+        return 0;
+    if (hs_rt_direct_allowed(s, src, dst))
+        return leg_time(s, src, dst, bytes, slow);
+    return leg_time(s, src, 0, bytes, slow) + leg_time(s, 0, dst, bytes, slow);
+}
+
 /* Estimated time to bring h to dst from where it is valid now. */
-static double handle_move_time(const struct hs_sched *s, int h, int dst)
+static double handle_move_time(const struct hs_sched *s, int h, int dst, const double *slow)
 {
     double bytes = s->dag->handles[h].bytes;
     int nn = s->pf->nnodes;
@@ -68,25 +84,20 @@ static double handle_move_time(const struct hs_sched *s, int h, int dst)
     double best = INFINITY;
     for (int n = 0; n < nn; n++)
         if (n != dst && hs_coh_valid(&s->coh, h, n)) {
-            double t = hs_sched_move_time(s, n, dst, bytes);
+            double t = move_time(s, n, dst, bytes, slow);
             if (t < best)
                 best = t;
             if (n == 0)
                 break; /* host memory is the preferred source */
         }
     if (!isfinite(best) && s->arriving && s->arriving[(size_t)h * nn] >= 0)
-        best = hs_platform_link_time(s->pf, 0, dst, bytes); /* landing in host memory */
+        best = leg_time(s, 0, dst, bytes, slow); /* landing in host memory */
     return isfinite(best) ? best : 0;
 }
 
 double hs_sched_move_time(const struct hs_sched *s, int src, int dst, double bytes)
 {
-    const struct hs_platform *pf = s->pf;
-    if (src == dst)
-        return 0;
-    if (hs_rt_direct_allowed(s, src, dst))
-        return hs_platform_link_time(pf, src, dst, bytes);
-    return hs_platform_link_time(pf, src, 0, bytes) + hs_platform_link_time(pf, 0, dst, bytes);
+    return move_time(s, src, dst, bytes, NULL);
 }
 
 /* c̄ is affine in the bytes: average the latency and per-byte terms of every
@@ -111,6 +122,12 @@ void hs_sched_mean_comm(const struct hs_sched *s, double *lat, double *per_byte)
 
 double hs_sched_transfer_estimate(const struct hs_sched *s, const struct hs_task *t, int w)
 {
+    return hs_sched_transfer_estimate_shared(s, t, w, NULL);
+}
+
+double hs_sched_transfer_estimate_shared(const struct hs_sched *s, const struct hs_task *t, int w,
+                                         const double *slow)
+{
     int node = s->pf->workers[w].node;
     double sum = 0;
     for (int i = 0; i < t->naccess; i++) {
@@ -121,7 +138,7 @@ double hs_sched_transfer_estimate(const struct hs_sched *s, const struct hs_task
         for (int j = 0; j < i && !seen; j++)
             seen = t->access[j].handle == a->handle && HS_MODE_READS(t->access[j].mode);
         if (!seen)
-            sum += handle_move_time(s, a->handle, node);
+            sum += handle_move_time(s, a->handle, node, slow);
     }
     return sum;
 }

@@ -35,6 +35,11 @@ double hs_sched_exec_estimate(const struct hs_sched *s, const struct hs_task *t,
 /* Estimated time to bring t's inputs that are missing on w's memory node
  * there, given where valid copies are now (copies already on their way count 0). */
 double hs_sched_transfer_estimate(const struct hs_sched *s, const struct hs_task *t, int w);
+/* The same when the links of some memory nodes are shared: the bytes/bandwidth
+ * part of a move to or from node n takes slow[n] (>= 1) times longer, the
+ * larger of its two ends counting (slow: one entry per memory node). */
+double hs_sched_transfer_estimate_shared(const struct hs_sched *s, const struct hs_task *t, int w,
+                                         const double *slow);
 /* Estimated time to move bytes from memory node src to dst, staged through
  * host memory where there is no direct route. */
 double hs_sched_move_time(const struct hs_sched *s, int src, int dst, double bytes);

@@ -2,7 +2,8 @@
  * (policies/dda.c) in simulated runs: affinity on hand-made DAGs (with α = 1
  * a single ready task goes to the GPU holding what it writes; with α = 0 its
  * placement does not depend on where its data is), hand-computed allocations
- * of a batch of independent tasks, the variants as presets of dada, the
+ * of a batch of independent tasks, communication prediction aware of the
+ * PCIe switches, the variants as presets of dada, the
  * transfer volume of α = 1 against α = 0 on Cholesky with 8 GPUs, bad
  * parameters, and the quick versions of the studies. */
 #include "analysis/csv.h"
@@ -134,6 +135,36 @@ static void test_independent_batch(void)
     hs_dag_free(dag);
 }
 
+/* cp=topology (spec §1.6, §6.19), by hand on idgraf with GPU0, GPU1 (one
+ * PCIe switch), GPU2 (alone on the next) and a core. At time 0, L keeps GPU2
+ * busy for 0.2 ms and B (1 ms on any GPU, 1 s on the core) reads a 2 MiB
+ * tile from host memory: about 11 us + 0.35 ms on every GPU's route. With
+ * cp=1, B finishes first on GPU0 or GPU1 (1.36 ms against 0.2 + 1.36 on
+ * GPU2); with cp=topology the shared switch halves their bandwidth (1.71 ms)
+ * and B goes to GPU2 (1.56 ms). */
+static void test_cp_topology(void)
+{
+    struct hs_run_config cfg;
+    idgraf_config(&cfg, 3, 1);
+    struct hs_dag *dag = hs_dag_new("topology");
+    int h = hs_dag_add_handle(dag, "h", 2097152);
+    const double cl[4] = {-1, -1, 2e-4, -1}, cb[4] = {1e-3, 1e-3, 1e-3, 1};
+    hs_dag_set_proc_costs(dag, hs_dag_add_task(dag, "k", "L", 0, 0), cl, 4);
+    int b = hs_dag_add_task(dag, "k", "B", 0, 0);
+    hs_dag_set_proc_costs(dag, b, cb, 4);
+    hs_dag_access(dag, b, h, HS_MODE_R);
+    hs_dag_finalize(dag);
+    const char *specs[] = {"dada0-cp", "dada0:cp=topology", "dada-cp:cp=topology"};
+    const bool on_gpu2[] = {false, true, true};
+    for (int i = 0; i < 3; i++) {
+        cJSON *r = simulate(&cfg, dag, specs[i]);
+        CU_ASSERT_EQUAL(worker_of(r, b) == 2, on_gpu2[i]);
+        CU_ASSERT(worker_of(r, b) <= 2);
+        cJSON_Delete(r);
+    }
+    hs_dag_free(dag);
+}
+
 static double result(const cJSON *r, const char *key)
 {
     const cJSON *res = cJSON_GetObjectItem(r, "results");
@@ -192,8 +223,8 @@ static void test_bad_parameters(void)
 {
     const char *bad[][2] = {{"dada:alpha=1.5", "alpha"}, {"dada-cp:rho=0.5", "rho"},
                             {"dada:ref=total", "ref"},   {"dda:accept=both", "accept"},
-                            {"dada0:beta=1", "beta"}};
-    for (int i = 0; i < 5; i++) {
+                            {"dada0:beta=1", "beta"},    {"dada:cp=2", "cp"}};
+    for (int i = 0; i < 6; i++) {
         char args[256], *err = NULL;
         snprintf(args, sizeof args, "run -q -w cholesky:n=2048,nb=512 -s %s", bad[i][0]);
         CU_ASSERT_EQUAL(hs_test_cli(args, NULL, &err), 2);
@@ -245,6 +276,7 @@ int main(void)
         {"alpha = 1: a single ready task goes to its affinity GPU", test_alpha_one_goes_to_affinity_gpu},
         {"alpha = 0 ignores where the data is", test_alpha_zero_ignores_data_location},
         {"a batch of independent tasks, by hand (DADA, DDA)", test_independent_batch},
+        {"cp=topology: shared PCIe switches in the prediction (by hand)", test_cp_topology},
         {"alpha = 1 moves less than alpha = 0 (Cholesky, 8 GPUs)", test_affinity_moves_less_on_cholesky},
         {"variants are presets; options run LU and QR", test_variants_and_options},
         {"bad parameters: exit 2, one line naming the field", test_bad_parameters},
