@@ -108,6 +108,15 @@ void hs_sg_load(const char *path)
     simgrid_load_platform(path);
 }
 
+void hs_sg_scale_bandwidths(double factor)
+{
+    size_t n = sg_link_count();
+    sg_link_t *links = sg_link_list();
+    for (size_t i = 0; i < n; i++)
+        sg_link_set_bandwidth(links[i], sg_link_get_bandwidth(links[i]) * factor);
+    free(links);
+}
+
 static bool prefix(const char *name, const char *p)
 {
     return strncasecmp(name, p, strlen(p)) == 0;

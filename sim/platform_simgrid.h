@@ -20,6 +20,9 @@ void hs_sg_init(bool verbose, const char *paje_file);
 /* Load a checked platform file. */
 void hs_sg_load(const char *path);
 
+/* Multiply the bandwidth of every link of the loaded platform by factor. */
+void hs_sg_scale_bandwidths(double factor);
+
 /* Hosts of the loaded platform, sorted by kind then natural name. The kind
  * comes from the host property "kind" (cpu, gpu, ram, proc), else from the
  * name (CPU*, GPU*, RAM*, P<n>). Returns 0 or -1 with hs_fail. */

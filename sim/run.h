@@ -17,6 +17,7 @@ struct hs_run_config {
     const char *perf_file;     /* timing table, or NULL */
     struct hs_select select;
     struct hs_runtime_opts opts;
+    double bw_scale;           /* every link's bandwidth is multiplied by it (1: as the file says) */
     const char *paje_file;     /* NULL: no Paje trace */
     bool verbose;              /* let SimGrid log */
 };

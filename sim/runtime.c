@@ -29,6 +29,7 @@ void hs_runtime_opts_defaults(struct hs_runtime_opts *o)
     o->noise = 0;
     o->seed = 1;
     o->flush = true;
+    o->gpu_speed = 1;
 }
 
 void hs_rt_fail(struct hs_sched *rt, const char *fmt, ...)
@@ -58,8 +59,9 @@ static double wall_now(void)
 /* ---- estimates ------------------------------------------------------------ */
 
 /* Cost of t on w with the timing-table column `table` (estimates or true
- * durations, which differ only for calibrated entries); INFINITY: cannot run. */
-static double cost(const struct hs_sched *rt, const struct hs_task *t, int w, const double *table)
+ * durations, which differ only for calibrated entries), before the
+ * gpu_speed option; INFINITY: cannot run. */
+static double raw_cost(const struct hs_sched *rt, const struct hs_task *t, int w, const double *table)
 {
     const struct hs_worker *wk = &rt->pf->workers[w];
     if (!(t->arch_mask & HS_ARCH_BIT(wk->arch)))
@@ -77,6 +79,13 @@ static double cost(const struct hs_sched *rt, const struct hs_task *t, int w, co
     if (t->flops > 0 && wk->speed > 0)
         return t->flops / wk->speed;
     return INFINITY;
+}
+
+/* GPU kernels take 1/gpu_speed of their time (the sensitivity option). */
+static double cost(const struct hs_sched *rt, const struct hs_task *t, int w, const double *table)
+{
+    double v = raw_cost(rt, t, w, table);
+    return rt->pf->workers[w].arch == HS_ARCH_GPU ? v / rt->opts.gpu_speed : v;
 }
 
 double hs_runtime_estimate(const struct hs_sched *rt, const struct hs_task *t, int w)

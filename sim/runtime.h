@@ -24,6 +24,7 @@ struct hs_runtime_opts {
                            execution times (0: deterministic) */
     unsigned long seed;
     bool flush;         /* write every datum back to host memory at the end */
+    double gpu_speed;   /* GPU kernel durations are divided by it (1: as estimated) */
 };
 
 void hs_runtime_opts_defaults(struct hs_runtime_opts *o);

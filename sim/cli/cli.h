@@ -33,11 +33,13 @@ struct hs_platform_ref {
     char *perf;    /* timing table, or NULL */
     char *perf_label; /* how the record names it: "perf/idgraf.json" (shipped) or the path */
     char *tmpfile; /* generated file to remove, or NULL */
+    double bw_scale, gpu_speed; /* parameters of a shipped name or a file (1, 1) */
 };
 
-/* "idgraf" (shipped), "flat:8,bw=inf" (generated) or a path to an XML file.
- * perf_override (--perf) wins over the shipped timing table. Returns 0, or -1
- * with hs_fail. */
+/* "idgraf" (shipped), "flat:8,bw=inf" (generated) or a path to an XML file;
+ * a shipped name or a file may take bw_scale= and gpu_speed= ("idgraf:bw_scale=0.5",
+ * "my.xml:gpu_speed=2"). perf_override (--perf) wins over the shipped timing
+ * table. Returns 0, or -1 with hs_fail. */
 int hs_resolve_platform(const char *text, const char *perf_override, struct hs_platform_ref *ref);
 /* The same for a run with this seed: speeds of flat:P drawn per run
  * (spread=, choices=, scenario=) come from it (hs_resolve_platform: seed 1). */
@@ -87,8 +89,12 @@ void hs_scenario_apply_option(struct hs_scenario *sc, int c, const char *arg);
 /* Every name hs_scenario_set knows, NULL-terminated. */
 const char *const *hs_scenario_names(void);
 
-/* The parameters of flat:P (for sweeps over them). */
+/* The parameters of flat:P; those of a platform text (flat:P's, or those of
+ * shipped names and files), for sweeps over them. */
 const struct hs_param *hs_flat_params(void);
+const struct hs_param *hs_platform_params(const char *text);
+/* Print the parameters of shipped names and files (for help texts). */
+void hs_print_file_platform_params(const char *indent);
 
 /* Parse an integer / real option value or exit 2 with a message naming it. */
 long hs_opt_long(const char *opt, const char *value, long min, long max);

@@ -16,9 +16,11 @@ static void usage(FILE *out)
 {
     fprintf(out, "usage: hetsim platform PLATFORM [--gpus K] [--cpus C] [--gpu-order first|spread|script] [--p2p]\n"
                  "List the workers, memory nodes and routes (bandwidth, latency, links) of\n"
-                 "PLATFORM: a shipped name (idgraf, idgraf-starpu, mapuche), flat:P[,key=value]\n"
-                 "or the path of a SimGrid platform file. Parameters of flat:\n");
+                 "PLATFORM: a shipped name (idgraf, idgraf-dada, idgraf-starpu, mapuche, h100),\n"
+                 "flat:P[,key=value] or the path of a SimGrid platform file. Parameters of flat:\n");
     hs_print_flat_params("  ");
+    fprintf(out, "Parameters of a shipped name or a file (NAME:key=value,...):\n");
+    hs_print_file_platform_params("  ");
 }
 
 static void print_route(const struct hs_platform *pf, int s, int d)
@@ -114,6 +116,7 @@ int hs_cmd_platform(int argc, char **argv)
         hs_die(HS_EXIT_USAGE, "%s", hs_last_error());
     cfg.platform_file = ref.file;
     cfg.platform_name = ref.name;
+    cfg.bw_scale = ref.bw_scale;
     struct hs_platform pf = {0};
     struct hs_inventory inv;
     int rc = hs_platform_open(&cfg, &pf, &inv);

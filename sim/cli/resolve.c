@@ -3,7 +3,10 @@
  * perf/<name>.json, or perf/<base>.json for a variant "<base>-<variant>"),
  * flat:P specifications are generated into a temporary SimGrid file (with
  * speeds drawn from the run's seed where they are drawn), and
- * anything else is taken as the path of a SimGrid platform file. */
+ * anything else is taken as the path of a SimGrid platform file. A shipped
+ * name or a file may take parameters that scale the machine
+ * ("idgraf:bw_scale=0.5,gpu_speed=1.25"): the sensitivity knobs of
+ * specs/bleuse2014-dada.md §6.17. */
 #define _DEFAULT_SOURCE /* mkstemps */
 #include "sim/cli/cli.h"
 #include "platforms/datadir.h"
@@ -44,9 +47,59 @@ static const struct hs_param flat_params[] = {
     {0},
 };
 
+static const struct hs_param file_params[] = {
+    {.name = "bw_scale", .type = HS_P_DOUBLE, .defval = "1", .range = "(0,inf)",
+     .help = "multiply the bandwidth of every link by this"},
+    {.name = "gpu_speed", .type = HS_P_DOUBLE, .defval = "1", .range = "(0,inf)",
+     .help = "divide the duration of every GPU kernel by this"},
+    {0},
+};
+
 const struct hs_param *hs_flat_params(void)
 {
     return flat_params;
+}
+
+static bool is_flat(const char *text)
+{
+    return strncmp(text, "flat", 4) == 0 && (text[4] == ':' || text[4] == '\0');
+}
+
+const struct hs_param *hs_platform_params(const char *text)
+{
+    return is_flat(text) ? flat_params : file_params;
+}
+
+void hs_print_file_platform_params(const char *indent)
+{
+    hs_params_print(file_params, indent);
+}
+
+/* Where the parameters of a shipped name or a file start (its ':'), or NULL. */
+static const char *params_start(const char *text)
+{
+    const char *xml = strstr(text, ".xml:");
+    if (xml)
+        return xml + 4;
+    return strchr(text, '/') ? NULL : strchr(text, ':');
+}
+
+static int parse_file_params(const char *base, const char *params, struct hs_platform_ref *ref)
+{
+    struct hs_spec spec;
+    char *text = hs_xmalloc(strlen(params) + 3), label[PATH_MAX + 16];
+    sprintf(text, "p:%s", params);
+    int rc = hs_spec_parse(text, &spec);
+    free(text);
+    if (rc)
+        return -1;
+    snprintf(label, sizeof label, "platform %s", base);
+    if (!(rc = hs_spec_check(&spec, file_params, label))) {
+        ref->bw_scale = hs_spec_double(&spec, "bw_scale");
+        ref->gpu_speed = hs_spec_double(&spec, "gpu_speed");
+    }
+    hs_spec_free(&spec);
+    return rc;
 }
 
 void hs_print_flat_params(const char *indent)
@@ -155,6 +208,34 @@ static int override_perf(const char *perf, struct hs_platform_ref *ref)
     return 0;
 }
 
+/* A shipped name or a file, with its parameters. */
+static int resolve_file(const char *text, struct hs_platform_ref *ref)
+{
+    const char *colon = params_start(text);
+    char *base = hs_xstrdup(text);
+    if (colon)
+        base[colon - text] = '\0';
+    int rc = colon ? parse_file_params(base, colon + 1, ref) : 0;
+    if (!rc && (strchr(base, '/') || strstr(base, ".xml"))) {
+        ref->file = hs_xstrdup(base);
+    } else if (!rc) {
+        char rel[PATH_MAX], path[PATH_MAX];
+        snprintf(rel, sizeof rel, "%s.xml", base);
+        if (hs_data_find(rel, path, sizeof path)) {
+            char names[512];
+            shipped_names(names, sizeof names);
+            rc = hs_fail("unknown platform '%s' (shipped: %s; or flat:P, or the path of a "
+                         "SimGrid platform file)",
+                         base, names[0] ? names : "none found");
+        } else {
+            ref->file = hs_xstrdup(path);
+            find_perf(base, ref);
+        }
+    }
+    free(base);
+    return rc;
+}
+
 int hs_resolve_platform(const char *text, const char *perf_override, struct hs_platform_ref *ref)
 {
     return hs_resolve_platform_seeded(text, perf_override, 1, ref);
@@ -165,26 +246,10 @@ int hs_resolve_platform_seeded(const char *text, const char *perf_override, unsi
 {
     memset(ref, 0, sizeof *ref);
     ref->name = hs_xstrdup(text);
-    if (strncmp(text, "flat", 4) == 0 && (text[4] == ':' || text[4] == '\0')) {
-        if (generate_flat(text, seed, ref)) {
-            hs_platform_ref_free(ref);
-            return -1;
-        }
-    } else if (strchr(text, '/') || strstr(text, ".xml")) {
-        ref->file = hs_xstrdup(text);
-    } else {
-        char rel[PATH_MAX], path[PATH_MAX];
-        snprintf(rel, sizeof rel, "%s.xml", text);
-        if (hs_data_find(rel, path, sizeof path)) {
-            char names[512];
-            shipped_names(names, sizeof names);
-            hs_platform_ref_free(ref);
-            return hs_fail("unknown platform '%s' (shipped: %s; or flat:P, or the path of a "
-                           "SimGrid platform file)",
-                           text, names[0] ? names : "none found");
-        }
-        ref->file = hs_xstrdup(path);
-        find_perf(text, ref);
+    ref->bw_scale = ref->gpu_speed = 1;
+    if (is_flat(text) ? generate_flat(text, seed, ref) : resolve_file(text, ref)) {
+        hs_platform_ref_free(ref);
+        return -1;
     }
     if (perf_override)
         return override_perf(perf_override, ref);

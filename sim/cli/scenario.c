@@ -70,9 +70,17 @@ static int run_resolved(const struct hs_scenario *sc, const struct hs_platform_r
     cfg.platform_file = ref->file;
     cfg.platform_name = ref->name;
     cfg.perf_file = ref->perf;
+    cfg.bw_scale = ref->bw_scale;
+    cfg.opts.gpu_speed = ref->gpu_speed;
     struct hs_run run;
     int rc;
     bool cuda = strcmp(sc->engine, "cuda") == 0;
+    if (cuda && (ref->bw_scale != 1 || ref->gpu_speed != 1)) {
+        hs_fail("platform %s: bw_scale and gpu_speed scale a simulated machine; the CUDA engine "
+                "measures this one",
+                sc->platform);
+        return HS_EXIT_USAGE;
+    }
 #if defined(HETSIM_HAVE_CUDA)
     if (!cuda) {
         hs_fail("hetsim-cuda measures only (--engine cuda): simulate with hetsim");

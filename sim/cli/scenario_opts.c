@@ -35,8 +35,10 @@ static const struct {
 void hs_scenario_usage(FILE *out)
 {
     fprintf(out,
-            "  -p, --platform P      shipped name (idgraf, idgraf-starpu, mapuche, h100), flat:P[,key=value]\n"
-            "                        or the path of a SimGrid platform file\n"
+            "  -p, --platform P      shipped name (idgraf, idgraf-dada, idgraf-starpu, mapuche, h100),\n"
+            "                        flat:P[,key=value] or the path of a SimGrid platform file;\n"
+            "                        a name or file takes bw_scale=F (every link's bandwidth times F)\n"
+            "                        and gpu_speed=F (GPU kernel durations divided by F)\n"
             "  -w, --workload W      name:key=value,... (see `hetsim workloads`)\n"
             "  -s, --policy S        name:key=value,... (see `hetsim policies`)\n"
             "      --gpus K          GPU workers (default: all)\n"

@@ -146,7 +146,7 @@ static bool is_flat(const char *text)
 
 static const struct hs_param *platform_params(const char *text)
 {
-    return is_flat(text) ? hs_flat_params() : NULL;
+    return hs_platform_params(text);
 }
 
 static bool has_param(const struct hs_param *params, const char *key)

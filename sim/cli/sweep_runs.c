@@ -102,10 +102,8 @@ static const struct hs_param *table_of(enum hs_axis_kind kind, const char *text)
     if (kind == HS_AXIS_POLICY)
         for (const struct hs_policy *const *p = hs_policies(); *p; p++)
             params = strcmp((*p)->name, spec.name) == 0 ? (*p)->params : params;
-    if (kind == HS_AXIS_PLATFORM && strcmp(spec.name, "flat") == 0)
-        params = hs_flat_params();
     hs_spec_free(&spec);
-    return params;
+    return kind == HS_AXIS_PLATFORM ? hs_platform_params(text) : params;
 }
 
 static char *policy_canonical(const char *text)

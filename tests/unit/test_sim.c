@@ -155,6 +155,85 @@ static void test_switch_contention(void)
     cJSON_Delete(r);
 }
 
+/* The DADA spec's model of the machine (platforms/idgraf-dada.xml), against
+ * the times its §1.4 verified with SimGrid 3.32 and CM02: a 2 MiB H2D takes
+ * 10 us + 2097152 / 6e9 s = 359.525 us alone (and with the other GPU on
+ * another switch), 709.05 us each when two GPUs of one switch load at once. */
+static void test_dada_platform(void)
+{
+    const double mib2 = 2097152, alone = 10e-6 + mib2 / 6e9;
+    HS_ASSERT_NEAR_REL(alone, 359.525e-6, 1e-6); /* the spec prints ns */
+    const enum hs_gpu_order orders[] = {HS_GPU_SPREAD, HS_GPU_FIRST};
+    const double expect[] = {359.525e-6, 709.05e-6};
+    for (int o = 0; o < 2; o++) {
+        struct hs_dag *dag = hs_dag_new("two");
+        int a = hs_dag_add_handle(dag, "a", mib2), b = hs_dag_add_handle(dag, "b", mib2);
+        gpu_task(dag, 1e-3, a, -1);
+        gpu_task(dag, 1e-3, b, -1);
+        hs_dag_finalize(dag);
+        struct hs_run_config cfg = idgraf(2, 0);
+        cfg.platform_file = hs_test_data("idgraf-dada.xml");
+        cfg.perf_file = hs_test_data("perf/idgraf-dada.json");
+        cfg.select.gpu_order = orders[o];
+        cfg.select.window = 1;
+        cJSON *r = simulate(&cfg, dag, "eager");
+        HS_ASSERT_NEAR_REL(xfer_time(r, 0), expect[o], 1e-6);
+        HS_ASSERT_NEAR_REL(xfer_time(r, 1), expect[o], 1e-6);
+        cJSON_Delete(r);
+        hs_dag_free(dag);
+    }
+}
+
+/* SPLITDUPLEX (spec §1.4): a D2H out of GPU1 beside an H2D into GPU0, the
+ * two GPUs on one switch, each takes 359.525 us. A (GPU1, no time) writes h,
+ * which B needs on the core; C reads a on GPU0. */
+static void test_dada_platform_duplex(void)
+{
+    const double mib2 = 2097152;
+    struct hs_dag *dag = hs_dag_new("duplex");
+    int a = hs_dag_add_handle(dag, "a", mib2), h = hs_dag_add_handle(dag, "h", mib2);
+    const double cc[3] = {1e-3, -1, -1}, ca[3] = {-1, 0, -1}, cb[3] = {-1, -1, 1e-3};
+    int tc = hs_dag_add_task(dag, "k", "C", 0, 0), ta = hs_dag_add_task(dag, "k", "A", 0, 0);
+    int tb = hs_dag_add_task(dag, "k", "B", 0, 0);
+    hs_dag_set_proc_costs(dag, tc, cc, 3);
+    hs_dag_set_proc_costs(dag, ta, ca, 3);
+    hs_dag_set_proc_costs(dag, tb, cb, 3);
+    hs_dag_access(dag, tc, a, HS_MODE_R);
+    hs_dag_access(dag, ta, h, HS_MODE_W);
+    hs_dag_access(dag, tb, h, HS_MODE_R);
+    hs_dag_finalize(dag);
+    struct hs_run_config cfg = idgraf(2, 1);
+    cfg.platform_file = hs_test_data("idgraf-dada.xml");
+    cfg.perf_file = NULL;
+    cJSON *r = simulate(&cfg, dag, "eager");
+    CU_ASSERT_EQUAL(cJSON_GetArraySize(cJSON_GetObjectItem(r, "xfers")), 2);
+    HS_ASSERT_NEAR_REL(xfer_time(r, 0), 359.525e-6, 1e-6);
+    HS_ASSERT_NEAR_REL(xfer_time(r, 1), 359.525e-6, 1e-6);
+    cJSON_Delete(r);
+    hs_dag_free(dag);
+}
+
+/* The sensitivity knobs (DADA spec §6.17): bw_scale multiplies every link's
+ * bandwidth (8 MiB into GPU0 of Idgraf at half of 5982867814 B/s, estimates
+ * included: the task starts when the copy lands), gpu_speed divides GPU
+ * kernel times (a 1 ms kernel takes 0.8 ms at 1.25). */
+static void test_platform_knobs(void)
+{
+    struct hs_dag *dag = hs_dag_new("one");
+    int h = hs_dag_add_handle(dag, "h", MIB8);
+    gpu_task(dag, 1e-3, h, -1);
+    hs_dag_finalize(dag);
+    struct hs_run_config cfg = idgraf(1, 0);
+    cfg.bw_scale = 0.5;
+    cfg.opts.gpu_speed = 1.25;
+    cJSON *r = simulate(&cfg, dag, "eager");
+    double copy = 11.019e-6 + MIB8 / (0.5 * 5982867814.0);
+    HS_ASSERT_NEAR_REL(num(item(r, "xfers", 0), "end"), copy, 1e-12);
+    HS_ASSERT_NEAR_REL(num(r, "makespan"), copy + 0.8e-3, 1e-12);
+    cJSON_Delete(r);
+    hs_dag_free(dag);
+}
+
 /* A writes h on GPU0 only, B reads it on GPU1 only (explicit per-worker costs). */
 static struct hs_dag *producer_consumer(void)
 {
@@ -442,6 +521,9 @@ int main(void)
         {"one core: makespan = sum of durations", test_one_core_sum},
         {"isolated transfer = latency + bytes/bandwidth", test_isolated_transfer},
         {"two transfers: shared switch x2, separate switches x1", test_switch_contention},
+        {"the DADA spec's PCIe model: 359.525 us alone, 709.05 us shared", test_dada_platform},
+        {"the DADA spec's PCIe model: H2D and D2H do not interfere", test_dada_platform_duplex},
+        {"bw_scale and gpu_speed", test_platform_knobs},
         {"GPU to GPU staged through host, or p2p", test_staging_through_host},
         {"GEMM on one GPU moves 3S H2D + S D2H", test_gemm_minimal_traffic},
         {"eviction writes sole copies back", test_eviction_writeback},
