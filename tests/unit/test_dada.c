@@ -235,22 +235,28 @@ static void test_bad_parameters(void)
     }
 }
 
-/* The studies of Figs. 1-4 and DDA's are shipped; the quick versions of the
- * LU figure and of the alpha sweep run in seconds, every row ok, and print
- * the paper's facts as ratios beside ours. */
+/* The studies of Figs. 1-4, DDA's and the spec's side studies are shipped;
+ * the quick versions of the LU figure, of the alpha sweep and of the
+ * sensitivity sweep (platform parameters as axes) run in seconds, every row
+ * ok, and print the paper's facts as ratios beside ours. */
 static void test_quick_studies(void)
 {
     char *out;
     CU_ASSERT_EQUAL(hs_test_cli("reproduce --list", &out, NULL), 0);
     for (const char *const *n = (const char *const[]){"dada-alpha ", "dada-alpha-cp", "dada-cholesky", "dada-lu",
-                                                      "dada-qr", "dda-ch6", NULL}; *n; n++)
+                                                      "dada-qr", "dda-ch6", "dada-sensitivity", "dada-sizes",
+                                                      "dada-models", NULL};
+         *n; n++)
         CU_ASSERT_PTR_NOT_NULL(strstr(out, *n));
     free(out);
-    const char *studies[] = {"dada-lu", "dada-alpha"};
+    const char *studies[] = {"dada-lu", "dada-alpha", "dada-sensitivity"};
     const char *line[] = {"bytes_total ratio  policy=dada-cp gpus=8 vs policy=heft:online=1",
-                          "gflops ratio       alpha=0 gpus=2 vs gpus=8"};
-    long rows[] = {16, 12}; /* 4 policies x 2 GPU counts x 2 reps; 2 alphas x 3 GPU counts x 2 reps */
-    for (int i = 0; i < 2; i++) {
+                          "gflops ratio       alpha=0 gpus=2 vs gpus=8",
+                          "bytes_total ratio  bw_scale=0.5 gpu_speed=0.75 workload=lu:n=8192,nb=512 policy=dada-cp"};
+    /* 4 policies x 2 GPU counts x 2 reps; 2 alphas x 3 GPU counts x 2 reps;
+     * 2 workloads x 2 policies x 2 bandwidths */
+    long rows[] = {16, 12, 8};
+    for (int i = 0; i < 3; i++) {
         char *dir = hs_test_tmp(""), args[1024], path[1024];
         snprintf(args, sizeof args, "reproduce %s --quick -j 2 -q -o %s", studies[i], dir);
         time_t t0 = time(NULL);
