@@ -131,3 +131,10 @@ void hs_test_write_file(const char *path, const char *text)
     }
     fclose(f);
 }
+
+int hs_test_task(struct hs_dag *dag, const char *label, const double *costs, int nworkers)
+{
+    int t = hs_dag_add_task(dag, "k", label, 0, 0);
+    hs_dag_set_proc_costs(dag, t, costs, nworkers);
+    return t;
+}

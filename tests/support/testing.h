@@ -15,6 +15,10 @@
 
 int hs_test_main(const char *suite, const CU_TestInfo *tests);
 
+/* Add a task of kernel "k" with explicit per-worker costs (seconds, -1:
+ * cannot run there); returns its id. */
+int hs_test_task(struct hs_dag *dag, const char *label, const double *costs, int nworkers);
+
 /* Platform and timing-table files of the source tree. */
 const char *hs_test_data(const char *relative);
 

@@ -148,10 +148,8 @@ static void test_cp_topology(void)
     idgraf_config(&cfg, 3, 1);
     struct hs_dag *dag = hs_dag_new("topology");
     int h = hs_dag_add_handle(dag, "h", 2097152);
-    const double cl[4] = {-1, -1, 2e-4, -1}, cb[4] = {1e-3, 1e-3, 1e-3, 1};
-    hs_dag_set_proc_costs(dag, hs_dag_add_task(dag, "k", "L", 0, 0), cl, 4);
-    int b = hs_dag_add_task(dag, "k", "B", 0, 0);
-    hs_dag_set_proc_costs(dag, b, cb, 4);
+    hs_test_task(dag, "L", (const double[]){-1, -1, 2e-4, -1}, 4);
+    int b = hs_test_task(dag, "B", (const double[]){1e-3, 1e-3, 1e-3, 1}, 4);
     hs_dag_access(dag, b, h, HS_MODE_R);
     hs_dag_finalize(dag);
     const char *specs[] = {"dada0-cp", "dada0:cp=topology", "dada-cp:cp=topology"};

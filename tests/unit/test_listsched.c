@@ -271,14 +271,11 @@ static void test_online_eft_forms(void)
 {
     struct hs_dag *dag = hs_dag_new("eft");
     int h = hs_dag_add_handle(dag, "h", 3);
-    const double ca[2] = {-1, 1}, c0[2] = {10, -1}, c1[2] = {-1, 10.5}, cb[2] = {1, 1};
-    int a = hs_dag_add_task(dag, "k", "A", 0, 0);
-    hs_dag_set_proc_costs(dag, a, ca, 2);
+    int a = hs_test_task(dag, "A", (const double[]){-1, 1}, 2);
     hs_dag_access(dag, a, h, HS_MODE_W);
-    hs_dag_set_proc_costs(dag, hs_dag_add_task(dag, "k", "X0", 0, 0), c0, 2);
-    hs_dag_set_proc_costs(dag, hs_dag_add_task(dag, "k", "X1", 0, 0), c1, 2);
-    int b = hs_dag_add_task(dag, "k", "B", 0, 0);
-    hs_dag_set_proc_costs(dag, b, cb, 2);
+    hs_test_task(dag, "X0", (const double[]){10, -1}, 2);
+    hs_test_task(dag, "X1", (const double[]){-1, 10.5}, 2);
+    int b = hs_test_task(dag, "B", (const double[]){1, 1}, 2);
     hs_dag_access(dag, b, h, HS_MODE_R);
     hs_dag_finalize(dag);
     struct hs_run_config cfg = flat_config(2, NULL);

@@ -86,14 +86,22 @@ static void test_one_core_sum(void)
 /* RAM0 -> GPU0 crosses ioh0_through (13.04 GB/s), sw0_down (5982867814 B/s)
  * and gpu0_h2d (5985150529 B/s, 11.019 us): 8 MiB take 11.019 us + 8 MiB /
  * 5982867814 B/s. The task starts when its input has landed. */
-static void test_isolated_transfer(void)
+/* One 1 ms GPU task reading 8 MiB from host memory, on GPU0 of Idgraf. */
+static cJSON *one_transfer(const struct hs_run_config *cfg)
 {
     struct hs_dag *dag = hs_dag_new("one");
     int h = hs_dag_add_handle(dag, "h", MIB8);
     gpu_task(dag, 1e-3, h, -1);
     hs_dag_finalize(dag);
+    cJSON *r = simulate(cfg, dag, "eager");
+    hs_dag_free(dag);
+    return r;
+}
+
+static void test_isolated_transfer(void)
+{
     struct hs_run_config cfg = idgraf(1, 0);
-    cJSON *r = simulate(&cfg, dag, "eager");
+    cJSON *r = one_transfer(&cfg);
     const cJSON *x = item(r, "xfers", 0);
     double expect = 11.019e-6 + MIB8 / 5982867814.0;
     CU_ASSERT_EQUAL(cJSON_GetArraySize(cJSON_GetObjectItem(r, "xfers")), 1);
@@ -102,14 +110,13 @@ static void test_isolated_transfer(void)
     HS_ASSERT_NEAR_REL(num(item(r, "tasks", 0), "start"), expect, 1e-12);
     HS_ASSERT_NEAR_REL(num(r, "makespan"), expect + 1e-3, 1e-12);
     cJSON_Delete(r);
-    hs_dag_free(dag);
 }
 
-/* Two tasks on two GPUs, each reading its own 8 MiB at time 0. */
-static cJSON *two_transfers(const char *platform, enum hs_gpu_order order)
+/* Two tasks on two GPUs, each reading its own `bytes` at time 0. */
+static cJSON *two_transfers_of(const char *platform, enum hs_gpu_order order, double bytes)
 {
     struct hs_dag *dag = hs_dag_new("two");
-    int a = hs_dag_add_handle(dag, "a", MIB8), b = hs_dag_add_handle(dag, "b", MIB8);
+    int a = hs_dag_add_handle(dag, "a", bytes), b = hs_dag_add_handle(dag, "b", bytes);
     gpu_task(dag, 1e-3, a, -1);
     gpu_task(dag, 1e-3, b, -1);
     hs_dag_finalize(dag);
@@ -120,6 +127,11 @@ static cJSON *two_transfers(const char *platform, enum hs_gpu_order order)
     cJSON *r = simulate(&cfg, dag, "eager");
     hs_dag_free(dag);
     return r;
+}
+
+static cJSON *two_transfers(const char *platform, enum hs_gpu_order order)
+{
+    return two_transfers_of(platform, order, MIB8);
 }
 
 static double xfer_time(const cJSON *r, int i)
@@ -166,21 +178,10 @@ static void test_dada_platform(void)
     const enum hs_gpu_order orders[] = {HS_GPU_SPREAD, HS_GPU_FIRST};
     const double expect[] = {359.525e-6, 709.05e-6};
     for (int o = 0; o < 2; o++) {
-        struct hs_dag *dag = hs_dag_new("two");
-        int a = hs_dag_add_handle(dag, "a", mib2), b = hs_dag_add_handle(dag, "b", mib2);
-        gpu_task(dag, 1e-3, a, -1);
-        gpu_task(dag, 1e-3, b, -1);
-        hs_dag_finalize(dag);
-        struct hs_run_config cfg = idgraf(2, 0);
-        cfg.platform_file = hs_test_data("idgraf-dada.xml");
-        cfg.perf_file = hs_test_data("perf/idgraf-dada.json");
-        cfg.select.gpu_order = orders[o];
-        cfg.select.window = 1;
-        cJSON *r = simulate(&cfg, dag, "eager");
+        cJSON *r = two_transfers_of("idgraf-dada.xml", orders[o], mib2);
         HS_ASSERT_NEAR_REL(xfer_time(r, 0), expect[o], 1e-6);
         HS_ASSERT_NEAR_REL(xfer_time(r, 1), expect[o], 1e-6);
         cJSON_Delete(r);
-        hs_dag_free(dag);
     }
 }
 
@@ -192,12 +193,9 @@ static void test_dada_platform_duplex(void)
     const double mib2 = 2097152;
     struct hs_dag *dag = hs_dag_new("duplex");
     int a = hs_dag_add_handle(dag, "a", mib2), h = hs_dag_add_handle(dag, "h", mib2);
-    const double cc[3] = {1e-3, -1, -1}, ca[3] = {-1, 0, -1}, cb[3] = {-1, -1, 1e-3};
-    int tc = hs_dag_add_task(dag, "k", "C", 0, 0), ta = hs_dag_add_task(dag, "k", "A", 0, 0);
-    int tb = hs_dag_add_task(dag, "k", "B", 0, 0);
-    hs_dag_set_proc_costs(dag, tc, cc, 3);
-    hs_dag_set_proc_costs(dag, ta, ca, 3);
-    hs_dag_set_proc_costs(dag, tb, cb, 3);
+    int tc = hs_test_task(dag, "C", (const double[]){1e-3, -1, -1}, 3);
+    int ta = hs_test_task(dag, "A", (const double[]){-1, 0, -1}, 3);
+    int tb = hs_test_task(dag, "B", (const double[]){-1, -1, 1e-3}, 3);
     hs_dag_access(dag, tc, a, HS_MODE_R);
     hs_dag_access(dag, ta, h, HS_MODE_W);
     hs_dag_access(dag, tb, h, HS_MODE_R);
@@ -219,19 +217,14 @@ static void test_dada_platform_duplex(void)
  * kernel times (a 1 ms kernel takes 0.8 ms at 1.25). */
 static void test_platform_knobs(void)
 {
-    struct hs_dag *dag = hs_dag_new("one");
-    int h = hs_dag_add_handle(dag, "h", MIB8);
-    gpu_task(dag, 1e-3, h, -1);
-    hs_dag_finalize(dag);
     struct hs_run_config cfg = idgraf(1, 0);
     cfg.bw_scale = 0.5;
     cfg.opts.gpu_speed = 1.25;
-    cJSON *r = simulate(&cfg, dag, "eager");
+    cJSON *r = one_transfer(&cfg);
     double copy = 11.019e-6 + MIB8 / (0.5 * 5982867814.0);
     HS_ASSERT_NEAR_REL(num(item(r, "xfers", 0), "end"), copy, 1e-12);
     HS_ASSERT_NEAR_REL(num(r, "makespan"), copy + 0.8e-3, 1e-12);
     cJSON_Delete(r);
-    hs_dag_free(dag);
 }
 
 /* A writes h on GPU0 only, B reads it on GPU1 only (explicit per-worker costs). */
