@@ -102,7 +102,8 @@ static double gemm_residual(const struct hs_numeric *num, const struct hs_dag *d
     return err / (norm * xnorm * (double)n * eps_of(num));
 }
 
-void *hs_numeric_ax(const struct hs_numeric *num, double **x, double *anorm)
+/* y = A x (A the initial matrix) in the tiles' precision, and x. */
+static void *initial_times_x(const struct hs_numeric *num, double **x, double *anorm)
 {
     long n = (long)num->nt * num->nb;
     double xnorm;
@@ -125,15 +126,16 @@ void *hs_numeric_ax(const struct hs_numeric *num, double **x, double *anorm)
     return y;
 }
 
-double hs_numeric_upper_residual(const struct hs_numeric *num, const int *idx, void **host,
-                                 const double *x, const void *y, double anorm)
+/* max |y - U x| / (anorm ||x|| n eps) */
+static double upper_residual(const struct hs_replay *rp, const double *x, const void *y, double anorm)
 {
+    const struct hs_numeric *num = rp->num;
     int nb = num->nb, nt = num->nt;
     long n = (long)nt * nb;
     double *ux = hs_xcalloc((size_t)n, sizeof(double)), err = 0, xnorm = 0;
     for (int k = 0; k < nt; k++)
         for (int j = k; j < nt; j++) {
-            const void *tile = host[idx[(HS_TILE_A * nt + k) * nt + j]];
+            const void *tile = hs_replay_tile(rp, HS_TILE_A, k, j);
             for (int jj = 0; jj < nb; jj++)
                 for (int ii = 0; ii < (j == k ? jj + 1 : nb); ii++)
                     ux[(long)k * nb + ii] += element(num, tile, ii, jj) * x[(long)j * nb + jj];
@@ -145,6 +147,32 @@ double hs_numeric_upper_residual(const struct hs_numeric *num, const int *idx, v
     }
     free(ux);
     return err / (anorm * xnorm * (double)n * eps_of(num));
+}
+
+void *hs_replay_tile(const struct hs_replay *r, int kind, int i, int j)
+{
+    int nt = r->num->nt;
+    return r->host[r->idx[(kind * nt + i) * nt + j]];
+}
+
+double hs_numeric_replay_residual(const struct hs_numeric *num, const struct hs_dag *dag, void **host,
+                                  hs_replay_diag diag, hs_replay_pair pair)
+{
+    int nb = num->nb, nt = num->nt;
+    bool s = num->single;
+    int *idx = hs_numeric_tile_index(num, dag);
+    struct hs_replay rp = {num, host, idx};
+    double *x, anorm;
+    void *y = initial_times_x(num, &x, &anorm);
+    for (int k = 0; k < nt; k++) {
+        void *yk = hs_x_at(y, (long)k * nb, s);
+        diag(&rp, k, yk);
+        for (int m = k + 1; m < nt; m++)
+            pair(&rp, k, m, yk, hs_x_at(y, (long)m * nb, s));
+    }
+    double r = upper_residual(&rp, x, y, anorm);
+    free(x), free(y), free(idx);
+    return r;
 }
 
 double hs_numeric_residual(const struct hs_numeric *num, const struct hs_dag *dag, void **host)

@@ -20,11 +20,22 @@ double hs_numeric_initial(const struct hs_numeric *num, int matrix, long r, long
 /* Handle of the final version of tile (kind, i, j), -1 if none:
  * idx[(kind * nt + i) * nt + j]; free it. */
 int *hs_numeric_tile_index(const struct hs_numeric *num, const struct hs_dag *dag);
-/* max |y - U x| / (anorm ||x|| n eps), U the block upper triangle of the
- * final A tiles (each diagonal tile's upper triangle and the tiles right of
- * it), y in the tiles' precision. */
-double hs_numeric_upper_residual(const struct hs_numeric *num, const int *idx, void **host,
-                                 const double *x, const void *y, double anorm);
+/* The residual of a factorisation into transformations and an upper
+ * triangle (LU, QR): y = A x, then for k = 0..nt-1, diag(k, y_k) and for
+ * m > k pair(k, m, y_k, y_m) replay the transformations on y's blocks; the
+ * result is compared with U x, U the block upper triangle of the final A
+ * tiles (each diagonal tile's upper triangle and the tiles right of it):
+ * max |y - U x| / (anorm ||x|| n eps). tile(kind, i, j) gives a final tile. */
+struct hs_replay {
+    const struct hs_numeric *num;
+    void **host;
+    const int *idx;
+};
+void *hs_replay_tile(const struct hs_replay *r, int kind, int i, int j);
+typedef void (*hs_replay_diag)(const struct hs_replay *r, int k, void *yk);
+typedef void (*hs_replay_pair)(const struct hs_replay *r, int k, int m, void *yk, void *ym);
+double hs_numeric_replay_residual(const struct hs_numeric *num, const struct hs_dag *dag, void **host,
+                                  hs_replay_diag diag, hs_replay_pair pair);
 
 /* Buffers in the task's access order (see workloads/lu.c and qr.c). Each
  * returns false if the operation is not one of its family (or, on a GPU,
@@ -37,9 +48,5 @@ bool hs_qr_cpu(const struct hs_numeric *num, enum hs_op op, void **b);
 bool hs_qr_gpu(const struct hs_numeric *num, enum hs_op op, void **b, struct hs_gpu_libs *libs);
 double hs_qr_residual(const struct hs_numeric *num, const struct hs_dag *dag, void **host);
 
-/* y = A x (A the initial matrix, x the residual's deterministic vector), in
- * the tiles' precision, and x itself in double: for the factorisations'
- * residuals. Returns y (nt·nb elements); x is allocated into *x. */
-void *hs_numeric_ax(const struct hs_numeric *num, double **x, double *anorm);
 
 #endif

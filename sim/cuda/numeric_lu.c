@@ -133,23 +133,20 @@ bool hs_lu_gpu(const struct hs_numeric *num, enum hs_op op, void **b, struct hs_
 
 /* ---- residual ----------------------------------------------------------------- */
 
+static void replay_gessm(const struct hs_replay *r, int k, void *yk)
+{
+    gessm(r->num->single, r->num->nb, 1, hs_replay_tile(r, HS_TILE_IPIV, k, k), hs_replay_tile(r, HS_TILE_A, k, k),
+          yk, r->num->nb);
+}
+
+static void replay_ssssm(const struct hs_replay *r, int k, int m, void *yk, void *ym)
+{
+    int nb = r->num->nb;
+    ssssm(r->num->single, nb, r->num->ib, 1, yk, nb, ym, nb, hs_replay_tile(r, HS_TILE_L, m, k),
+          hs_replay_tile(r, HS_TILE_A, m, k), hs_replay_tile(r, HS_TILE_IPIV, m, k));
+}
+
 double hs_lu_residual(const struct hs_numeric *num, const struct hs_dag *dag, void **host)
 {
-    int nb = num->nb, nt = num->nt, ib = num->ib;
-    bool s = num->single;
-    int *idx = hs_numeric_tile_index(num, dag);
-#define TILE(kind, i, j) host[idx[((kind) * nt + (i)) * nt + (j)]]
-    double *x, anorm;
-    void *y = hs_numeric_ax(num, &x, &anorm);
-    for (int k = 0; k < nt; k++) {
-        void *yk = hs_x_at(y, (long)k * nb, s);
-        gessm(s, nb, 1, TILE(HS_TILE_IPIV, k, k), TILE(HS_TILE_A, k, k), yk, nb);
-        for (int m = k + 1; m < nt; m++)
-            ssssm(s, nb, ib, 1, yk, nb, hs_x_at(y, (long)m * nb, s), nb, TILE(HS_TILE_L, m, k),
-                  TILE(HS_TILE_A, m, k), TILE(HS_TILE_IPIV, m, k));
-    }
-#undef TILE
-    double r = hs_numeric_upper_residual(num, idx, host, x, y, anorm);
-    free(x), free(y), free(idx);
-    return r;
+    return hs_numeric_replay_residual(num, dag, host, replay_gessm, replay_ssssm);
 }

@@ -18,7 +18,6 @@
 #include "sim/cuda/blasx.h"
 #include "sim/cuda/numeric_la.h"
 
-#include <stdlib.h>
 
 static int imin(int a, int b)
 {
@@ -87,23 +86,20 @@ bool hs_qr_gpu(const struct hs_numeric *num, enum hs_op op, void **b, struct hs_
 
 /* ---- residual ----------------------------------------------------------------- */
 
+static void replay_ormqr(const struct hs_replay *r, int k, void *yk)
+{
+    hs_x_gemqrt(r->num->single, r->num->nb, 1, r->num->ib, hs_replay_tile(r, HS_TILE_A, k, k),
+                hs_replay_tile(r, HS_TILE_T, k, k), yk, r->num->nb);
+}
+
+static void replay_tsmqr(const struct hs_replay *r, int k, int m, void *yk, void *ym)
+{
+    int nb = r->num->nb;
+    hs_x_tpmqrt(r->num->single, nb, 1, r->num->ib, hs_replay_tile(r, HS_TILE_A, m, k),
+                hs_replay_tile(r, HS_TILE_T, m, k), yk, nb, ym, nb);
+}
+
 double hs_qr_residual(const struct hs_numeric *num, const struct hs_dag *dag, void **host)
 {
-    int nb = num->nb, nt = num->nt, ib = num->ib;
-    bool s = num->single;
-    int *idx = hs_numeric_tile_index(num, dag);
-#define TILE(kind, i, j) host[idx[((kind) * nt + (i)) * nt + (j)]]
-    double *x, anorm;
-    void *y = hs_numeric_ax(num, &x, &anorm);
-    for (int k = 0; k < nt; k++) {
-        void *yk = hs_x_at(y, (long)k * nb, s);
-        hs_x_gemqrt(s, nb, 1, ib, TILE(HS_TILE_A, k, k), TILE(HS_TILE_T, k, k), yk, nb);
-        for (int m = k + 1; m < nt; m++)
-            hs_x_tpmqrt(s, nb, 1, ib, TILE(HS_TILE_A, m, k), TILE(HS_TILE_T, m, k), yk, nb,
-                        hs_x_at(y, (long)m * nb, s), nb);
-    }
-#undef TILE
-    double r = hs_numeric_upper_residual(num, idx, host, x, y, anorm);
-    free(x), free(y), free(idx);
-    return r;
+    return hs_numeric_replay_residual(num, dag, host, replay_ormqr, replay_tsmqr);
 }
