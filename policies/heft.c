@@ -114,7 +114,10 @@ static int plan_offline(struct hs_sched *s)
 {
     const struct hs_spec *params = hs_sched_params(s);
     struct hs_listsched *ls = hs_ls_new(s);
-    hs_heft_place_all(ls, hs_spec_get(params, "rank"), hs_spec_bool(params, "insertion"));
+    if (hs_heft_place_all(ls, hs_spec_get(params, "rank"), hs_spec_bool(params, "insertion"))) {
+        hs_ls_free(ls);
+        return -1;
+    }
     hs_ls_commit(ls);
     return 0;
 }
