@@ -83,19 +83,6 @@ static int cmp_key_desc(const void *a, const void *b)
     return x[1] < y[1] ? -1 : x[1] > y[1];
 }
 
-static void order_by_ratio(struct batch *b)
-{
-    double *keys = hs_xmalloc((size_t)(2 * b->n + 1) * sizeof *keys);
-    for (int i = 0; i < b->n; i++) {
-        keys[2 * i] = !isfinite(b->gpu[i]) ? 0 : b->gpu[i] > 0 ? b->cpu[i] / b->gpu[i] : INFINITY;
-        keys[2 * i + 1] = i;
-    }
-    qsort(keys, (size_t)b->n, 2 * sizeof *keys, cmp_key_desc);
-    for (int i = 0; i < b->n; i++)
-        b->by_ratio[i] = (int)keys[2 * i + 1];
-    free(keys);
-}
-
 static void describe(struct batch *b)
 {
     struct hs_sched *s = b->s;
@@ -106,18 +93,15 @@ static void describe(struct batch *b)
         double held = b->d->ignore_load ? 0 : b->ready[w] - b->now;
         *(b->is_gpu[w] ? &b->load_gpu : &b->load_cpu) += held;
     }
-    for (int i = 0; i < b->n; i++) {
-        b->cpu[i] = b->gpu[i] = INFINITY;
+    for (int i = 0; i < b->n; i++)
         for (int w = 0; w < b->P; w++) {
             double p = hs_sched_exec_estimate(s, b->tasks[i], w), c = INFINITY;
             if (isfinite(p))
                 c = b->d->alpha * p + b->d->beta * hs_sched_transfer_estimate(s, b->tasks[i], w);
             b->cost[(size_t)i * b->P + w] = c;
-            double *class_min = b->is_gpu[w] ? &b->gpu[i] : &b->cpu[i];
-            *class_min = fmin(*class_min, c);
         }
-    }
-    order_by_ratio(b);
+    hs_da_class_costs(b->n, b->P, b->is_gpu, b->cost, b->cpu, b->gpu);
+    hs_da_speedup_order(b->n, b->cpu, b->gpu, b->by_ratio);
 }
 
 /* Tasks of one class by decreasing class cost onto that class's workers, each
@@ -197,12 +181,8 @@ static bool try_guess(void *ctx, double lambda)
 
 static double upper_bound(const struct batch *b)
 {
-    double sum = 0;
-    for (int i = 0; i < b->n; i++) {
-        double c = b->cpu[i], g = b->gpu[i];
-        sum += isfinite(c) && isfinite(g) ? fmax(c, g) : isfinite(c) ? c : isfinite(g) ? g : 0;
-    }
-    return sum + (b->m ? b->load_cpu / b->m : 0) + (b->k ? b->load_gpu / b->k : 0);
+    return hs_da_class_sum(b->n, b->cpu, b->gpu) + (b->m ? b->load_cpu / b->m : 0) +
+           (b->k ? b->load_gpu / b->k : 0);
 }
 
 static void schedule_batch(struct hs_sched *s, struct dda *d)

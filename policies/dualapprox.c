@@ -45,27 +45,46 @@ static void sort_tasks(struct sort_key *keys, int n, int *order)
 
 /* S_i = c^CPU / c^GPU: 0 for tasks without a GPU version, infinite for tasks
  * without a CPU one. */
-static double speedup(const struct hs_dualapprox *da, int i)
+static double speedup(double cpu, double gpu)
 {
-    if (!isfinite(da->gpu[i]))
+    if (!isfinite(gpu))
         return 0;
-    if (!isfinite(da->cpu[i]) || da->gpu[i] <= 0)
+    if (!isfinite(cpu) || gpu <= 0)
         return INFINITY;
-    return da->cpu[i] / da->gpu[i];
+    return cpu / gpu;
 }
 
-static void class_costs(struct hs_dualapprox *da)
+void hs_da_class_costs(int ntasks, int nworkers, const bool *is_gpu, const double *cost, double *cpu,
+                       double *gpu)
 {
-    const struct hs_da_problem *p = &da->p;
-    for (int i = 0; i < p->ntasks; i++) {
-        da->cpu[i] = da->gpu[i] = INFINITY;
-        for (int w = 0; w < p->nworkers; w++) {
-            double c = p->cost[(size_t)i * p->nworkers + w];
-            double *class_min = p->is_gpu[w] ? &da->gpu[i] : &da->cpu[i];
+    for (int i = 0; i < ntasks; i++) {
+        cpu[i] = gpu[i] = INFINITY;
+        for (int w = 0; w < nworkers; w++) {
+            double c = cost[(size_t)i * nworkers + w];
+            double *class_min = is_gpu[w] ? &gpu[i] : &cpu[i];
             if (c < *class_min)
                 *class_min = c;
         }
     }
+}
+
+void hs_da_speedup_order(int ntasks, const double *cpu, const double *gpu, int *order)
+{
+    struct sort_key *keys = hs_xmalloc((size_t)(ntasks + 1) * sizeof *keys);
+    for (int i = 0; i < ntasks; i++)
+        keys[i] = (struct sort_key){speedup(cpu[i], gpu[i]), 0, i};
+    sort_tasks(keys, ntasks, order);
+    free(keys);
+}
+
+double hs_da_class_sum(int ntasks, const double *cpu, const double *gpu)
+{
+    double sum = 0;
+    for (int i = 0; i < ntasks; i++) {
+        double c = cpu[i], g = gpu[i];
+        sum += isfinite(c) && isfinite(g) ? fmax(c, g) : isfinite(c) ? c : isfinite(g) ? g : 0;
+    }
+    return sum;
 }
 
 static void build_orders(struct hs_dualapprox *da)
@@ -75,11 +94,9 @@ static void build_orders(struct hs_dualapprox *da)
     struct sort_key *keys = hs_xmalloc((size_t)(n + 1) * sizeof *keys);
     for (int i = 0; i < n; i++)
         if (p->aff_worker && p->aff_worker[i] != HS_DA_NO_AFFINITY)
-            keys[da->naff++] = (struct sort_key){p->aff_score[i], speedup(da, i), i};
+            keys[da->naff++] = (struct sort_key){p->aff_score[i], speedup(da->cpu[i], da->gpu[i]), i};
     sort_tasks(keys, da->naff, da->aff_order);
-    for (int i = 0; i < n; i++)
-        keys[i] = (struct sort_key){speedup(da, i), 0, i};
-    sort_tasks(keys, n, da->gpu_order);
+    hs_da_speedup_order(n, da->cpu, da->gpu, da->gpu_order);
     for (int i = 0; i < n; i++)
         keys[i] = (struct sort_key){p->cpu_order == HS_DA_CPU_LONGEST ? da->cpu[i] : 0, 0, i};
     sort_tasks(keys, n, da->cpu_order);
@@ -101,7 +118,7 @@ struct hs_dualapprox *hs_da_new(const struct hs_da_problem *p)
         da->backlog[w] = p->absolute ? fmax(p->ready[w] - p->now, 0) : 0;
         p->is_gpu[w] ? da->ngpus++ : da->ncpus++;
     }
-    class_costs(da);
+    hs_da_class_costs(n, P, p->is_gpu, p->cost, da->cpu, da->gpu);
     build_orders(da);
     return da;
 }
@@ -130,14 +147,10 @@ void hs_da_schedule_free(struct hs_da_schedule *s)
 
 double hs_da_upper(const struct hs_dualapprox *da)
 {
-    double sum = 0, backlog = 0;
-    for (int i = 0; i < da->p.ntasks; i++) { /* line 2, over the finite class costs only */
-        double c = da->cpu[i], g = da->gpu[i];
-        sum += isfinite(c) && isfinite(g) ? fmax(c, g) : isfinite(c) ? c : isfinite(g) ? g : 0;
-    }
+    double backlog = 0;
     for (int w = 0; w < da->p.nworkers; w++)
         backlog = fmax(backlog, da->backlog[w]);
-    return sum + backlog;
+    return hs_da_class_sum(da->p.ntasks, da->cpu, da->gpu) + backlog;
 }
 
 /* ---- ASSIGN(R, λ) -------------------------------------------------------------- */

@@ -80,6 +80,16 @@ bool hs_da_assign(const struct hs_dualapprox *da, double lambda, struct hs_da_sc
  * guesses tried after the initial upper bound. */
 double hs_da_solve(const struct hs_dualapprox *da, struct hs_da_schedule *out, int *iterations);
 
+/* What DDA (dda.c) shares with DADA about a batch: each task's class costs
+ * (the cheapest worker of each class, INFINITY if none can run it), the
+ * tasks by decreasing CPU/GPU speedup c^CPU/c^GPU (0 without a GPU version,
+ * infinite without a CPU one) then activation order, and line 2's
+ * Σ max(c^CPU, c^GPU) over the finite class costs. */
+void hs_da_class_costs(int ntasks, int nworkers, const bool *is_gpu, const double *cost, double *cpu,
+                       double *gpu);
+void hs_da_speedup_order(int ntasks, const double *cpu, const double *gpu, int *order);
+double hs_da_class_sum(int ntasks, const double *cpu, const double *gpu);
+
 /* The bisection itself, for any allocation rule: try_guess(ctx, upper) first,
  * then guesses halving [lower, upper] while upper - lower > eps; a guess is
  * the new upper when try_guess accepts it (the callback keeps that
