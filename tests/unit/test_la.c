@@ -219,18 +219,6 @@ static void test_regions_shorten_the_path(void)
     }
 }
 
-static cJSON *record_of(const char *args)
-{
-    char *rec = hs_test_tmp(".json"), cmd[512];
-    snprintf(cmd, sizeof cmd, "%s -o %s", args, rec);
-    CU_ASSERT_EQUAL(hs_test_cli(cmd, NULL, NULL), 0);
-    char *text = hs_test_read_file(rec);
-    cJSON *r = text ? cJSON_Parse(text) : NULL;
-    free(text);
-    free(rec);
-    return r;
-}
-
 static int tasks_on(const cJSON *r, const char *arch)
 {
     const cJSON *res = cJSON_GetObjectItem(r, "results");
@@ -243,28 +231,28 @@ static int tasks_on(const cJSON *r, const char *arch)
  * (168 updates on the GPU); with gpu_tstrf too, only the 8 GETRF. */
 static void test_update_architectures(void)
 {
-    const char *base[] = {"run -q -s dmda --gpus 1 -w lu:n=4096,nb=512", "run -q -s dmda --gpus 1 -w qr:n=4096,nb=512"};
+    const char *base[] = {"-s dmda --gpus 1 -w lu:n=4096,nb=512", "-s dmda --gpus 1 -w qr:n=4096,nb=512"};
     for (int w = 0; w < 2; w++) {
         char args[256];
-        cJSON *r = record_of(base[w]);
+        cJSON *r = hs_test_run_record(base[w]);
         CU_ASSERT_PTR_NOT_NULL_FATAL(r);
         CU_ASSERT(tasks_on(r, "cpu") > 36);
         cJSON_Delete(r);
         snprintf(args, sizeof args, "%s,setarch=1", base[w]);
-        r = record_of(args);
+        r = hs_test_run_record(args);
         CU_ASSERT_PTR_NOT_NULL_FATAL(r);
         CU_ASSERT_EQUAL(tasks_on(r, "cpu"), 36);
         CU_ASSERT_EQUAL(tasks_on(r, "gpu"), 168);
         cJSON_Delete(r);
     }
-    cJSON *r = record_of("run -q -s dmda --gpus 1 -w lu:n=4096,nb=512,setarch=1,gpu_tstrf=1");
+    cJSON *r = hs_test_run_record("-s dmda --gpus 1 -w lu:n=4096,nb=512,setarch=1,gpu_tstrf=1");
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
     CU_ASSERT_EQUAL(tasks_on(r, "cpu"), 8);
     CU_ASSERT_EQUAL(tasks_on(r, "gpu"), 196);
     cJSON_Delete(r);
     /* the DADA spec's timings make TSTRF 4.6 times faster on a GPU (6.5 against
      * 30 ms): with gpu_tstrf=1 alone, dmda runs some TSTRF there */
-    r = record_of("run -q -p idgraf-dada -s dmda --gpus 4 -w lu:n=4096,nb=512,gpu_tstrf=1");
+    r = hs_test_run_record("-p idgraf-dada -s dmda --gpus 4 -w lu:n=4096,nb=512,gpu_tstrf=1");
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
     CU_ASSERT(tasks_on(r, "cpu") < 36);
     cJSON_Delete(r);
