@@ -30,6 +30,11 @@ const char *hs_test_data(const char *relative);
 cJSON *hs_test_simulate(const struct hs_run_config *cfg, const struct hs_dag *dag,
                         const struct hs_policy *policy, const char *policy_spec);
 
+/* hs_test_simulate under the registered policy that policy_spec names,
+ * asserting that the run gave a result and no error. */
+cJSON *hs_test_simulate_named(const struct hs_run_config *cfg, const struct hs_dag *dag,
+                              const char *policy_spec);
+
 /* A flat:P platform file (speeds[q] flop/s per processor, or 1 each if
  * NULL) with 1 B/s links and no latency, so that bytes are time units; the
  * configuration points at it (kept until the test exits). */

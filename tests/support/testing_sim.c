@@ -3,6 +3,7 @@
  * platforms for such runs. */
 #include "tests/support/testing.h"
 #include "platforms/flat.h"
+#include "policies/registry.h"
 #include "sim/util.h"
 
 #include <math.h>
@@ -91,6 +92,18 @@ cJSON *hs_test_simulate(const struct hs_run_config *cfg, const struct hs_dag *da
     return o;
 }
 
+cJSON *hs_test_simulate_named(const struct hs_run_config *cfg, const struct hs_dag *dag,
+                              const char *policy_spec)
+{
+    struct hs_spec spec;
+    const struct hs_policy *p = hs_policy_parse(policy_spec, &spec);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    hs_spec_free(&spec);
+    cJSON *r = hs_test_simulate(cfg, dag, p, policy_spec);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(r, "error"));
+    return r;
+}
 
 struct hs_run_config hs_test_flat_config(int p, const double *speeds)
 {

@@ -7,7 +7,6 @@
  * transfer volume of α = 1 against α = 0 on Cholesky with 8 GPUs, bad
  * parameters, and the quick versions of the studies. */
 #include "analysis/csv.h"
-#include "policies/registry.h"
 #include "sim/util.h"
 #include "tests/support/testing.h"
 
@@ -23,18 +22,6 @@ static void idgraf_config(struct hs_run_config *cfg, int gpus, int cpus)
     cfg->platform_name = "idgraf";
     cfg->select.gpus = gpus;
     cfg->select.cpus = cpus;
-}
-
-static cJSON *simulate(const struct hs_run_config *cfg, const struct hs_dag *dag, const char *spec_text)
-{
-    struct hs_spec spec;
-    const struct hs_policy *p = hs_policy_parse(spec_text, &spec);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    hs_spec_free(&spec);
-    cJSON *r = hs_test_simulate(cfg, dag, p, spec_text);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-    CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(r, "error"));
-    return r;
 }
 
 static int worker_of(const cJSON *r, int task)
@@ -80,7 +67,7 @@ static void test_alpha_one_goes_to_affinity_gpu(void)
     const char *specs[] = {"dada", "dada-cp", "dada:alpha=0.1", "dada0"};
     int expect[] = {0, 0, 0, 1};
     for (int i = 0; i < 4; i++) {
-        cJSON *r = simulate(&cfg, dag, specs[i]);
+        cJSON *r = hs_test_simulate_named(&cfg, dag, specs[i]);
         CU_ASSERT_EQUAL(worker_of(r, b), expect[i]);
         cJSON_Delete(r);
     }
@@ -96,7 +83,8 @@ static void test_alpha_zero_ignores_data_location(void)
     for (int writer = 0; writer < 2; writer++) {
         int b;
         struct hs_dag *dag = writer_then_update(writer, false, &b);
-        cJSON *r0 = simulate(&cfg, dag, "dada0"), *r1 = simulate(&cfg, dag, "dada");
+        cJSON *r0 = hs_test_simulate_named(&cfg, dag, "dada0");
+        cJSON *r1 = hs_test_simulate_named(&cfg, dag, "dada");
         CU_ASSERT_EQUAL(worker_of(r0, b), 0);
         CU_ASSERT_EQUAL(worker_of(r1, b), writer);
         cJSON_Delete(r0);
@@ -124,7 +112,7 @@ static void test_independent_batch(void)
     int on_gpu[] = {4, 4, 3};
     double makespan[] = {4, 4, 3};
     for (int s = 0; s < 3; s++) {
-        cJSON *r = simulate(&cfg, dag, specs[s]);
+        cJSON *r = hs_test_simulate_named(&cfg, dag, specs[s]);
         int gpu = 0;
         for (int i = 0; i < 4; i++)
             gpu += worker_of(r, i) == 0;
@@ -155,7 +143,7 @@ static void test_cp_topology(void)
     const char *specs[] = {"dada0-cp", "dada0:cp=topology", "dada-cp:cp=topology"};
     const bool on_gpu2[] = {false, true, true};
     for (int i = 0; i < 3; i++) {
-        cJSON *r = simulate(&cfg, dag, specs[i]);
+        cJSON *r = hs_test_simulate_named(&cfg, dag, specs[i]);
         CU_ASSERT_EQUAL(worker_of(r, b) == 2, on_gpu2[i]);
         CU_ASSERT(worker_of(r, b) <= 2);
         cJSON_Delete(r);

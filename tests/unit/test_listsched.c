@@ -42,18 +42,6 @@ static struct hs_run_config flat_config(int p, const double *speeds)
     return hs_test_flat_config(p, speeds);
 }
 
-static cJSON *run(const struct hs_run_config *cfg, const struct hs_dag *dag, const char *policy)
-{
-    struct hs_spec spec;
-    const struct hs_policy *p = hs_policy_parse(policy, &spec);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    hs_spec_free(&spec);
-    cJSON *r = hs_test_simulate(cfg, dag, p, policy);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-    CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(r, "error"));
-    return r;
-}
-
 static double field(const cJSON *r, const char *array, int i, const char *key)
 {
     return cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(r, array), i), key)->valuedouble;
@@ -103,7 +91,7 @@ static void test_topcuoglu_heft(void)
                                   {1, 26, 42}, {2, 38, 49}, {0, 57, 62}, {1, 56, 68}, {1, 73, 80}};
     struct hs_dag *dag = topcuoglu();
     struct hs_run_config cfg = flat_config(3, NULL);
-    cJSON *r = run(&cfg, dag, "heft");
+    cJSON *r = hs_test_simulate_named(&cfg, dag, "heft");
     CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "predicted")->valuedouble, 80, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "makespan")->valuedouble, 80, 1e-9);
     for (int t = 0; t < 10; t++) {
@@ -112,11 +100,11 @@ static void test_topcuoglu_heft(void)
         CU_ASSERT_DOUBLE_EQUAL(field(r, "tasks", t, "end"), expect[t][2], 1e-9);
     }
     cJSON_Delete(r);
-    r = run(&cfg, dag, "heft:insertion=0"); /* the append policy also gives 80 (spec §9.4) */
+    r = hs_test_simulate_named(&cfg, dag, "heft:insertion=0"); /* the append policy also gives 80 (spec §9.4) */
     CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "predicted")->valuedouble, 80, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "makespan")->valuedouble, 80, 1e-9);
     cJSON_Delete(r);
-    r = run(&cfg, dag, "cpop"); /* Topcuoglu's Fig. 3(b): 86 */
+    r = hs_test_simulate_named(&cfg, dag, "cpop"); /* Topcuoglu's Fig. 3(b): 86 */
     CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "predicted")->valuedouble, 86, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "makespan")->valuedouble, 86, 1e-9);
     cJSON_Delete(r);
@@ -201,7 +189,7 @@ static void test_random_dags(void)
         struct hs_dag *dag = random_dag(seed, 40, p);
         struct hs_run_config cfg = flat_config(p, NULL);
         for (size_t i = 0; i < sizeof policies / sizeof *policies; i++) {
-            cJSON *r = run(&cfg, dag, policies[i]);
+            cJSON *r = hs_test_simulate_named(&cfg, dag, policies[i]);
             check_schedule(dag, r, p);
             double pred = cJSON_GetObjectItem(r, "predicted")->valuedouble;
             if (pred >= 0) /* static plans: simulated = predicted without contention */
@@ -226,7 +214,7 @@ static void test_chain_on_fastest(void)
     struct hs_run_config cfg = flat_config(3, speeds);
     const char *policies[] = {"heft", "cpop", "peft", "heft:online=1", "dmda", "heftnc"};
     for (size_t i = 0; i < sizeof policies / sizeof *policies; i++) {
-        cJSON *r = run(&cfg, dag, policies[i]);
+        cJSON *r = hs_test_simulate_named(&cfg, dag, policies[i]);
         CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "makespan")->valuedouble, 20, 1e-9);
         CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(cJSON_GetObjectItem(r, "bytes"), 2)->valuedouble, 0, 0);
         cJSON_Delete(r);
@@ -284,7 +272,7 @@ static void test_online_eft_forms(void)
     const int worker[] = {0, 0, 1};
     const double makespan[] = {11.5, 11.5, 12.5};
     for (int i = 0; i < 3; i++) {
-        cJSON *r = run(&cfg, dag, policies[i]);
+        cJSON *r = hs_test_simulate_named(&cfg, dag, policies[i]);
         CU_ASSERT_EQUAL(field(r, "tasks", b, "worker"), worker[i]);
         CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "makespan")->valuedouble, makespan[i], 1e-9);
         cJSON_Delete(r);
