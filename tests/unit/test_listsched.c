@@ -36,12 +36,6 @@ static struct hs_dag *topcuoglu(void)
     return dag;
 }
 
-/* flat:P with bandwidth 1 B/s and no latency: bytes are time units. */
-static struct hs_run_config flat_config(int p, const double *speeds)
-{
-    return hs_test_flat_config(p, speeds);
-}
-
 static double field(const cJSON *r, const char *array, int i, const char *key)
 {
     return cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(r, array), i), key)->valuedouble;
@@ -70,7 +64,7 @@ static void test_topcuoglu_ranks(void)
     dump.init = dump_init;
     rank_file = hs_test_tmp(".txt");
     struct hs_dag *dag = topcuoglu();
-    struct hs_run_config cfg = flat_config(3, NULL);
+    struct hs_run_config cfg = hs_test_flat_config(3, NULL);
     cJSON_Delete(hs_test_simulate(&cfg, dag, &dump, "heft"));
     char *text = hs_test_read_file(rank_file);
     const double expect[10] = {108, 77, 80, 80, 69, 63.333333333333336, 42.666666666666664,
@@ -90,7 +84,7 @@ static void test_topcuoglu_heft(void)
     const double expect[10][3] = {{2, 0, 9},   {0, 27, 40}, {2, 9, 28},  {1, 18, 26}, {2, 28, 38},
                                   {1, 26, 42}, {2, 38, 49}, {0, 57, 62}, {1, 56, 68}, {1, 73, 80}};
     struct hs_dag *dag = topcuoglu();
-    struct hs_run_config cfg = flat_config(3, NULL);
+    struct hs_run_config cfg = hs_test_flat_config(3, NULL);
     cJSON *r = hs_test_simulate_named(&cfg, dag, "heft");
     CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "predicted")->valuedouble, 80, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "makespan")->valuedouble, 80, 1e-9);
@@ -187,7 +181,7 @@ static void test_random_dags(void)
     for (unsigned long seed = 1; seed <= 6; seed++) {
         int p = 2 + (int)seed % 3;
         struct hs_dag *dag = random_dag(seed, 40, p);
-        struct hs_run_config cfg = flat_config(p, NULL);
+        struct hs_run_config cfg = hs_test_flat_config(p, NULL);
         for (size_t i = 0; i < sizeof policies / sizeof *policies; i++) {
             cJSON *r = hs_test_simulate_named(&cfg, dag, policies[i]);
             check_schedule(dag, r, p);
@@ -211,7 +205,7 @@ static void test_chain_on_fastest(void)
         hs_dag_add_edge(dag, i, i + 1, 5);
     hs_dag_finalize(dag);
     const double speeds[] = {1, 2, 4};
-    struct hs_run_config cfg = flat_config(3, speeds);
+    struct hs_run_config cfg = hs_test_flat_config(3, speeds);
     const char *policies[] = {"heft", "cpop", "peft", "heft:online=1", "dmda", "heftnc"};
     for (size_t i = 0; i < sizeof policies / sizeof *policies; i++) {
         cJSON *r = hs_test_simulate_named(&cfg, dag, policies[i]);
@@ -266,7 +260,7 @@ static void test_online_eft_forms(void)
     int b = hs_test_task(dag, "B", (const double[]){1, 1}, 2);
     hs_dag_access(dag, b, h, HS_MODE_R);
     hs_dag_finalize(dag);
-    struct hs_run_config cfg = flat_config(2, NULL);
+    struct hs_run_config cfg = hs_test_flat_config(2, NULL);
     cfg.opts.flush = false;
     const char *policies[] = {"heft:online=1", "heft:online=1,eft=topcuoglu", "heft:online=1,eft=additive"};
     const int worker[] = {0, 0, 1};
