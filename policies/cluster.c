@@ -8,10 +8,12 @@
  * each worker runs its clusters in planned order, the tasks of a cluster in
  * topological order, outputs sent to their consumers at once (order=plan);
  * or, as XKaapi applied the thesis' mapping (spec §2.5, order=ready), each
- * worker takes its tasks as they become ready, in FIFO order. With sync=1 a cluster starts only when every cluster it
- * depends on has finished, which is what the thesis' empty synchronisation
- * tasks enforce in XKaapi (they cost nothing here). max=0 is plain offline
- * HEFT on the tasks (spec §7.6), the same plan as heft:insertion=0. */
+ * worker takes its tasks as they become ready, in FIFO order. With sync=1 a
+ * cluster starts only when every cluster it depends on has finished, which is
+ * what the thesis' empty synchronisation tasks enforce in XKaapi (they cost
+ * nothing here). max=0 is plain offline HEFT on the tasks (spec §7.6), the
+ * plan of heft:insertion=0 except that HEFT's ties go to the cores first
+ * (workers_cpus_first): on a platform with GPUs, zero-cost move tasks differ. */
 #include "policies/cluster.h"
 #include "policies/clustering.h"
 #include "policies/listsched.h"
