@@ -31,9 +31,10 @@ struct hs_tiles {
     bool regions, setarch;
 };
 
-/* An nt×nt matrix of b×b tiles of elem-byte elements, without handles yet. */
+/* An nt×nt matrix of tiles, without handles yet. */
 void hs_tiles_init(struct hs_tiles *m, struct hs_dag *dag, int nt, bool regions, bool setarch);
-/* Add A(i,j)'s handle (two for a diagonal tile with regions). */
+/* Add A(i,j)'s handle, a b×b tile of elem-byte elements (two handles for a
+ * diagonal tile with regions). */
 void hs_tiles_add(struct hs_tiles *m, int i, int j, double b, int elem);
 void hs_tiles_free(struct hs_tiles *m);
 
