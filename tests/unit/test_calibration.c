@@ -52,8 +52,12 @@ static void test_bad_calibrated(void)
         {"{\"kernels\": [{\"kernel\": \"k\", \"arch\": \"cpu\", \"seconds\": 1, \"source\": \"t\"}],"
          " \"calibrated\": 3}",
          "field 'calibrated' must be an array"},
+        /* the engine would have no duration to execute */
+        {"{\"kernels\": [{\"kernel\": \"k\", \"arch\": \"cpu\", \"seconds\": 1, \"source\": \"t\"}],"
+         " \"calibrated\": [{\"kernel\": \"k\", \"arch\": \"gpu\", \"nb\": 1, \"seconds\": 1, \"source\": \"t\"}]}",
+         "calibrated[0]: kernel 'k' on gpu is not timed in 'kernels'"},
     };
-    for (int i = 0; i < 2; i++) {
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *path = write_table(cases[i].text), err[256];
         struct hs_perfmodel pm;
         CU_ASSERT_EQUAL(hs_perf_load(path, &pm, err, sizeof err), -1);
