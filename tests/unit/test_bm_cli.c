@@ -347,6 +347,8 @@ static void test_bad_input(void)
     bad("beta cube --p 2 --n 10", "give the problem, outer or matmul");
     bad("beta outer --p 2 --n 10 --speeds 1:2:3", "speeds lists 3 values but p=2");
     bad("beta outer --p 2 --n 10 --speeds bogus", "'bogus' is not one of none|u10-100");
+    bad("beta outer --p 2 --n 10 --draws 5", "--draws needs drawn speeds");
+    bad("beta outer --p 2 --n 10 --speeds 1:2 --draws 5", "--draws needs drawn speeds");
 }
 
 int main(void)
