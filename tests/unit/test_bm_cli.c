@@ -341,6 +341,7 @@ static void test_bad_input(void)
     bad("run -p flat:2,bw=inf,scenario=dyn.5,spread=1 -w outer:n=3 -s random-outer", "scenario=dyn.5 sets the speeds");
     bad("run -p flat:2,bw=inf,scenario=fast -w outer:n=3 -s random-outer", "'fast' is not one of none|u10-100");
     bad("run -p flat:2,bw=inf,choices=1G:x -w outer:n=3 -s random-outer", "choices: 'x' is not a positive speed");
+    bad("run -p flat:2,bw=inf,choices=:: -w outer:n=3 -s random-outer", "choices: '::' lists no speed");
     bad("run -p flat:2,bw=inf -w outer:n=3 -s random-outer --noise 0.1", "has no noise");
     bad("run -p flat:2,bw=inf -w outer:n=3 -s random-outer --trace t.csv", "keeps no per-task trace");
     bad("beta outer --n 10", "--p and --n are required");
