@@ -157,6 +157,13 @@ static void test_cli_errors(void)
     CU_ASSERT_EQUAL(hs_test_cli("calibrate-sim -p mapuche -w cholesky:n=100,nb=100", &o, &e), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(e, "-o TABLE"));
     free(o), free(e);
+    char *notable = hs_test_tmp(".json"), args[512]; /* TABLE exists but is no timing table */
+    hs_test_write_file(notable, "[1, 2]");
+    snprintf(args, sizeof args, "calibrate-sim -p mapuche --gpus 1 -w cholesky:n=100,nb=100 -o %s", notable);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &o, &e), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e, "field 'kernels' must be a non-empty array"));
+    free(o), free(e);
+    remove(notable), free(notable);
     CU_ASSERT_EQUAL(hs_test_cli("run -q -p mapuche -w cholesky:n=200,nb=100,precision=s --perf nosuch", &o, &e), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(e, "unknown timing table 'nosuch'"));
     free(o), free(e);
