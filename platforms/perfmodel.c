@@ -161,6 +161,14 @@ int hs_perf_load(const char *path, struct hs_perfmodel *pm, char *err, size_t er
     if (calibrated && parse_list(calibrated, "calibrated", path, &pm->calibrated, &pm->ncalibrated,
                                  err, errlen))
         goto out;
+    for (int i = 0; i < pm->ncalibrated; i++) /* the engine executes the table's own durations */
+        if (!hs_perf_has(pm, pm->calibrated[i].kernel, pm->calibrated[i].arch)) {
+            char what[160];
+            snprintf(what, sizeof what, "kernel '%s' on %s is not timed in 'kernels'",
+                     pm->calibrated[i].kernel, pm->calibrated[i].arch);
+            entry_error(err, errlen, (struct entry_at){path, "calibrated", i}, what);
+            goto out;
+        }
     const cJSON *desc = cJSON_GetObjectItemCaseSensitive(root, "description");
     pm->description = dup_str(cJSON_IsString(desc) ? desc->valuestring : "");
     pm->file = dup_str(path);

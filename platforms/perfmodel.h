@@ -7,9 +7,10 @@
  * durations computed from rates.
  *
  * A table may also hold a "calibrated" list (same fields, in seconds, plus
- * "gpus"): the durations a calibration run recorded, which is what policies
- * are told (hs_perf_estimate) while the engine still executes the table's
- * durations (hs_perf_time). XKaapi timed GPU tasks from the host, so their
+ * "gpus", for kernels the "kernels" list times on that architecture): the
+ * durations a calibration run recorded, which is what policies are told
+ * (hs_perf_estimate) while the engine still executes the table's durations
+ * (hs_perf_time). XKaapi timed GPU tasks from the host, so their
  * recorded times include the input transfers the run did not overlap, which
  * grow with the GPUs sharing the PCIe links during calibration
  * (specs/beniamine2013-heft-convex-clustering.md §2.4; `hetsim calibrate-sim`

@@ -29,8 +29,8 @@ cJSON *hs_record_inputs_json(const struct hs_record_inputs *in, int gpus, int cp
 const char *hs_version(void);
 
 /* Every task (worker, ready, popped: taken by its worker, inputs valid,
- * start, end) and transfer (datum,
- * purpose, nodes, bytes, request, start, end) under "events". */
+ * start, end) and transfer (datum, purpose, nodes, bytes, request, start,
+ * end) under "events". */
 void hs_record_add_events(cJSON *rec, const struct hs_sched *rt);
 
 /* Per-task and per-transfer CSV trace:

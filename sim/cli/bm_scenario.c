@@ -39,7 +39,7 @@ static bool is_bm_policy(const char *text)
 /* The checked flat spec of the platform text, if it is flat:P. */
 static bool flat_spec(const char *text, struct hs_spec *spec)
 {
-    if (strncmp(text, "flat", 4) != 0 || (text[4] != ':' && text[4] != '\0') || hs_spec_parse(text, spec))
+    if (!hs_platform_is_flat(text) || hs_spec_parse(text, spec))
         return false;
     if (hs_spec_check(spec, hs_flat_params(), "platform flat") == 0)
         return true;

@@ -46,6 +46,8 @@ int hs_resolve_platform(const char *text, const char *perf_override, struct hs_p
 int hs_resolve_platform_seeded(const char *text, const char *perf_override, unsigned long seed,
                                struct hs_platform_ref *ref);
 void hs_platform_ref_free(struct hs_platform_ref *ref);
+/* Is text flat:P ("flat" or "flat:...")? */
+bool hs_platform_is_flat(const char *text);
 
 /* Print the parameters of flat:P (for help texts). */
 void hs_print_flat_params(const char *indent);

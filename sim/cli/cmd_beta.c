@@ -79,6 +79,9 @@ static void parse_args(int argc, char **argv, struct beta_args *a)
     a->dim = strcmp(argv[optind], "outer") == 0 ? HS_BM_OUTER : HS_BM_MATRIX;
     if (!a->grid && (!a->p || !a->n))
         hs_die(HS_EXIT_USAGE, "beta: --p and --n are required (or --grid)");
+    if (!a->grid && a->draws > 1 && (strcmp(a->speeds, "hom") == 0 || strchr(a->speeds, ':')))
+        hs_die(HS_EXIT_USAGE, "beta: --draws needs drawn speeds (--speeds u10-100, unif.1, unif.2, set.3 "
+                              "or set.5)");
 }
 
 /* ---- speeds ------------------------------------------------------------------ */

@@ -12,6 +12,7 @@
  * calibration runs under the thesis' online HEFT by default (its scheduler is
  * not said; XKaapi's work stealing, -s ws, moves far more data between GPUs
  * and records far larger times). */
+#include "platforms/perfmodel.h"
 #include "sim/cli/cli.h"
 #include "sim/cli/scenario.h"
 #include "sim/util.h"
@@ -183,10 +184,18 @@ static int write_json(const char *path, const cJSON *j)
     return rc ? hs_fail("cannot write %s", path) : 0;
 }
 
-/* The table to update: TABLE itself if it exists, else the platform's. */
+/* The table to update: TABLE itself if it exists (and is a valid timing
+ * table), else the platform's. */
 static cJSON *base_table(const struct hs_scenario *sc, const char *output)
 {
     if (access(output, F_OK) == 0) {
+        struct hs_perfmodel pm;
+        char err[512];
+        if (hs_perf_load(output, &pm, err, sizeof err)) {
+            hs_fail("%s", err);
+            return NULL;
+        }
+        hs_perf_free(&pm);
         cJSON *j = read_json(output);
         if (!j)
             hs_fail("%s is not a JSON timing table", output);

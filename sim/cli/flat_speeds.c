@@ -20,7 +20,7 @@ static const struct {
     {"dyn.5", "100G", "20G", "", 0.05}, {"dyn.20", "100G", "20G", "", 0.20},
 };
 
-/* A ':'-separated list of positive speeds; its length in *n. */
+/* A ':'-separated list of positive speeds (at least one); its length in *n. */
 static int parse_list(const char *text, const char *key, double **out, int *n)
 {
     *n = 0;
@@ -38,6 +38,8 @@ static int parse_list(const char *text, const char *key, double **out, int *n)
         (*out)[(*n)++] = v;
     }
     free(copy);
+    if (*n == 0)
+        return hs_fail("platform flat: %s: '%s' lists no speed", key, text);
     return 0;
 }
 

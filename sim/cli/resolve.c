@@ -60,14 +60,14 @@ const struct hs_param *hs_flat_params(void)
     return flat_params;
 }
 
-static bool is_flat(const char *text)
+bool hs_platform_is_flat(const char *text)
 {
     return strncmp(text, "flat", 4) == 0 && (text[4] == ':' || text[4] == '\0');
 }
 
 const struct hs_param *hs_platform_params(const char *text)
 {
-    return is_flat(text) ? flat_params : file_params;
+    return hs_platform_is_flat(text) ? flat_params : file_params;
 }
 
 void hs_print_file_platform_params(const char *indent)
@@ -247,7 +247,7 @@ int hs_resolve_platform_seeded(const char *text, const char *perf_override, unsi
     memset(ref, 0, sizeof *ref);
     ref->name = hs_xstrdup(text);
     ref->bw_scale = ref->gpu_speed = 1;
-    if (is_flat(text) ? generate_flat(text, seed, ref) : resolve_file(text, ref)) {
+    if (hs_platform_is_flat(text) ? generate_flat(text, seed, ref) : resolve_file(text, ref)) {
         hs_platform_ref_free(ref);
         return -1;
     }

@@ -139,16 +139,6 @@ static const struct hs_param *policy_params(const char *text)
     return params;
 }
 
-static bool is_flat(const char *text)
-{
-    return strncmp(text, "flat", 4) == 0 && (text[4] == ':' || text[4] == '\0');
-}
-
-static const struct hs_param *platform_params(const char *text)
-{
-    return hs_platform_params(text);
-}
-
 static bool has_param(const struct hs_param *params, const char *key)
 {
     for (const struct hs_param *p = params; p && p->name; p++)
@@ -162,7 +152,7 @@ static bool kind_has(const struct hs_sweep_def *d, enum hs_axis_kind kind, const
 {
     static const char *const axis_of[] = {NULL, "workload", "policy", "platform"};
     const struct hs_param *(*lookup[])(const char *) = {NULL, workload_params, policy_params,
-                                                         platform_params};
+                                                         hs_platform_params};
     const char *base[] = {NULL, d->sc.workload, d->sc.policy, d->sc.platform};
     if (has_param(lookup[kind](base[kind]), key))
         return true;
@@ -200,7 +190,7 @@ static void valid_keys(const struct hs_sweep_def *d, struct hs_buf *b)
             add_unique(b, *n);
     add_table(b, workload_params(d->sc.workload));
     add_table(b, policy_params(d->sc.policy));
-    add_table(b, platform_params(d->sc.platform));
+    add_table(b, hs_platform_params(d->sc.platform));
     for (int a = 0; a < d->naxes; a++)
         for (int i = 0; i < d->axes[a].n; i++) {
             const char *v = d->axes[a].values[i];
@@ -209,7 +199,7 @@ static void valid_keys(const struct hs_sweep_def *d, struct hs_buf *b)
             else if (strcmp(d->axes[a].name, "policy") == 0)
                 add_table(b, policy_params(v));
             else if (strcmp(d->axes[a].name, "platform") == 0)
-                add_table(b, platform_params(v));
+                add_table(b, hs_platform_params(v));
         }
     hs_buf_add(b, "; or workload.KEY, policy.KEY, platform.KEY");
 }
@@ -324,7 +314,7 @@ static int same_parameter_twice(const struct hs_sweep_def *d)
 static int check_platform(const struct hs_sweep_def *d, const char *text)
 {
     struct hs_platform_ref ref;
-    if (is_flat(text))
+    if (hs_platform_is_flat(text))
         return 0;
     if (hs_resolve_platform(text, NULL, &ref))
         return hs_sweep_def_fail(d);

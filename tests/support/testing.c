@@ -87,7 +87,12 @@ cJSON *hs_test_run_record(const char *args)
 {
     char *rec = hs_test_tmp(".json"), cmd[4096];
     snprintf(cmd, sizeof cmd, "run -q %s -o %s", args, rec);
-    CU_ASSERT_EQUAL(hs_test_cli(cmd, NULL, NULL), 0);
+    char *err;
+    int rc = hs_test_cli(cmd, NULL, &err);
+    if (rc)
+        fprintf(stderr, "\n`hetsim %s` -> %d: %s", cmd, rc, err);
+    CU_ASSERT_EQUAL(rc, 0);
+    free(err);
     char *text = hs_test_read_file(rec);
     cJSON *r = cJSON_Parse(text);
     free(text);

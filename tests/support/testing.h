@@ -45,8 +45,9 @@ struct hs_run_config hs_test_flat_config(int p, const double *speeds);
  * returns the exit code. */
 int hs_test_cli(const char *args, char **out, char **err);
 
-/* `hetsim run -q ARGS -o RECORD` (asserting exit 0): the parsed record, or
- * NULL if it could not be read. The caller deletes it. */
+/* `hetsim run -q ARGS -o RECORD` (asserting exit 0; on failure the command
+ * and its stderr are printed): the parsed record, or NULL if it could not be
+ * read. The caller deletes it. */
 cJSON *hs_test_run_record(const char *args);
 
 char *hs_test_read_file(const char *path);

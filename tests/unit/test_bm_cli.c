@@ -22,25 +22,6 @@ static const char *outer_policies[] = {"random-outer", "sorted-outer", "dynamic-
 static const char *matrix_policies[] = {"random-matrix", "sorted-matrix", "dynamic-matrix",
                                         "dynamic-matrix-2phases"};
 
-/* `hetsim run ARGS -o FILE`, the record parsed. */
-static cJSON *run_record(const char *args)
-{
-    char *path = hs_test_tmp(".json"), cmd[1024];
-    snprintf(cmd, sizeof cmd, "run -q %s -o %s", args, path);
-    char *err;
-    int rc = hs_test_cli(cmd, NULL, &err);
-    if (rc)
-        fprintf(stderr, "\n`hetsim %s` -> %d: %s", cmd, rc, err);
-    CU_ASSERT_EQUAL(rc, 0);
-    free(err);
-    char *text = rc ? NULL : hs_test_read_file(path);
-    cJSON *rec = text ? cJSON_Parse(text) : NULL;
-    free(text);
-    remove(path);
-    free(path);
-    return rec;
-}
-
 static double num(const cJSON *rec, const char *a, const char *b)
 {
     const cJSON *o = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(rec, a), b);
@@ -70,7 +51,7 @@ static void test_one_processor(void)
             for (int dim = 2; dim <= 3; dim++) {
                 snprintf(args, sizeof args, "-p %s -w %s -s %s", platforms[pf],
                          dim == 2 ? "outer:n=7" : "matmul:n=4", dim == 2 ? outer_policies[i] : matrix_policies[i]);
-                cJSON *rec = run_record(args);
+                cJSON *rec = hs_test_run_record(args);
                 CU_ASSERT_STRING_EQUAL(engine(rec), pf == 0 ? "model" : "simgrid");
                 CU_ASSERT_DOUBLE_EQUAL(products(rec, "blocks"), dim == 2 ? 14 : 48, 1e-9);
                 CU_ASSERT_DOUBLE_EQUAL(num(cJSON_GetObjectItem(rec, "results"), "transfers", "h2d"),
@@ -88,12 +69,12 @@ static void test_sorted_two_speeds(void)
     for (int seed = 1; seed <= 4; seed++) {
         char args[256];
         snprintf(args, sizeof args, "-p flat:2,bw=inf,speeds=3G:1G -w outer:n=2 -s sorted-outer --seed %d", seed);
-        cJSON *rec = run_record(args);
+        cJSON *rec = hs_test_run_record(args);
         CU_ASSERT_DOUBLE_EQUAL(products(rec, "blocks"), 6, 0);
         cJSON_Delete(rec);
         snprintf(args, sizeof args, "-p flat:2,bw=100G,speeds=3G:1G -w outer:n=2 -s sorted-outer --window 1 --seed %d",
                  seed);
-        rec = run_record(args);
+        rec = hs_test_run_record(args);
         CU_ASSERT_DOUBLE_EQUAL(products(rec, "blocks"), 6, 0);
         cJSON_Delete(rec);
     }
@@ -125,7 +106,7 @@ static void test_bounds_both_settings(void)
             for (int dim = 2; dim <= 3; dim++) {
                 snprintf(args, sizeof args, "-p %s -w %s -s %s --seed 5", platforms[pf],
                          dim == 2 ? "outer:n=20" : "matmul:n=6", dim == 2 ? outer_policies[i] : matrix_policies[i]);
-                cJSON *rec = run_record(args);
+                cJSON *rec = hs_test_run_record(args);
                 double blocks = products(rec, "blocks"), tasks = num(rec, "results", "tasks");
                 CU_ASSERT_DOUBLE_EQUAL(tasks, dim == 2 ? 400 : 216, 0);
                 if (pf < 2) /* on Idgraf the cores compute in host memory: nothing to send them */
@@ -142,7 +123,7 @@ static void test_bounds_both_settings(void)
  * dynamic-outer sends 2 blocks per step, an even count. */
 static void test_runtime_sends_strategy_blocks(void)
 {
-    cJSON *rec = run_record("-p flat:3,bw=1G -w outer:n=40 -s dynamic-outer");
+    cJSON *rec = hs_test_run_record("-p flat:3,bw=1G -w outer:n=40 -s dynamic-outer");
     double h2d = num(cJSON_GetObjectItem(rec, "results"), "transfers", "h2d");
     CU_ASSERT_EQUAL(fmod(h2d, 2), 0);
     CU_ASSERT_DOUBLE_EQUAL(products(rec, "blocks"), h2d, 0);
@@ -166,9 +147,9 @@ static void test_determinism_and_draws(void)
         CU_ASSERT_STRING_EQUAL(ta, tb);
         free(ta), free(tb), remove(a), remove(b), free(a), free(b);
     }
-    cJSON *x = run_record("-p flat:4,bw=inf,scenario=unif.2 -w outer:n=10 -s random-outer --seed 8");
-    cJSON *y = run_record("-p flat:4,bw=inf,scenario=unif.2 -w outer:n=10 -s dynamic-outer --seed 8");
-    cJSON *z = run_record("-p flat:4,bw=inf,scenario=unif.2 -w outer:n=10 -s dynamic-outer --seed 9");
+    cJSON *x = hs_test_run_record("-p flat:4,bw=inf,scenario=unif.2 -w outer:n=10 -s random-outer --seed 8");
+    cJSON *y = hs_test_run_record("-p flat:4,bw=inf,scenario=unif.2 -w outer:n=10 -s dynamic-outer --seed 8");
+    cJSON *z = hs_test_run_record("-p flat:4,bw=inf,scenario=unif.2 -w outer:n=10 -s dynamic-outer --seed 9");
     CU_ASSERT_DOUBLE_EQUAL(products(x, "lower_bound"), products(y, "lower_bound"), 0);
     CU_ASSERT_TRUE(products(y, "lower_bound") != products(z, "lower_bound"));
     const cJSON *w;
@@ -198,20 +179,20 @@ static void prints(const char *args, const char *const *expect)
  * summary too); phase2= sets the threshold directly; a fixed beta is kept. */
 static void test_twophase_record(void)
 {
-    cJSON *rec = run_record("-p flat:20,bw=inf -w outer:n=100 -s dynamic-outer-2phases:beta=estimate");
+    cJSON *rec = hs_test_run_record("-p flat:20,bw=inf -w outer:n=100 -s dynamic-outer-2phases:beta=estimate");
     CU_ASSERT_DOUBLE_EQUAL(products(rec, "beta"), 4.170547, 1e-5);
     CU_ASSERT_DOUBLE_EQUAL(products(rec, "analysis"), 2.123366, 1e-5);
     CU_ASSERT_DOUBLE_EQUAL(products(rec, "phase1_share"), 1 - exp(-4.170547), 1e-6);
     CU_ASSERT_TRUE(fabs(products(rec, "ratio") / products(rec, "analysis") - 1) < 0.05);
     cJSON_Delete(rec);
-    rec = run_record("-p flat:20,bw=inf -w outer:n=100 -s dynamic-outer-2phases:phase2=0.05");
+    rec = hs_test_run_record("-p flat:20,bw=inf -w outer:n=100 -s dynamic-outer-2phases:phase2=0.05");
     CU_ASSERT_DOUBLE_EQUAL(products(rec, "beta"), -log(0.05), 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(products(rec, "phase1_share"), 0.95, 1e-12);
     cJSON_Delete(rec);
     prints("run -p flat:20,bw=inf -w outer:n=100 -s dynamic-outer-2phases:beta=estimate",
            (const char *const[]){"lower bound 894.4, ratio ", "beta 4.1705 (closed form), predicted ratio 2.1234",
                                  NULL});
-    rec = run_record("-p flat:20,bw=1G -w outer:n=50 -s dynamic-outer-2phases:beta=3.5");
+    rec = hs_test_run_record("-p flat:20,bw=1G -w outer:n=50 -s dynamic-outer-2phases:beta=3.5");
     CU_ASSERT_STRING_EQUAL(engine(rec), "simgrid");
     CU_ASSERT_TRUE(products(rec, "ratio") > 1);
     cJSON_Delete(rec);
@@ -341,12 +322,15 @@ static void test_bad_input(void)
     bad("run -p flat:2,bw=inf,scenario=dyn.5,spread=1 -w outer:n=3 -s random-outer", "scenario=dyn.5 sets the speeds");
     bad("run -p flat:2,bw=inf,scenario=fast -w outer:n=3 -s random-outer", "'fast' is not one of none|u10-100");
     bad("run -p flat:2,bw=inf,choices=1G:x -w outer:n=3 -s random-outer", "choices: 'x' is not a positive speed");
+    bad("run -p flat:2,bw=inf,choices=:: -w outer:n=3 -s random-outer", "choices: '::' lists no speed");
     bad("run -p flat:2,bw=inf -w outer:n=3 -s random-outer --noise 0.1", "has no noise");
     bad("run -p flat:2,bw=inf -w outer:n=3 -s random-outer --trace t.csv", "keeps no per-task trace");
     bad("beta outer --n 10", "--p and --n are required");
     bad("beta cube --p 2 --n 10", "give the problem, outer or matmul");
     bad("beta outer --p 2 --n 10 --speeds 1:2:3", "speeds lists 3 values but p=2");
     bad("beta outer --p 2 --n 10 --speeds bogus", "'bogus' is not one of none|u10-100");
+    bad("beta outer --p 2 --n 10 --draws 5", "--draws needs drawn speeds");
+    bad("beta outer --p 2 --n 10 --speeds 1:2 --draws 5", "--draws needs drawn speeds");
 }
 
 int main(void)

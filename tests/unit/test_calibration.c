@@ -52,8 +52,12 @@ static void test_bad_calibrated(void)
         {"{\"kernels\": [{\"kernel\": \"k\", \"arch\": \"cpu\", \"seconds\": 1, \"source\": \"t\"}],"
          " \"calibrated\": 3}",
          "field 'calibrated' must be an array"},
+        /* the engine would have no duration to execute */
+        {"{\"kernels\": [{\"kernel\": \"k\", \"arch\": \"cpu\", \"seconds\": 1, \"source\": \"t\"}],"
+         " \"calibrated\": [{\"kernel\": \"k\", \"arch\": \"gpu\", \"nb\": 1, \"seconds\": 1, \"source\": \"t\"}]}",
+         "calibrated[0]: kernel 'k' on gpu is not timed in 'kernels'"},
     };
-    for (int i = 0; i < 2; i++) {
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *path = write_table(cases[i].text), err[256];
         struct hs_perfmodel pm;
         CU_ASSERT_EQUAL(hs_perf_load(path, &pm, err, sizeof err), -1);
@@ -153,6 +157,13 @@ static void test_cli_errors(void)
     CU_ASSERT_EQUAL(hs_test_cli("calibrate-sim -p mapuche -w cholesky:n=100,nb=100", &o, &e), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(e, "-o TABLE"));
     free(o), free(e);
+    char *notable = hs_test_tmp(".json"), args[512]; /* TABLE exists but is no timing table */
+    hs_test_write_file(notable, "[1, 2]");
+    snprintf(args, sizeof args, "calibrate-sim -p mapuche --gpus 1 -w cholesky:n=100,nb=100 -o %s", notable);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &o, &e), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e, "field 'kernels' must be a non-empty array"));
+    free(o), free(e);
+    remove(notable), free(notable);
     CU_ASSERT_EQUAL(hs_test_cli("run -q -p mapuche -w cholesky:n=200,nb=100,precision=s --perf nosuch", &o, &e), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(e, "unknown timing table 'nosuch'"));
     free(o), free(e);
