@@ -59,5 +59,5 @@ int hs_run_simgrid(const struct hs_run_config *cfg, const struct hs_dag *dag,
     run->wall = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     if (policy->fini)
         policy->fini(run->rt);
-    return run->rt->error ? 1 : 0;
+    return !run->rt->error ? 0 : run->rt->refused ? 2 : 1;
 }

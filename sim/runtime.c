@@ -536,7 +536,8 @@ void hs_runtime_start(struct hs_sched *rt, struct hs_engine *engine)
     int rc = rt->policy->init ? rt->policy->init(rt) : 0;
     rt->policy_wall += wall_now() - t0;
     if (rc) {
-        hs_rt_fail(rt, "policy %s failed to initialise: %s", rt->policy->name, hs_last_error());
+        hs_rt_fail(rt, "policy %s refused this run: %s", rt->policy->name, hs_last_error());
+        rt->refused = true;
         return;
     }
     for (int i = 0; i < rt->dag->ntasks; i++)

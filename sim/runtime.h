@@ -127,6 +127,8 @@ struct hs_sched {
     long evictions, writebacks, stale, audit_violations, prefetches;
     double policy_wall;      /* wall-clock seconds spent in policy callbacks */
     char *error;             /* set if the run failed */
+    bool refused;            /* ... because the policy's init refused its input (bad parameters
+                                for this DAG or platform): a usage error, not a failed run */
 };
 
 /* Create the runtime for a finalized DAG on a built platform. Returns NULL

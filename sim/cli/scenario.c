@@ -97,6 +97,8 @@ static int run_resolved(const struct hs_scenario *sc, const struct hs_platform_r
 #endif
     if (rc == HS_EXIT_FAIL)
         hs_fail("run failed: %s", run.rt->error);
+    else if (rc && run.rt && run.rt->refused)
+        hs_fail("%s", run.rt->error);
     if (rc == 0) {
         char *policy_text = hs_spec_text(pspec);
         struct hs_record_inputs in = {sc->platform, dag->name, policy_text, ref->perf_label, &cfg};

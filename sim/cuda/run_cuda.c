@@ -152,5 +152,5 @@ int hs_run_cuda(const struct hs_run_config *cfg, const struct hs_dag *dag,
     free_host(dag, host);
     if (rc)
         return 2; /* the GPU could not be set up (memory, handles): bad input for this machine */
-    return run->rt->error ? 1 : 0;
+    return !run->rt->error ? 0 : run->rt->refused ? 2 : 1;
 }
