@@ -1,6 +1,6 @@
 /* analysis/progress.c — the progress bar and progress lines. */
 #include "analysis/progress.h"
-#include "analysis/sweep_pool.h"
+#include "sim/util.h"
 
 #include <stdio.h>
 #include <unistd.h>

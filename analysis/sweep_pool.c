@@ -13,20 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
 
 /* The row a child sends starts with its status: '0' + enum hs_run_status. */
-
-double hs_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 void hs_pool_init(struct hs_pool *p, int nslots, const struct hs_sweep_ops *ops, double timeout)
 {

@@ -46,7 +46,4 @@ int hs_pool_wait(struct hs_pool *p, int max_ms, hs_pool_done_fn done, void *ctx)
 void hs_pool_kill(struct hs_pool *p);
 void hs_pool_free(struct hs_pool *p);
 
-/* Monotonic clock in seconds. */
-double hs_now(void);
-
 #endif

@@ -25,7 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static const struct hs_param cluster_params[] = {
     {.name = "max", .type = HS_P_INT, .defval = "10", .range = "[0,inf)",
@@ -68,13 +67,6 @@ struct cluster_run {
     struct hs_taskq *fifo, *parked;
 };
 
-static double wall(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static void read_params(const struct hs_spec *sp, struct hs_cc_params *p)
 {
     hs_cc_params_defaults(p);
@@ -102,10 +94,10 @@ static int make_clusters(struct hs_sched *s, double *t_closure, int *cluster_of)
         src[e] = pos[dag->edges[e].src];
         dst[e] = pos[dag->edges[e].dst];
     }
-    double t0 = wall();
+    double t0 = hs_now();
     struct hs_closure c;
     hs_closure_build(&c, n, dag->nedges, src, dst, hs_closure_method_parse(hs_spec_get(sp, "closure")));
-    *t_closure = wall() - t0;
+    *t_closure = hs_now() - t0;
     struct hs_cc_params p;
     read_params(sp, &p);
     int *by_pos = hs_xmalloc((size_t)n * sizeof(int)), bad = -1;
@@ -310,15 +302,15 @@ static int *workers_cpus_first(const struct hs_sched *s)
 static int cluster_init(struct hs_sched *s)
 {
     const struct hs_spec *sp = hs_sched_params(s);
-    double times[5], t0 = wall(); /* closure, clustering, cluster graph, HEFT, all */
+    double times[5], t0 = hs_now(); /* closure, clustering, cluster graph, HEFT, all */
     int *cluster_of = hs_xmalloc((size_t)hs_sched_dag(s)->ntasks * sizeof(int));
     int ncl = make_clusters(s, &times[0], cluster_of);
-    times[1] = wall() - t0 - times[0];
+    times[1] = hs_now() - t0 - times[0];
     struct hs_listsched *tasks = hs_ls_new(s), *clusters = NULL;
-    double *costs = NULL, t1 = wall();
+    double *costs = NULL, t1 = hs_now();
     struct hs_dag *g = ncl < 0 ? NULL : cluster_graph(s, tasks, cluster_of, ncl, &costs);
-    times[2] = wall() - t1;
-    t1 = wall();
+    times[2] = hs_now() - t1;
+    t1 = hs_now();
     int rc = g ? 0 : -1;
     int *cpus_first = workers_cpus_first(s);
     if (g) {
@@ -328,7 +320,7 @@ static int cluster_init(struct hs_sched *s)
         if (rc)
             hs_fail("a cluster holds tasks that no single worker can run (SetArch hints?)");
     }
-    times[3] = wall() - t1;
+    times[3] = hs_now() - t1;
     free(costs);
     free(cpus_first);
     if (rc) {
@@ -342,7 +334,7 @@ static int cluster_init(struct hs_sched *s)
     hs_ls_free(clusters);
     tasks->tiebreak = rank;
     hs_ls_commit(tasks);
-    times[4] = wall() - t0;
+    times[4] = hs_now() - t0;
     if (hs_spec_bool(sp, "stats"))
         print_stats(tasks->dag, g, cluster_of, times);
     bool by_readiness = strcmp(hs_spec_get(sp, "order"), "ready") == 0;

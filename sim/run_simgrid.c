@@ -8,7 +8,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 int hs_platform_open(const struct hs_run_config *cfg, struct hs_platform *pf,
                      struct hs_inventory *inv)
@@ -52,11 +51,9 @@ int hs_run_simgrid(const struct hs_run_config *cfg, const struct hs_dag *dag,
                              policy_spec, &cfg->opts);
     if (!run->rt)
         return 2;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = hs_now();
     hs_sg_engine_run(run->rt, &run->pf, cfg->paje_file != NULL);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    run->wall = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    run->wall = hs_now() - t0;
     if (policy->fini)
         policy->fini(run->rt);
     return !run->rt->error ? 0 : run->rt->refused ? 2 : 1;

@@ -49,13 +49,6 @@ void hs_rt_fail(struct hs_sched *rt, const char *fmt, ...)
     }
 }
 
-static double wall_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* ---- estimates ------------------------------------------------------------ */
 
 /* Cost of t on w with the timing-table column `table` (estimates or true
@@ -249,9 +242,9 @@ static int worker_node(const struct hs_sched *rt, int w)
 
 static void call_push(struct hs_sched *rt, int task)
 {
-    double t0 = wall_now();
+    double t0 = hs_now();
     rt->policy->push(rt, &rt->dag->tasks[task]);
-    rt->policy_wall += wall_now() - t0;
+    rt->policy_wall += hs_now() - t0;
 }
 
 static void make_ready(struct hs_sched *rt, int task)
@@ -409,9 +402,9 @@ static void dispatch_worker(struct hs_sched *rt, int w)
 {
     struct hs_worker_state *ws = &rt->ws[w];
     while (!rt->finished && ws->inflight < rt->pf->workers[w].window) {
-        double t0 = wall_now();
+        double t0 = hs_now();
         struct hs_task *t = rt->policy->pop(rt, w);
-        rt->policy_wall += wall_now() - t0;
+        rt->policy_wall += hs_now() - t0;
         if (!t)
             return;
         if (rt->ts[t->id].ev.worker >= 0 || rt->ts[t->id].npred_left > 0) {
@@ -483,10 +476,10 @@ static void complete_task(struct hs_sched *rt, int task, int w)
     rt->ws[w].inflight--;
     rt->ws[w].ntasks++;
     rt->ndone++;
-    double t0 = wall_now();
+    double t0 = hs_now();
     if (rt->policy->done)
         rt->policy->done(rt, (struct hs_task *)t, w);
-    rt->policy_wall += wall_now() - t0;
+    rt->policy_wall += hs_now() - t0;
     for (int i = 0; i < t->nsucc; i++) {
         int s = rt->dag->edges[t->succ[i]].dst;
         if (--rt->ts[s].npred_left == 0)
@@ -532,9 +525,9 @@ void hs_runtime_start(struct hs_sched *rt, struct hs_engine *engine)
 {
     rt->engine = engine;
     hs_rt_datamove_init(rt);
-    double t0 = wall_now();
+    double t0 = hs_now();
     int rc = rt->policy->init ? rt->policy->init(rt) : 0;
-    rt->policy_wall += wall_now() - t0;
+    rt->policy_wall += hs_now() - t0;
     if (rc) {
         hs_rt_fail(rt, "policy %s refused this run: %s", rt->policy->name, hs_last_error());
         rt->refused = true;

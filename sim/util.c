@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static char last_error[1024];
 
@@ -139,4 +140,11 @@ int hs_parse_si(const char *s, double *out)
             return 0;
         }
     return -1;
+}
+
+double hs_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }

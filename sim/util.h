@@ -19,6 +19,9 @@ void hs_grow(void **array, size_t *capacity, size_t need, size_t elem_size);
 int hs_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *hs_last_error(void);
 
+/* Seconds of a monotonic clock (wall time: for durations only). */
+double hs_now(void);
+
 /* Print "hetsim: <msg>" on stderr and exit with the given code. */
 _Noreturn void hs_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

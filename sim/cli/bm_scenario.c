@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* The runtime's streams of a seed: 1 for the policy, 2 for noise (here the drift). */
 #define POLICY_STREAM 1
@@ -119,20 +118,13 @@ static int prepare(const struct hs_scenario *sc, struct model_run *m)
     return 0;
 }
 
-static double wall_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int simulate(const struct hs_scenario *sc, struct model_run *m)
 {
     gsl_rng *rng = hs_wl_rng(sc->cfg.opts.seed, POLICY_STREAM);
     gsl_rng *drift = hs_wl_rng(sc->cfg.opts.seed, DRIFT_STREAM);
-    double t0 = wall_now();
+    double t0 = hs_now();
     int rc = hs_bm_model_run(&m->mc, rng, drift, &m->res);
-    m->wall = wall_now() - t0;
+    m->wall = hs_now() - t0;
     gsl_rng_free(rng);
     gsl_rng_free(drift);
     return rc;

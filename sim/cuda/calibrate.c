@@ -39,15 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
-
-static double wall(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static double median(double *v, int n)
 {
@@ -65,10 +57,10 @@ static double time_copy(void *dst, const void *src, size_t bytes, enum cudaMemcp
     cudaMemcpyAsync(dst, src, bytes, kind, s); /* warm-up */
     cudaStreamSynchronize(s);
     for (int r = 0; r < reps; r++) {
-        double t0 = wall();
+        double t0 = hs_now();
         cudaMemcpyAsync(dst, src, bytes, kind, s);
         cudaStreamSynchronize(s);
-        t[r] = wall() - t0;
+        t[r] = hs_now() - t0;
     }
     return median(t, reps);
 }
@@ -206,10 +198,10 @@ static void *cpu_thread_main(void *arg)
     for (int r = 0; r <= job->reps; r++) { /* r == 0 warms up */
         for (int i = 0; i < sm->n; i++)
             memcpy(bufs[i], sm->input[i], sm->bytes[i]);
-        double t0 = wall();
+        double t0 = hs_now();
         hs_numeric_cpu(sm->num, sm->dag, sm->task, bufs);
         if (r)
-            t[r - 1] = wall() - t0;
+            t[r - 1] = hs_now() - t0;
     }
     for (int i = 0; i < sm->n; i++)
         free(bufs[i]);

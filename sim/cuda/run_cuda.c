@@ -11,7 +11,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static int load_platform(const struct hs_run_config *cfg, struct hs_platform *pf)
 {
@@ -139,11 +138,9 @@ int hs_run_cuda(const struct hs_run_config *cfg, const struct hs_dag *dag,
         return 2;
     }
     hs_numeric_fill(&num, dag, host);
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = hs_now();
     int rc = hs_cuda_engine_run(run->rt, &run->pf, &num, host);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    run->wall = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    run->wall = hs_now() - t0;
     if (policy->fini)
         policy->fini(run->rt);
     if (rc == 0 && !run->rt->error && cfg->opts.flush)
