@@ -25,7 +25,7 @@ link() { # OUTPUT OBJECTS...: the hetsim libraries and the static dependencies
     gcc -o "$out" "$@" \
         "$BUILD/sim/cli/libhetsim_cli_cuda.a" "$BUILD/sim/libhetsim_cuda.a" \
         "$BUILD/analysis/libhetsim_analysis.a" "$BUILD/workloads/libhetsim_workloads.a" \
-        "$BUILD/policies/libhetsim_policies.a" "$BUILD/sim/libhetsim_sim.a" \
+        "$BUILD/policies/libhetsim_policies.a" "$BUILD/analysis/libhetsim_bm.a" "$BUILD/sim/libhetsim_sim.a" \
         "$BUILD/platforms/libhetsim_platforms.a" \
         $ML/libigraph.a $ML/libgsl.a $ML/liblapacke.a $ML/openblas-serial/libopenblas.a \
         "$GCCLIB/libgfortran.a" "$GCCLIB/libquadmath.a" $ML/libcunit.a \
