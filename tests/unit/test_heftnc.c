@@ -89,23 +89,6 @@ static struct hs_dag *random_dag(unsigned long seed, int v, int p)
     return dag;
 }
 
-/* flat:P with bandwidth 1 B/s and no latency: bytes are time units. */
-static struct hs_run_config flat_config(int p)
-{
-    return hs_test_flat_config(p, NULL);
-}
-
-static cJSON *run(const struct hs_run_config *cfg, const struct hs_dag *dag, const char *policy)
-{
-    struct hs_spec spec;
-    const struct hs_policy *p = hs_policy_parse(policy, &spec);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    hs_spec_free(&spec);
-    cJSON *r = hs_test_simulate(cfg, dag, p, policy);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-    CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(r, "error"));
-    return r;
-}
 
 static double number(const cJSON *r, const char *key)
 {
@@ -122,7 +105,7 @@ static double field(const cJSON *r, int task, const char *key)
 static void check_makespan(const struct hs_run_config *cfg, const struct hs_dag *dag,
                            const char *policy, double expect)
 {
-    cJSON *r = run(cfg, dag, policy);
+    cJSON *r = hs_test_simulate_named(cfg, dag, policy);
     CU_ASSERT_DOUBLE_EQUAL(number(r, "predicted"), expect, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(number(r, "makespan"), expect, 1e-9);
     cJSON_Delete(r);
@@ -204,7 +187,7 @@ static void test_table51_ranks(void)
     static const int heft_order[16] = {2, 6, 1, 9, 5, 4, 7, 10, 8, 3, 12, 11, 13, 15, 14, 16};
     static const int nc_order[16] = {2, 1, 6, 5, 9, 4, 8, 7, 3, 10, 11, 13, 12, 15, 14, 16};
     struct hs_dag *dag = table51();
-    struct hs_run_config cfg = flat_config(2);
+    struct hs_run_config cfg = hs_test_flat_config(2, NULL);
     double heft[17], nc[17];
     struct hs_nc_decision log[17];
     plan_logged(&cfg, dag, "heftnc:rank=mean", heft, log);
@@ -233,7 +216,7 @@ static void test_worked_decision(void)
     static const char *specs[2] = {"heftnc", "heftnc:abstract=semantic"};
     static const double abstract[2] = {82.754, 52.638}, ratio[2] = {0.409, 0.643};
     struct hs_dag *dag = table51();
-    struct hs_run_config cfg = flat_config(2);
+    struct hs_run_config cfg = hs_test_flat_config(2, NULL);
     double rank[17];
     struct hs_nc_decision log[17];
     for (int m = 0; m < 2; m++) {
@@ -256,7 +239,7 @@ static void test_worked_decision(void)
         CU_ASSERT_EQUAL(d->chosen, 0);
         CU_ASSERT_DOUBLE_EQUAL(d->start, 286, 1e-9);
     }
-    cJSON *r = run(&cfg, dag, "heft");
+    cJSON *r = hs_test_simulate_named(&cfg, dag, "heft");
     static const double heft_first[3][4] = {{2, 0, 0, 286}, {6, 0, 286, 417}, {1, 1, 0, 260}};
     for (int i = 0; i < 3; i++) {
         int t = (int)heft_first[i][0];
@@ -275,7 +258,7 @@ static void test_worked_decision(void)
 static void test_table51_schedules(void)
 {
     struct hs_dag *dag = table51();
-    struct hs_run_config cfg = flat_config(2);
+    struct hs_run_config cfg = hs_test_flat_config(2, NULL);
     check_makespan(&cfg, dag, "heft", 1899);
     check_makespan(&cfg, dag, "heftnc", 1729);
     check_makespan(&cfg, dag, "heftnc:abstract=semantic", 1729);
@@ -295,7 +278,7 @@ static void test_topcuoglu_nce(void)
     static const double expect[10] = {68.969, 42.572, 53.032, 50.116, 37.774,
                                       37.818, 25.400, 18.881, 22.467, 4.667};
     struct hs_dag *dag = topcuoglu();
-    struct hs_run_config cfg = flat_config(3);
+    struct hs_run_config cfg = hs_test_flat_config(3, NULL);
     double rank[10];
     struct hs_nc_decision log[10];
     plan_logged(&cfg, dag, "heftnc", rank, log);
@@ -312,7 +295,7 @@ static void test_topcuoglu_nce(void)
 static void check_same_schedule(const struct hs_run_config *cfg, const struct hs_dag *dag,
                                 const char *a, const char *b)
 {
-    cJSON *ra = run(cfg, dag, a), *rb = run(cfg, dag, b);
+    cJSON *ra = hs_test_simulate_named(cfg, dag, a), *rb = hs_test_simulate_named(cfg, dag, b);
     int differ = 0;
     for (int t = 0; t < dag->ntasks; t++)
         differ += field(ra, t, "worker") != field(rb, t, "worker") ||
@@ -333,14 +316,15 @@ static void test_reductions_to_heft(void)
     for (unsigned long seed = 1; seed <= 6; seed++) {
         int p = 2 + (int)seed % 3;
         struct hs_dag *dag = random_dag(seed, 40, p);
-        struct hs_run_config cfg = flat_config(p);
+        struct hs_run_config cfg = hs_test_flat_config(p, NULL);
         check_same_schedule(&cfg, dag, "heft", "heftnc:threshold=inf,rank=mean");
         check_same_schedule(&cfg, dag, "heft:insertion=0",
                             "heftnc:threshold=inf,rank=mean,insertion=0");
         check_same_schedule(&cfg, dag, "heft:rank=composite", "heftnc:threshold=inf");
         check_same_schedule(&cfg, dag, "heft:rank=composite",
                             "heftnc:threshold=0,branches=as-printed");
-        cJSON *h = run(&cfg, dag, "heft:rank=composite"), *n = run(&cfg, dag, "heftnc");
+        cJSON *h = hs_test_simulate_named(&cfg, dag, "heft:rank=composite");
+        cJSON *n = hs_test_simulate_named(&cfg, dag, "heftnc");
         for (int t = 0; t < dag->ntasks; t++)
             nc_differs += field(h, t, "worker") != field(n, t, "worker");
         cJSON_Delete(h);
@@ -358,9 +342,9 @@ static void test_threshold_zero(void)
     for (unsigned long seed = 11; seed <= 16; seed++) {
         int p = 2 + (int)seed % 3;
         struct hs_dag *dag = random_dag(seed, 40, p);
-        struct hs_run_config cfg = flat_config(p);
+        struct hs_run_config cfg = hs_test_flat_config(p, NULL);
         for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
-            cJSON *r = run(&cfg, dag, specs[i]);
+            cJSON *r = hs_test_simulate_named(&cfg, dag, specs[i]);
             int off_min = 0;
             for (int t = 0; t < dag->ntasks; t++) {
                 const double *c = dag->tasks[t].proc_cost;
@@ -385,7 +369,7 @@ static void test_two_processors_is_algorithm1(void)
     int crossed = 0, kept = 0;
     for (unsigned long seed = 21; seed <= 26; seed++) {
         struct hs_dag *dag = random_dag(seed, 60, 2);
-        struct hs_run_config cfg = flat_config(2);
+        struct hs_run_config cfg = hs_test_flat_config(2, NULL);
         double rank[60];
         struct hs_nc_decision log[60];
         plan_logged(&cfg, dag, "heftnc", rank, log);
@@ -439,7 +423,7 @@ static void test_equal_finish_times(void)
     } cases[] = {{"heftnc", 1, 5}, {"heftnc:threshold=inf", 0, 0},
                  {"heftnc:branches=as-printed", 0, 0}};
     struct hs_dag *dag = independent(2, w, 2);
-    struct hs_run_config cfg = flat_config(2);
+    struct hs_run_config cfg = hs_test_flat_config(2, NULL);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         double rank[2];
         struct hs_nc_decision log[2];
@@ -464,7 +448,7 @@ static void test_identical_fastest_workers(void)
 {
     static const double w[3][3] = {{1000, 30, 30}, {15, 10, 10}, {1000, 20, 20}};
     struct hs_dag *dag = independent(3, w, 3);
-    struct hs_run_config cfg = flat_config(3);
+    struct hs_run_config cfg = hs_test_flat_config(3, NULL);
     double rank[3];
     struct hs_nc_decision log[3];
     plan_logged(&cfg, dag, "heftnc", rank, log);
@@ -478,7 +462,7 @@ static void test_identical_fastest_workers(void)
     CU_ASSERT_DOUBLE_EQUAL(y->weight_abstract, 30, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(y->ratio, 1.0 / 9, 1e-12);
     CU_ASSERT_EQUAL(y->chosen, 0);
-    cJSON *r = run(&cfg, dag, "heftnc:threshold=0");
+    cJSON *r = hs_test_simulate_named(&cfg, dag, "heftnc:threshold=0");
     CU_ASSERT_EQUAL(field(r, 1, "worker"), 2);
     CU_ASSERT_DOUBLE_EQUAL(field(r, 1, "start"), 20, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(number(r, "makespan"), 30, 1e-9);
@@ -519,7 +503,7 @@ static void test_params(void)
 static void test_nce_literal_weight(void)
 {
     struct hs_dag *dag = topcuoglu();
-    struct hs_run_config cfg = flat_config(3);
+    struct hs_run_config cfg = hs_test_flat_config(3, NULL);
     double rank[10];
     struct hs_nc_decision log[10];
     plan_logged(&cfg, dag, "heftnc:nce_weight=literal", rank, log);
