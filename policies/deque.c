@@ -30,9 +30,22 @@ static void grow(struct hs_deque *q)
     q->cap = cap;
 }
 
+static void count(struct hs_deque *q, const struct hs_task *t, int delta)
+{
+    for (int a = 0; a < HS_NARCH; a++)
+        if (t->arch_mask & HS_ARCH_BIT(a))
+            q->narch[a] += delta;
+}
+
+bool hs_deque_admits(const struct hs_deque *q, enum hs_arch arch)
+{
+    return q->narch[arch] > 0;
+}
+
 void hs_deque_push_head(struct hs_deque *q, struct hs_task *t)
 {
     grow(q);
+    count(q, t, 1);
     q->head = (q->head + q->cap - 1) % q->cap;
     q->items[q->head] = t;
     q->len++;
@@ -41,6 +54,7 @@ void hs_deque_push_head(struct hs_deque *q, struct hs_task *t)
 void hs_deque_push_tail(struct hs_deque *q, struct hs_task *t)
 {
     grow(q);
+    count(q, t, 1);
     q->items[(q->head + q->len) % q->cap] = t;
     q->len++;
 }
@@ -63,6 +77,7 @@ static struct hs_task *take(struct hs_deque *q, int i)
             q->items[(q->head + j) % q->cap] = q->items[(q->head + j + 1) % q->cap];
     }
     q->len--;
+    count(q, t, -1);
     return t;
 }
 

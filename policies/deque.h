@@ -13,6 +13,7 @@
 struct hs_deque {
     struct hs_task **items;
     int head, len, cap;
+    int narch[HS_NARCH]; /* tasks whose arch_mask admits each architecture */
 };
 
 typedef bool (*hs_task_pred)(const struct hs_task *t, void *ctx);
@@ -24,6 +25,9 @@ void hs_deque_push_tail(struct hs_deque *q, struct hs_task *t);
 /* First accepted task from the head (pop) or from the tail (steal); NULL if none. */
 struct hs_task *hs_deque_pop_head(struct hs_deque *q, hs_task_pred ok, void *ctx);
 struct hs_task *hs_deque_pop_tail(struct hs_deque *q, hs_task_pred ok, void *ctx);
+/* Whether some task may run on arch (a scan for it could succeed): lets idle
+ * workers skip, in O(1), queues full of tasks SetArch keeps from them. */
+bool hs_deque_admits(const struct hs_deque *q, enum hs_arch arch);
 /* i-th task from the head, NULL past the end. */
 struct hs_task *hs_deque_at(const struct hs_deque *q, int i);
 

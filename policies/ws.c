@@ -210,14 +210,23 @@ void hs_ws_done(struct hs_sched *s, struct hs_task *t, int w)
     ((struct ws *)hs_sched_data(s))->current = w;
 }
 
+/* The first task q holds that w can run, from the head or from the tail. */
+static struct hs_task *take_runnable(struct hs_deque *q, bool from_tail, void **ctx)
+{
+    const struct hs_sched *s = ctx[0];
+    if (!hs_deque_admits(q, hs_sched_worker(s, *(int *)ctx[1])->arch))
+        return NULL; /* nothing there for w's architecture: no scan */
+    return from_tail ? hs_deque_pop_tail(q, runnable, ctx) : hs_deque_pop_head(q, runnable, ctx);
+}
+
 /* One steal attempt on victim v: its rtl, mailbox, then master list, from the tail. */
 static struct hs_task *steal_from(struct ws *ws, int v, void **ctx)
 {
-    struct hs_task *t = hs_deque_pop_tail(&ws->rtl[v], runnable, ctx);
+    struct hs_task *t = take_runnable(&ws->rtl[v], true, ctx);
     if (!t)
-        t = hs_deque_pop_tail(&ws->mailbox[v], runnable, ctx);
+        t = take_runnable(&ws->mailbox[v], true, ctx);
     if (!t && v == ws->master_worker)
-        t = hs_deque_pop_tail(&ws->master, runnable, ctx);
+        t = take_runnable(&ws->master, true, ctx);
     return t;
 }
 
@@ -256,11 +265,11 @@ struct hs_task *hs_ws_pop(struct hs_sched *s, int w)
 {
     struct ws *ws = hs_sched_data(s);
     void *ctx[2] = {s, &w};
-    struct hs_task *t = hs_deque_pop_head(&ws->mailbox[w], runnable, ctx);
+    struct hs_task *t = take_runnable(&ws->mailbox[w], false, ctx);
     if (!t)
-        t = hs_deque_pop_head(&ws->rtl[w], runnable, ctx);
+        t = take_runnable(&ws->rtl[w], false, ctx);
     if (!t && (w == ws->master_worker || !ws->steal))
-        t = hs_deque_pop_head(&ws->master, runnable, ctx);
+        t = take_runnable(&ws->master, false, ctx);
     if (!t && ws->steal)
         t = steal(s, ws, w, ctx);
     return t;

@@ -1,6 +1,7 @@
 /* workloads/registry.c — every workload, by name, and their common checks;
  * a DAG file given by its path is read by its extension. */
 #include "workloads/workload.h"
+#include "workloads/archhints.h"
 #include "sim/util.h"
 
 #include <stdio.h>
@@ -83,7 +84,9 @@ struct hs_dag *hs_workload_build(const char *text)
     }
     char what[96];
     snprintf(what, sizeof what, "workload %s", wl->name);
-    if (hs_spec_check(&spec, wl->params, what)) {
+    struct hs_archhints hints;
+    if (hs_archhints_take(&spec, &hints) || hs_spec_check(&spec, wl->params, what)) {
+        hs_archhints_free(&hints);
         hs_spec_free(&spec);
         return NULL;
     }
@@ -91,6 +94,9 @@ struct hs_dag *hs_workload_build(const char *text)
     struct hs_dag *dag = hs_dag_new(canonical);
     free(canonical);
     int rc = wl->build(&spec, dag);
+    if (!rc && !(rc = hs_archhints_apply(&hints, dag, wl->name)))
+        dag->name = hs_archhints_append(&hints, dag->name); /* after a file's own name */
+    hs_archhints_free(&hints);
     hs_spec_free(&spec);
     if (rc || hs_dag_finalize(dag)) {
         hs_dag_free(dag);

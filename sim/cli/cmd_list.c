@@ -41,5 +41,8 @@ int hs_cmd_workloads(int argc, char **argv)
         printf("%s\n  %s\n", (*w)->name, (*w)->summary);
         hs_params_print((*w)->params, "    ");
     }
+    printf("every workload also takes SetArch hints (after its own setarch):\n"
+           "    cpu-only=K1/K2           the tasks of these kernels run on cores only\n"
+           "    gpu-only=K1/K2           the tasks of these kernels run on GPUs only\n");
     return HS_EXIT_OK;
 }

@@ -298,6 +298,7 @@ static void test_bad_input(void)
     bad("run -w cholesky:n=-8,nb=2", "n: -8 is outside the allowed range");
     bad("run -w cholesky:nb=0", "nb: 0 is outside the allowed range");
     bad("run -w lux:n=8", "unknown workload 'lux' (valid: cholesky, gemm");
+    bad("run -w gemm:n=4096,cpu-only=gemm", "cpu-only names kernel 'gemm', which no task has (kernels: dgemm)");
     bad("run -w cholesky:m=8", "unknown parameter 'm' (valid: n, nb, precision, setarch, pardiag)");
     bad("run -s nosuch", "unknown policy 'nosuch' (valid: eager, random, dmda, heft, cpop, peft");
     bad("run -s dmda:alpha=2", "unknown parameter 'alpha' (valid: beta)");

@@ -1,5 +1,6 @@
 /* tests/unit/test_dag.c — dependency inference, renaming, explicit edges,
- * cycle detection, and the task counts of the tiled workloads. */
+ * cycle detection, the task counts of the tiled workloads, and the SetArch
+ * hints every workload takes. */
 #include "sim/util.h"
 #include "tests/support/testing.h"
 #include "workloads/workload.h"
@@ -191,6 +192,49 @@ static void test_gemm_counts(void)
     hs_dag_free(dag);
 }
 
+static unsigned mask_of(const struct hs_dag *dag, const char *kernel)
+{
+    unsigned mask = 0;
+    bool first = true;
+    for (int t = 0; t < dag->ntasks; t++)
+        if (strcmp(dag->kernels[dag->tasks[t].kernel], kernel) == 0) {
+            CU_ASSERT(first || dag->tasks[t].arch_mask == mask); /* one mask per kernel */
+            mask = dag->tasks[t].arch_mask;
+            first = false;
+        }
+    return mask;
+}
+
+/* cpu-only / gpu-only per kernel, on any workload, after its own setarch. */
+static void test_setarch_hints(void)
+{
+    const unsigned cpu = HS_ARCH_BIT(HS_ARCH_CPU), gpu = HS_ARCH_BIT(HS_ARCH_GPU);
+    struct hs_dag *dag = hs_workload_build("cholesky:n=3072,nb=1024,cpu-only=dpotrf,gpu-only=dgemm/dtrsm");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
+    CU_ASSERT_EQUAL(mask_of(dag, "dpotrf"), cpu);
+    CU_ASSERT_EQUAL(mask_of(dag, "dgemm"), gpu);
+    CU_ASSERT_EQUAL(mask_of(dag, "dtrsm"), gpu);
+    CU_ASSERT_EQUAL(mask_of(dag, "dsyrk"), HS_ARCHMASK_ALL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(dag->name, ",cpu-only=dpotrf,gpu-only=dgemm/dtrsm"));
+    hs_dag_free(dag);
+    dag = hs_workload_build("cholesky:n=3072,nb=1024,setarch=1,cpu-only=dgemm");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
+    CU_ASSERT_EQUAL(mask_of(dag, "dgemm"), cpu); /* the hint wins over setarch=1 */
+    CU_ASSERT_EQUAL(mask_of(dag, "dsyrk"), gpu);
+    CU_ASSERT_EQUAL(mask_of(dag, "dpotrf"), cpu);
+    hs_dag_free(dag);
+    const char *bad[][2] = {
+        {"cholesky:n=3072,nb=1024,gpu-only=gemm", "gpu-only names kernel 'gemm', which no task has (kernels: dpotrf, dtrsm, dsyrk, dgemm)"},
+        {"cholesky:n=3072,nb=1024,gpu-only=dgemm,cpu-only=dsyrk/dgemm", "kernel 'dgemm' is both cpu-only and gpu-only"},
+        {"gemm:gpu-only=dgemm,gpu-only=dgemm", "gpu-only given twice"},
+        {"gemm:cpu-only=", "cpu-only names no kernel"},
+    };
+    for (int i = 0; i < 4; i++) {
+        CU_ASSERT_PTR_NULL(hs_workload_build(bad[i][0]));
+        CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), bad[i][1]));
+    }
+}
+
 static void test_workload_errors(void)
 {
     CU_ASSERT_PTR_NULL(hs_workload_build("cholesky:n=8192,nb=500"));
@@ -216,6 +260,7 @@ int main(void)
         {"cholesky 2x2 structure and LAWN-41 flops", test_cholesky_structure},
         {"cholesky with a parallel diagonal, by hand", test_cholesky_pardiag},
         {"gemm task counts", test_gemm_counts},
+        {"SetArch hints per kernel (cpu-only, gpu-only)", test_setarch_hints},
         {"workload parameter errors", test_workload_errors},
         CU_TEST_INFO_NULL,
     };

@@ -22,9 +22,11 @@ static bool even_only(const struct hs_task *t, void *ctx)
  * from the tail, each skipping tasks the worker cannot run. */
 static void test_queue_ends(void)
 {
-    struct hs_task t[6];
-    for (int i = 0; i < 6; i++)
+    struct hs_task t[6] = {0};
+    for (int i = 0; i < 6; i++) {
         t[i].id = i;
+        t[i].arch_mask = HS_ARCHMASK_ALL;
+    }
     struct hs_deque q;
     hs_deque_init(&q);
     hs_deque_push_head(&q, &t[0]); /* 0 */
@@ -40,11 +42,33 @@ static void test_queue_ends(void)
     CU_ASSERT_PTR_EQUAL(hs_deque_pop_tail(&q, even_only, NULL), &t[2]); /* skips 5: 1 5 */
     CU_ASSERT_PTR_NULL(hs_deque_pop_tail(&q, even_only, NULL));
     CU_ASSERT_EQUAL(q.len, 2);
+    CU_ASSERT(hs_deque_admits(&q, HS_ARCH_CPU));
     for (int i = 0; i < 40; i++) /* growth keeps the order */
         hs_deque_push_tail(&q, &t[i % 6]);
     CU_ASSERT_PTR_EQUAL(hs_deque_pop_head(&q, NULL, NULL), &t[1]);
     CU_ASSERT_PTR_EQUAL(hs_deque_pop_head(&q, NULL, NULL), &t[5]);
     CU_ASSERT_PTR_EQUAL(hs_deque_pop_head(&q, NULL, NULL), &t[0]);
+    hs_deque_free(&q);
+}
+
+/* A queue counts the tasks each architecture may run: a core skips, without a
+ * scan, a queue of GPU-only tasks, and sees a CPU-capable one as soon as it
+ * arrives and no longer once it is taken. */
+static void test_queue_admits(void)
+{
+    struct hs_task gpu_only = {.id = 0, .arch_mask = HS_ARCH_BIT(HS_ARCH_GPU)};
+    struct hs_task any = {.id = 1, .arch_mask = HS_ARCHMASK_ALL};
+    struct hs_deque q;
+    hs_deque_init(&q);
+    CU_ASSERT(!hs_deque_admits(&q, HS_ARCH_CPU) && !hs_deque_admits(&q, HS_ARCH_GPU));
+    hs_deque_push_head(&q, &gpu_only);
+    CU_ASSERT(!hs_deque_admits(&q, HS_ARCH_CPU) && hs_deque_admits(&q, HS_ARCH_GPU));
+    hs_deque_push_tail(&q, &any);
+    CU_ASSERT(hs_deque_admits(&q, HS_ARCH_CPU));
+    CU_ASSERT_PTR_EQUAL(hs_deque_pop_tail(&q, NULL, NULL), &any);
+    CU_ASSERT(!hs_deque_admits(&q, HS_ARCH_CPU) && hs_deque_admits(&q, HS_ARCH_GPU));
+    CU_ASSERT_PTR_EQUAL(hs_deque_pop_head(&q, NULL, NULL), &gpu_only);
+    CU_ASSERT(!hs_deque_admits(&q, HS_ARCH_GPU));
     hs_deque_free(&q);
 }
 
@@ -217,6 +241,7 @@ int main(void)
 {
     static const CU_TestInfo tests[] = {
         {"queue ends", test_queue_ends},
+        {"queues count what each architecture may run", test_queue_admits},
         {"steals respect architectures (SetArch)", test_steal_respects_architectures},
         {"H2 sends a task to the GPU holding its written data", test_h2_goes_to_the_writer},
         {"one-GPU DGEMM moves the minimum when it fits", test_one_gpu_dgemm_minimum},
