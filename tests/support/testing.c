@@ -4,6 +4,7 @@
 #define _DEFAULT_SOURCE /* mkdtemp */
 #include "tests/support/testing.h"
 #include "sim/util.h"
+#include "analysis/csv.h"
 
 #include <CUnit/Basic.h>
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef HETSIM_SOURCE_DIR
@@ -99,6 +101,33 @@ cJSON *hs_test_run_record(const char *args)
     unlink(rec);
     free(rec);
     return r;
+}
+
+char *hs_test_quick_study(const char *name, long *rows)
+{
+    char *dir = hs_test_tmp(""), cmd[1024], *out;
+    snprintf(cmd, sizeof cmd, "reproduce %s --quick -j 2 -q -o %s", name, dir);
+    time_t t0 = time(NULL);
+    int rc = hs_test_cli(cmd, &out, NULL);
+    if (rc)
+        fprintf(stderr, "\n`hetsim %s` -> %d\n", cmd, rc);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT(time(NULL) - t0 < 60);
+    snprintf(cmd, sizeof cmd, "%s/results.csv", dir);
+    struct hs_csv csv;
+    *rows = 0;
+    if (hs_csv_read(cmd, &csv) == 0) {
+        int st = hs_csv_col(&csv, "status");
+        CU_ASSERT(st >= 0);
+        for (long r = 0; st >= 0 && r < csv.nrows; r++)
+            CU_ASSERT_STRING_EQUAL(csv.rows[r][st], "ok");
+        *rows = csv.nrows;
+        hs_csv_free(&csv);
+    } else {
+        CU_FAIL("no results.csv");
+    }
+    free(dir);
+    return out;
 }
 
 char *hs_test_read_file(const char *path)

@@ -50,6 +50,11 @@ int hs_test_cli(const char *args, char **out, char **err);
  * read. The caller deletes it. */
 cJSON *hs_test_run_record(const char *args);
 
+/* `hetsim reproduce NAME --quick -j 2 -q -o DIR`, asserting exit 0 within a
+ * minute and every row of DIR/results.csv "ok": its standard output (caller
+ * frees), with the number of rows in *rows. */
+char *hs_test_quick_study(const char *name, long *rows);
+
 char *hs_test_read_file(const char *path);
 /* Everything left on a file descriptor, as a string (caller frees). */
 char *hs_test_read_fd(int fd);

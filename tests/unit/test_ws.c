@@ -237,6 +237,27 @@ static void test_steal_cost_charged(void)
     cJSON_Delete(dear);
 }
 
+/* Every XKaapi study runs in its quick version, every row ok, and prints the
+ * thesis' figures beside ours. */
+static void test_quick_studies(void)
+{
+    const char *studies[] = {"xkaapi-dgemm-gpus", "xkaapi-dgemm-sizes", "xkaapi-dgemm-heuristics",
+                             "xkaapi-cholesky-heuristics", "xkaapi-pardiag", "xkaapi-ch6"};
+    /* quick grids: 2 policies x 2 GPU counts; 2 GPU counts x 2 sizes; 3 heuristics x
+     * 2 GPU counts; 3 heuristics x 2 GPU counts x 2 windows; 2 sizes x 2 CPU counts
+     * x 2 diagonals; 4 workloads x 2 policies x 2 GPU counts */
+    long rows[] = {4, 4, 6, 12, 8, 16};
+    for (int i = 0; i < 6; i++) {
+        long n;
+        char *out = hs_test_quick_study(studies[i], &n);
+        CU_ASSERT_PTR_NOT_NULL(strstr(out, "published values beside ours"));
+        if (n != rows[i])
+            fprintf(stderr, "\n%s: %ld rows\n", studies[i], n);
+        CU_ASSERT_EQUAL(n, rows[i]);
+        free(out);
+    }
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -247,6 +268,7 @@ int main(void)
         {"one-GPU DGEMM moves the minimum when it fits", test_one_gpu_dgemm_minimum},
         {"out of core, the minimum iff the order's working set fits", test_one_gpu_dgemm_out_of_core},
         {"steal cost is charged to the thief", test_steal_cost_charged},
+        {"the XKaapi studies run (quick)", test_quick_studies},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("ws", tests);
