@@ -241,13 +241,14 @@ static void test_steal_cost_charged(void)
  * thesis' figures beside ours. */
 static void test_quick_studies(void)
 {
-    const char *studies[] = {"xkaapi-dgemm-gpus", "xkaapi-dgemm-sizes", "xkaapi-dgemm-heuristics",
-                             "xkaapi-cholesky-heuristics", "xkaapi-pardiag", "xkaapi-ch6"};
+    const char *studies[] = {"xkaapi-dgemm-gpus",          "xkaapi-dgemm-sizes", "xkaapi-dgemm-heuristics",
+                             "xkaapi-cholesky-heuristics", "xkaapi-cholesky-sizes", "xkaapi-pardiag",
+                             "xkaapi-ch6"};
     /* quick grids: 2 policies x 2 GPU counts; 2 GPU counts x 2 sizes; 3 heuristics x
-     * 2 GPU counts; 3 heuristics x 2 GPU counts x 2 windows; 2 sizes x 2 CPU counts
-     * x 2 diagonals; 4 workloads x 2 policies x 2 GPU counts */
-    long rows[] = {4, 4, 6, 12, 8, 16};
-    for (int i = 0; i < 6; i++) {
+     * 2 GPU counts; 3 heuristics x 2 GPU counts x 2 windows; 3 heuristics x 2 sizes;
+     * 2 sizes x 2 CPU counts x 2 diagonals; 4 workloads x 2 policies x 2 GPU counts */
+    long rows[] = {4, 4, 6, 12, 6, 8, 16};
+    for (int i = 0; i < 7; i++) {
         long n;
         char *out = hs_test_quick_study(studies[i], &n);
         CU_ASSERT_PTR_NOT_NULL(strstr(out, "published values beside ours"));
