@@ -57,11 +57,19 @@ void hs_dag_free(struct hs_dag *dag)
     free(dag);
 }
 
-int hs_dag_kernel(struct hs_dag *dag, const char *kernel_name)
+int hs_dag_find_kernel(const struct hs_dag *dag, const char *kernel_name)
 {
     for (int i = 0; i < dag->nkernels; i++)
         if (strcmp(dag->kernels[i], kernel_name) == 0)
             return i;
+    return -1;
+}
+
+int hs_dag_kernel(struct hs_dag *dag, const char *kernel_name)
+{
+    int found = hs_dag_find_kernel(dag, kernel_name);
+    if (found >= 0)
+        return found;
     size_t cap = (size_t)dag->cap_kernels;
     HS_GROW(dag->kernels, cap, (size_t)dag->nkernels + 1);
     dag->cap_kernels = (int)cap;

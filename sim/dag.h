@@ -81,7 +81,10 @@ struct hs_dag {
 struct hs_dag *hs_dag_new(const char *name);
 void hs_dag_free(struct hs_dag *dag);
 
+/* The index of a kernel name, added if new. */
 int hs_dag_kernel(struct hs_dag *dag, const char *kernel_name);
+/* The index of a kernel name, or -1 if no task has it. */
+int hs_dag_find_kernel(const struct hs_dag *dag, const char *kernel_name);
 /* Sizes are whole bytes (SimGrid moves whole bytes): bytes is rounded. */
 int hs_dag_add_handle(struct hs_dag *dag, const char *name, double bytes);
 int hs_dag_add_task(struct hs_dag *dag, const char *kernel, const char *label, double flops,

@@ -8,51 +8,42 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const keys[2] = {"cpu-only", "gpu-only"};
+static const char *const keys[HS_NARCH] = {[HS_ARCH_CPU] = "cpu-only", [HS_ARCH_GPU] = "gpu-only"};
 
-static char **slot(struct hs_archhints *h, int which)
+/* The architecture a hint key restricts to, or -1 for any other key. */
+static int key_arch(const char *key)
 {
-    return which == 0 ? &h->cpu_only : &h->gpu_only;
-}
-
-static int key_index(const char *key)
-{
-    return strcmp(key, keys[0]) == 0 ? 0 : strcmp(key, keys[1]) == 0 ? 1 : -1;
+    for (int a = 0; a < HS_NARCH; a++)
+        if (strcmp(key, keys[a]) == 0)
+            return a;
+    return -1;
 }
 
 int hs_archhints_take(struct hs_spec *spec, struct hs_archhints *hints)
 {
     memset(hints, 0, sizeof *hints);
-    int seen[2] = {0, 0};
+    int seen[HS_NARCH] = {0};
     for (int i = 0; i < spec->n; i++) { /* check first: on error spec stays whole */
-        int which = key_index(spec->kv[i].key);
-        if (which < 0)
+        int a = key_arch(spec->kv[i].key);
+        if (a < 0)
             continue;
-        if (seen[which]++)
-            return hs_fail("workload %s: %s given twice", spec->name, keys[which]);
+        if (seen[a]++)
+            return hs_fail("workload %s: %s given twice", spec->name, keys[a]);
         if (!spec->kv[i].value[0])
-            return hs_fail("workload %s: %s names no kernel", spec->name, keys[which]);
+            return hs_fail("workload %s: %s names no kernel", spec->name, keys[a]);
     }
     int kept = 0;
     for (int i = 0; i < spec->n; i++) {
-        int which = key_index(spec->kv[i].key);
-        if (which < 0) {
+        int a = key_arch(spec->kv[i].key);
+        if (a < 0) {
             spec->kv[kept++] = spec->kv[i];
             continue;
         }
-        *slot(hints, which) = spec->kv[i].value;
+        hints->only[a] = spec->kv[i].value;
         free(spec->kv[i].key);
     }
     spec->n = kept;
     return 0;
-}
-
-static int kernel_index(const struct hs_dag *dag, const char *name)
-{
-    for (int k = 0; k < dag->nkernels; k++)
-        if (strcmp(dag->kernels[k], name) == 0)
-            return k;
-    return -1;
 }
 
 static int unknown_kernel(const struct hs_dag *dag, const char *workload, const char *key, const char *name)
@@ -66,25 +57,24 @@ static int unknown_kernel(const struct hs_dag *dag, const char *workload, const 
                    known);
 }
 
-/* The arch each kernel is restricted to (-1: none), from both lists. */
+/* The architecture each kernel is restricted to (-1: none), from both lists. */
 static int collect(const struct hs_archhints *hints, const struct hs_dag *dag, const char *workload, int *arch)
 {
     for (int k = 0; k < dag->nkernels; k++)
         arch[k] = -1;
-    for (int which = 0; which < 2; which++) {
-        const char *list = which == 0 ? hints->cpu_only : hints->gpu_only;
-        if (!list)
+    for (int a = 0; a < HS_NARCH; a++) {
+        if (!hints->only[a])
             continue;
-        char *copy = hs_xstrdup(list), *save = NULL;
+        char *copy = hs_xstrdup(hints->only[a]), *save = NULL;
         int rc = 0;
         for (char *name = strtok_r(copy, "/", &save); name && !rc; name = strtok_r(NULL, "/", &save)) {
-            int k = kernel_index(dag, name);
+            int k = hs_dag_find_kernel(dag, name);
             if (k < 0)
-                rc = unknown_kernel(dag, workload, keys[which], name);
-            else if (arch[k] >= 0 && arch[k] != which)
+                rc = unknown_kernel(dag, workload, keys[a], name);
+            else if (arch[k] >= 0 && arch[k] != a)
                 rc = hs_fail("workload %s: kernel '%s' is both cpu-only and gpu-only", workload, name);
             else
-                arch[k] = which;
+                arch[k] = a;
         }
         free(copy);
         if (rc)
@@ -95,14 +85,14 @@ static int collect(const struct hs_archhints *hints, const struct hs_dag *dag, c
 
 int hs_archhints_apply(const struct hs_archhints *hints, struct hs_dag *dag, const char *workload)
 {
-    if (!hints->cpu_only && !hints->gpu_only)
+    if (!hints->only[HS_ARCH_CPU] && !hints->only[HS_ARCH_GPU])
         return 0;
     int *arch = hs_xmalloc((size_t)(dag->nkernels > 0 ? dag->nkernels : 1) * sizeof *arch);
     int rc = collect(hints, dag, workload, arch);
     for (int t = 0; !rc && t < dag->ntasks; t++) {
         int a = arch[dag->tasks[t].kernel];
         if (a >= 0)
-            dag->tasks[t].arch_mask = HS_ARCH_BIT(a == 0 ? HS_ARCH_CPU : HS_ARCH_GPU);
+            dag->tasks[t].arch_mask = HS_ARCH_BIT(a);
     }
     free(arch);
     return rc;
@@ -111,22 +101,18 @@ int hs_archhints_apply(const struct hs_archhints *hints, struct hs_dag *dag, con
 char *hs_archhints_append(const struct hs_archhints *hints, char *spec_text)
 {
     size_t n = strlen(spec_text) + 1;
-    for (int which = 0; which < 2; which++) {
-        const char *list = which == 0 ? hints->cpu_only : hints->gpu_only;
-        n += list ? strlen(keys[which]) + strlen(list) + 2 : 0;
-    }
+    for (int a = 0; a < HS_NARCH; a++)
+        n += hints->only[a] ? strlen(keys[a]) + strlen(hints->only[a]) + 2 : 0;
     char *s = hs_xrealloc(spec_text, n);
-    for (int which = 0; which < 2; which++) {
-        const char *list = which == 0 ? hints->cpu_only : hints->gpu_only;
-        if (list) /* a spec with no key of its own has no ':' yet */
-            sprintf(s + strlen(s), "%c%s=%s", strchr(s, ':') ? ',' : ':', keys[which], list);
-    }
+    for (int a = 0; a < HS_NARCH; a++)
+        if (hints->only[a]) /* a spec with no key of its own has no ':' yet */
+            sprintf(s + strlen(s), "%c%s=%s", strchr(s, ':') ? ',' : ':', keys[a], hints->only[a]);
     return s;
 }
 
 void hs_archhints_free(struct hs_archhints *hints)
 {
-    free(hints->cpu_only);
-    free(hints->gpu_only);
+    for (int a = 0; a < HS_NARCH; a++)
+        free(hints->only[a]);
     memset(hints, 0, sizeof *hints);
 }

@@ -10,7 +10,7 @@
 /* The two hint keys, taken out of a workload spec before its own keys are
  * checked: values are kernel names separated by '/' (',' separates keys). */
 struct hs_archhints {
-    char *cpu_only, *gpu_only; /* the values as given, or NULL */
+    char *only[HS_NARCH]; /* per architecture, the list as given, or NULL */
 };
 
 /* Move the hint keys of spec into hints (spec keeps the rest); -1 with
