@@ -96,6 +96,7 @@ static int dada_init(struct hs_sched *s)
     int P = hs_sched_nworkers(s);
     struct dada *d = hs_xcalloc(1, sizeof *d);
     hs_batchq_init(&d->bq, s);
+    hs_sched_set_decision(s, HS_DECIDE_WORKERS); /* the dual approximation weighs every worker */
     d->is_gpu = hs_xcalloc((size_t)P, sizeof *d->is_gpu);
     for (int w = 0; w < P; w++)
         d->is_gpu[w] = hs_sched_worker(s, w)->arch == HS_ARCH_GPU;

@@ -50,6 +50,7 @@ static int dda_init(struct hs_sched *s)
     const struct hs_spec *p = hs_sched_params(s);
     struct dda *d = hs_xcalloc(1, sizeof *d);
     hs_batchq_init(&d->bq, s);
+    hs_sched_set_decision(s, HS_DECIDE_WORKERS); /* the dual approximation weighs every worker */
     d->alpha = hs_spec_double(p, "alpha");
     d->beta = hs_spec_double(p, "beta");
     d->eps = hs_spec_double(p, "eps");

@@ -229,6 +229,7 @@ static int init_online(struct hs_sched *s)
     struct online *o = hs_xcalloc(1, sizeof *o);
     int n = hs_sched_nworkers(s);
     o->online = true;
+    hs_sched_set_decision(s, HS_DECIDE_WORKERS); /* an EFT on every worker per task */
     o->q = hs_xcalloc((size_t)n, sizeof *o->q);
     o->queued = hs_xcalloc((size_t)n, sizeof(double));
     o->speedup = hs_xcalloc((size_t)hs_sched_dag(s)->ntasks, sizeof(double));

@@ -5,9 +5,11 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/link.h>
+#include <simgrid/zone.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,6 +212,22 @@ int hs_sg_inventory(const char *platform_name, struct hs_inventory *inv)
     }
     free(hosts);
     qsort(inv->hosts, (size_t)inv->n, sizeof *inv->hosts, cmp_inv_host);
+    return 0;
+}
+
+int hs_sg_costs(const char *platform_name, struct hs_costs *c)
+{
+    sg_netzone_t zone = sg_zone_get_root();
+    for (int i = 0; hs_costs_props[i]; i++) {
+        if (!isnan(hs_costs_get(c, i)))
+            continue; /* set by the run */
+        const char *v = zone ? sg_zone_get_property_value(zone, hs_costs_props[i]) : NULL;
+        double seconds = 0;
+        if (v && hs_costs_parse_time(v, &seconds))
+            return hs_fail("platform %s: zone property %s='%s' is not a duration (e.g. 5us, 2e-6)",
+                           platform_name, hs_costs_props[i], v);
+        hs_costs_set(c, i, seconds);
+    }
     return 0;
 }
 

@@ -5,6 +5,7 @@
 #ifndef HS_PLATFORM_SIMGRID_H
 #define HS_PLATFORM_SIMGRID_H
 
+#include "sim/costs.h"
 #include "sim/platform.h"
 
 #include <stdbool.h>
@@ -27,6 +28,12 @@ void hs_sg_scale_bandwidths(double factor);
  * comes from the host property "kind" (cpu, gpu, ram, proc), else from the
  * name (CPU*, GPU*, RAM*, P<n>). Returns 0 or -1 with hs_fail. */
 int hs_sg_inventory(const char *platform_name, struct hs_inventory *inv);
+
+/* The runtime's costs the loaded platform's root zone declares
+ * (sim/costs.h: runtime/task_cpu, ...): entries of c still NAN are set
+ * from the zone's properties, or to 0 where it has none. Returns 0, or -1
+ * with hs_fail naming the platform, the property and its value. */
+int hs_sg_costs(const char *platform_name, struct hs_costs *c);
 
 /* hs_route_fn over the loaded platform. */
 bool hs_sg_route(void *ctx, const char *src, const char *dst, double *lat, double *bw);

@@ -47,8 +47,11 @@ int hs_run_simgrid(const struct hs_run_config *cfg, const struct hs_dag *dag,
         }
         run->has_perf = true;
     }
+    struct hs_runtime_opts opts = cfg->opts;
+    if (hs_sg_costs(cfg->platform_name, &opts.costs))
+        return 2;
     run->rt = hs_runtime_new(dag, &run->pf, run->has_perf ? &run->perf : NULL, policy,
-                             policy_spec, &cfg->opts);
+                             policy_spec, &opts);
     if (!run->rt)
         return 2;
     double t0 = hs_now();

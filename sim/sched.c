@@ -186,3 +186,8 @@ void hs_sched_set_predicted_makespan(struct hs_sched *s, double makespan)
 {
     s->predicted_makespan = makespan;
 }
+
+void hs_sched_set_decision(struct hs_sched *s, enum hs_decision_kind kind)
+{
+    s->decision = kind;
+}

@@ -5,6 +5,7 @@
 #ifndef HS_SCHED_H
 #define HS_SCHED_H
 
+#include "sim/costs.h"
 #include "sim/dag.h"
 #include "sim/params.h"
 #include "sim/platform.h"
@@ -70,6 +71,11 @@ void hs_sched_delay(struct hs_sched *s, int w, double seconds);
  * (XKaapi's GPU streams, the default: a task whose data is there may overtake
  * one still waiting for its inputs). */
 void hs_sched_set_in_order(struct hs_sched *s, bool in_order);
+
+/* Called from init by a policy that examines every worker to place a ready
+ * task (online HEFT, dmda, DADA, DDA): each push then costs the platform's
+ * decide_worker per worker (sim/costs.h). The default is a look-up. */
+void hs_sched_set_decision(struct hs_sched *s, enum hs_decision_kind kind);
 
 /* A static policy reports the makespan its plan predicts. */
 void hs_sched_set_predicted_makespan(struct hs_sched *s, double makespan);

@@ -30,6 +30,7 @@ void hs_scenario_defaults(struct hs_scenario *sc)
     sc->workload = HS_DEFAULT_WORKLOAD;
     sc->policy = HS_DEFAULT_POLICY;
     hs_run_config_defaults(&sc->cfg);
+    sc->costs = "platform";
 }
 
 static void add_metrics(cJSON *rec, const struct hs_run *run)

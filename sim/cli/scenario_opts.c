@@ -29,6 +29,8 @@ static const struct {
     {{"p2p", no_argument, 0, HS_OPT_SCENARIO + 7}, "p2p", "1"},
     {{"no-flush", no_argument, 0, HS_OPT_SCENARIO + 8}, "flush", "0"},
     {{"perf", required_argument, 0, HS_OPT_SCENARIO + 9}, "perf", NULL},
+    {{"costs", required_argument, 0, HS_OPT_SCENARIO + 10}, "costs", NULL},
+    {{"no-costs", no_argument, 0, HS_OPT_SCENARIO + 11}, "costs", "off"},
 };
 #define NOPTS (sizeof table / sizeof table[0])
 
@@ -52,7 +54,12 @@ void hs_scenario_usage(FILE *out)
             "      --p2p             direct GPU-to-GPU copies where the platform has routes\n"
             "      --no-flush        do not write data back to host memory at the end\n"
             "      --perf FILE       timing table (default: the platform's shipped one), or the\n"
-            "                        name of a shipped one (idgraf-cal8: perf/idgraf-cal8.json)\n");
+            "                        name of a shipped one (idgraf-cal8: perf/idgraf-cal8.json)\n"
+            "      --costs C         the runtime's own costs in simulated time: platform (the\n"
+            "                        platform file's, default), off, or KEY=DURATION/... with keys\n"
+            "                        task (task_cpu and task_gpu), task_cpu, task_gpu, transfer_issue,\n"
+            "                        decide_push, decide_worker (e.g. --costs decide_worker=50us)\n"
+            "      --no-costs        the same as --costs off\n");
 }
 
 struct option *hs_scenario_options(const struct option *extra)
@@ -169,6 +176,12 @@ int hs_scenario_set(struct hs_scenario *sc, const char *name, const char *v)
         return set_bool(v, &cfg->select.p2p);
     if (strcmp(name, "flush") == 0)
         return set_bool(v, &cfg->opts.flush);
+    if (strcmp(name, "costs") == 0) {
+        if (hs_costs_parse_spec(v, &cfg->opts.costs))
+            return -1;
+        sc->costs = v;
+        return 0;
+    }
     return hs_fail("unknown scenario parameter '%s'", name);
 }
 
@@ -176,6 +189,6 @@ const char *const *hs_scenario_names(void)
 {
     static const char *const names[] = {"platform", "workload", "policy", "gpus", "cpus", "gpu_order",
                                         "window", "cache_fraction", "p2p", "flush", "noise", "perf",
-                                        "seed", NULL};
+                                        "costs", "seed", NULL};
     return names;
 }
