@@ -290,9 +290,9 @@ static int load_plot(const struct where *w, const cJSON *o, struct hs_study_plot
 static int load_ref(const struct where *w, const cJSON *o, struct hs_study_ref *r)
 {
     static const char *const keys[] = {"where", "metric", "value", "tolerance", "scale", "source",
-                                       "stat", "versus", "bound", NULL};
+                                       "stat", "versus", "bound", "claim", "over", NULL};
     static const char *const stats[] = {"mean", "median", "sd", "better_pct", "equal_pct", "worse_pct",
-                                        "gain_pct", "ratio", NULL};
+                                        "gain_pct", "ratio", "column_ratio", NULL};
     r->tolerance = NAN;
     r->scale = 1;
     r->value = NAN;
@@ -303,7 +303,8 @@ static int load_ref(const struct where *w, const cJSON *o, struct hs_study_ref *
     struct where ww = sub(w, "where", 0), wv = sub(w, "versus", 0);
     if (known_keys(w, o, keys) || (where && load_kv(&ww, where, &r->where, &r->nwhere)) ||
         (versus && load_kv(&wv, versus, &r->versus, &r->nversus)) || opt_string(w, o, "stat", &r->stat) ||
-        opt_string(w, o, "bound", &r->bound) ||
+        opt_string(w, o, "bound", &r->bound) || opt_string(w, o, "claim", &r->claim) ||
+        opt_string(w, o, "over", &r->over) ||
         opt_string(w, o, "metric", &r->metric) || opt_string(w, o, "source", &r->source) ||
         opt_number(w, o, "value", -INFINITY, &r->value) || opt_number(w, o, "tolerance", 0, &r->tolerance) ||
         opt_number(w, o, "scale", 1e-300, &r->scale))
@@ -315,7 +316,12 @@ static int load_ref(const struct where *w, const cJSON *o, struct hs_study_ref *
         k++;
     struct where ws = sub(w, "stat", 0);
     if (r->stat && !stats[k])
-        return bad(&ws, "expected mean, median, sd, better_pct, equal_pct, worse_pct, gain_pct or ratio");
+        return bad(&ws, "expected mean, median, sd, better_pct, equal_pct, worse_pct, gain_pct, ratio or "
+                        "column_ratio");
+    bool by_column = r->stat && strcmp(r->stat, "column_ratio") == 0;
+    if (by_column != (r->over != NULL))
+        return bad(w, by_column ? "a column_ratio statistic needs over (the column divided by)"
+                                : "over goes with a column_ratio statistic");
     bool pct = r->stat && (strstr(r->stat, "_pct") || strcmp(r->stat, "ratio") == 0);
     if (pct != (r->nversus > 0))
         return bad(w, pct ? "a *_pct or ratio statistic needs versus (the rows compared against)"
@@ -443,6 +449,24 @@ static char *find_study(const char *name)
     return NULL;
 }
 
+char *hs_study_find_file(const char *relative)
+{
+    for (int i = 0; i < 3; i++) {
+        const char *dir = study_dir(i);
+        if (!dir || !*dir)
+            continue;
+        char *path = hs_xmalloc(strlen(dir) + strlen(relative) + 2);
+        sprintf(path, "%s/%s", dir, relative);
+        FILE *f = fopen(path, "r");
+        if (f) {
+            fclose(f);
+            return path;
+        }
+        free(path);
+    }
+    return NULL;
+}
+
 static char *read_text(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -549,7 +573,7 @@ void hs_study_free(struct hs_study *st)
     for (int i = 0; i < st->nrefs; i++) {
         free_kv(st->refs[i].where, st->refs[i].nwhere);
         free(st->refs[i].metric), free(st->refs[i].source), free(st->refs[i].stat);
-        free(st->refs[i].bound);
+        free(st->refs[i].bound), free(st->refs[i].claim), free(st->refs[i].over);
         free_kv(st->refs[i].versus, st->refs[i].nversus);
     }
     free(st->refs);
