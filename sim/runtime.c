@@ -376,8 +376,9 @@ static void assign(struct hs_sched *rt, int task, int w)
 {
     struct hs_worker_state *ws = &rt->ws[w];
     struct hs_task_event *ev = &rt->ts[task].ev;
+    double now = rt->engine->now(rt->engine);
     ev->worker = w;
-    ev->popped = rt->engine->now(rt->engine);
+    ev->popped = fmax(now, rt->ts[task].release); /* no pop before its push is decided */
     ev->estimate = hs_runtime_estimate(rt, &rt->dag->tasks[task], w);
     ws->inflight++;
     if (rt->in_order)
@@ -385,7 +386,7 @@ static void assign(struct hs_sched *rt, int task, int w)
     ws->pending_estimate += ev->estimate;
     /* the policy charged w for taking this task (a steal), or its push is
      * still being decided: the prologue starts after both */
-    double early = rt->ts[task].release - ev->popped;
+    double early = rt->ts[task].release - now;
     if (ws->delay > 0 || early > 0) {
         double d = fmax(ws->delay, 0) + fmax(early, 0);
         ws->overhead += ws->delay;

@@ -85,6 +85,27 @@ static void print_platform(const struct hs_platform *pf, const struct hs_invento
            direct && pf->ngpus ? (pf->p2p ? " (used: --p2p)" : " (unused without --p2p)") : "");
 }
 
+/* The runtime's costs the platform declares (sim/costs.h). */
+static int print_costs(const char *name)
+{
+    struct hs_costs c;
+    for (int i = 0; hs_costs_props[i]; i++)
+        hs_costs_set(&c, i, NAN);
+    if (hs_sg_costs(name, &c)) {
+        fprintf(stderr, "hetsim: %s\n", hs_last_error());
+        return HS_EXIT_USAGE;
+    }
+    if (!hs_costs_any(&c)) {
+        printf("runtime costs: none (the platform sets no runtime/* property)\n");
+        return 0;
+    }
+    printf("runtime costs (seconds):");
+    for (int i = 0; hs_costs_props[i]; i++)
+        printf(" %s %g", strchr(hs_costs_props[i], '/') + 1, hs_costs_get(&c, i));
+    printf("\n");
+    return 0;
+}
+
 int hs_cmd_platform(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -126,6 +147,7 @@ int hs_cmd_platform(int argc, char **argv)
         print_platform(&pf, &inv, ref.tmpfile ? "generated" : ref.file);
         if (ref.perf)
             printf("timing table: %s\n", ref.perf);
+        rc = print_costs(cfg.platform_name);
         hs_inventory_free(&inv);
     }
     if (pf.name)

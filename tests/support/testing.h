@@ -40,6 +40,10 @@ cJSON *hs_test_simulate_named(const struct hs_run_config *cfg, const struct hs_d
  * configuration points at it (kept until the test exits). */
 struct hs_run_config hs_test_flat_config(int p, const double *speeds);
 
+/* No runtime costs (sim/costs.h) whatever the platform declares: for tests
+ * of other mechanisms computed by hand without them. */
+void hs_test_no_costs(struct hs_run_config *cfg);
+
 /* Run `hetsim ARGS` (a shell-quoted string; $HETSIM_TEST_BIN instead of the
  * built hetsim when set), capturing stdout and stderr (caller frees);
  * returns the exit code. */
