@@ -17,53 +17,64 @@
 
 /* ---- platform substitution ------------------------------------------------ */
 
-/* Does a platform text name `from` ("idgraf", or "idgraf:bw_scale=0.5")? */
-static bool names_platform(const char *value, const char *from)
+/* Does a platform or policy text name `name` ("idgraf", "idgraf:bw_scale=0.5")? */
+static bool names(const char *value, const char *name)
 {
-    size_t n = strlen(from);
-    return strncmp(value, from, n) == 0 && (value[n] == '\0' || value[n] == ':');
+    size_t n = strlen(name);
+    return strncmp(value, name, n) == 0 && (value[n] == '\0' || value[n] == ':');
 }
 
-static void map_value(char **value, const char *from, const char *to)
+/* A rewrite of the values of one key: a platform's name replaced, or a
+ * parameter added to a policy's. */
+struct rewrite {
+    const char *key, *name, *to, *param;
+};
+
+static void rewrite_value(char **value, const struct rewrite *rw)
 {
-    if (!names_platform(*value, from))
+    if (!names(*value, rw->name))
         return;
-    char *v = hs_xmalloc(strlen(to) + strlen(*value) - strlen(from) + 1);
-    sprintf(v, "%s%s", to, *value + strlen(from));
+    const char *rest = *value + strlen(rw->name);
+    char *v = hs_xmalloc(strlen(*value) + strlen(rw->to ? rw->to : "") + strlen(rw->param ? rw->param : "") + 2);
+    if (rw->to)
+        sprintf(v, "%s%s", rw->to, rest);
+    else
+        sprintf(v, "%s%c%s", *value, *rest ? ',' : ':', rw->param);
     free(*value);
     *value = v;
 }
 
-static bool map_kv(struct hs_study_kv *kv, int n, const char *from, const char *to)
+static bool rewrite_kv(struct hs_study_kv *kv, int n, const struct rewrite *rw)
 {
     bool found = false;
     for (int i = 0; i < n; i++)
-        if (strcmp(kv[i].key, "platform") == 0) {
-            map_value(&kv[i].value, from, to);
+        if (strcmp(kv[i].key, rw->key) == 0) {
+            rewrite_value(&kv[i].value, rw);
             found = true;
         }
     return found;
 }
 
-/* Every platform the study names `from` names `to` instead; a study that
- * names none runs on the default platform, which it then names. */
-static void map_platform(struct hs_study *st, const char *from, const char *to)
+/* Every value of the key the study gives (its base, its axes, its published
+ * values' filters) is rewritten; a study that sets no platform runs on the
+ * default one, which it then names. */
+static void rewrite_study(struct hs_study *st, const struct rewrite *rw)
 {
-    bool named = map_kv(st->base, st->nbase, from, to);
+    bool named = rewrite_kv(st->base, st->nbase, rw);
     for (int a = 0; a < st->naxes; a++)
-        if (strcmp(st->axes[a].name, "platform") == 0) {
+        if (strcmp(st->axes[a].name, rw->key) == 0) {
             named = true;
             for (int i = 0; i < st->axes[a].n; i++)
-                map_value(&st->axes[a].values[i], from, to);
+                rewrite_value(&st->axes[a].values[i], rw);
         }
     for (int r = 0; r < st->nrefs; r++) {
-        map_kv(st->refs[r].where, st->refs[r].nwhere, from, to);
-        map_kv(st->refs[r].versus, st->refs[r].nversus, from, to);
+        rewrite_kv(st->refs[r].where, st->refs[r].nwhere, rw);
+        rewrite_kv(st->refs[r].versus, st->refs[r].nversus, rw);
     }
-    if (!named && strcmp(from, HS_DEFAULT_PLATFORM) == 0) {
+    if (!named && rw->to && strcmp(rw->name, HS_DEFAULT_PLATFORM) == 0) {
         st->base = hs_xrealloc(st->base, (size_t)(st->nbase + 1) * sizeof *st->base);
         st->base[st->nbase].key = hs_xstrdup("platform");
-        st->base[st->nbase++].value = hs_xstrdup(to);
+        st->base[st->nbase++].value = hs_xstrdup(rw->to);
     }
 }
 
@@ -131,7 +142,9 @@ static int run_study(const char *path, const struct hs_ledger_opts *o, struct hs
     int rc = 0;
     if (listed(o->only, st.name) && carries_claims(&st, l, !o->claims)) {
         if (o->map_from)
-            map_platform(&st, o->map_from, o->map_to);
+            rewrite_study(&st, &(struct rewrite){.key = "platform", .name = o->map_from, .to = o->map_to});
+        if (o->param_policy)
+            rewrite_study(&st, &(struct rewrite){.key = "policy", .name = o->param_policy, .param = o->param});
         char *dir = hs_path_join(o->dir, st.name);
         if (!so->quiet)
             fprintf(stderr, "ledger: %s\n", st.name);

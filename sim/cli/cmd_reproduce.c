@@ -25,7 +25,8 @@ static void usage(FILE *out)
             "usage: hetsim reproduce --list\n"
             "       hetsim reproduce STUDY [--quick] [-o DIR] [-j N] [--timeout S] [--strict] [-q]\n"
             "       hetsim reproduce --ledger [-o DIR] [-j N] [--only S1,S2] [--markdown FILE]\n"
-            "                        [--platform-map FROM=TO] [--set KEY=VALUE]... [--claims FILE]\n"
+            "                        [--platform-map FROM=TO] [--policy-param NAME:KEY=VALUE]\n"
+            "                        [--set KEY=VALUE]... [--claims FILE]\n"
             "Run the sweep of a study (a name from --list or a study file) into DIR/results.csv\n"
             "(resumed if there), print its summary table (also DIR/summary.csv, DIR/pairwise.csv),\n"
             "draw its plots into DIR, and print the published values beside ours\n"
@@ -44,6 +45,8 @@ static void usage(FILE *out)
             "  --markdown FILE   also write the table, with each claim's text and reason\n"
             "  --platform-map FROM=TO  run what names platform FROM on platform TO\n"
             "                    (evidence for a machine model: --platform-map idgraf=idgraf-pcie)\n"
+            "  --policy-param NAME:KEY=VALUE  add a parameter to every use of policy NAME\n"
+            "                    (evidence for a policy's variant: --policy-param ws:order=fifo)\n"
             "  --set KEY=VALUE   add a scenario setting to every study (repeatable)\n"
             "  --claims FILE     another claims file (default: ledger/claims.json beside the studies)\n");
 }
@@ -196,6 +199,18 @@ static void platform_map(const char *arg, struct hs_ledger_opts *lo)
     lo->map_to = eq + 1;
 }
 
+/* --policy-param NAME:KEY=VALUE */
+static void policy_param(const char *arg, struct hs_ledger_opts *lo)
+{
+    const char *colon = strchr(arg, ':');
+    if (!colon || colon == arg || !strchr(colon + 1, '=') || colon[1] == '=')
+        hs_die(HS_EXIT_USAGE, "--policy-param %s: expected NAME:KEY=VALUE (e.g. ws:order=fifo)", arg);
+    static char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)(colon - arg), arg);
+    lo->param_policy = name;
+    lo->param = colon + 1;
+}
+
 /* --set KEY=VALUE */
 static void add_setting(const char *arg, struct hs_ledger_opts *lo)
 {
@@ -211,7 +226,7 @@ static void add_setting(const char *arg, struct hs_ledger_opts *lo)
 
 int hs_cmd_reproduce(int argc, char **argv)
 {
-    enum { O_LIST = 256, O_QUICK, O_TIMEOUT, O_STRICT, O_LEDGER, O_ONLY, O_MARKDOWN, O_MAP, O_SET, O_CLAIMS };
+    enum { O_LIST = 256, O_QUICK, O_TIMEOUT, O_STRICT, O_LEDGER, O_ONLY, O_MARKDOWN, O_MAP, O_SET, O_CLAIMS, O_PARAM };
     static const struct option opts[] = {
         {"list", no_argument, 0, O_LIST},       {"quick", no_argument, 0, O_QUICK},
         {"output", required_argument, 0, 'o'},  {"jobs", required_argument, 0, 'j'},
@@ -220,6 +235,7 @@ int hs_cmd_reproduce(int argc, char **argv)
         {"ledger", no_argument, 0, O_LEDGER},   {"only", required_argument, 0, O_ONLY},
         {"markdown", required_argument, 0, O_MARKDOWN}, {"platform-map", required_argument, 0, O_MAP},
         {"set", required_argument, 0, O_SET},   {"claims", required_argument, 0, O_CLAIMS},
+        {"policy-param", required_argument, 0, O_PARAM},
         {0, 0, 0, 0},
     };
     struct hs_sweep_opts so = {0};
@@ -244,6 +260,7 @@ int hs_cmd_reproduce(int argc, char **argv)
         case O_CLAIMS: lo.claims = optarg; break;
         case O_MAP: platform_map(optarg, &lo); break;
         case O_SET: add_setting(optarg, &lo); break;
+        case O_PARAM: policy_param(optarg, &lo); break;
         }
     }
     if (ledger) {
@@ -256,8 +273,9 @@ int hs_cmd_reproduce(int argc, char **argv)
         free(lo.set);
         return rc;
     }
-    if (lo.only || lo.markdown || lo.claims || lo.map_from || lo.nset)
-        hs_die(HS_EXIT_USAGE, "reproduce: --only, --markdown, --platform-map, --set and --claims go with --ledger");
+    if (lo.only || lo.markdown || lo.claims || lo.map_from || lo.nset || lo.param)
+        hs_die(HS_EXIT_USAGE, "reproduce: --only, --markdown, --platform-map, --policy-param, --set and --claims go "
+                              "with --ledger");
     if (optind != argc - 1)
         hs_die(HS_EXIT_USAGE, "reproduce: expected one study (see `hetsim reproduce --list`)");
     struct hs_study st;

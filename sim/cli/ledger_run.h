@@ -6,8 +6,9 @@
  * For evidence about a model, the same studies can run on another platform
  * model (--platform-map idgraf=idgraf-pcie: every platform setting, axis
  * value and published value's filter naming idgraf names the other one,
- * so the rows say what ran) or with settings added to every study's base
- * (--set KEY=VALUE). */
+ * so the rows say what ran), with a parameter added to every use of a
+ * policy (--policy-param ws:order=fifo, rewritten the same way) or with
+ * settings added to every study's base (--set KEY=VALUE). */
 #ifndef HS_LEDGER_RUN_H
 #define HS_LEDGER_RUN_H
 
@@ -19,6 +20,7 @@ struct hs_ledger_opts {
     const char *claims;   /* claims file (default: ledger/claims.json beside the studies) */
     const char *markdown; /* also write the table as Markdown there, or NULL */
     const char *map_from, *map_to; /* --platform-map, or NULL */
+    const char *param_policy, *param; /* --policy-param NAME:KEY=VALUE, or NULL */
     struct hs_study_kv *set;       /* --set KEY=VALUE, nset of them */
     int nset;
     const char *only;     /* comma-separated study names to run (NULL: all) */

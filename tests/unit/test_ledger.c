@@ -2,7 +2,8 @@
  * a claim from hand-made counts of its published values, the value its row
  * shows, the claims file's checks, and `hetsim reproduce --ledger` end to
  * end on a small study of its own (four claims: one holds, one in part, one
- * fails, one without a study), with --markdown and --platform-map. The
+ * fails, one without a study), with --markdown, --platform-map and
+ * --policy-param. The
  * shipped studies' claim tags all name claims of the shipped claims file. */
 #include "analysis/ledger.h"
 #include "analysis/study.h"
@@ -134,7 +135,20 @@ static void test_cli_ledger(void)
     char *csv = hs_test_read_file(path);
     CU_ASSERT_PTR_NOT_NULL(csv && strstr(csv, "\"flat:2,lat=1e-6\""));
     free(csv);
+    /* a parameter added to every use of a policy: the rows name it */
+    snprintf(args, sizeof args, "reproduce --ledger -q -j 1 --claims %s -o %s-param --policy-param heft:insertion=1",
+             claims, out_dir);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "4 claims: 1 hold, 1 partly, 1 fail, 1 not run\n"));
+    free(out), free(err);
+    snprintf(path, sizeof path, "%s-param/ledger-toy/results.csv", out_dir);
+    csv = hs_test_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL(csv && strstr(csv, "heft:insertion=1"));
+    free(csv);
     /* bad input: one line, exit 2 */
+    CU_ASSERT_EQUAL(hs_test_cli("reproduce --ledger --policy-param ws", &out, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "NAME:KEY=VALUE"));
+    free(out), free(err);
     CU_ASSERT_EQUAL(hs_test_cli("reproduce --ledger --platform-map idgraf", &out, &err), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "FROM=TO"));
     free(out), free(err);
