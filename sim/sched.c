@@ -191,3 +191,8 @@ void hs_sched_set_decision(struct hs_sched *s, enum hs_decision_kind kind)
 {
     s->decision = kind;
 }
+
+double hs_sched_task_overhead(const struct hs_sched *s, int w)
+{
+    return s->opts.costs.task[s->pf->workers[w].arch] + s->opts.costs.decide_push;
+}

@@ -61,6 +61,10 @@ bool hs_sched_valid(const struct hs_sched *s, int handle, int node);
  * copy and no data in use. Returns whether a copy was started. */
 bool hs_sched_prefetch(struct hs_sched *s, int handle, int node);
 
+/* What the runtime charges for one task on w besides its kernel (its work
+ * per task and a push: sim/costs.h): the cost of an empty task there. */
+double hs_sched_task_overhead(const struct hs_sched *s, int w);
+
 /* Called from pop: the task returned to worker w starts its prologue (cache
  * room, input transfers) only after `seconds` of scheduling work on w (for
  * instance the cost of stealing it); w holds it meanwhile. */
