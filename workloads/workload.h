@@ -27,6 +27,11 @@ extern const struct hs_workload hs_workload_matmul;
 extern const struct hs_workload hs_workload_json;
 extern const struct hs_workload hs_workload_dot;
 extern const struct hs_workload hs_workload_wfformat;
+/* Other tools' DAG files (dax.c, stg.c, daggen_text.c, taskrec_read.c) */
+extern const struct hs_workload hs_workload_dax;
+extern const struct hs_workload hs_workload_stg;
+extern const struct hs_workload hs_workload_daggen_text;
+extern const struct hs_workload hs_workload_taskrec;
 extern const struct hs_workload hs_workload_random;
 extern const struct hs_workload hs_workload_daggen;
 

@@ -71,6 +71,7 @@ static int run_resolved(const struct hs_scenario *sc, const struct hs_platform_r
     cfg.platform_name = ref->name;
     cfg.perf_file = ref->perf;
     cfg.bw_scale = ref->bw_scale;
+    cfg.host_map = ref->host_map;
     cfg.opts.gpu_speed = ref->gpu_speed;
     struct hs_run run;
     int rc;
