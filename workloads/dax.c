@@ -50,6 +50,7 @@ struct dax {
     char xml_error[256];
 };
 
+static int line_of(struct dax *d);
 static int bad(struct dax *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int bad(struct dax *d, const char *fmt, ...)
 {
@@ -58,7 +59,15 @@ static int bad(struct dax *d, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return hs_fail("%s:%d: %s", d->path, xmlTextReaderGetParserLineNumber(d->rd), msg);
+    return hs_fail("%s:%d: %s", d->path, line_of(d), msg);
+}
+
+/* The line of the element being read (the parser itself may be ahead). */
+static int line_of(struct dax *d)
+{
+    xmlNodePtr n = xmlTextReaderCurrentNode(d->rd);
+    long line = n ? xmlGetLineNo(n) : -1;
+    return line > 0 ? (int)line : xmlTextReaderGetParserLineNumber(d->rd);
 }
 
 static void xml_error(void *ctx, xmlErrorPtr err)
@@ -223,7 +232,7 @@ static int parent(struct dax *d)
         return bad(d, "<parent>: no ref, or not inside a <child ref=...>");
     }
     HS_GROW(d->links, d->caplinks, d->nlinks + 1);
-    d->links[d->nlinks++] = (struct link){hs_xstrdup(d->child), ref, xmlTextReaderGetParserLineNumber(d->rd)};
+    d->links[d->nlinks++] = (struct link){hs_xstrdup(d->child), ref, line_of(d)};
     return 0;
 }
 
