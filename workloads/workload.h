@@ -39,8 +39,8 @@ const struct hs_workload *const *hs_workloads(void);
 
 /* Parse, validate, build and finalize. Returns the DAG (named after the
  * canonical spec, or the name its file gives), or NULL with hs_fail. A text
- * that is the path of a .json, .dot or .gv file (one with no ':', or an
- * existing file) is read as json:file=PATH or dot:file=PATH. */
+ * that is the path of a .json, .dot, .gv, .dax, .xml, .stg or .rec file (one
+ * with no ':', or an existing file) is read by the workload of that kind. */
 struct hs_dag *hs_workload_build(const char *text);
 
 /* Shared by the dense linear-algebra workloads: tile count of n / nb after
