@@ -105,6 +105,9 @@ static int read_text(const char *path, struct hs_dag *dag)
     char *text = hs_read_regular(path, NULL);
     if (!text)
         return -1;
+    long nlines = 1; /* NODE_COUNT may not exceed the lines of the file */
+    for (const char *p = text; *p; p++)
+        nlines += *p == '\n';
     struct hs_lines lines;
     hs_lines_init(&lines, text);
     struct dnode *nodes = NULL;
@@ -116,10 +119,12 @@ static int read_text(const char *path, struct hs_dag *dag)
             continue;
         if (count < 0) {
             char *rest = p, *kw = hs_next_word(&rest), *n = hs_next_word(&rest);
-            if (!kw || strcmp(kw, "NODE_COUNT") || !n || hs_parse_long(n, &count) || count < 1 ||
-                count > 100000000)
+            if (!kw || strcmp(kw, "NODE_COUNT") || !n || hs_parse_long(n, &count) || count < 1)
                 rc = hs_fail("%s:%d: not DAGGEN's text output (it starts with NODE_COUNT <n>)",
                              path, lines.line);
+            else if (count > nlines)
+                rc = hs_fail("%s:%d: NODE_COUNT %ld, but the file has %ld lines", path,
+                             lines.line, count, nlines);
             else
                 nodes = hs_xcalloc((size_t)count, sizeof *nodes);
         } else if (strncmp(p, "NODE ", 5) == 0) {

@@ -96,7 +96,8 @@ static int read_stg(const char *path, double speed, struct hs_dag *dag)
         ntasks += rc == 0;
     }
     if (rc > 0) {
-        rc = ntasks != n + 2 && ntasks != n
+        rc = ntasks == 0 ? hs_fail("%s: no task line", path)
+             : ntasks != n + 2 && ntasks != n
                  ? hs_fail("%s: %d task lines, but the header says %ld tasks (+2 dummies)", path,
                            ntasks, n)
                  : 0;

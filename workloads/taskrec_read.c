@@ -292,8 +292,10 @@ static int timing(struct rec *r, struct rtask *t)
     if (t->f[F_NODE] && hs_parse_long(t->f[F_NODE], &node))
         return bad(r, t->line, "JobId %s: MemoryNode '%s' is not a number", t->f[F_JOBID],
                    t->f[F_NODE]);
-    if (!t->f[F_START] || !t->f[F_END] || hs_parse_double(t->f[F_START], &s) ||
-        hs_parse_double(t->f[F_END], &e) || !isfinite(s) || !isfinite(e) || e < s)
+    /* starpu_fxt_tool leaves out times that are 0 */
+    s = e = 0;
+    if ((t->f[F_START] && hs_parse_double(t->f[F_START], &s)) ||
+        (t->f[F_END] && hs_parse_double(t->f[F_END], &e)) || !isfinite(s) || !isfinite(e) || e < s)
         return bad(r, t->line, "JobId %s: StartTime and EndTime must be numbers, EndTime >= "
                    "StartTime ('%s', '%s')", t->f[F_JOBID], t->f[F_START] ? t->f[F_START] : "",
                    t->f[F_END] ? t->f[F_END] : "");
@@ -320,7 +322,8 @@ static void index_handles(struct rec *r)
         }
         free(copy);
     }
-    qsort(all, n, sizeof *all, cmp_str);
+    if (n)
+        qsort(all, n, sizeof *all, cmp_str);
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         if (m && strcmp(all[m - 1], all[i]) == 0)
@@ -337,6 +340,8 @@ static void index_handles(struct rec *r)
 
 static int handle_index(const struct rec *r, const char *name)
 {
+    if (!r->nhandles)
+        return -1;
     char **k = bsearch(&name, r->handles, (size_t)r->nhandles, sizeof *r->handles, cmp_str);
     return k ? (int)(k - r->handles) : -1;
 }
@@ -441,12 +446,13 @@ static int depends(struct rec *r, int i, const struct jobref *jobs, struct impli
     struct rtask *t = &r->t[i];
     if (!t->f[F_DEPS])
         return 0;
-    qsort(im->pred, im->n, sizeof *im->pred, cmp_int);
+    if (im->n)
+        qsort(im->pred, im->n, sizeof *im->pred, cmp_int);
     char *copy = hs_xstrdup(t->f[F_DEPS]), *p = copy, *w;
     int rc = 0;
     while (!rc && (w = hs_next_word(&p))) {
         int j = job_index(r, jobs, w);
-        if (!bsearch(&j, im->pred, im->n, sizeof *im->pred, cmp_int))
+        if (!im->n || !bsearch(&j, im->pred, im->n, sizeof *im->pred, cmp_int))
             hs_dag_add_edge(dag, r->t[j].id, t->id, 0);
     }
     free(copy);

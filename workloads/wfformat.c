@@ -20,7 +20,9 @@
  * explicit zero cost); the kernel is the category, else the program, else
  * "task"; the label is the task's name (1.5: its id). Tasks keep the file's
  * order when it is topological, else they are added in a topological order
- * (igraph), so that the data-flow inference sees writers before readers. */
+ * (igraph), so that the data-flow inference sees writers before readers.
+ * SimGrid's JSON DAGs, which look like 1.4 but mean other things, go to
+ * sgjson.c (semantics=simgrid, or detected with semantics=auto). */
 #include "workloads/dagio.h"
 #include "workloads/foreign.h"
 #include "workloads/workload.h"

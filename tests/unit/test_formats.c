@@ -17,19 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *data(const char *name)
-{
-    static char buf[4][1024];
-    static int slot;
-    slot = (slot + 1) % 4;
-    snprintf(buf[slot], sizeof buf[slot], "%s/tests/data/%s", HETSIM_SOURCE_DIR, name);
-    return buf[slot];
-}
 
 static struct hs_dag *build(const char *fmt, const char *file)
 {
     char spec[1200];
-    snprintf(spec, sizeof spec, fmt, data(file));
+    snprintf(spec, sizeof spec, fmt, hs_test_datafile(file));
     struct hs_dag *dag = hs_workload_build(spec);
     if (!dag)
         fprintf(stderr, "\n%s: %s\n", spec, hs_last_error());
@@ -87,7 +79,7 @@ static void test_simgrid_dot(void)
     /* c2 (5 s) then c3 (2 s) bound the makespan; root's 0.1 GB to c2 is local
      * when both share a processor, c1 (0.2 + 1 s) and its 0.5 GB fit beside */
     char args[1200];
-    snprintf(args, sizeof args, FLAT2 " -w %s", data("simgrid-dag-simple.dot"));
+    snprintf(args, sizeof args, FLAT2 " -w %s", hs_test_datafile("simgrid-dag-simple.dot"));
     CU_ASSERT_DOUBLE_EQUAL(run_makespan(args), 7, 1e-9);
     dag = build("%s", "simgrid-dag.dot"); /* size "-1", "0.0", none; undeclared root */
     CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
@@ -119,7 +111,7 @@ static void test_simgrid_json(void)
     hs_dag_free(dag);
     /* c2 then c3: 5 + 2 s; c1 (1 s) and t1 (0.5 GB) elsewhere fit in c2's 5 s */
     char args[1200];
-    snprintf(args, sizeof args, FLAT2 " -w %s", data("simgrid-dag.json"));
+    snprintf(args, sizeof args, FLAT2 " -w %s", hs_test_datafile("simgrid-dag.json"));
     CU_ASSERT_DOUBLE_EQUAL(run_makespan(args), 7, 1e-9);
 }
 
@@ -139,7 +131,7 @@ static void test_dax(void)
     /* at 1 Gflop/s: c2 (i2: 0.1 s up, 50 s) then c3 (20 s) on one processor;
      * c1 (i1: 0.2 s, 10 s) on the other sends o1 (0.5 s) long before */
     char args[1200];
-    snprintf(args, sizeof args, FLAT2 " -w %s", data("simgrid-dax-simple.xml"));
+    snprintf(args, sizeof args, FLAT2 " -w %s", hs_test_datafile("simgrid-dax-simple.xml"));
     CU_ASSERT_DOUBLE_EQUAL(run_makespan(args), 0.1 + 50 + 20, 1e-9);
     /* WorkflowGenerator's Montage: 25 jobs whose runtimes add up to 227.75 s */
     dag = build("%s", "simgrid-Montage_25.xml");
@@ -165,14 +157,14 @@ static void test_stg(void)
 {
     /* robot.stg: 88 tasks and 2 dummies; its comment says "CP Length: 569" */
     char args[1200], *out;
-    snprintf(args, sizeof args, "dag %s --stats", data("stg-robot.stg"));
+    snprintf(args, sizeof args, "dag %s --stats", hs_test_datafile("stg-robot.stg"));
     CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "tasks: 90\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "critical_path: 569\n"));
     free(out);
     /* with a processor per task and no communication cost, the schedule is
      * the critical path */
-    snprintf(args, sizeof args, "-p flat:90,bw=inf -s heft -w %s", data("stg-robot.stg"));
+    snprintf(args, sizeof args, "-p flat:90,bw=inf -s heft -w %s", hs_test_datafile("stg-robot.stg"));
     CU_ASSERT_DOUBLE_EQUAL(run_makespan(args), 569, 1e-9);
     struct hs_dag *dag = build("stg:file=%s,speed=2G", "stg-robot.stg");
     CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
@@ -236,7 +228,7 @@ static void test_taskrec(void)
     CU_ASSERT_EQUAL(dag->tasks[task_named(dag, "0_130")].arch_mask, HS_ARCH_BIT(HS_ARCH_GPU));
     hs_dag_free(dag);
     char args[1200];
-    snprintf(args, sizeof args, "-p flat:19,bw=inf -s dmda -w %s", data("starpu-lu-rank0.rec"));
+    snprintf(args, sizeof args, "-p flat:19,bw=inf -s dmda -w %s", hs_test_datafile("starpu-lu-rank0.rec"));
     double m = run_makespan(args);
     CU_ASSERT(m >= 5076.191e-6 + 25733.44e-6 + 35262.22e-6); /* dplrnt, getrf, trsm in a row */
 }

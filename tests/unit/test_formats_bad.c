@@ -11,26 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int count_lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
-
-static void bad_args(const char *args, const char *expect)
-{
-    char *err;
-    int rc = hs_test_cli(args, NULL, &err);
-    if (rc != 2 || count_lines(err) != 1 || !strstr(err, expect))
-        fprintf(stderr, "\n`hetsim %s` -> %d: %s(expected: %s)\n", args, rc, err, expect);
-    CU_ASSERT_EQUAL(rc, 2);
-    CU_ASSERT_EQUAL(count_lines(err), 1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, expect));
-    free(err);
-}
-
 /* Write text to a file, then `hetsim dag WORKLOAD:file=PATH` on it. */
 static void bad_file(const char *workload, const char *text, const char *expect)
 {
@@ -38,7 +18,7 @@ static void bad_file(const char *workload, const char *text, const char *expect)
     hs_test_write_file(path, text);
     snprintf(args, sizeof args, "dag %s%sfile=%s -o /dev/null", workload,
              strchr(workload, ':') ? "," : ":", path);
-    bad_args(args, expect);
+    hs_test_bad_cli(args, expect);
     free(path);
 }
 
@@ -64,7 +44,7 @@ static void test_bad_dax(void)
     bad_file("dax", ADAG(""), "no <job>");
     char args[1024];
     snprintf(args, sizeof args, "dag %s/tests/data/simgrid-dax-cycle.xml", HETSIM_SOURCE_DIR);
-    bad_args(args, "has a cycle (through 1, 3)");
+    hs_test_bad_cli(args, "has a cycle (through 1, 3)");
 }
 
 static void test_bad_stg(void)
@@ -77,6 +57,7 @@ static void test_bad_stg(void)
     bad_file("stg", "1\n0 0 0\n1 3 1 1\n2 0 1 1\n", ":3: task 1 is its own predecessor");
     bad_file("stg", "1\n0 0 1 2\n1 3 1 0\n2 0 1 1\n", "the dependencies have a cycle");
     bad_file("stg", "1\n0 0 0\n1 3 2 0\n", "task 1: the file ends within its line");
+    bad_file("stg", "0\n", "no task line");
 }
 
 static void test_bad_daggen_text(void)
@@ -94,6 +75,7 @@ static void test_bad_daggen_text(void)
              "node 2 is not declared (NODE_COUNT is 3)");
     bad_file("daggen-text", "NODE_COUNT 2\nNODE 0 1 ROOT 0 0\nNODE 1 - END 0\n",
              ":3: a NODE line has 5 fields");
+    bad_file("daggen-text", "NODE_COUNT 900000000\n", ":1: NODE_COUNT 900000000, but the file has 2 lines");
 }
 
 #define REC(fields) "JobId: 1\nWorkerId: 0\nStartTime: 0\nEndTime: 1\n" fields "\n"
@@ -114,7 +96,7 @@ static void test_bad_taskrec(void)
     bad_file("taskrec", "JobId: 1\nWorkerId: one\nStartTime: 0\nEndTime: 1\n\n",
              "JobId 1: WorkerId 'one' is not a worker number");
     bad_file("taskrec", "JobId 1\n\n", ":1: 'JobId 1' is not a 'Field: value' line");
-    bad_args("dag taskrec:file=x.rec,gpu_workers=a", "gpu_workers 'a' is not a list of worker numbers");
+    hs_test_bad_cli("dag taskrec:file=x.rec,gpu_workers=a", "gpu_workers 'a' is not a list of worker numbers");
 }
 
 #define SGJSON(tasks) "{\"name\": \"w\", \"workflow\": {\"tasks\": [" tasks "]}}"
@@ -147,11 +129,11 @@ static void test_not_regular(void)
     char args[256];
     for (int i = 0; readers[i]; i++) {
         snprintf(args, sizeof args, "dag %s:file=/dev/zero", readers[i]);
-        bad_args(args, "/dev/zero: not a regular file");
+        hs_test_bad_cli(args, "/dev/zero: not a regular file");
         snprintf(args, sizeof args, "dag %s:file=/tmp", readers[i]);
-        bad_args(args, "/tmp: not a regular file");
+        hs_test_bad_cli(args, "/tmp: not a regular file");
     }
-    bad_args("dag stg:file=/nonexistent/g.stg", "/nonexistent/g.stg: No such file or directory");
+    hs_test_bad_cli("dag stg:file=/nonexistent/g.stg", "/nonexistent/g.stg: No such file or directory");
 }
 
 static void test_bad_host_map(void)
@@ -159,15 +141,15 @@ static void test_bad_host_map(void)
     char args[2048], *map = hs_test_tmp(".hosts");
     const char *pf = HETSIM_SOURCE_DIR "/tests/data/simgrid-small_platform.xml";
     snprintf(args, sizeof args, "platform %s", pf);
-    bad_args(args, "host Boivin: cannot tell whether it is a cpu, gpu, ram or proc (add <prop "
+    hs_test_bad_cli(args, "host Boivin: cannot tell whether it is a cpu, gpu, ram or proc (add <prop "
                    "id=\"kind\" value=\"...\"/>, or a host map: hosts=FILE)");
     hs_test_write_file(map, "Tremblay ram\n* processor\n");
     snprintf(args, sizeof args, "platform %s:hosts=%s", pf, map);
-    bad_args(args, ":2: expected 'PATTERN KIND', KIND cpu, gpu, ram, proc or ignore");
+    hs_test_bad_cli(args, ":2: expected 'PATTERN KIND', KIND cpu, gpu, ram, proc or ignore");
     snprintf(args, sizeof args, "platform %s:hosts=/nonexistent.hosts", pf);
-    bad_args(args, "host map /nonexistent.hosts: No such file or directory");
+    hs_test_bad_cli(args, "host map /nonexistent.hosts: No such file or directory");
     snprintf(args, sizeof args, "platform %s:hosts=/dev/zero", pf);
-    bad_args(args, "host map /dev/zero: not a regular file");
+    hs_test_bad_cli(args, "host map /dev/zero: not a regular file");
     free(map);
 }
 

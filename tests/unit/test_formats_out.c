@@ -17,14 +17,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *data(const char *name)
-{
-    static char buf[4][1024];
-    static int slot;
-    slot = (slot + 1) % 4;
-    snprintf(buf[slot], sizeof buf[slot], "%s/tests/data/%s", HETSIM_SOURCE_DIR, name);
-    return buf[slot];
-}
 
 static double num(const cJSON *o, const char *key)
 {
@@ -196,14 +188,14 @@ static void test_paje_pj_dump(void)
 static void test_starpu_platforms(void)
 {
     char args[1024], *out;
-    snprintf(args, sizeof args, "platform %s", data("starpu-idgraf.platform.v4.xml"));
+    snprintf(args, sizeof args, "platform %s", hs_test_datafile("starpu-idgraf.platform.v4.xml"));
     CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "offers 12 cores, 8 GPUs"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "memory 2817982464 B"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "note: host DISK0 is ignored: disks are not modelled"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "note: host MAIN is ignored"));
     free(out);
-    snprintf(args, sizeof args, "platform %s", data("starpu-sirocco.platform.v4.xml"));
+    snprintf(args, sizeof args, "platform %s", hs_test_datafile("starpu-sirocco.platform.v4.xml"));
     CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "offers 24 cores, 4 GPUs"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "note: host OpenCL3 is ignored: StarPU's OpenCL view"));
@@ -211,7 +203,7 @@ static void test_starpu_platforms(void)
     /* StarPU's own Idgraf file against hetsim's model of it with StarPU's
      * shared Host link (idgraf-starpu): the same machine, within 2% */
     const char *run = "--perf idgraf -w cholesky:n=8192,nb=512 -s dmda";
-    snprintf(args, sizeof args, "-p %s %s", data("starpu-idgraf.platform.v4.xml"), run);
+    snprintf(args, sizeof args, "-p %s %s", hs_test_datafile("starpu-idgraf.platform.v4.xml"), run);
     cJSON *a = hs_test_run_record(args);
     snprintf(args, sizeof args, "-p idgraf-starpu %s", run);
     cJSON *b = hs_test_run_record(args);
@@ -221,7 +213,7 @@ static void test_starpu_platforms(void)
     cJSON_Delete(a);
     cJSON_Delete(b);
     snprintf(args, sizeof args, "-p %s --perf idgraf -w cholesky:n=4096,nb=512 -s dmda",
-             data("starpu-sirocco.platform.v4.xml"));
+             hs_test_datafile("starpu-sirocco.platform.v4.xml"));
     a = hs_test_run_record(args);
     CU_ASSERT_PTR_NOT_NULL_FATAL(a);
     CU_ASSERT_EQUAL(num(cJSON_GetObjectItem(a, "inputs"), "gpus"), 4);
@@ -231,14 +223,14 @@ static void test_starpu_platforms(void)
 static void test_simgrid_platform(void)
 {
     char args[2048], *out;
-    snprintf(args, sizeof args, "platform %s:hosts=%s", data("simgrid-small_platform.xml"),
-             data("simgrid-small_platform.hosts"));
+    snprintf(args, sizeof args, "platform %s:hosts=%s", hs_test_datafile("simgrid-small_platform.xml"),
+             hs_test_datafile("simgrid-small_platform.hosts"));
     CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "offers 0 cores, 0 GPUs, 6 flat processors"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "host endpoint Tremblay"));
     free(out);
-    snprintf(args, sizeof args, "-p %s:hosts=%s -w %s -s heft", data("simgrid-small_platform.xml"),
-             data("simgrid-small_platform.hosts"), data("simgrid-dag-simple.dot"));
+    snprintf(args, sizeof args, "-p %s:hosts=%s -w %s -s heft", hs_test_datafile("simgrid-small_platform.xml"),
+             hs_test_datafile("simgrid-small_platform.hosts"), hs_test_datafile("simgrid-dag-simple.dot"));
     cJSON *r = hs_test_run_record(args);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
     CU_ASSERT_EQUAL(num(cJSON_GetObjectItem(r, "results"), "tasks"), 5);
