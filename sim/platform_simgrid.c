@@ -42,6 +42,21 @@ static void extract_message(const char *log, char *out, size_t size)
     }
 }
 
+/* StarPU still ships version-3 files (power=) beside the .v4.xml ones. */
+static const char *old_version_hint(const char *path)
+{
+    char head[1024] = "";
+    FILE *f = fopen(path, "r");
+    if (f) {
+        head[fread(head, 1, sizeof head - 1, f)] = '\0';
+        fclose(f);
+    }
+    return strstr(head, "version=\"3\"") || strstr(head, "version='3'")
+               ? " (a version-3 platform: SimGrid 3.32 reads version 4; StarPU ships a .v4.xml "
+                 "beside its version-3 files)"
+               : "";
+}
+
 int hs_sg_check_platform(const char *path)
 {
     if (access(path, R_OK) != 0)
@@ -80,7 +95,7 @@ int hs_sg_check_platform(const char *path)
         return 0;
     char msg[512];
     extract_message(log, msg, sizeof msg);
-    return hs_fail("platform file %s: %s", path, msg);
+    return hs_fail("platform file %s: %s%s", path, msg, old_version_hint(path));
 }
 
 void hs_sg_init(bool verbose, const char *paje_file)

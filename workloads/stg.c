@@ -49,7 +49,7 @@ static int next_int(struct stg *s, const char *what, long max, long *out)
 /* One task line: 0; 1 at the end of the task part; -1 with hs_fail. */
 static int read_task(struct stg *s, int expected, long ntotal, long *time, struct hs_edges *e)
 {
-    long id, npred, p;
+    long id, npred = 0, p;
     int rc = next_int(s, "task id", INT_MAX, &id);
     if (rc)
         return rc;

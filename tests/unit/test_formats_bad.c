@@ -136,6 +136,17 @@ static void test_not_regular(void)
     hs_test_bad_cli("dag stg:file=/nonexistent/g.stg", "/nonexistent/g.stg: No such file or directory");
 }
 
+static void test_old_platform(void)
+{
+    char *pf = hs_test_tmp(".xml"), args[1024];
+    hs_test_write_file(pf, "<?xml version='1.0'?>\n<platform version=\"3\">\n<AS id=\"AS0\" "
+                           "routing=\"Full\">\n<host id=\"CPU0\" power=\"1\"/>\n</AS>\n</platform>\n");
+    snprintf(args, sizeof args, "platform %s", pf);
+    hs_test_bad_cli(args, "(a version-3 platform: SimGrid 3.32 reads version 4; StarPU ships a "
+                          ".v4.xml beside its version-3 files)");
+    free(pf);
+}
+
 static void test_bad_host_map(void)
 {
     char args[2048], *map = hs_test_tmp(".hosts");
@@ -163,6 +174,7 @@ int main(void)
         {"bad SimGrid JSON DAG", test_bad_simgrid_json},
         {"files that are not regular", test_not_regular},
         {"bad host maps", test_bad_host_map},
+        {"version-3 platform files", test_old_platform},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("formats_bad", tests);
