@@ -1,6 +1,6 @@
 /* workloads/foreign.h — what the readers of other tools' DAG formats share
  * (Pegasus DAX in dax.c, Kasahara's STG in stg.c, DAGGEN's text output in
- * daggen_text.c, StarPU's tasks.rec in taskrec_read.c, SimGrid's JSON DAGs in
+ * daggen_text.c, StarPU's tasks.rec in taskrec_*.c, SimGrid's JSON DAGs in
  * sgjson.c): reading a regular file of bounded size, and walking its lines.
  * docs/formats.md lists every format with what is kept and dropped. */
 #ifndef HS_FOREIGN_H

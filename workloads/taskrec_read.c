@@ -22,7 +22,7 @@
  *                        StarPU's history-based models hold), and it may run
  *                        only where such a task ran; durations=task: its own
  *                        duration, on its own architecture only
- *   EdgeHandles          hetsim's own field (taskrec_write.c): data of an
+ *   EdgeHandles          hetsim's own field (sim/trace_taskrec.c): data of an
  *                        explicit edge, read back as that edge
  *
  * Records with Control: WontUse are hints, not tasks, and are skipped; a
@@ -31,278 +31,14 @@
 #include "sim/util.h"
 #include "workloads/dagio.h"
 #include "workloads/foreign.h"
+#include "workloads/taskrec.h"
 #include "workloads/workload.h"
 
-#include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { F_NAME, F_MODEL, F_JOBID, F_SUBMIT, F_DEPS, F_WORKER, F_NODE, F_START, F_END, F_FOOT,
-       F_GFLOP, F_HANDLES, F_MODES, F_SIZES, F_EDGES, F_CONTROL, NFIELDS };
-static const char *const field_names[NFIELDS] = {
-    "Name", "Model", "JobId", "SubmitOrder", "DependsOn", "WorkerId", "MemoryNode", "StartTime",
-    "EndTime", "Footprint", "GFlop", "Handles", "Modes", "Sizes", "EdgeHandles", "Control"};
-
-struct rtask {
-    char *f[NFIELDS];
-    int line;        /* first line of the record */
-    double order;    /* submission order */
-    int arch;        /* -1: never ran */
-    double duration; /* seconds */
-    int id;          /* hetsim task */
-};
-
-struct rec {
-    const char *path;
-    struct rtask *t;
-    int n;
-    size_t cap;
-    char **handles; /* unique handle names, sorted */
-    int nhandles;
-    int *handle_id;
-    const char *gpu_workers;
-};
-
-static int bad(const struct rec *r, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int bad(const struct rec *r, int line, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return hs_fail("%s:%d: %s", r->path, line, msg);
-}
-
-/* ---- records -------------------------------------------------------------- */
-
-static int field(const struct rec *r, struct rtask *t, char *l, int line)
-{
-    char *colon = strchr(l, ':');
-    if (!colon)
-        return bad(r, line, "'%s' is not a 'Field: value' line", l);
-    *colon = '\0';
-    for (int k = 0; k < NFIELDS; k++)
-        if (strcmp(l, field_names[k]) == 0) {
-            t->f[k] = colon + 1 + strspn(colon + 1, " \t");
-            return 0;
-        }
-    return 0; /* StarPU writes many more fields: ignored */
-}
-
-static int read_records(struct rec *r, char *text)
-{
-    struct hs_lines lines;
-    hs_lines_init(&lines, text);
-    struct rtask cur = {0};
-    bool open = false;
-    for (char *l = hs_lines_next(&lines);; l = hs_lines_next(&lines)) {
-        if (l && (l[0] == '#' || l[0] == '%'))
-            continue;
-        if (l && *l) {
-            if (!open)
-                cur = (struct rtask){.line = lines.line};
-            open = true;
-            if (field(r, &cur, l, lines.line))
-                return -1;
-            continue;
-        }
-        if (open && !(cur.f[F_CONTROL] && strcmp(cur.f[F_CONTROL], "WontUse") == 0)) {
-            if (!cur.f[F_JOBID] || !*cur.f[F_JOBID])
-                return bad(r, cur.line, "a task record with no JobId");
-            HS_GROW(r->t, r->cap, (size_t)r->n + 1);
-            r->t[r->n++] = cur;
-        }
-        open = false;
-        if (!l)
-            break;
-    }
-    return r->n ? 0 : hs_fail("%s: no task record (a StarPU tasks.rec has JobId lines)", r->path);
-}
-
-static double jobid_number(const char *id)
-{
-    const char *u = strrchr(id, '_'); /* MPI runs prefix the rank: "0_12" */
-    return strtod(u ? u + 1 : id, NULL);
-}
-
-static int cmp_order(const void *a, const void *b)
-{
-    const struct rtask *x = a, *y = b;
-    if (x->order != y->order)
-        return x->order < y->order ? -1 : 1;
-    return (x->line > y->line) - (x->line < y->line);
-}
-
-struct jobref {
-    const char *id;
-    int index;
-};
-
-static int cmp_jobref(const void *a, const void *b)
-{
-    return strcmp(((const struct jobref *)a)->id, ((const struct jobref *)b)->id);
-}
-
-/* JobId -> index, sorted; -1 with hs_fail if a JobId is given twice. */
-static struct jobref *index_jobs(const struct rec *r)
-{
-    struct jobref *jobs = hs_xmalloc((size_t)r->n * sizeof *jobs);
-    for (int i = 0; i < r->n; i++)
-        jobs[i] = (struct jobref){r->t[i].f[F_JOBID], i};
-    qsort(jobs, (size_t)r->n, sizeof *jobs, cmp_jobref);
-    for (int i = 1; i < r->n; i++)
-        if (strcmp(jobs[i - 1].id, jobs[i].id) == 0) {
-            bad(r, r->t[jobs[i].index].line, "JobId %s given twice", jobs[i].id);
-            free(jobs);
-            return NULL;
-        }
-    return jobs;
-}
-
-static int job_index(const struct rec *r, const struct jobref *jobs, const char *id)
-{
-    struct jobref key = {id, 0}, *j = bsearch(&key, jobs, (size_t)r->n, sizeof *jobs, cmp_jobref);
-    return j ? j->index : -1;
-}
-
-/* Reorder r->t (sorted by submission) so that every task comes after those
- * it depends on, keeping submission order otherwise: Kahn's algorithm that
- * always takes the ready task submitted first (a binary heap of indices). */
-struct heap {
-    int *v;
-    int n;
-};
-
-static void heap_push(struct heap *h, int x)
-{
-    int i = h->n++;
-    for (; i > 0 && h->v[(i - 1) / 2] > x; i = (i - 1) / 2)
-        h->v[i] = h->v[(i - 1) / 2];
-    h->v[i] = x;
-}
-
-static int heap_pop(struct heap *h)
-{
-    int top = h->v[0], x = h->v[--h->n], i = 0;
-    for (;;) {
-        int c = 2 * i + 1;
-        if (c >= h->n)
-            break;
-        if (c + 1 < h->n && h->v[c + 1] < h->v[c])
-            c++;
-        if (h->v[c] >= x)
-            break;
-        h->v[i] = h->v[c];
-        i = c;
-    }
-    if (h->n)
-        h->v[i] = x;
-    return top;
-}
-
-static int dependency_order(struct rec *r)
-{
-    struct jobref *jobs = index_jobs(r);
-    if (!jobs)
-        return -1;
-    struct hs_edges e = {0};
-    int rc = 0, *indeg = hs_xcalloc((size_t)r->n, sizeof *indeg);
-    for (int i = 0; i < r->n && !rc; i++) {
-        char *copy = hs_xstrdup(r->t[i].f[F_DEPS] ? r->t[i].f[F_DEPS] : ""), *p = copy, *w;
-        while (!rc && (w = hs_next_word(&p))) {
-            int j = job_index(r, jobs, w);
-            if (j < 0)
-                rc = bad(r, r->t[i].line, "JobId %s: DependsOn %s is not the JobId of a task",
-                         r->t[i].f[F_JOBID], w);
-            else {
-                hs_edges_add(&e, j, i, 0);
-                indeg[i]++;
-            }
-        }
-        free(copy);
-    }
-    int *start = hs_xcalloc((size_t)r->n + 1, sizeof *start), *succ = hs_xmalloc((e.n + 1) * sizeof *succ);
-    for (size_t k = 0; k < e.n; k++)
-        start[e.src[k] + 1]++;
-    for (int i = 0; i < r->n; i++)
-        start[i + 1] += start[i];
-    int *fill = hs_xmalloc(((size_t)r->n + 1) * sizeof *fill);
-    memcpy(fill, start, ((size_t)r->n + 1) * sizeof *fill);
-    for (size_t k = 0; k < e.n; k++)
-        succ[fill[e.src[k]]++] = e.dst[k];
-    struct heap h = {hs_xmalloc((size_t)r->n * sizeof(int)), 0};
-    struct rtask *sorted = hs_xmalloc((size_t)r->n * sizeof *sorted);
-    int done = 0;
-    for (int i = 0; i < r->n; i++)
-        if (!indeg[i])
-            heap_push(&h, i);
-    while (!rc && h.n) {
-        int i = heap_pop(&h);
-        sorted[done++] = r->t[i];
-        for (int k = start[i]; k < start[i + 1]; k++)
-            if (--indeg[succ[k]] == 0)
-                heap_push(&h, succ[k]);
-    }
-    if (!rc && done < r->n)
-        rc = hs_fail("%s: the DependsOn links have a cycle", r->path);
-    if (!rc)
-        memcpy(r->t, sorted, (size_t)r->n * sizeof *sorted);
-    free(sorted);
-    free(h.v);
-    free(fill);
-    free(succ);
-    free(start);
-    free(indeg);
-    hs_edges_free(&e);
-    free(jobs);
-    return rc;
-}
-
-/* ---- values --------------------------------------------------------------- */
-
-static bool listed(const char *list, long worker)
-{
-    for (const char *p = list; *p;) {
-        char *end;
-        long a = strtol(p, &end, 10), b = a;
-        if (*end == '-')
-            b = strtol(end + 1, &end, 10);
-        if (worker >= a && worker <= b)
-            return true;
-        p = *end ? end + 1 : end;
-    }
-    return false;
-}
-
-static int timing(struct rec *r, struct rtask *t)
-{
-    t->arch = -1;
-    if (!t->f[F_WORKER] || !*t->f[F_WORKER])
-        return 0;
-    long w, node = 0;
-    double s, e;
-    if (hs_parse_long(t->f[F_WORKER], &w))
-        return bad(r, t->line, "JobId %s: WorkerId '%s' is not a worker number", t->f[F_JOBID],
-                   t->f[F_WORKER]);
-    if (t->f[F_NODE] && hs_parse_long(t->f[F_NODE], &node))
-        return bad(r, t->line, "JobId %s: MemoryNode '%s' is not a number", t->f[F_JOBID],
-                   t->f[F_NODE]);
-    /* starpu_fxt_tool leaves out times that are 0 */
-    s = e = 0;
-    if ((t->f[F_START] && hs_parse_double(t->f[F_START], &s)) ||
-        (t->f[F_END] && hs_parse_double(t->f[F_END], &e)) || !isfinite(s) || !isfinite(e) || e < s)
-        return bad(r, t->line, "JobId %s: StartTime and EndTime must be numbers, EndTime >= "
-                   "StartTime ('%s', '%s')", t->f[F_JOBID], t->f[F_START] ? t->f[F_START] : "",
-                   t->f[F_END] ? t->f[F_END] : "");
-    t->arch = *r->gpu_workers ? listed(r->gpu_workers, w) : node != 0;
-    t->duration = (e - s) / 1000;
-    return 0;
-}
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -310,7 +46,7 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* Every handle named in the file, numbered in sorted order. */
-static void index_handles(struct rec *r)
+static void index_handles(struct hs_taskrec *r)
 {
     size_t cap = 0, n = 0;
     char **all = NULL;
@@ -338,7 +74,7 @@ static void index_handles(struct rec *r)
         r->handle_id[i] = -1;
 }
 
-static int handle_index(const struct rec *r, const char *name)
+static int handle_index(const struct hs_taskrec *r, const char *name)
 {
     if (!r->nhandles)
         return -1;
@@ -379,9 +115,9 @@ static void imply(struct implied *im, int task)
     }
 }
 
-static int accesses(struct rec *r, int i, struct hs_dag *dag, struct hstate *hs, struct implied *im)
+static int accesses(struct hs_taskrec *r, int i, struct hs_dag *dag, struct hstate *hs, struct implied *im)
 {
-    struct rtask *t = &r->t[i];
+    struct hs_taskrec_task *t = &r->t[i];
     char *hp = t->f[F_HANDLES] ? t->f[F_HANDLES] : (char *)"", *mp = t->f[F_MODES] ? t->f[F_MODES] : (char *)"";
     char *sp = t->f[F_SIZES] ? t->f[F_SIZES] : (char *)"", *h, *m, *s;
     char *hc = hs_xstrdup(hp), *mc = hs_xstrdup(mp), *sc = hs_xstrdup(sp);
@@ -394,7 +130,7 @@ static int accesses(struct rec *r, int i, struct hs_dag *dag, struct hstate *hs,
         enum hs_mode mode = HS_MODE_R;
         int k = handle_index(r, h), pr = m ? parse_mode(m, &mode) : -1;
         if (pr < 0 || !s || hs_parse_double(s, &bytes) || !(bytes >= 0) || !isfinite(bytes)) {
-            rc = bad(r, t->line, "JobId %s: handle %s needs a mode (R, W, RW) and a size in bytes "
+            rc = hs_taskrec_bad(r, t->line, "JobId %s: handle %s needs a mode (R, W, RW) and a size in bytes "
                      "(Modes '%s', Sizes '%s')", t->f[F_JOBID], h, mp, sp);
             break;
         }
@@ -425,7 +161,7 @@ static int accesses(struct rec *r, int i, struct hs_dag *dag, struct hstate *hs,
         }
     }
     if (!rc && (hs_next_word(&pm) || hs_next_word(&ps)))
-        rc = bad(r, t->line, "JobId %s: Handles, Modes and Sizes have different lengths",
+        rc = hs_taskrec_bad(r, t->line, "JobId %s: Handles, Modes and Sizes have different lengths",
                  t->f[F_JOBID]);
     free(hc);
     free(mc);
@@ -440,10 +176,10 @@ static int cmp_int(const void *a, const void *b)
 }
 
 /* DependsOn entries that the data does not give become pure dependencies. */
-static int depends(struct rec *r, int i, const struct jobref *jobs, struct implied *im,
+static int depends(struct hs_taskrec *r, int i, const struct hs_taskrec_job *jobs, struct implied *im,
                    struct hs_dag *dag)
 {
-    struct rtask *t = &r->t[i];
+    struct hs_taskrec_task *t = &r->t[i];
     if (!t->f[F_DEPS])
         return 0;
     if (im->n)
@@ -451,7 +187,7 @@ static int depends(struct rec *r, int i, const struct jobref *jobs, struct impli
     char *copy = hs_xstrdup(t->f[F_DEPS]), *p = copy, *w;
     int rc = 0;
     while (!rc && (w = hs_next_word(&p))) {
-        int j = job_index(r, jobs, w);
+        int j = hs_taskrec_job(r, jobs, w);
         if (!im->n || !bsearch(&j, im->pred, im->n, sizeof *im->pred, cmp_int))
             hs_dag_add_edge(dag, r->t[j].id, t->id, 0);
     }
@@ -459,7 +195,7 @@ static int depends(struct rec *r, int i, const struct jobref *jobs, struct impli
     return rc;
 }
 
-static const char *kernel_of(const struct rtask *t)
+static const char *kernel_of(const struct hs_taskrec_task *t)
 {
     return t->f[F_MODEL] && *t->f[F_MODEL] ? t->f[F_MODEL]
            : t->f[F_NAME] && *t->f[F_NAME] ? t->f[F_NAME] : "task";
@@ -467,7 +203,7 @@ static const char *kernel_of(const struct rtask *t)
 
 static int cmp_kind(const void *a, const void *b)
 {
-    const struct rtask *x = *(struct rtask *const *)a, *y = *(struct rtask *const *)b;
+    const struct hs_taskrec_task *x = *(struct hs_taskrec_task *const *)a, *y = *(struct hs_taskrec_task *const *)b;
     int c = strcmp(kernel_of(x), kernel_of(y));
     return c ? c : strcmp(x->f[F_FOOT] ? x->f[F_FOOT] : "", y->f[F_FOOT] ? y->f[F_FOOT] : "");
 }
@@ -487,9 +223,9 @@ static void set_costs(struct hs_task *task, const double *sum, const int *count)
 }
 
 /* durations=model: means per Model, Footprint and architecture; task: own. */
-static void costs(struct rec *r, struct hs_dag *dag, bool per_task)
+static void costs(struct hs_taskrec *r, struct hs_dag *dag, bool per_task)
 {
-    struct rtask **v = hs_xmalloc((size_t)r->n * sizeof *v);
+    struct hs_taskrec_task **v = hs_xmalloc((size_t)r->n * sizeof *v);
     for (int i = 0; i < r->n; i++)
         v[i] = &r->t[i];
     if (!per_task)
@@ -508,9 +244,9 @@ static void costs(struct rec *r, struct hs_dag *dag, bool per_task)
     free(v);
 }
 
-static int build(struct rec *r, struct hs_dag *dag, bool per_task)
+static int build(struct hs_taskrec *r, struct hs_dag *dag, bool per_task)
 {
-    struct jobref *jobs = index_jobs(r);
+    struct hs_taskrec_job *jobs = hs_taskrec_index_jobs(r);
     if (!jobs)
         return -1;
     int rc = 0;
@@ -526,10 +262,10 @@ static int build(struct rec *r, struct hs_dag *dag, bool per_task)
     }
     struct implied im = {0};
     for (int i = 0; i < r->n && !rc; i++) {
-        struct rtask *t = &r->t[i];
+        struct hs_taskrec_task *t = &r->t[i];
         double gflop = 0;
         if (t->f[F_GFLOP] && (hs_parse_double(t->f[F_GFLOP], &gflop) || !(gflop >= 0) || !isfinite(gflop)))
-            rc = bad(r, t->line, "JobId %s: GFlop '%s' is not a number >= 0", t->f[F_JOBID], t->f[F_GFLOP]);
+            rc = hs_taskrec_bad(r, t->line, "JobId %s: GFlop '%s' is not a number >= 0", t->f[F_JOBID], t->f[F_GFLOP]);
         else {
             t->id = hs_dag_add_task(dag, kernel_of(t), t->f[F_JOBID], gflop * 1e9, 0);
             im.n = 0;
@@ -554,19 +290,8 @@ static int read_taskrec(const char *path, const char *durations, const char *gpu
     char *text = hs_read_regular(path, NULL);
     if (!text)
         return -1;
-    struct rec r = {.path = path, .gpu_workers = gpu_workers};
-    int rc = read_records(&r, text);
-    for (int i = 0; i < r.n && !rc; i++) {
-        struct rtask *t = &r.t[i];
-        double so;
-        t->order = t->f[F_SUBMIT] && !hs_parse_double(t->f[F_SUBMIT], &so) ? so
-                                                                          : jobid_number(t->f[F_JOBID]);
-        rc = timing(&r, t);
-    }
-    if (!rc) {
-        qsort(r.t, (size_t)r.n, sizeof *r.t, cmp_order);
-        rc = dependency_order(&r);
-    }
+    struct hs_taskrec r = {.path = path, .gpu_workers = gpu_workers};
+    int rc = hs_taskrec_load(&r, text);
     if (!rc) {
         index_handles(&r);
         rc = build(&r, dag, strcmp(durations, "task") == 0);
@@ -606,3 +331,4 @@ const struct hs_workload hs_workload_taskrec = {
     .params = taskrec_params,
     .build = build_taskrec,
 };
+
