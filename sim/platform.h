@@ -13,7 +13,9 @@
 
 /* ---- inventory: what the platform file declares -------------------------- */
 
-enum hs_host_kind { HS_HOST_CPU, HS_HOST_GPU, HS_HOST_RAM, HS_HOST_PROC };
+/* IGNORED: a host hetsim does not model (StarPU's disks and main-thread
+ * host, OpenCL views of CUDA devices), kept to be listed. */
+enum hs_host_kind { HS_HOST_CPU, HS_HOST_GPU, HS_HOST_RAM, HS_HOST_PROC, HS_HOST_IGNORED };
 
 struct hs_inv_host {
     char *name;

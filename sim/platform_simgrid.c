@@ -1,8 +1,10 @@
 /* sim/platform_simgrid.c — SimGrid platform files: checking, loading, listing. */
 #include "sim/platform_simgrid.h"
+#include "sim/hostmap.h"
 #include "sim/util.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -40,6 +42,21 @@ static void extract_message(const char *log, char *out, size_t size)
         snprintf(out, size, "%.*s", (int)len, p);
         return;
     }
+}
+
+/* StarPU still ships version-3 files (power=) beside the .v4.xml ones. */
+static const char *old_version_hint(const char *path)
+{
+    char head[1024] = "";
+    FILE *f = fopen(path, "r");
+    if (f) {
+        head[fread(head, 1, sizeof head - 1, f)] = '\0';
+        fclose(f);
+    }
+    return strstr(head, "version=\"3\"") || strstr(head, "version='3'")
+               ? " (a version-3 platform: SimGrid 3.32 reads version 4; StarPU ships a .v4.xml "
+                 "beside its version-3 files)"
+               : "";
 }
 
 int hs_sg_check_platform(const char *path)
@@ -80,7 +97,7 @@ int hs_sg_check_platform(const char *path)
         return 0;
     char msg[512];
     extract_message(log, msg, sizeof msg);
-    return hs_fail("platform file %s: %s", path, msg);
+    return hs_fail("platform file %s: %s%s", path, msg, old_version_hint(path));
 }
 
 void hs_sg_init(bool verbose, const char *paje_file)
@@ -124,31 +141,68 @@ static bool prefix(const char *name, const char *p)
     return strncasecmp(name, p, strlen(p)) == 0;
 }
 
-static int kind_of(sg_host_t host, const char *pfname, enum hs_host_kind *kind)
+/* What the names of a platform's hosts say about StarPU's conventions. */
+struct naming {
+    bool has_ram;  /* a host RAM*: StarPU's MAIN is then its main thread, not memory */
+    bool has_cuda; /* hosts CUDA* or GPU*: OpenCL* hosts are the same devices again */
+};
+
+static const char *const why_opencl = "StarPU's OpenCL view of devices also listed as CUDA";
+static const char *const why_disk = "disks are not modelled";
+static const char *const why_main = "StarPU's host of the main thread (no worker, no memory)";
+
+const char *hs_sg_ignored_why(const char *name)
 {
-    const char *name = sg_host_get_name(host);
-    const char *k = sg_host_get_property_value(host, "kind");
-    if (k) {
-        static const char *names[] = {"cpu", "gpu", "ram", "proc"};
-        for (int i = 0; i < 4; i++)
-            if (strcmp(k, names[i]) == 0) {
-                *kind = (enum hs_host_kind)i;
-                return 0;
-            }
-        return hs_fail("platform %s: host %s: property kind='%s' is not cpu, gpu, ram or proc",
-                       pfname, name, k);
-    }
+    return prefix(name, "opencl") ? why_opencl
+           : prefix(name, "disk") ? why_disk
+           : strcasecmp(name, "main") == 0 ? why_main
+                                           : "the host map or its kind property says so";
+}
+
+/* Kind from the host's name; false if the name does not tell. */
+static bool kind_by_name(const char *name, const struct naming *nm, enum hs_host_kind *kind)
+{
     if (prefix(name, "cpu") || prefix(name, "core"))
         *kind = HS_HOST_CPU;
     else if (prefix(name, "gpu") || prefix(name, "cuda"))
         *kind = HS_HOST_GPU;
+    else if (prefix(name, "opencl") && !nm->has_cuda)
+        *kind = HS_HOST_GPU;
+    else if (prefix(name, "opencl"))
+        *kind = HS_HOST_IGNORED;
+    else if (prefix(name, "disk"))
+        *kind = HS_HOST_IGNORED;
+    else if (strcasecmp(name, "main") == 0 && nm->has_ram)
+        *kind = HS_HOST_IGNORED;
     else if (prefix(name, "ram") || prefix(name, "mem") || strcasecmp(name, "main") == 0)
         *kind = HS_HOST_RAM;
     else if ((name[0] == 'P' || name[0] == 'p') && isdigit((unsigned char)name[1]))
         *kind = HS_HOST_PROC;
     else
+        return false;
+    return true;
+}
+
+static int kind_of(sg_host_t host, const char *pfname, const struct hs_hostmap *map,
+                   const struct naming *nm, enum hs_host_kind *kind)
+{
+    const char *name = sg_host_get_name(host);
+    const char *k = sg_host_get_property_value(host, "kind");
+    if (map && hs_hostmap_kind(map, name, kind))
+        return 0;
+    if (k) {
+        static const char *names[] = {"cpu", "gpu", "ram", "proc", "ignore"};
+        for (int i = 0; i < 5; i++)
+            if (strcmp(k, names[i]) == 0) {
+                *kind = (enum hs_host_kind)i;
+                return 0;
+            }
+        return hs_fail("platform %s: host %s: property kind='%s' is not cpu, gpu, ram, proc or "
+                       "ignore", pfname, name, k);
+    }
+    if (!kind_by_name(name, nm, kind))
         return hs_fail("platform %s: host %s: cannot tell whether it is a cpu, gpu, ram or proc "
-                       "(add <prop id=\"kind\" value=\"...\"/>)",
+                       "(add <prop id=\"kind\" value=\"...\"/>, or a host map: hosts=FILE)",
                        pfname, name);
     return 0;
 }
@@ -187,17 +241,29 @@ static int cmp_inv_host(const void *a, const void *b)
 
 int hs_sg_inventory(const char *platform_name, struct hs_inventory *inv)
 {
+    return hs_sg_inventory_map(platform_name, NULL, inv);
+}
+
+int hs_sg_inventory_map(const char *platform_name, const char *map_file, struct hs_inventory *inv)
+{
     memset(inv, 0, sizeof *inv);
+    struct hs_hostmap map;
+    if (map_file && hs_hostmap_read(map_file, &map))
+        return -1;
     size_t n = sg_host_count();
     sg_host_t *hosts = sg_host_list();
-    inv->hosts = hs_xcalloc(n, sizeof *inv->hosts);
+    struct naming nm = {false, false};
     for (size_t i = 0; i < n; i++) {
+        const char *name = sg_host_get_name(hosts[i]);
+        nm.has_ram |= prefix(name, "ram");
+        nm.has_cuda |= prefix(name, "cuda") || prefix(name, "gpu");
+    }
+    inv->hosts = hs_xcalloc(n, sizeof *inv->hosts);
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
         struct hs_inv_host *h = &inv->hosts[inv->n];
-        if (kind_of(hosts[i], platform_name, &h->kind)) {
-            free(hosts);
-            hs_inventory_free(inv);
-            return -1;
-        }
+        if ((rc = kind_of(hosts[i], platform_name, map_file ? &map : NULL, &nm, &h->kind)))
+            break;
         h->name = hs_xstrdup(sg_host_get_name(hosts[i]));
         h->speed = sg_host_get_speed(hosts[i]);
         const char *mem = sg_host_get_property_value(hosts[i], "memsize");
@@ -211,6 +277,12 @@ int hs_sg_inventory(const char *platform_name, struct hs_inventory *inv)
         inv->n++;
     }
     free(hosts);
+    if (map_file)
+        hs_hostmap_free(&map);
+    if (rc) {
+        hs_inventory_free(inv);
+        return -1;
+    }
     qsort(inv->hosts, (size_t)inv->n, sizeof *inv->hosts, cmp_inv_host);
     return 0;
 }

@@ -28,6 +28,13 @@ void hs_sg_scale_bandwidths(double factor);
  * comes from the host property "kind" (cpu, gpu, ram, proc), else from the
  * name (CPU*, GPU*, RAM*, P<n>). Returns 0 or -1 with hs_fail. */
 int hs_sg_inventory(const char *platform_name, struct hs_inventory *inv);
+/* The same with a host map side file (sim/hostmap.h; NULL: none), which
+ * decides first. StarPU's platform files are read as they are: CPUn, CUDAn
+ * and RAM by name; DISKn, MAIN (beside RAM) and OpenCLn (beside CUDAn) are
+ * kept as IGNORED hosts with their reason. */
+int hs_sg_inventory_map(const char *platform_name, const char *map_file, struct hs_inventory *inv);
+/* Why a host of kind IGNORED is ignored, for `hetsim platform`. */
+const char *hs_sg_ignored_why(const char *name);
 
 /* The runtime's costs the loaded platform's root zone declares
  * (sim/costs.h: runtime/task_cpu, ...): entries of c still NAN are set

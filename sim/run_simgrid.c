@@ -18,7 +18,7 @@ int hs_platform_open(const struct hs_run_config *cfg, struct hs_platform *pf,
     hs_sg_load(cfg->platform_file);
     if (cfg->bw_scale != 1)
         hs_sg_scale_bandwidths(cfg->bw_scale);
-    if (hs_sg_inventory(cfg->platform_name, inv))
+    if (hs_sg_inventory_map(cfg->platform_name, cfg->host_map, inv))
         return 2;
     if (hs_platform_build(pf, cfg->platform_name, inv, &cfg->select, hs_sg_route, NULL)) {
         hs_inventory_free(inv);

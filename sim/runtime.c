@@ -309,7 +309,7 @@ static void try_exec(struct hs_sched *rt, int w)
     ws->pending_estimate -= ev->estimate;
     ev->duration = actual_duration(rt, true_duration(rt, t, w));
     rt->activities++;
-    rt->engine->exec(rt->engine, w, task, wait + overhead + ev->duration, exec_done, rt, task);
+    rt->engine->exec(rt->engine, w, task, wait + overhead, ev->duration, exec_done, rt, task);
 }
 
 static void inputs_ready(struct hs_sched *rt, int task)

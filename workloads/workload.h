@@ -27,6 +27,11 @@ extern const struct hs_workload hs_workload_matmul;
 extern const struct hs_workload hs_workload_json;
 extern const struct hs_workload hs_workload_dot;
 extern const struct hs_workload hs_workload_wfformat;
+/* Other tools' DAG files (dax.c, stg.c, daggen_text.c, taskrec_read.c) */
+extern const struct hs_workload hs_workload_dax;
+extern const struct hs_workload hs_workload_stg;
+extern const struct hs_workload hs_workload_daggen_text;
+extern const struct hs_workload hs_workload_taskrec;
 extern const struct hs_workload hs_workload_random;
 extern const struct hs_workload hs_workload_daggen;
 
@@ -34,8 +39,8 @@ const struct hs_workload *const *hs_workloads(void);
 
 /* Parse, validate, build and finalize. Returns the DAG (named after the
  * canonical spec, or the name its file gives), or NULL with hs_fail. A text
- * that is the path of a .json, .dot or .gv file (one with no ':', or an
- * existing file) is read as json:file=PATH or dot:file=PATH. */
+ * that is the path of a .json, .dot, .gv, .dax, .xml, .stg or .rec file (one
+ * with no ':', or an existing file) is read by the workload of that kind. */
 struct hs_dag *hs_workload_build(const char *text);
 
 /* Shared by the dense linear-algebra workloads: tile count of n / nb after

@@ -43,6 +43,8 @@ static void print_platform(const struct hs_platform *pf, const struct hs_invento
     static const char *kinds[] = {"cpu", "gpu", "ram", "proc"};
     for (int i = 0; i < inv->n; i++) {
         const struct hs_inv_host *h = &inv->hosts[i];
+        if (h->kind == HS_HOST_IGNORED)
+            continue;
         printf("  %-8s %-4s %12.4g flop/s", h->name, kinds[h->kind], h->speed);
         if (h->memsize > 0)
             printf("  memory %.0f B", h->memsize);
@@ -53,6 +55,10 @@ static void print_platform(const struct hs_platform *pf, const struct hs_invento
                    h->socket);
         printf("\n");
     }
+    for (int i = 0; i < inv->n; i++)
+        if (inv->hosts[i].kind == HS_HOST_IGNORED)
+            printf("note: host %s is ignored: %s\n", inv->hosts[i].name,
+                   hs_sg_ignored_why(inv->hosts[i].name));
     printf("workers (selected):\n");
     for (int w = 0; w < pf->nworkers; w++) {
         const struct hs_worker *wk = &pf->workers[w];
@@ -138,6 +144,7 @@ int hs_cmd_platform(int argc, char **argv)
     cfg.platform_file = ref.file;
     cfg.platform_name = ref.name;
     cfg.bw_scale = ref.bw_scale;
+    cfg.host_map = ref.host_map;
     struct hs_platform pf = {0};
     struct hs_inventory inv;
     int rc = hs_platform_open(&cfg, &pf, &inv);

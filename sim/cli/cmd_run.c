@@ -32,6 +32,8 @@ static void usage(FILE *out)
             "  -o, --output FILE     write the run record (JSON); '-' for standard output\n"
             "      --trace FILE      write the per-task and per-transfer trace (CSV)\n"
             "      --paje FILE       write a Paje trace (SimGrid tracing)\n"
+            "      --chrome-trace FILE  write a Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
+            "      --tasks-rec FILE  write StarPU's tasks.rec (StarVZ, starpu_replay, -w taskrec:)\n"
             "      --events          add every task and transfer (times, worker) to the record\n"
             "      --timing          add wall-clock figures to the record (not reproducible)\n"
             "  -q, --quiet           no summary\n"
@@ -41,11 +43,13 @@ static void usage(FILE *out)
 
 static void parse_args(int argc, char **argv, struct run_args *a)
 {
-    enum { O_TRACE = 256, O_PAJE, O_TIMING, O_EVENTS, O_ENGINE };
+    enum { O_TRACE = 256, O_PAJE, O_TIMING, O_EVENTS, O_ENGINE, O_CHROME, O_TASKREC };
     static const struct option own[] = {
         {"output", required_argument, 0, 'o'},   {"trace", required_argument, 0, O_TRACE},
         {"paje", required_argument, 0, O_PAJE},  {"timing", no_argument, 0, O_TIMING},
         {"events", no_argument, 0, O_EVENTS},    {"engine", required_argument, 0, O_ENGINE},
+        {"chrome-trace", required_argument, 0, O_CHROME},
+        {"tasks-rec", required_argument, 0, O_TASKREC},
         {"quiet", no_argument, 0, 'q'},
         {"verbose", no_argument, 0, 'v'},        {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
@@ -62,6 +66,8 @@ static void parse_args(int argc, char **argv, struct run_args *a)
         case 'h': usage(stdout); exit(HS_EXIT_OK);
         case O_TRACE: sc->trace = optarg; break;
         case O_PAJE: sc->cfg.paje_file = optarg; break;
+        case O_CHROME: sc->chrome_trace = optarg; break;
+        case O_TASKREC: sc->tasks_rec = optarg; break;
         case O_TIMING: a->timing = true; break;
         case O_EVENTS: sc->events = true; break;
         case O_ENGINE:

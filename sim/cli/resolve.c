@@ -52,6 +52,8 @@ static const struct hs_param file_params[] = {
      .help = "multiply the bandwidth of every link by this"},
     {.name = "gpu_speed", .type = HS_P_DOUBLE, .defval = "1", .range = "(0,inf)",
      .help = "divide the duration of every GPU kernel by this"},
+    {.name = "hosts", .type = HS_P_STRING, .defval = "",
+     .help = "host map: a file of 'PATTERN KIND' lines (KIND cpu, gpu, ram, proc, ignore)"},
     {0},
 };
 
@@ -97,6 +99,8 @@ static int parse_file_params(const char *base, const char *params, struct hs_pla
     if (!(rc = hs_spec_check(&spec, file_params, label))) {
         ref->bw_scale = hs_spec_double(&spec, "bw_scale");
         ref->gpu_speed = hs_spec_double(&spec, "gpu_speed");
+        const char *map = hs_spec_get(&spec, "hosts");
+        ref->host_map = *map ? hs_xstrdup(map) : NULL;
     }
     hs_spec_free(&spec);
     return rc;
@@ -265,6 +269,7 @@ void hs_platform_ref_free(struct hs_platform_ref *ref)
     free(ref->perf);
     free(ref->perf_label);
     free(ref->tmpfile);
+    free(ref->host_map);
     memset(ref, 0, sizeof *ref);
 }
 

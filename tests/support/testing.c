@@ -47,6 +47,15 @@ const char *hs_test_data(const char *relative)
     return buf[slot];
 }
 
+const char *hs_test_datafile(const char *name)
+{
+    static char buf[4][1024];
+    static int slot;
+    slot = (slot + 1) % 4;
+    snprintf(buf[slot], sizeof buf[slot], "%s/tests/data/%s", HETSIM_SOURCE_DIR, name);
+    return buf[slot];
+}
+
 char *hs_test_read_fd(int fd)
 {
     size_t len = 0, cap = 65536;
@@ -83,6 +92,20 @@ int hs_test_cli(const char *args, char **out, char **err)
     else
         free(se);
     return rc;
+}
+
+void hs_test_bad_cli(const char *args, const char *expect)
+{
+    char *err;
+    int rc = hs_test_cli(args, NULL, &err), lines = 0;
+    for (const char *p = err; *p; p++)
+        lines += *p == '\n';
+    if (rc != 2 || lines != 1 || !strstr(err, expect))
+        fprintf(stderr, "\n`hetsim %s` -> %d: %s(expected: %s)\n", args, rc, err, expect);
+    CU_ASSERT_EQUAL(rc, 2);
+    CU_ASSERT_EQUAL(lines, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, expect));
+    free(err);
 }
 
 cJSON *hs_test_run_record(const char *args)

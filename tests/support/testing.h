@@ -21,6 +21,8 @@ int hs_test_task(struct hs_dag *dag, const char *label, const double *costs, int
 
 /* Platform and timing-table files of the source tree. */
 const char *hs_test_data(const char *relative);
+/* Files of tests/data/ (four results are valid at once). */
+const char *hs_test_datafile(const char *name);
 
 /* Run dag on the platform file under the policy in a child process and return
  * {"makespan", "bytes":[h2d,d2h,p2p], "count":[...], "error",
@@ -48,6 +50,10 @@ void hs_test_no_costs(struct hs_run_config *cfg);
  * built hetsim when set), capturing stdout and stderr (caller frees);
  * returns the exit code. */
 int hs_test_cli(const char *args, char **out, char **err);
+
+/* Assert that `hetsim ARGS` exits with 2 and prints one line on stderr that
+ * holds expect (printing the command and its stderr when not). */
+void hs_test_bad_cli(const char *args, const char *expect);
 
 /* `hetsim run -q ARGS -o RECORD` (asserting exit 0; on failure the command
  * and its stderr are printed): the parsed record, or NULL if it could not be
