@@ -25,8 +25,9 @@ static void usage(FILE *out)
             "Simulate WORKLOAD on PLATFORM under POLICY and print a summary.\n"
             "With no argument: -p " HS_DEFAULT_PLATFORM " -w " HS_DEFAULT_WORKLOAD
             " -s " HS_DEFAULT_POLICY ".\n\n"
-            "      --engine E        simgrid (simulated, default) or cuda (measured on this\n"
-            "                        machine's GPUs and cores; -p names a calibrated platform)\n");
+            "      --engine E        simgrid (simulated, default) or real (measured on this\n"
+            "                        machine's cores, and GPUs; -p names a calibrated platform;\n"
+            "                        cuda is another name for real)\n");
     hs_scenario_usage(out);
     fprintf(out,
             "  -o, --output FILE     write the run record (JSON); '-' for standard output\n"
@@ -71,9 +72,10 @@ static void parse_args(int argc, char **argv, struct run_args *a)
         case O_TIMING: a->timing = true; break;
         case O_EVENTS: sc->events = true; break;
         case O_ENGINE:
-            if (strcmp(optarg, "simgrid") && strcmp(optarg, "cuda"))
-                hs_die(HS_EXIT_USAGE, "option --engine: '%s' is not simgrid or cuda", optarg);
-            sc->engine = optarg;
+            if (strcmp(optarg, "simgrid") && strcmp(optarg, "real") && strcmp(optarg, "cuda"))
+                hs_die(HS_EXIT_USAGE, "option --engine: '%s' is not simgrid or real (or cuda, its old name)",
+                       optarg);
+            sc->engine = strcmp(optarg, "simgrid") ? "real" : "simgrid";
             break;
         default: hs_scenario_apply_option(sc, c, optarg);
         }

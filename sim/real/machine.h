@@ -1,15 +1,17 @@
-/* sim/cuda/machine.h — the description of a real GPU machine that
- * `hetsim calibrate` writes beside the SimGrid platform it makes
- * (NAME.machine.json next to NAME.xml): cores, GPUs with their memory and
- * measured host links. A real run builds its runtime platform from it, so
- * that policies see the same estimates as in the simulation of that machine.
+/* sim/real/machine.h — the description of a real machine that `hetsim
+ * calibrate` writes beside the SimGrid platform it makes (NAME.machine.json
+ * next to NAME.xml): cores, GPUs (none on a machine calibrated without one)
+ * with their memory and measured host links, and what the real engine adds
+ * to each task. A real run builds its runtime platform from it, so that
+ * policies see the same estimates as in the simulation of that machine.
  *
  *   { "name": "h100", "gpu_model": "...", "cores": 16, "core_speed": f,
  *     "gpus": [ { "memsize": b, "speed": f,
  *                 "h2d": {"bandwidth": B/s, "latency": s},
- *                 "d2h": {"bandwidth": B/s, "latency": s} } ] } */
-#ifndef HS_CUDA_MACHINE_H
-#define HS_CUDA_MACHINE_H
+ *                 "d2h": {"bandwidth": B/s, "latency": s} } ],
+ *     "task_overhead": {"cpu": s, "gpu": s} }      (optional; measured) */
+#ifndef HS_REAL_MACHINE_H
+#define HS_REAL_MACHINE_H
 
 #include "sim/platform.h"
 
@@ -27,6 +29,10 @@ struct hs_machine {
     int cores, ngpus;
     double core_speed;
     struct hs_machine_gpu *gpus;
+    /* What the real engine and the runtime add to each task on a core and
+     * on a GPU (measured by calibrate; included in the timing table's
+     * entries); NAN when not measured. */
+    double task_overhead[HS_NARCH];
 };
 
 int hs_machine_load(const char *path, struct hs_machine *m);
@@ -39,7 +45,9 @@ void hs_machine_inventory(const struct hs_machine *m, struct hs_inventory *inv);
 bool hs_machine_route(void *machine, const char *src, const char *dst, double *lat, double *bw);
 
 /* The SimGrid platform that simulates this machine (CM02, one link per GPU
- * and direction with the measured figures). */
+ * and direction with the measured figures; no runtime costs (runtime/task_cpu
+ * and the like, sim/costs.h), as its comment says: what the engine adds per
+ * task is in the timing table). */
 int hs_machine_write_platform(const struct hs_machine *m, const char *path);
 
 /* NAME.xml -> NAME.machine.json (caller frees). */
