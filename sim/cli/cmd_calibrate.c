@@ -10,6 +10,7 @@
 #include "sim/real/calibrate.h"
 #endif
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,15 +25,16 @@ static void usage(FILE *out)
                  "                        [--cores C] [--cpu-threads T] [-v]\n"
                  "Measure this machine with the real engine (--engine cuda is another name for it):\n"
                  "the kernels of tiled Cholesky and GEMM, LU (inner blocking min(128, nb)) and QR on\n"
-                 "cores with OpenBLAS/LAPACKE, T pinned cores at once (default: the CPU workers of a\n"
-                 "default run, at most 4), and on G GPUs (default: every visible one; none without\n"
-                 "CUDA) those with a GPU version, with cuBLAS/cuSOLVER back to back; pinned\n"
-                 "host<->GPU copies; what the engine and the runtime add to each task (empty tasks\n"
-                 "run through them). Tile sizes: --nb (default 512,1024,2048 with GPUs, 128,256,512\n"
-                 "without). Declared cores: C (default: every online core, less the runtime's when\n"
-                 "no GPU is calibrated). Writes DIR/NAME.xml (SimGrid platform), DIR/NAME.machine.json\n"
-                 "(for --engine real runs) and DIR/perf/NAME.json (timing table). Then compare a\n"
-                 "simulation and a measured run:\n"
+                 "cores with OpenBLAS/LAPACKE, in thread CPU time, T pinned cores at once (default:\n"
+                 "the CPU workers of a default run, at most 4), and on G GPUs (default: every visible\n"
+                 "one; none without CUDA) those with a GPU version, with cuBLAS/cuSOLVER back to back;\n"
+                 "pinned host<->GPU copies; what the engine and the runtime add to each task (tasks of\n"
+                 "a known length run through them). Tile sizes: --nb (default 512,1024,2048 with GPUs,\n"
+                 "128,256,512 without). Declared cores: C (default: every online core, less the\n"
+                 "runtime's when no GPU is calibrated). Writes DIR/NAME.xml (SimGrid platform),\n"
+                 "DIR/NAME.machine.json (for --engine real runs) and DIR/perf/NAME.json (timing table);\n"
+                 "DIR (default .) is created if its parent exists. Then compare a simulation and a\n"
+                 "measured run:\n"
                  "  hetsim run -p DIR/NAME.xml --perf DIR/perf/NAME.json --events -o sim.json ...\n"
                  "  hetsim run --engine real -p DIR/NAME.xml --perf DIR/perf/NAME.json --events -o real.json ...\n"
                  "  hetsim compare sim.json real.json\n");
@@ -148,6 +150,8 @@ int hs_cmd_calibrate(int argc, char **argv)
     if (!name || !*name || strchr(name, '/'))
         hs_die(HS_EXIT_USAGE, "calibrate: give -o NAME (a name, not a path; --dir says where)");
     struct stat st;
+    if (stat(dir, &st) && errno == ENOENT)
+        mkdir(dir, 0777); /* a new folder (its parent must exist) */
     if (stat(dir, &st) || !S_ISDIR(st.st_mode) || access(dir, W_OK))
         hs_die(HS_EXIT_USAGE, "calibrate: --dir %s: not a folder this user can write", dir);
 #ifdef HETSIM_WITH_REAL

@@ -342,14 +342,7 @@ static int write_perf(const char *path, const char *model, cJSON *entries)
     snprintf(desc, sizeof desc, "Kernel timings measured on %s by hetsim calibrate", model);
     cJSON_AddStringToObject(root, "description", desc);
     cJSON_AddItemToObject(root, "kernels", entries);
-    char *text = cJSON_Print(root);
-    cJSON_Delete(root);
-    FILE *f = fopen(path, "w");
-    int rc = !f || fputs(text, f) < 0 || fputc('\n', f) == EOF;
-    if (f)
-        rc |= fclose(f) != 0;
-    free(text);
-    return rc ? hs_fail("cannot write %s", path) : 0;
+    return hs_machine_write_json(path, root);
 }
 
 /* ---- the machine ------------------------------------------------------------------ */

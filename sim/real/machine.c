@@ -113,6 +113,11 @@ int hs_machine_save(const char *path, const struct hs_machine *m)
         if (!isnan(m->task_overhead[HS_ARCH_GPU]))
             cJSON_AddNumberToObject(over, "gpu", m->task_overhead[HS_ARCH_GPU]);
     }
+    return hs_machine_write_json(path, root);
+}
+
+int hs_machine_write_json(const char *path, cJSON *root)
+{
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
     FILE *f = fopen(path, "w");

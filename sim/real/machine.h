@@ -15,6 +15,8 @@
 
 #include "sim/platform.h"
 
+#include <cjson/cJSON.h>
+
 struct hs_link_fit {
     double bandwidth, latency;
 };
@@ -49,6 +51,10 @@ bool hs_machine_route(void *machine, const char *src, const char *dst, double *l
  * and the like, sim/costs.h), as its comment says: what the engine adds per
  * task is in the timing table). */
 int hs_machine_write_platform(const struct hs_machine *m, const char *path);
+
+/* Write root (then deleted) to path, as calibrate writes its JSON files:
+ * -1 with hs_fail if it cannot. */
+int hs_machine_write_json(const char *path, cJSON *root);
 
 /* NAME.xml -> NAME.machine.json (caller frees). */
 char *hs_machine_path(const char *platform_file);
