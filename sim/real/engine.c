@@ -57,6 +57,7 @@ struct real_engine {
     struct cpu_thread *cpu;    /* per worker; used by CPU workers */
     double *core_time;         /* per task: its worker thread's CPU time, or NULL */
     pthread_mutex_t rt_mu;     /* the runtime, the policy, and what follows */
+    atomic_int waiting;        /* workers waiting for rt_mu (the polling thread lets them in) */
     pthread_cond_t cv;         /* the calling thread waits on it: a timer, the end */
     int warm;                  /* CPU threads done warming up */
     struct timer *timers;
@@ -102,7 +103,9 @@ static void spin_for(double seconds)
 /* Hand a completion back to the runtime (this thread's turn at it). */
 static void complete(struct real_engine *eng, struct hs_real_cb d)
 {
+    atomic_fetch_add(&eng->waiting, 1);
     pthread_mutex_lock(&eng->rt_mu);
+    atomic_fetch_sub(&eng->waiting, 1);
     if (!eng->finished)
         d.cb(d.ctx, d.id);
     if (eng->finished)
@@ -290,13 +293,16 @@ static int drain_timers(struct real_engine *eng, double *next)
 }
 
 /* Nothing to hand back: yield while GPU work is outstanding (its events are
- * polled), else sleep until the next timer (at most a second: a worker's
- * completion that ends the run or sets a timer signals). */
+ * polled; workers waiting for the lock go first), else sleep until the next
+ * timer (at most a second: a worker's completion that ends the run or sets
+ * a timer signals). */
 static void idle_wait(struct real_engine *eng, bool gpu_pending, double next_timer)
 {
     if (gpu_pending) {
         pthread_mutex_unlock(&eng->rt_mu);
-        sched_yield();
+        do
+            sched_yield();
+        while (atomic_load(&eng->waiting) > 0);
         pthread_mutex_lock(&eng->rt_mu);
         return;
     }
