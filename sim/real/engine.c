@@ -221,6 +221,7 @@ static void exec_task(struct hs_engine *e, int worker, int task, double lead, do
 #ifdef HETSIM_HAVE_CUDA
     hs_real_gpus_exec(eng->gpus, w->node, task, seconds, done);
     check_gpus(eng);
+    pthread_cond_signal(&eng->cv); /* a worker's completion may start GPU work: poll it */
 #endif
 }
 
@@ -231,6 +232,7 @@ static void transfer(struct hs_engine *e, int handle, int src, int dst, double b
 #ifdef HETSIM_HAVE_CUDA
     hs_real_gpus_transfer(eng->gpus, handle, src, dst, bytes, (struct hs_real_cb){cb, ctx, id});
     check_gpus(eng);
+    pthread_cond_signal(&eng->cv);
 #else
     /* without GPUs every worker uses host memory: the runtime moves nothing */
     (void)handle, (void)src, (void)dst, (void)bytes, (void)cb, (void)ctx, (void)id;
