@@ -91,7 +91,9 @@ void hs_study_free(struct hs_study *st);
  * hs_study_paths_free). */
 int hs_study_paths(char ***paths);
 void hs_study_paths_free(char **paths, int n);
-/* The directories searched, for messages. */
+/* The directories searched, in order (NULL-terminated), and the same for
+ * messages (naming HETSIM_STUDYDIR). */
+const char *const *hs_study_dir_list(void);
 const char *hs_study_dirs(void);
 
 #endif

@@ -77,7 +77,8 @@ static void base_option(struct sweep_args *a, int c, const char *arg)
     struct hs_scenario scratch;
     hs_scenario_defaults(&scratch);
     hs_scenario_apply_option(&scratch, c, arg);
-    hs_scenario_option(c, arg, &name, &value);
+    if (!hs_scenario_option(c, arg, &name, &value))
+        return; /* --plugin: loaded, nothing to set */
     a->bkey = hs_xrealloc(a->bkey, (size_t)(a->nbase + 1) * sizeof *a->bkey);
     a->bval = hs_xrealloc(a->bval, (size_t)(a->nbase + 1) * sizeof *a->bval);
     a->bkey[a->nbase] = name;

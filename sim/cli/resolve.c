@@ -224,9 +224,12 @@ static int resolve_file(const char *text, struct hs_platform_ref *ref)
         if (hs_data_find(rel, path, sizeof path)) {
             char names[512];
             shipped_names(names, sizeof names);
-            rc = hs_fail("unknown platform '%s' (shipped: %s; or flat:P, or the path of a "
-                         "SimGrid platform file)",
-                         base, names[0] ? names : "none found");
+            if (names[0])
+                rc = hs_fail("unknown platform '%s' (shipped: %s; or flat:P, or the path of a "
+                             "SimGrid platform file)", base, names);
+            else
+                rc = hs_fail("unknown platform '%s': no shipped platform found in %s; or flat:P, "
+                             "or the path of a SimGrid platform file", base, hs_data_dirs());
         } else {
             ref->file = hs_xstrdup(path);
             find_perf(base, ref);

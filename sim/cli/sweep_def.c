@@ -117,7 +117,7 @@ static const struct hs_param *workload_params(const char *text)
 {
     struct hs_spec spec;
     const struct hs_param *params = NULL;
-    if (hs_spec_parse(text, &spec))
+    if (hs_workload_spec_parse(text, &spec))
         return NULL;
     for (const struct hs_workload *const *w = hs_workloads(); *w; w++)
         if (strcmp((*w)->name, spec.name) == 0)
@@ -132,9 +132,8 @@ static const struct hs_param *policy_params(const char *text)
     const struct hs_param *params = NULL;
     if (hs_spec_parse(text, &spec))
         return NULL;
-    for (const struct hs_policy *const *p = hs_policies(); *p; p++)
-        if (strcmp((*p)->name, spec.name) == 0)
-            params = (*p)->params;
+    const struct hs_policy *p = hs_policy_find(spec.name);
+    params = p ? p->params : NULL;
     hs_spec_free(&spec);
     return params;
 }

@@ -45,6 +45,11 @@ struct hs_run_config hs_test_flat_config(int p, const double *speeds);
  * returns the exit code. */
 int hs_test_cli(const char *args, char **out, char **err);
 
+/* Run a shell command (sh -c) in dir (NULL: here), its standard output and
+ * error together in *out (caller frees; out may be NULL); returns its exit
+ * code (128 when it died on a signal). */
+int hs_test_sh(const char *dir, const char *command, char **out);
+
 /* `hetsim run -q ARGS -o RECORD` (asserting exit 0; on failure the command
  * and its stderr are printed): the parsed record, or NULL if it could not be
  * read. The caller deletes it. */
