@@ -128,7 +128,7 @@ static int plots(const struct hs_study *st, const struct hs_csv *csv, const char
         struct hs_plot_opts o = {.x = sp->x, .y = sp->y, .by = sp->by, .nby = sp->nby, .output = out,
                                  .title = sp->title, .xlabel = sp->xlabel, .ylabel = sp->ylabel,
                                  .logx = sp->logx, .logy = sp->logy, .overlay = sp->overlay,
-                                 .sd = sp->sd};
+                                 .sd = sp->sd, .published = st->refs, .npublished = st->nrefs};
         int rc = hs_plot_metric(csv, file, &o);
         if (!rc)
             printf("plot: %s\n", out);
