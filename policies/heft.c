@@ -11,12 +11,14 @@
  * variants of the HEFT-NC thesis §5.3.1 (with the slowest and fastest finite
  * time of the task): speedup ws/wf, absdiff ws−wf, composite (ws−wf)·wf/ws.
  *
- * Online (online=1), as in XKaapi (specs/bleuse2014-dada.md §2): each batch of
+ * Online (online=1), as in XKaapi (Bleuse et al. 2014, §3.1; Lima 2014,
+ * §6.3.2, Algorithm 6): each batch of
  * tasks made ready by one completion (or the sources at time 0) is sorted by
  * decreasing CPU/GPU speedup (order=fifo keeps activation order), then each
  * task goes to the worker minimising max(available, now + transfers) + exec
  * (Topcuoglu's EST applied online: the transfers overlap the queued work;
- * eft=additive: StarPU 1.0's available + exec + transfers, spec §6.7),
+ * eft=additive: StarPU 1.0's available + exec + transfers, an option
+ * of ours: the paper does not write its finish time),
  * appended to that worker's queue; availability is corrected from the actual
  * state of the workers at every decision. */
 #include "policies/listsched.h"

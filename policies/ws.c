@@ -1,6 +1,6 @@
 /* policies/ws.c — XKaapi's work stealing and its two locality heuristics
- * (specs/lima2014-xkaapi-runtime.md §2.3, §3.2–3.4, ambiguities A-5, A-7,
- * A-34, A-36).
+ * (Lima 2014, §4.3, §5.5, Algorithms 3 and 4, §6.1.3; where the thesis is
+ * silent, XKaapi's code of 2013, as said below).
  *
  * Queues: every worker has a ready list (rtl) and a mailbox; the tasks ready
  * at the start sit in the master list (creation order), which belongs to the
@@ -22,13 +22,13 @@
  *   locality  H1 (Algorithm 3): the memory node holding the most valid bytes
  *             of its arguments; host memory or the activating worker's own
  *             node: local push, else remote push to that node's worker
- *   writer    H2 (Algorithm 4), code variant (A-7): the first written
+ *   writer    H2 (Algorithm 4), as XKaapi's 2013 code does it: the first written
  *             argument not valid on the activating worker's node goes to
  *             the worker of its lowest-index valid copy if that is a device;
  *             writer=thesis draws a worker uniformly among those holding a
  *             valid copy of the first written argument
- * scope=gpu applies H1/H2 only to activations by GPU workers (the 2013 code,
- * A-5); a target that cannot run the task gets it in the master list instead
+ * scope=gpu applies H1/H2 only to activations by GPU workers (the 2013 code);
+ * a target that cannot run the task gets it in the master list instead
  * (a GPU worker activating a CPU-only task). steal=0 disables stealing
  * (everyone then pops the master list), for tests and studies. */
 #include "policies/deque.h"

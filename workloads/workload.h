@@ -38,7 +38,7 @@ const struct hs_workload *const *hs_workloads(void);
  * existing file) is read as json:file=PATH or dot:file=PATH. */
 struct hs_dag *hs_workload_build(const char *text);
 
-/* The spec a workload text stands for (the path of a DAG file becomes
+/* The name:key=value form of a workload text (the path of a DAG file becomes
  * json:file=PATH or dot:file=PATH, as hs_workload_build reads it); -1 with hs_fail. */
 int hs_workload_spec_parse(const char *text, struct hs_spec *spec);
 

@@ -5,8 +5,8 @@
  * speeds drawn from the run's seed where they are drawn), and
  * anything else is taken as the path of a SimGrid platform file. A shipped
  * name or a file may take parameters that scale the machine
- * ("idgraf:bw_scale=0.5,gpu_speed=1.25"): the sensitivity knobs of
- * specs/bleuse2014-dada.md §6.17. */
+ * ("idgraf:bw_scale=0.5,gpu_speed=1.25"): the knobs of our sensitivity
+ * study of Bleuse et al. 2014 (dada-sensitivity). */
 #define _DEFAULT_SOURCE /* mkstemps */
 #include "sim/cli/cli.h"
 #include "platforms/datadir.h"

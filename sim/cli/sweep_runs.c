@@ -54,7 +54,7 @@ static const struct hs_param *first_positional(const struct hs_param *params)
     return NULL;
 }
 
-/* Set key=value in the spec text *text whose parameters are `params`. */
+/* Set key=value in the name:key=value text *text whose parameters are `params`. */
 static int override(char **text, const char *key, const char *value, const struct hs_param *params,
                     const char *what)
 {

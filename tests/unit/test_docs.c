@@ -3,8 +3,9 @@
  * repository root where ./build is the build under test, and exits 0. A
  * command whose trailing comment starts with "(long" (a full study, the quick
  * start's package install) or "(needs" (a GPU) is not run; they must stay
- * few. Also: the README stays short, and its quick start installs the
- * packages CI installs. */
+ * few. Also: the README stays short, its quick start installs the packages
+ * CI installs, and nothing cites the implementation specs the repository
+ * does not hold ("specs/…", "spec §…") instead of the papers. */
 #define _DEFAULT_SOURCE /* DT_DIR */
 #include "sim/util.h"
 #include "tests/support/testing.h"
@@ -220,6 +221,21 @@ static void test_quick_start_matches_ci(void)
     free(a), free(b), free(sa), free(sb), free(readme), free(ci);
 }
 
+/* Papers are cited, not the implementation specs the repository does not hold. */
+static void test_no_spec_citations(void)
+{
+    char cmd[2048], *out;
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && grep -rIni -e 'specs/' -e 'spec §' -e 'spec \\\\u00a7' -e 'the spec\\b' -e \"spec's\" -e 'spec section' -e '§[0-9.]* item' "
+             "--exclude-dir='build*' --exclude-dir=.git --exclude-dir=out --exclude=test_docs.c . | head -20",
+             HETSIM_SOURCE_DIR);
+    CU_ASSERT_EQUAL(hs_test_sh(NULL, cmd, &out), 0);
+    if (*out)
+        fprintf(stderr, "\nspec citations left:\n%s\n", out);
+    CU_ASSERT_STRING_EQUAL(out, "");
+    free(out);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -229,6 +245,7 @@ int main(void)
         {"the other docs' commands run as written", test_other_docs},
         {"README.md is at most 250 lines", test_readme_is_short},
         {"the quick start installs what CI installs", test_quick_start_matches_ci},
+        {"papers cited, not specs", test_no_spec_citations},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("docs", tests);

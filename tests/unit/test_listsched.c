@@ -78,7 +78,7 @@ static void test_topcuoglu_ranks(void)
     hs_dag_free(dag);
 }
 
-/* The schedule of Topcuoglu's Fig. 3(a), as the spec lists it: (processor, start, end). */
+/* The schedule of Topcuoglu et al. 2002's Fig. 3(a): (processor, start, end). */
 static void test_topcuoglu_heft(void)
 {
     const double expect[10][3] = {{2, 0, 9},   {0, 27, 40}, {2, 9, 28},  {1, 18, 26}, {2, 28, 38},
@@ -94,7 +94,7 @@ static void test_topcuoglu_heft(void)
         CU_ASSERT_DOUBLE_EQUAL(field(r, "tasks", t, "end"), expect[t][2], 1e-9);
     }
     cJSON_Delete(r);
-    r = hs_test_simulate_named(&cfg, dag, "heft:insertion=0"); /* the append policy also gives 80 (spec §9.4) */
+    r = hs_test_simulate_named(&cfg, dag, "heft:insertion=0"); /* the append policy also gives 80 (by hand) */
     CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "predicted")->valuedouble, 80, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "makespan")->valuedouble, 80, 1e-9);
     cJSON_Delete(r);
@@ -243,7 +243,7 @@ static void test_slr_definitions(void)
     hs_dag_free(dag);
 }
 
-/* Online HEFT's finish time (spec §2.2, §6.7), by hand on flat:2 (1 B/s, no
+/* Online HEFT's finish time (Bleuse et al. 2014, §3.1; eft=additive ours), by hand on flat:2 (1 B/s, no
  * latency, no final flush). A (P1 only, 1 s) writes the 3-byte datum h; X0
  * keeps P0 busy until 10, X1 keeps P1 busy from 1 to 11.5; B (1 s anywhere)
  * reads h and becomes ready at 1. Topcuoglu: P0 max(10, 1 + 3) + 1 = 11

@@ -183,7 +183,7 @@ static void test_one_gpu_dgemm_minimum(void)
  *   row of the wave's operand: t^2 + t + 1 tiles.
  * DGEMM 8192 (t = 8, A + B + C = 192 tiles): the k-wave needs 73 (+9), XKaapi's
  * order 136 (+9). Table 5.1's DGEMM 16384 (t = 16): the k-wave needs 273 (+9),
- * XKaapi's order 528; the spec's cache (0.8 of the memory) is 268 tiles, so
+ * XKaapi's order 528; XKaapi's cache (0.8 of the memory) is 268 tiles, so
  * neither reaches the thesis' 8.00 GiB there, and the k-wave does at 0.85
  * (285 tiles). */
 static void test_one_gpu_dgemm_out_of_core(void)
