@@ -124,7 +124,7 @@ static void test_independent_batch(void)
     hs_dag_free(dag);
 }
 
-/* cp=topology (spec §1.6, §6.19), by hand on idgraf with GPU0, GPU1 (one
+/* cp=topology (our option), by hand on idgraf with GPU0, GPU1 (one
  * PCIe switch), GPU2 (alone on the next) and a core. At time 0, L keeps GPU2
  * busy for 0.2 ms and B (1 ms on any GPU, 1 s on the core) reads a 2 MiB
  * tile from host memory: about 11 us + 0.35 ms on every GPU's route. With
@@ -222,7 +222,7 @@ static void test_bad_parameters(void)
     }
 }
 
-/* The studies of Figs. 1-4, DDA's and the spec's side studies are shipped;
+/* The studies of Figs. 1-4, DDA's and our side studies are shipped;
  * the quick versions of the LU figure, of the alpha sweep and of the
  * sensitivity sweep (platform parameters as axes) run in seconds, every row
  * ok, and print the paper's facts as ratios beside ours. */

@@ -1,6 +1,6 @@
 /* tests/unit/test_dualapprox.c — DADA's dual approximation on batches of
- * independent tasks (policies/dualapprox.c, specs/bleuse2014-dada.md §3.3,
- * §3.5, §7 item 5), with no runtime: hand-computed allocations, and random
+ * independent tasks (policies/dualapprox.c; Bleuse et al. 2014,
+ * §3.2, Algorithm 2), with no runtime: hand-computed allocations, and random
  * small instances checked against brute force:
  *   - the first upper bound always fits; the kept allocation fits into
  *     (ρ+α)λ of the final guess λ;
@@ -282,7 +282,7 @@ static void test_search_against_scan(void)
         double lambda = solve(&in, &s), step;
         check_fits(&in, &s, lambda);
         struct hs_dualapprox *da = hs_da_new(&in.p);
-        CU_ASSERT_TRUE(accepts(&in, hs_da_upper(da))); /* spec §3.5: the upper bound always fits */
+        CU_ASSERT_TRUE(accepts(&in, hs_da_upper(da))); /* the first upper bound always fits */
         hs_da_free(da);
         double lo = smallest_accepted(&in, &step);
         CU_ASSERT(lambda >= lo - step);
