@@ -456,17 +456,11 @@ static char *find_study(const char *name)
 
 static char *read_text(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        hs_fail("%s: cannot read: %s", path, strerror(errno));
+    struct hs_buf b = {0};
+    if (hs_buf_read_file(&b, path)) {
+        hs_buf_free(&b);
         return NULL;
     }
-    struct hs_buf b = {0};
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        hs_buf_addn(&b, chunk, n);
-    fclose(f);
     return hs_buf_take(&b);
 }
 
