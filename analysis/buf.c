@@ -2,6 +2,7 @@
 #include "analysis/buf.h"
 #include "sim/util.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,4 +73,17 @@ void hs_buf_free(struct hs_buf *b)
 {
     free(b->s);
     memset(b, 0, sizeof *b);
+}
+
+int hs_buf_read_file(struct hs_buf *b, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return hs_fail("%s: cannot read: %s", path, strerror(errno));
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        hs_buf_addn(b, chunk, n);
+    fclose(f);
+    return 0;
 }

@@ -156,18 +156,12 @@ int hs_ledger_load(const char *path, struct hs_ledger *l)
 {
     memset(l, 0, sizeof *l);
     l->path = hs_xstrdup(path);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        hs_fail("%s: cannot read: %s", path, strerror(errno));
+    struct hs_buf b = {0};
+    if (hs_buf_read_file(&b, path)) {
+        hs_buf_free(&b);
         hs_ledger_free(l);
         return -1;
     }
-    struct hs_buf b = {0};
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        hs_buf_addn(&b, chunk, n);
-    fclose(f);
     cJSON *root = cJSON_Parse(hs_buf_str(&b));
     int rc = root ? load_root(l, root) : hs_fail("%s: malformed JSON", path);
     cJSON_Delete(root);

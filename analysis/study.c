@@ -1,6 +1,7 @@
 /* analysis/study.c — loading and checking study files (cJSON). */
 #include "analysis/study.h"
 #include "analysis/buf.h"
+#include "platforms/datadir.h"
 #include "sim/util.h"
 
 #include <errno.h>
@@ -407,25 +408,38 @@ static int load_root(const struct where *w, const cJSON *root, struct hs_study *
 /* ---- files ------------------------------------------------------------------ */
 
 #ifndef HETSIM_SOURCE_STUDYDIR
-#define HETSIM_SOURCE_STUDYDIR "analysis/studies"
+#define HETSIM_SOURCE_STUDYDIR NULL
 #endif
 #ifndef HETSIM_INSTALL_STUDYDIR
-#define HETSIM_INSTALL_STUDYDIR "/usr/local/share/hetsim/studies"
+#define HETSIM_INSTALL_STUDYDIR NULL
 #endif
 
-static const char *study_dir(int i)
+static const struct hs_data_kind study_kind = {"studies", "HETSIM_STUDYDIR", HETSIM_SOURCE_STUDYDIR,
+                                               HETSIM_INSTALL_STUDYDIR};
+
+const char *const *hs_study_dir_list(void)
 {
-    const char *dirs[] = {getenv("HETSIM_STUDYDIR"), HETSIM_SOURCE_STUDYDIR, HETSIM_INSTALL_STUDYDIR};
-    return i < 3 ? dirs[i] : NULL;
+    return hs_data_kind_dirs(&study_kind);
 }
 
 const char *hs_study_dirs(void)
 {
-    static char buf[2048];
-    const char *env = getenv("HETSIM_STUDYDIR");
-    snprintf(buf, sizeof buf, "%s%s%s, %s", env ? env : "", env ? ", " : "", HETSIM_SOURCE_STUDYDIR,
-             HETSIM_INSTALL_STUDYDIR);
-    return buf;
+    return hs_data_kind_describe(&study_kind);
+}
+
+char *hs_study_find_file(const char *relative)
+{
+    for (const char *const *dir = hs_study_dir_list(); *dir; dir++) {
+        char *path = hs_xmalloc(strlen(*dir) + strlen(relative) + 2);
+        sprintf(path, "%s/%s", *dir, relative);
+        FILE *f = fopen(path, "r");
+        if (f) {
+            fclose(f);
+            return path;
+        }
+        free(path);
+    }
+    return NULL;
 }
 
 /* A path as given, or NAME.json in the first study directory holding it. */
@@ -433,53 +447,20 @@ static char *find_study(const char *name)
 {
     if (strchr(name, '/') || strstr(name, ".json"))
         return hs_xstrdup(name);
-    for (int i = 0; i < 3; i++) {
-        const char *dir = study_dir(i);
-        if (!dir || !*dir)
-            continue;
-        char *path = hs_xmalloc(strlen(dir) + strlen(name) + 8);
-        sprintf(path, "%s/%s.json", dir, name);
-        FILE *f = fopen(path, "r");
-        if (f) {
-            fclose(f);
-            return path;
-        }
-        free(path);
-    }
-    return NULL;
-}
-
-char *hs_study_find_file(const char *relative)
-{
-    for (int i = 0; i < 3; i++) {
-        const char *dir = study_dir(i);
-        if (!dir || !*dir)
-            continue;
-        char *path = hs_xmalloc(strlen(dir) + strlen(relative) + 2);
-        sprintf(path, "%s/%s", dir, relative);
-        FILE *f = fopen(path, "r");
-        if (f) {
-            fclose(f);
-            return path;
-        }
-        free(path);
-    }
-    return NULL;
+    char *file = hs_xmalloc(strlen(name) + 6);
+    sprintf(file, "%s.json", name);
+    char *path = hs_study_find_file(file);
+    free(file);
+    return path;
 }
 
 static char *read_text(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        hs_fail("%s: cannot read: %s", path, strerror(errno));
+    struct hs_buf b = {0};
+    if (hs_buf_read_file(&b, path)) {
+        hs_buf_free(&b);
         return NULL;
     }
-    struct hs_buf b = {0};
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        hs_buf_addn(&b, chunk, n);
-    fclose(f);
     return hs_buf_take(&b);
 }
 
@@ -508,7 +489,10 @@ int hs_study_load(const char *name_or_path, bool quick, struct hs_study *st)
             free(b);
         }
         hs_study_paths_free(paths, n);
-        hs_fail("unknown study '%s' (shipped: %s)", name_or_path, n ? hs_buf_str(&names) : "none");
+        if (n)
+            hs_fail("unknown study '%s' (shipped: %s)", name_or_path, hs_buf_str(&names));
+        else
+            hs_fail("unknown study '%s' (no study found in %s)", name_or_path, hs_study_dirs());
         hs_buf_free(&names);
         return -1;
     }

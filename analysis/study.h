@@ -101,7 +101,9 @@ void hs_study_paths_free(char **paths, int n);
 /* A file beside the studies (e.g. "ledger/claims.json") in the first study
  * directory holding it; NULL if none does. Caller frees. */
 char *hs_study_find_file(const char *relative);
-/* The directories searched, for messages. */
+/* The directories searched, in order (NULL-terminated), and the same for
+ * messages (naming HETSIM_STUDYDIR). */
+const char *const *hs_study_dir_list(void);
 const char *hs_study_dirs(void);
 
 #endif

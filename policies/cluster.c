@@ -1,13 +1,14 @@
 /* policies/cluster.c — convex clustering then offline HEFT on the graph of
- * clusters (Beniamine 2013, specs/beniamine2013-heft-convex-clustering.md
- * §3): the tasks are grouped into convex clusters (clustering.h, on the
- * DAG's transitive closure), the clusters become the tasks of a DAG whose
- * edges carry the data that crosses them (a tile version read by several
- * tasks of one cluster counted once, §3.7), HEFT maps that DAG on the workers
+ * clusters (Beniamine 2013, §3.1.2, Algorithm 1): the tasks are grouped into
+ * convex clusters (clustering.h, on the DAG's transitive closure), the
+ * clusters become the tasks of a DAG whose edges carry the data that crosses
+ * them (a tile version read by several tasks of one cluster counted once:
+ * our choice, volume=sum counts it per task), HEFT maps that DAG on the workers
  * (a cluster costs the sum of its tasks), and the runtime executes the plan:
  * each worker runs its clusters in planned order, the tasks of a cluster in
  * topological order, outputs sent to their consumers at once (order=plan);
- * or, as XKaapi applied the thesis' mapping (spec §2.5, order=ready), each
+ * or, as XKaapi applied the thesis' mapping (§3.1.2: a mapping looked up
+ * when a task is pushed; order=ready), each
  * worker takes its tasks as they become ready, in FIFO order. With sync=1 a
  * cluster starts only when every cluster it depends on has finished, which is
  * what the thesis' empty synchronisation tasks enforce in XKaapi; each costs
@@ -15,7 +16,8 @@
  * the entry task on the cluster's worker before its first task, the exit
  * task on that worker after its last (charged to its next task; the clusters
  * waiting for it are released at once). max=0 is plain offline HEFT on the
- * tasks (no clusters, no synchronisation tasks; spec §7.6), the
+ * tasks (no clusters, no synchronisation tasks: the thesis' MaxClusterSize = 0,
+ * Fig. 3.13b), the
  * plan of heft:insertion=0 except that HEFT's ties go to the cores first
  * (workers_cpus_first): on a platform with GPUs, zero-cost move tasks differ. */
 #include "policies/cluster.h"
@@ -109,7 +111,8 @@ static int make_clusters(struct hs_sched *s, double *t_closure, int *cluster_of)
     int *by_pos = hs_xmalloc((size_t)n * sizeof(int)), bad = -1;
     int ncl = hs_cc_cluster(&c, &p, hs_sched_rng(s), by_pos);
     if (p.update == HS_CC_SINGLE && !hs_cc_convex(&c, by_pos, ncl, &bad))
-        ncl = hs_fail("update=single made a cluster that is not convex (spec §3.4); use update=safe");
+        ncl = hs_fail("update=single made a cluster that is not convex (the thesis' update step as "
+                      "written); use update=safe");
     int *renumber = hs_xmalloc((size_t)(ncl > 0 ? ncl : 1) * sizeof(int)), next = 0;
     for (int k = 0; k < ncl; k++)
         renumber[k] = -1;
@@ -295,7 +298,8 @@ static struct cluster_run *run_state(struct hs_listsched *tasks, struct hs_dag *
     return run;
 }
 
-/* HEFT's ties go to cores first, then GPUs, each by id (spec §2.2): a
+/* HEFT's ties go to cores first, then GPUs, each by id (our choice: the thesis
+ * gives no tie rule): a
  * zero-cost move task on a GPU would fetch its tile there for nothing. */
 static int *workers_cpus_first(const struct hs_sched *s)
 {

@@ -1,5 +1,5 @@
 /* policies/dda.c — DDA, XKaapi's Distributed Dual Approximation ("gdual";
- * Lima's thesis §6.3.3, Algorithm 7; specs/lima2014-xkaapi-runtime.md §3.7),
+ * Lima's thesis §6.3.3, Algorithm 7; Kedad-Sidhoum et al. 2013),
  * the predecessor of DADA without affinity. Per batch of ready tasks, a binary
  * search on the guess λ (policies/dualapprox.c's bisection) over a DualHP
  * partition between the two classes:

@@ -1,6 +1,6 @@
 /* policies/ws.c — XKaapi's work stealing and its two locality heuristics
- * (specs/lima2014-xkaapi-runtime.md §2.3, §3.2–3.4, ambiguities A-5, A-7,
- * A-34, A-36).
+ * (Lima 2014, §4.3, §5.5, Algorithms 3 and 4, §6.1.3; where the thesis is
+ * silent, XKaapi's code of 2013, as said below).
  *
  * Queues: every worker has a ready list (rtl) and a mailbox; the tasks ready
  * at the start sit in the master list (creation order), which belongs to the
@@ -22,7 +22,7 @@
  *   locality  H1 (Algorithm 3): the memory node holding the most valid bytes
  *             of its arguments; host memory or the activating worker's own
  *             node: local push, else remote push to that node's worker
- *   writer    H2 (Algorithm 4), code variant (A-7): the first written
+ *   writer    H2 (Algorithm 4), as XKaapi's 2013 code does it: the first written
  *             argument not valid on the activating worker's node goes to
  *             the worker of its lowest-index valid copy if that is a device;
  *             writer=thesis draws a worker uniformly among those holding a
@@ -31,15 +31,15 @@
  *   chain     local push at the head of the activating worker's rtl, popped
  *             before anything else: a chain of tasks (DGEMM's C(i,j) += A B
  *             over k) runs to its end on one worker, depth first (XKaapi's
- *             code as read for the spec)
+ *             code: a local push goes to the head of the ready list)
  *   fifo      a local push joins the tail of the master (root frame) list,
  *             which every worker pops from the head after its mailbox and
  *             rtl, before stealing: tasks run in activation order, so DGEMM
  *             advances all chains together over k (the order Table 5.1's
  *             1- and 2-GPU volumes of the thesis point to: only it moves the
  *             minimum 8.00 GiB on one GPU)
- * scope=gpu applies H1/H2 only to activations by GPU workers (the 2013 code,
- * A-5); a target that cannot run the task gets it in the master list instead
+ * scope=gpu applies H1/H2 only to activations by GPU workers (the 2013
+ * code); a target that cannot run the task gets it in the master list instead
  * (a GPU worker activating a CPU-only task). steal=0 disables stealing
  * (everyone then pops the master list), for tests and studies. */
 #include "policies/deque.h"

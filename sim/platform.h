@@ -37,8 +37,9 @@ void hs_inventory_free(struct hs_inventory *inv);
 /* ---- selection ------------------------------------------------------------ */
 
 /* first: GPU0, GPU1, …; spread: one GPU per PCIe switch first; script: the
- * GPU sets of the 2013 Idgraf script of the DADA paper (specs/bleuse2014-dada.md
- * §1.2, §6.16), which depend on how many GPUs are selected (8-GPU platforms). */
+ * GPU sets of the 2013 Idgraf script of the DADA paper (plasma-kaapi's
+ * timing script; the paper does not say which GPUs it used), which depend on
+ * how many GPUs are selected (8-GPU platforms). */
 enum hs_gpu_order { HS_GPU_FIRST, HS_GPU_SPREAD, HS_GPU_SCRIPT };
 
 const char *hs_gpu_order_name(enum hs_gpu_order order);

@@ -213,30 +213,12 @@ static int int_prop(sg_host_t host, const char *key, int dflt)
     return v ? atoi(v) : dflt;
 }
 
-/* "GPU2" before "GPU10": compare the text, then the trailing numbers. */
-static int natural_cmp(const char *a, const char *b)
-{
-    while (*a && *b) {
-        if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-            long x = strtol(a, (char **)&a, 10), y = strtol(b, (char **)&b, 10);
-            if (x != y)
-                return x < y ? -1 : 1;
-            continue;
-        }
-        if (*a != *b)
-            return (unsigned char)*a - (unsigned char)*b;
-        a++;
-        b++;
-    }
-    return (unsigned char)*a - (unsigned char)*b;
-}
-
 static int cmp_inv_host(const void *a, const void *b)
 {
     const struct hs_inv_host *x = a, *y = b;
     if (x->kind != y->kind)
         return (int)x->kind - (int)y->kind;
-    return natural_cmp(x->name, y->name);
+    return hs_natural_cmp(x->name, y->name); /* "GPU2" before "GPU10" */
 }
 
 int hs_sg_inventory(const char *platform_name, struct hs_inventory *inv)

@@ -2,6 +2,7 @@
  * timing table) and running it on the SimGrid engine. */
 #include "sim/run.h"
 #include "sim/engine_simgrid.h"
+#include "sim/paje.h"
 #include "sim/platform_simgrid.h"
 #include "sim/util.h"
 
@@ -59,5 +60,8 @@ int hs_run_simgrid(const struct hs_run_config *cfg, const struct hs_dag *dag,
     run->wall = hs_now() - t0;
     if (policy->fini)
         policy->fini(run->rt);
+    /* SimGrid closed the trace when the simulation ended: leave only what the run used */
+    if (!run->rt->error && cfg->paje_file && hs_paje_trim(cfg->paje_file, &run->pf))
+        run->rt->error = hs_xstrdup(hs_last_error());
     return !run->rt->error ? 0 : run->rt->refused ? 2 : 1;
 }

@@ -59,7 +59,7 @@ static const char *file_kind(const char *text)
     return NULL;
 }
 
-static int parse(const char *text, struct hs_spec *spec)
+int hs_workload_spec_parse(const char *text, struct hs_spec *spec)
 {
     const char *kind = file_kind(text);
     if (!kind)
@@ -76,7 +76,7 @@ static int parse(const char *text, struct hs_spec *spec)
 struct hs_dag *hs_workload_build(const char *text)
 {
     struct hs_spec spec;
-    if (parse(text, &spec))
+    if (hs_workload_spec_parse(text, &spec))
         return NULL;
     const struct hs_workload *wl = find(spec.name);
     if (!wl) {

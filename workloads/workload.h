@@ -43,6 +43,10 @@ const struct hs_workload *const *hs_workloads(void);
  * with no ':', or an existing file) is read by the workload of that kind. */
 struct hs_dag *hs_workload_build(const char *text);
 
+/* The name:key=value form of a workload text (the path of a DAG file becomes
+ * json:file=PATH or dot:file=PATH, as hs_workload_build reads it); -1 with hs_fail. */
+int hs_workload_spec_parse(const char *text, struct hs_spec *spec);
+
 /* Shared by the dense linear-algebra workloads: tile count of n / nb after
  * checking both are positive and nb divides n; -1 with hs_fail otherwise. */
 int hs_tiles(const char *workload, const struct hs_spec *spec, const char *nkey);

@@ -4,11 +4,12 @@ variants idgraf-pcie.xml, idgraf-starpu.xml and idgraf-numa.xml, and
 idgraf-dada.xml (development tool; the build does not run it).
 
 The links, bandwidths and latencies are those of the profile `xkaapi-idgraf`
-of specs/lima2014-xkaapi-runtime.md Appendix A (StarPU's bus sampling on
-Idgraf, spec §1.4; QPI is the spec's assumption), plus:
+of StarPU's bus sampling on Idgraf (tools/perfmodels/sampling/bus/idgraf.* in
+StarPU's repository; the topology is Lima 2014's, §2.1.5; QPI's 10.24 GB/s is
+our assumption), plus:
   * host properties kind/socket/ioh/switch/memsize read by hetsim;
   * direct GPU-to-GPU routes (used only with --p2p; XKaapi stages GPU copies
-    through host memory) with the measured peer bandwidths of spec §1.4 on a
+    through host memory) with StarPU's measured peer bandwidths on a
     private link, crossing the shared switch uplinks, host bridges and QPI of
     their path;
   * the host side, one model per variant (HOST_MODELS below):
@@ -25,10 +26,12 @@ Idgraf, spec §1.4; QPI is the spec's assumption), plus:
   * the runtime's costs (sim/costs.h) as zone properties, each with its source.
 
 It also writes platforms/idgraf-dada.xml, the machine as
-specs/bleuse2014-dada.md §1.4 models it: one link per GPU (6 GB/s, 10 us)
+a plain PCIe model of our own for Bleuse et al. 2014 (which gives no bandwidth)
+models it: one link per GPU (6 GB/s, 10 us)
 behind one link per PCIe switch (6 GB/s, no latency), both SPLITDUPLEX (the
-C2050's two DMA engines), no host bridges, 3 GiB per GPU (§1.3), no direct
-GPU-to-GPU route (copies are staged through host memory, §1.3)."""
+C2050's two DMA engines), no host bridges, 3 GiB per GPU (the C2050's memory), no
+direct GPU-to-GPU route (copies are staged through host memory, as XKaapi
+did)."""
 import sys
 
 H2D = [(5985150529, 11.019), (5982867814, 10.962), (6004601450, 10.954), (6002864228, 11.008),
@@ -40,7 +43,7 @@ SW_UP = [6518853316, 6468888505, 6520979807, 6520981045]
 IOH = [13037706632, 13041962090]
 QPI = 10240000000
 MEMSIZE = 2817982464
-# peer copies (StarPU sampling, spec §1.4): bandwidth B/s, latency us
+# peer copies (StarPU's sampling): bandwidth B/s, latency us
 P2P_SAME_SWITCH = (6634600000, 18.0)
 P2P_SAME_IOH = (5292000000, 18.5)
 P2P_0TO1 = (3076000000, 27.5)
@@ -198,13 +201,14 @@ def platform(model, zone):
     return "\n".join(out)
 
 
-DADA_BW = 6000000000  # B_link = B_sw, bytes/s per direction (spec §1.4 [E])
+DADA_BW = 6000000000  # B_link = B_sw, bytes/s per direction (an estimate)
 DADA_LAT = 10.0       # us, per GPU link
 DADA_MEMSIZE = 3 * 2 ** 30
 
 
 def dada_platform():
-    out = header(['Idgraf as specs/bleuse2014-dada.md \u00a71.4 models it: 12 cores, 8 GPUs, GPU g behind',
+    out = header(['Idgraf as a plain PCIe model (our alternative for Bleuse et al. 2014):',
+                  '12 cores, 8 GPUs, GPU g behind',
                   'link pcie_gpu{g} (6 GB/s, 10 us) and switch link pcie_sw{g/2} (6 GB/s, 0 us), both',
                   'SPLITDUPLEX; 3 GiB per GPU; GPU-to-GPU copies staged through host memory. Host',
                   'speeds are the DGEMM rates of its \u00a71.7 (for kernels its timing table lacks).',

@@ -72,6 +72,7 @@ struct hs_param;
 
 #define HS_SCENARIO_SHORTOPTS "p:w:s:"
 enum { HS_OPT_SCENARIO = 1000 }; /* codes of the shared long options: 1000.. */
+enum { HS_OPT_PLUGIN = 1099 };    /* --plugin FILE: load a policy plugin */
 
 /* The shared long options followed by a command's own (terminated by a zero
  * entry); caller frees. */

@@ -100,17 +100,11 @@ int hs_cmd_plot(int argc, char **argv)
 
 static cJSON *read_record(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        hs_fail("%s: cannot read: %s", path, strerror(errno));
+    struct hs_buf b = {0};
+    if (hs_buf_read_file(&b, path)) {
+        hs_buf_free(&b);
         return NULL;
     }
-    struct hs_buf b = {0};
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        hs_buf_addn(&b, chunk, n);
-    fclose(f);
     cJSON *rec = cJSON_Parse(hs_buf_str(&b));
     hs_buf_free(&b);
     if (!rec)

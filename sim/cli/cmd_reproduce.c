@@ -97,7 +97,8 @@ static int plots(const struct hs_study *st, const struct hs_csv *csv, const char
         struct hs_plot_opts o = {.x = sp->x, .y = sp->y, .by = sp->by, .nby = sp->nby, .output = out,
                                  .title = sp->title, .xlabel = sp->xlabel, .ylabel = sp->ylabel,
                                  .logx = sp->logx, .logy = sp->logy, .overlay = sp->overlay,
-                                 .sd = sp->sd};
+                                 .sd = sp->sd, /* the paper's values fit its sizes, not --quick's */
+                                 .published = st->quick ? NULL : st->refs, .npublished = st->quick ? 0 : st->nrefs};
         int rc = hs_plot_metric(csv, file, &o);
         if (!rc)
             printf("plot: %s\n", out);
@@ -129,8 +130,14 @@ static void ref_row(struct hs_table *t, const struct hs_study_ref *r, const stru
     hs_table_num(t, s->ci95, 3);
     hs_table_addf(t, "%ld", s->n);
     double diff = (s->mean - r->value) / fabs(r->value);
-    hs_table_addf(t, s->n ? "%+.1f%%" : "", 100 * diff);
-    hs_table_addf(t, isnan(r->tolerance) ? "" : "%g%%", 100 * r->tolerance);
+    if (s->n) /* (no empty format: clang's -Wformat-zero-length) */
+        hs_table_addf(t, "%+.1f%%", 100 * diff);
+    else
+        hs_table_add(t, "");
+    if (isnan(r->tolerance))
+        hs_table_add(t, "");
+    else
+        hs_table_addf(t, "%g%%", 100 * r->tolerance);
     bool checked = hs_published_checked(r), in = s->n && hs_published_met(r, s->mean);
     const char *verdict = !checked ? "-" : quick ? "not checked (quick)" : !s->n ? "no run" : in ? "ok" : "MISS";
     *missed += checked && !quick && !in;

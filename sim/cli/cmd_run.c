@@ -8,6 +8,7 @@
 
 #include <getopt.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,60 @@ static const char *str(const cJSON *o, const char *key)
     return cJSON_IsString(v) ? v->valuestring : "";
 }
 
+/* What the figures are relative to: the worker of the sequential time (from
+ * the record's transient "explain" section), or every task on its fastest. */
+static void print_figures(const cJSON *rec, const cJSON *res, int nworkers)
+{
+    const cJSON *seq = cJSON_GetObjectItem(cJSON_GetObjectItem(rec, "explain"), "sequential_worker");
+    double speedup = num(res, "speedup");
+    printf("  performance  %.2f GFlop/s (flops of the whole operation / makespan)\n", num(res, "gflops"));
+    printf("  SLR          %-8.3f makespan / critical path with every task on its fastest worker and free"
+           " transfers (%.6f s)\n", num(res, "slr"), num(res, "cp_min"));
+    if (!cJSON_GetObjectItem(rec, "explain")) /* Beaumont and Marchal's model */
+        printf("  speedup      %-8.2f sequential time (%.6f s) / makespan\n", speedup,
+               num(res, "sequential_time"));
+    else if (cJSON_IsString(seq))
+        printf("  speedup      %-8.2f over %s alone, the worker that runs every task fastest (%.6f s)%s\n",
+               speedup, seq->valuestring, num(res, "sequential_time"), speedup < 1 ? ": slower than it" : "");
+    else
+        printf("  speedup      %-8.2f over the sum of every task's time on its fastest worker (%.6f s;"
+               " no one worker can run every task)\n", speedup, num(res, "sequential_time"));
+    printf("  efficiency   %-8.3f speedup / %d workers%s\n", num(res, "efficiency"), nworkers,
+           num(res, "efficiency") > 1 ? " (above 1: the other workers are faster than that one)" : "");
+}
+
+/* Workers are named as the platform names their hosts; a GPU's driving core
+ * is not a CPU worker, which is why the CPU workers' numbers have gaps. */
+static void print_workers(const cJSON *rec)
+{
+    printf("  %-10s %-4s %7s %11s %12s\n", "worker", "arch", "tasks", "busy (s)", "utilisation");
+    const cJSON *w;
+    int drivers = 0;
+    cJSON_ArrayForEach(w, cJSON_GetObjectItem(rec, "workers"))
+    {
+        printf("  %-10s %-4s %7g %11.6f %11.1f%%", str(w, "name"), str(w, "arch"), num(w, "tasks"),
+               num(w, "busy"), 100 * num(w, "utilisation"));
+        if (*str(w, "driver"))
+            printf("   driven by %s", str(w, "driver")), drivers++;
+        printf("\n");
+    }
+    printf("  (utilisation: busy / makespan; workers keep the platform's host names%s)\n",
+           drivers ? ", and the cores that drive GPUs are not CPU workers" : "");
+}
+
+/* Work stealing without SetArch hints on a dense linear-algebra workload lets
+ * idle cores steal kernels that run far faster on a GPU (XKaapi's programs
+ * pin them with SetArch; docs/policies.md). */
+static void print_hints(const cJSON *in)
+{
+    const char *policy = str(in, "policy"), *workload = str(in, "workload");
+    bool stealing = strncmp(policy, "ws", 2) == 0 || strncmp(policy, "lws", 3) == 0;
+    bool unhinted = strstr(workload, "setarch=0") && !strstr(workload, "cpu-only") && !strstr(workload, "gpu-only");
+    if (stealing && unhinted && num(in, "gpus") > 0 && num(in, "cpus") > 0)
+        printf("  hint         idle cores steal GPU kernels here (ws has no speed model); XKaapi's programs "
+               "pin them with SetArch hints: add setarch=1 to the workload (docs/policies.md)\n");
+}
+
 /* The readable summary, from the run record alone. */
 static void print_summary(const cJSON *rec)
 {
@@ -124,8 +179,8 @@ static void print_summary(const cJSON *rec)
     printf("  makespan     %.6f s", num(res, "makespan"));
     if (cJSON_IsNumber(cJSON_GetObjectItem(res, "predicted_makespan")))
         printf("  (predicted %.6f s)", num(res, "predicted_makespan"));
-    printf("\n  performance  %.2f GFlop/s   SLR %.3f   speedup %.2f   efficiency %.3f\n",
-           num(res, "gflops"), num(res, "slr"), num(res, "speedup"), num(res, "efficiency"));
+    printf("\n");
+    print_figures(rec, res, cJSON_GetArraySize(cJSON_GetObjectItem(rec, "workers")));
     printf("  tasks        %g (cpu %g, gpu %g)\n", num(res, "tasks"), num(arch, "cpu"), num(arch, "gpu"));
     printf("  data moved   H2D %s (%g), D2H %s (%g), P2P %s (%g); %g evictions\n", b[0],
            num(count, "h2d"), b[1], num(count, "d2h"), b[2], num(count, "p2p"), num(res, "evictions"));
@@ -139,11 +194,8 @@ static void print_summary(const cJSON *rec)
             printf(", predicted ratio %.4f", num(prod, "analysis"));
         printf("\n");
     }
-    printf("  %-10s %-4s %7s %11s %12s\n", "worker", "arch", "tasks", "busy (s)", "utilisation");
-    const cJSON *w;
-    cJSON_ArrayForEach(w, cJSON_GetObjectItem(rec, "workers"))
-        printf("  %-10s %-4s %7g %11.6f %11.1f%%\n", str(w, "name"), str(w, "arch"), num(w, "tasks"),
-               num(w, "busy"), 100 * num(w, "utilisation"));
+    print_workers(rec);
+    print_hints(in);
     double wall = num(timing, "wall_seconds");
     printf("  simulated in %.3f s of wall time (%.0f tasks/s; policy %.3f s)\n", wall,
            wall > 0 ? num(res, "tasks") / wall : 0, num(timing, "policy_seconds"));
@@ -177,6 +229,7 @@ int hs_cmd_run(int argc, char **argv)
         print_summary(rec);
     if (!a.timing)
         cJSON_DeleteItemFromObject(rec, "timing");
+    cJSON_DeleteItemFromObject(rec, "explain");
     if (a.output && write_record(a.output, rec)) {
         fprintf(stderr, "hetsim: %s\n", hs_last_error());
         rc = HS_EXIT_FAIL;

@@ -5,8 +5,8 @@
  * speeds drawn from the run's seed where they are drawn), and
  * anything else is taken as the path of a SimGrid platform file. A shipped
  * name or a file may take parameters that scale the machine
- * ("idgraf:bw_scale=0.5,gpu_speed=1.25"): the sensitivity knobs of
- * specs/bleuse2014-dada.md §6.17. */
+ * ("idgraf:bw_scale=0.5,gpu_speed=1.25"): the knobs of our sensitivity
+ * study of Bleuse et al. 2014 (dada-sensitivity). */
 #define _DEFAULT_SOURCE /* mkstemps */
 #include "sim/cli/cli.h"
 #include "platforms/datadir.h"
@@ -228,9 +228,12 @@ static int resolve_file(const char *text, struct hs_platform_ref *ref)
         if (hs_data_find(rel, path, sizeof path)) {
             char names[512];
             shipped_names(names, sizeof names);
-            rc = hs_fail("unknown platform '%s' (shipped: %s; or flat:P, or the path of a "
-                         "SimGrid platform file)",
-                         base, names[0] ? names : "none found");
+            if (names[0])
+                rc = hs_fail("unknown platform '%s' (shipped: %s; or flat:P, or the path of a "
+                             "SimGrid platform file)", base, names);
+            else
+                rc = hs_fail("unknown platform '%s': no shipped platform found in %s; or flat:P, "
+                             "or the path of a SimGrid platform file", base, hs_data_dirs());
         } else {
             ref->file = hs_xstrdup(path);
             find_perf(base, ref);

@@ -49,6 +49,10 @@ static void add_metrics(cJSON *rec, const struct hs_run *run)
     cJSON_AddNumberToObject(res, "sequential_time", m.sequential);
     cJSON_AddNumberToObject(res, "speedup", m.speedup);
     cJSON_AddNumberToObject(res, "efficiency", m.efficiency);
+    /* for the summary of `hetsim run` only (not written to the record) */
+    cJSON *x = cJSON_AddObjectToObject(rec, "explain");
+    if (m.sequential_worker >= 0)
+        cJSON_AddStringToObject(x, "sequential_worker", hs_sched_worker(run->rt, m.sequential_worker)->name);
     cJSON *t = cJSON_AddObjectToObject(rec, "timing");
     cJSON_AddNumberToObject(t, "wall_seconds", run->wall);
     cJSON_AddNumberToObject(t, "policy_seconds", run->rt->policy_wall);

@@ -2,6 +2,7 @@
  * describe a scenario (platform, workload, policy, worker selection, runtime
  * options), each of which sets one named scenario parameter; and setting a
  * parameter by name, which also serves --vary and study files. */
+#include "policies/registry.h"
 #include "sim/cli/cli.h"
 #include "sim/cli/scenario.h"
 #include "sim/util.h"
@@ -31,6 +32,7 @@ static const struct {
     {{"perf", required_argument, 0, HS_OPT_SCENARIO + 9}, "perf", NULL},
     {{"costs", required_argument, 0, HS_OPT_SCENARIO + 10}, "costs", NULL},
     {{"no-costs", no_argument, 0, HS_OPT_SCENARIO + 11}, "costs", "off"},
+    {{"plugin", required_argument, 0, HS_OPT_PLUGIN}, NULL, NULL}, /* not a parameter */
 };
 #define NOPTS (sizeof table / sizeof table[0])
 
@@ -42,7 +44,9 @@ void hs_scenario_usage(FILE *out)
             "                        a name or file takes bw_scale=F (every link's bandwidth times F)\n"
             "                        and gpu_speed=F (GPU kernel durations divided by F)\n"
             "  -w, --workload W      name:key=value,... (see `hetsim workloads`)\n"
-            "  -s, --policy S        name:key=value,... (see `hetsim policies`)\n"
+            "  -s, --policy S        name:key=value,... (see `hetsim policies`), or the path of\n"
+            "                        a policy plugin: ./libmine.so:key=value,...\n"
+            "      --plugin FILE     load a policy plugin (lib*.so), then -s NAME names its policy\n"
             "      --gpus K          GPU workers (default: all)\n"
             "      --cpus C          CPU workers (default: cores left after the GPUs' drivers)\n"
             "      --gpu-order O     first (GPU0, GPU1, ...), spread (one per PCIe switch first) or\n"
@@ -77,7 +81,7 @@ struct option *hs_scenario_options(const struct option *extra)
 bool hs_scenario_option(int c, const char *arg, const char **name, const char **value)
 {
     for (size_t i = 0; i < NOPTS; i++)
-        if (table[i].opt.val == c) {
+        if (table[i].opt.val == c && table[i].name) {
             *name = table[i].name;
             *value = table[i].value ? table[i].value : arg;
             return true;
@@ -88,7 +92,7 @@ bool hs_scenario_option(int c, const char *arg, const char **name, const char **
 const char *hs_scenario_option_name(const char *param)
 {
     for (size_t i = 0; i < NOPTS; i++)
-        if (strcmp(table[i].name, param) == 0)
+        if (table[i].name && strcmp(table[i].name, param) == 0)
             return table[i].opt.name;
     return param;
 }
@@ -97,6 +101,11 @@ const char *hs_scenario_option_name(const char *param)
 void hs_scenario_apply_option(struct hs_scenario *sc, int c, const char *arg)
 {
     const char *name, *value;
+    if (c == HS_OPT_PLUGIN) {
+        if (!hs_policy_load_plugin(arg, true))
+            hs_die(HS_EXIT_USAGE, "option --plugin: %s", hs_last_error());
+        return;
+    }
     if (!hs_scenario_option(c, arg, &name, &value))
         exit(HS_EXIT_USAGE);
     if (hs_scenario_set(sc, name, value))

@@ -108,6 +108,25 @@ void hs_test_bad_cli(const char *args, const char *expect)
     free(err);
 }
 
+int hs_test_sh(const char *dir, const char *command, char **out)
+{
+    char *o = hs_test_tmp(".out");
+    size_t size = strlen(command) + strlen(dir ? dir : ".") + strlen(o) + 64;
+    char *cmd = hs_xmalloc(size);
+    /* a subshell, so that the command's own redirections and && chains stay its own */
+    snprintf(cmd, size, "cd '%s' && ( %s\n) >%s 2>&1 </dev/null", dir ? dir : ".", command, o);
+    int status = system(cmd);
+    free(cmd);
+    char *text = hs_test_read_file(o);
+    unlink(o);
+    free(o);
+    if (out)
+        *out = text;
+    else
+        free(text);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
 cJSON *hs_test_run_record(const char *args)
 {
     char *rec = hs_test_tmp(".json"), cmd[4096];

@@ -54,6 +54,10 @@ int hs_test_cli(const char *args, char **out, char **err);
 /* Assert that `hetsim ARGS` exits with 2 and prints one line on stderr that
  * holds expect (printing the command and its stderr when not). */
 void hs_test_bad_cli(const char *args, const char *expect);
+/* Run a shell command (sh -c) in dir (NULL: here), its standard output and
+ * error together in *out (caller frees; out may be NULL); returns its exit
+ * code (128 when it died on a signal). */
+int hs_test_sh(const char *dir, const char *command, char **out);
 
 /* `hetsim run -q ARGS -o RECORD` (asserting exit 0; on failure the command
  * and its stderr are printed): the parsed record, or NULL if it could not be

@@ -220,7 +220,7 @@ static void test_cli(void)
     CU_ASSERT_EQUAL(hs_test_cli("run -q -p flat:4 -w xkcholesky:n=8,nb=1 -s cluster:closure=bfs", &out, &err), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "closure"));
     free(out), free(err);
-    /* the literal update step makes a non-convex cluster there (spec §3.4):
+    /* the update step as the thesis writes it makes a non-convex cluster there:
      * the policy refuses the run, a usage error */
     CU_ASSERT_EQUAL(hs_test_cli("run -q -p flat:4 -w xkcholesky:n=8,nb=1 -s cluster:update=single,max=5 "
                                 "--seed 1 -o /dev/null", &out, &err), 2);

@@ -78,7 +78,7 @@ static void test_topcuoglu_ranks(void)
     hs_dag_free(dag);
 }
 
-/* The schedule of Topcuoglu's Fig. 3(a), as the spec lists it: (processor, start, end). */
+/* The schedule of Topcuoglu et al. 2002's Fig. 3(a): (processor, start, end). */
 static void test_topcuoglu_heft(void)
 {
     const double expect[10][3] = {{2, 0, 9},   {0, 27, 40}, {2, 9, 28},  {1, 18, 26}, {2, 28, 38},
@@ -94,7 +94,7 @@ static void test_topcuoglu_heft(void)
         CU_ASSERT_DOUBLE_EQUAL(field(r, "tasks", t, "end"), expect[t][2], 1e-9);
     }
     cJSON_Delete(r);
-    r = hs_test_simulate_named(&cfg, dag, "heft:insertion=0"); /* the append policy also gives 80 (spec §9.4) */
+    r = hs_test_simulate_named(&cfg, dag, "heft:insertion=0"); /* the append policy also gives 80 (by hand) */
     CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "predicted")->valuedouble, 80, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "makespan")->valuedouble, 80, 1e-9);
     cJSON_Delete(r);

