@@ -203,7 +203,7 @@ static void *cpu_main(void *arg)
 static void exec_task(struct hs_engine *e, int worker, int task, double lead, double seconds,
                       hs_engine_cb cb, void *ctx, long id)
 {
-    (void)lead; /* the runtime's own costs are real here: it charges none */
+    (void)lead; /* 0: the runtime's costs are real here, not simulated (run_real.c refuses --costs) */
     struct real_engine *eng = (struct real_engine *)e;
     const struct hs_worker *w = &eng->pf->workers[worker];
     struct hs_real_cb done = {cb, ctx, id};

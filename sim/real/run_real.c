@@ -7,6 +7,7 @@
 #include "sim/real/engine_gpu.h"
 #include "sim/real/machine.h"
 #include "sim/real/run_real.h"
+#include "sim/costs.h"
 #include "sim/sched.h"
 #include "sim/util.h"
 
@@ -119,6 +120,22 @@ static void free_host(const struct hs_dag *dag, void **host, bool gpus)
     free(host);
 }
 
+/* The runtime's costs (sim/costs.h) are simulated time. A measured run spends
+ * its own, for real: calibrate measures them with the kernels and adds them
+ * to the timing table, and the engine's exec gets no lead (0: no decision
+ * or task costs to wait for). Costs given for the run would only skew the
+ * policies' estimates and the record's start times: refused. */
+static int check_no_costs(const struct hs_runtime_opts *opts)
+{
+    for (int i = 0; hs_costs_props[i]; i++) {
+        double v = hs_costs_get(&opts->costs, i);
+        if (!isnan(v) && v != 0)
+            return hs_fail("--costs: %s is simulated time; a measured run spends the runtime's own (leave "
+                           "--costs out, or give it to the simulation)", hs_costs_props[i]);
+    }
+    return 0;
+}
+
 /* Everything a run checks before touching memory: the timing table, the
  * runtime, GPU versions of the kernels, device memory. */
 static int prepare(const struct hs_run_config *cfg, const struct hs_dag *dag, const struct hs_policy *policy,
@@ -148,7 +165,7 @@ int hs_run_real(const struct hs_run_config *cfg, const struct hs_dag *dag,
     memset(run, 0, sizeof *run);
     run->engine = "real";
     run->residual = NAN;
-    if (load_platform(cfg, &run->pf))
+    if (check_no_costs(&cfg->opts) || load_platform(cfg, &run->pf))
         return 2;
     struct hs_numeric num;
     hs_numeric_init(&num, dag);

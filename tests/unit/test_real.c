@@ -369,7 +369,12 @@ static void test_bad_input(void)
         snprintf(args, sizeof args, "run --engine real -p %s.xml -w cholesky:n=256,nb=64 --gpus 1 --cpus 1", base);
         hs_test_bad_cli(args, "GPUs");
     }
-    snprintf(args, sizeof args, "--engine real -p %s.xml -w cholesky:n=256,nb=64 --gpus 0 --cpus 1", base);
+    /* the runtime's costs are simulated time: a measured run spends its own */
+    snprintf(args, sizeof args, "run --engine real -p %s.xml -w cholesky:n=256,nb=64 --gpus 0 --cpus 1 "
+             "--costs task_cpu=1ms", base);
+    hs_test_bad_cli(args, "--costs: runtime/task_cpu is simulated time");
+    snprintf(args, sizeof args, "--engine real -p %s.xml -w cholesky:n=256,nb=64 --gpus 0 --cpus 1 --no-costs",
+             base);
     cJSON *r = hs_test_run_record(args);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
     const cJSON *res = cJSON_GetObjectItem(r, "results");
