@@ -287,8 +287,12 @@ static void measure_kernel(struct calib *c, const struct hs_dag *dag, const stru
     (void)gpu;
 #endif
     sample_free(&sm);
-    if (c->o->verbose)
-        printf("  %-7s nb %5d  cpu %12.3f us  gpu %9.3f us\n", kernel, num->nb, cpu * 1e6, gpu_time * 1e6);
+    if (c->o->verbose) {
+        printf("  %-7s nb %5d  cpu %12.3f us", kernel, num->nb, cpu * 1e6);
+        if (!isnan(gpu_time)) /* GPUs calibrated, and this kernel has a GPU version */
+            printf("  gpu %9.3f us", gpu_time * 1e6);
+        printf("\n");
+    }
     if (strcmp(kernel, "dgemm") == 0) { /* nominal speeds: DGEMM at the largest tile */
         c->m.core_speed = task->flops / cpu;
         for (int g = 0; g < c->m.ngpus; g++)
