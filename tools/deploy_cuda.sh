@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # tools/deploy_cuda.sh — build hetsim-real, with its GPUs, for a GPU node that
-# has the CUDA driver and libraries but none of hetsim's other dependencies (no SimGrid,
-# GSL, igraph, OpenBLAS): GSL, igraph, OpenBLAS (serial), LAPACKE and
-# gfortran are linked statically (only the objects used come in), the CUDA
-# runtime statically, cuBLAS/cuSOLVER dynamically from the node; cJSON and
-# cgraph, which Debian ships without static archives, go in DEST/lib beside
-# the binary (found through an $ORIGIN rpath).
+# has the CUDA driver and libraries but none of hetsim's other dependencies
+# (no SimGrid, GSL, igraph, OpenBLAS, libxml2): GSL, igraph, OpenBLAS
+# (serial), LAPACKE, gfortran and libxml2 (with its ICU, lzma and zlib, whose
+# static archives Debian's libxml2-dev brings) are linked statically (only
+# the objects used come in), the CUDA runtime statically, cuBLAS/cuSOLVER
+# dynamically from the node; cJSON and cgraph, which Debian ships without
+# static archives, go in DEST/lib beside the binary (found through an
+# $ORIGIN rpath).
 # The real engine's GPU test is linked the same way as DEST/test_cuda (run it
 # there with HETSIM_TEST_BIN=DEST/hetsim-real: its GPU tests call the command).
 # Usage: tools/deploy_cuda.sh [BUILD_DIR] [DEST]   (BUILD_DIR: a configured CMake
@@ -29,6 +31,7 @@ link() { # OUTPUT OBJECTS...: the hetsim libraries and the static dependencies
         "$BUILD/platforms/libhetsim_platforms.a" \
         $ML/libigraph.a $ML/libgsl.a $ML/liblapacke.a $ML/openblas-serial/libopenblas.a \
         "$GCCLIB/libgfortran.a" "$GCCLIB/libquadmath.a" $ML/libcunit.a \
+        $ML/libxml2.a $ML/libicuuc.a $ML/libicudata.a $ML/liblzma.a $ML/libz.a \
         -L"$CUDA/lib64" -lcudart_static -lcublas -lcusolver \
         -L"$DEST/lib" -l:libcjson.so.1 -l:libcgraph.so.6 -l:libcdt.so.5 \
         -Wl,--disable-new-dtags -Wl,-rpath,'$ORIGIN/lib' -lstdc++ -lpthread -ldl -lrt -lm
