@@ -197,8 +197,9 @@ static void print_summary(const cJSON *rec)
     print_workers(rec);
     print_hints(in);
     double wall = num(timing, "wall_seconds");
-    printf("  simulated in %.3f s of wall time (%.0f tasks/s; policy %.3f s)\n", wall,
-           wall > 0 ? num(res, "tasks") / wall : 0, num(timing, "policy_seconds"));
+    printf("  %s in %.3f s of wall time (%.0f tasks/s; policy %.3f s)\n",
+           cJSON_IsTrue(cJSON_GetObjectItem(rec, "measured")) ? "measured" : "simulated",
+           wall, wall > 0 ? num(res, "tasks") / wall : 0, num(timing, "policy_seconds"));
 }
 
 static int write_record(const char *path, const cJSON *rec)

@@ -284,6 +284,13 @@ static void test_loop(void)
         free(simf);
         free(realf);
     }
+    /* the summary says the run was measured */
+    char cmd[4096], *out = NULL;
+    snprintf(cmd, sizeof cmd, "run --engine real -p %s/t.xml --perf %s/perf/t.json -w cholesky:n=128,nb=64", dir, dir);
+    CU_ASSERT_EQUAL(hs_test_cli(cmd, &out, NULL), 0);
+    CU_ASSERT(out && strstr(out, "\n  measured in "));
+    CU_ASSERT(out && !strstr(out, "simulated in"));
+    free(out);
 }
 
 /* ---- synthetic DAGs ------------------------------------------------------------- */
