@@ -8,6 +8,7 @@
  * per kernel and per worker too: a kernel that drifts in wall time but not in
  * core time lost its core to other processes. Errors are (first - second) /
  * second. */
+#include "analysis/buf.h"
 #include "sim/cli/cli.h"
 #include "sim/util.h"
 
@@ -20,18 +21,11 @@
 
 static cJSON *load(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        hs_die(HS_EXIT_USAGE, "compare: cannot read %s", path);
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    for (int c; (c = fgetc(f)) != EOF;) {
-        HS_GROW(text, cap, len + 2);
-        text[len++] = (char)c;
-    }
-    fclose(f);
-    cJSON *r = text ? (text[len] = '\0', cJSON_Parse(text)) : NULL;
-    free(text);
+    struct hs_buf b = {0};
+    if (hs_buf_read_file(&b, path))
+        hs_die(HS_EXIT_USAGE, "compare: %s", hs_last_error());
+    cJSON *r = cJSON_Parse(hs_buf_str(&b));
+    hs_buf_free(&b);
     if (!r || !cJSON_IsObject(cJSON_GetObjectItem(r, "results")))
         hs_die(HS_EXIT_USAGE, "compare: %s is not a run record (hetsim run -o FILE)", path);
     return r;

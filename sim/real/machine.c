@@ -1,6 +1,7 @@
 /* sim/real/machine.c — reading and writing machine descriptions, and the
  * platform they give (see machine.h). */
 #include "sim/real/machine.h"
+#include "analysis/buf.h"
 #include "sim/util.h"
 
 #include <cjson/cJSON.h>
@@ -32,22 +33,17 @@ static struct hs_link_fit link_of(const cJSON *o, const char *key, bool *ok)
 int hs_machine_load(const char *path, struct hs_machine *m)
 {
     memset(m, 0, sizeof *m);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return hs_fail("machine file %s: %s (run `hetsim calibrate` on the machine first)", path,
-                       strerror(errno));
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    for (int c; (c = fgetc(f)) != EOF;) {
-        HS_GROW(text, cap, len + 2);
-        text[len++] = (char)c;
+    struct hs_buf b = {0};
+    if (hs_buf_read_file(&b, path)) {
+        char why[1024];
+        snprintf(why, sizeof why, "%s", hs_last_error()); /* hs_fail writes over it */
+        hs_buf_free(&b);
+        return hs_fail("machine file %s (run `hetsim calibrate` on the machine first)", why);
     }
-    fclose(f);
-    if (!text)
+    if (b.len == 0)
         return hs_fail("machine file %s is empty", path);
-    text[len] = '\0';
-    cJSON *root = cJSON_Parse(text);
-    free(text);
+    cJSON *root = cJSON_Parse(hs_buf_str(&b));
+    hs_buf_free(&b);
     if (!root)
         return hs_fail("machine file %s: malformed JSON", path);
     bool ok = true;
