@@ -212,7 +212,8 @@ static void test_analysis_study(void)
     free(dir), free(claims), free(out_dir);
 }
 
-/* Every claim a shipped study checks is a claim of the shipped ledger. */
+/* Every claim a shipped study checks is a claim of the shipped ledger, and
+ * every experiment a claim names is a shipped study. */
 static void test_shipped_tags(void)
 {
     char *claims = hs_study_find_file("ledger/claims.json");
@@ -235,6 +236,18 @@ static void test_shipped_tags(void)
         hs_study_free(&st);
     }
     CU_ASSERT(tagged > 0);
+    /* a reason's experiment is a shipped study */
+    for (int c = 0; c < l.nclaims; c++) {
+        struct hs_study st;
+        if (!l.claims[c].experiment)
+            continue;
+        int rc = hs_study_load(l.claims[c].experiment, false, &st);
+        if (rc)
+            fprintf(stderr, "%s: experiment %s: %s\n", l.claims[c].id, l.claims[c].experiment, hs_last_error());
+        CU_ASSERT_EQUAL(rc, 0);
+        if (!rc)
+            hs_study_free(&st);
+    }
     hs_study_paths_free(paths, n);
     hs_ledger_free(&l);
     free(claims);
