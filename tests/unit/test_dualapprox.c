@@ -133,6 +133,17 @@ static void test_search_on_hand_instance(void)
     hs_da_schedule_free(&s);
 }
 
+/* Three tasks of 1 s on a GPU (10 s on the core), two GPUs and a core, all
+ * with affinity for GPU 0. */
+static void affine_instance(struct instance *in, double *cpu, double *gpu)
+{
+    hand_instance(in, 2, 1, 3, cpu, gpu);
+    for (int i = 0; i < 3; i++) {
+        in->aff[i] = 0;
+        in->score[i] = 1;
+    }
+}
+
 /* Affinity phase: three tasks of 1 s on a GPU (10 s on the core) with
  * affinity for GPU 0, α = 0.5, λ = 2: the first is placed (load 0 < αλ = 1),
  * which brings the load to 1, not below 1: the others go through the balance
@@ -142,11 +153,7 @@ static void test_affinity_phase_overreach(void)
 {
     double cpu[3] = {10, 10, 10}, gpu[3] = {1, 1, 1};
     struct instance in;
-    hand_instance(&in, 2, 1, 3, cpu, gpu);
-    for (int i = 0; i < 3; i++) {
-        in.aff[i] = 0;
-        in.score[i] = 1;
-    }
+    affine_instance(&in, cpu, gpu);
     set_problem(&in, 0.5);
     struct hs_dualapprox *da = hs_da_new(&in.p);
     struct hs_da_schedule s;
@@ -168,11 +175,7 @@ static void test_affinity_steps(void)
 {
     double cpu[3] = {10, 10, 10}, gpu[3] = {1, 1, 1};
     struct instance in;
-    hand_instance(&in, 2, 1, 3, cpu, gpu);
-    for (int i = 0; i < 3; i++) {
-        in.aff[i] = 0;
-        in.score[i] = 1;
-    }
+    affine_instance(&in, cpu, gpu);
     const double alphas[] = {0.05, 0.25, 0.5, 0.51, 0.75, 1};
     const int second[] = {1, 1, 1, 0, 0, 0}; /* the worker of the second task */
     for (int a = 0; a < 6; a++) {
