@@ -1,6 +1,7 @@
 /* analysis/study.c — loading and checking study files (cJSON). */
 #include "analysis/study.h"
 #include "analysis/buf.h"
+#include "platforms/inputfile.h"
 #include "sim/util.h"
 
 #include <errno.h>
@@ -445,18 +446,11 @@ static char *find_study(const char *name)
 
 static char *read_text(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        hs_fail("%s: cannot read: %s", path, strerror(errno));
-        return NULL;
-    }
-    struct hs_buf b = {0};
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        hs_buf_addn(&b, chunk, n);
-    fclose(f);
-    return hs_buf_take(&b);
+    char err[1024];
+    char *text = hs_input_read(path, HS_INPUT_MAX_BYTES, NULL, err, sizeof err);
+    if (!text)
+        hs_fail("%s", err);
+    return text;
 }
 
 static char *base_name(const char *path)
@@ -493,13 +487,10 @@ int hs_study_load(const char *name_or_path, bool quick, struct hs_study *st)
     char *text = read_text(st->path);
     if (!text)
         return hs_study_free(st), -1;
-    cJSON *root = cJSON_Parse(text);
+    char err[1024];
+    cJSON *root = hs_json_parse_strict(st->path, text, err, sizeof err);
     if (!root) {
-        const char *at = cJSON_GetErrorPtr();
-        int line = 1;
-        for (const char *p = text; at && p < at && *p; p++)
-            line += *p == '\n';
-        hs_fail("%s: malformed JSON near line %d", st->path, line);
+        hs_fail("%s", err);
         free(text);
         hs_study_free(st);
         return -1;

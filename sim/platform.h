@@ -54,6 +54,12 @@ struct hs_select {
 
 void hs_select_defaults(struct hs_select *sel);
 
+/* Can a platform named name, with these hosts, give the selection? The
+ * workers it gives in *gpus and *cpus; -1 with hs_fail ("platform idgraf has
+ * 8 GPUs; --gpus 9 asks for more") if not. */
+int hs_select_check(const char *name, const struct hs_select *sel, int ncores, int ngpus,
+                    int nprocs, int *gpus, int *cpus);
+
 /* ---- the runtime platform ------------------------------------------------- */
 
 enum hs_node_kind { HS_NODE_HOST, HS_NODE_GPU, HS_NODE_PROC };

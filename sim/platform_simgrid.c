@@ -1,10 +1,13 @@
 /* sim/platform_simgrid.c — SimGrid platform files: checking, loading, listing. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "sim/platform_simgrid.h"
+#include "platforms/inputfile.h"
 #include "sim/util.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/link.h>
@@ -12,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <xbt/config.h>
@@ -40,50 +44,169 @@ static void extract_message(const char *log, char *out, size_t size)
     }
 }
 
-int hs_sg_check_platform(const char *path)
+/* SimGrid's TCP artefacts, turned off unless the platform file's own <config>
+ * sets them (as StarPU's platform files do): the TCP window bound
+ * (a flow runs at most at TCP-gamma / (2 latency), so routes of large latency
+ * no longer take latency + bytes / bandwidth), interference between the two
+ * directions of a link, and the bandwidth term of CM02's flow weights. */
+static const struct {
+    const char *key, *value;
+} tcp_off[HS_SG_NCONFIG] = {
+    {"network/TCP-gamma", "0"}, {"network/crosstraffic", "0"}, {"network/weight-S", "0"}};
+
+/* Which of tcp_off the file's <config> sets: SimGrid says so, at level info,
+ * for every key of the file that was set before loading it. */
+static unsigned file_config(const char *log)
 {
-    if (access(path, R_OK) != 0)
-        return hs_fail("platform file %s: %s", path, strerror(errno));
+    unsigned mask = 0;
+    for (int i = 0; i < HS_SG_NCONFIG; i++) {
+        char line[128];
+        snprintf(line, sizeof line, "The custom configuration '%s' is already defined", tcp_off[i].key);
+        if (strstr(log, line))
+            mask |= 1u << i;
+    }
+    return mask;
+}
+
+/* What the checking child was doing when it failed: the route it was asking
+ * SimGrid for (SimGrid crashes on some missing routes), in shared memory. */
+struct probe_state {
+    char src[128], dst[128];
+    bool probing;
+    int count[4]; /* hosts per hs_host_kind, once the inventory is read */
+    bool counted;
+};
+
+/* Ask SimGrid for the route between every two hosts that are memory nodes
+ * (the pairs hs_platform_build asks about). */
+static void probe_routes(const char *path, struct probe_state *ps)
+{
+    struct hs_inventory inv;
+    if (hs_sg_inventory(path, &inv))
+        return; /* the parent says what is wrong with the hosts */
+    for (int i = 0; i < inv.n; i++)
+        ps->count[inv.hosts[i].kind]++;
+    ps->counted = true;
+    xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
+    for (int a = 0; a < inv.n; a++)
+        for (int b = 0; b < inv.n; b++) {
+            if (a == b || inv.hosts[a].kind == HS_HOST_CPU || inv.hosts[b].kind == HS_HOST_CPU)
+                continue;
+            snprintf(ps->src, sizeof ps->src, "%s", inv.hosts[a].name);
+            snprintf(ps->dst, sizeof ps->dst, "%s", inv.hosts[b].name);
+            ps->probing = true;
+            xbt_dynar_reset(links);
+            sg_host_get_route(sg_host_by_name(inv.hosts[a].name), sg_host_by_name(inv.hosts[b].name),
+                              links);
+            ps->probing = false;
+        }
+    xbt_dynar_free(&links);
+    hs_inventory_free(&inv);
+}
+
+static _Noreturn void check_child(const char *path, int fd, struct probe_state *ps)
+{
+    dup2(fd, STDERR_FILENO);
+    int null = open("/dev/null", O_WRONLY);
+    if (null >= 0)
+        dup2(null, STDOUT_FILENO);
+    char *argv[4 + HS_SG_NCONFIG] = {"hetsim", "--log=root.thres:critical",
+                                     "--log=xbt_exception.thres:error",
+                                     "--log=surf_parse.thres:info"};
+    char cfg[HS_SG_NCONFIG][64];
+    int argc = 4;
+    for (int i = 0; i < HS_SG_NCONFIG; i++) { /* set first, so that the file's own show */
+        snprintf(cfg[i], sizeof cfg[i], "--cfg=%s:%s", tcp_off[i].key, tcp_off[i].value);
+        argv[argc++] = cfg[i];
+    }
+    simgrid_init(&argc, argv);
+    simgrid_load_platform(path);
+    if (sg_host_count() == 0) {
+        fprintf(stderr, "hetsim-check: the platform has no host\n");
+        _exit(3);
+    }
+    probe_routes(path, ps);
+    _exit(0);
+}
+
+/* Everything the child writes, keeping the first size-1 bytes. */
+static void read_log(int fd, char *log, size_t size)
+{
+    size_t len = 0;
+    char scratch[4096];
+    for (;;) {
+        char *to = len < size - 1 ? log + len : scratch;
+        size_t room = len < size - 1 ? size - 1 - len : sizeof scratch;
+        ssize_t r = read(fd, to, room);
+        if (r <= 0)
+            break;
+        if (to != scratch)
+            len += (size_t)r;
+    }
+    log[len] = '\0';
+}
+
+int hs_sg_check_platform(const char *path, struct hs_sg_check *out)
+{
+    char err[1024];
+    FILE *f = hs_input_open(path, HS_INPUT_MAX_BYTES, err, sizeof err);
+    if (!f)
+        return hs_fail("platform file %s", err);
+    fclose(f);
     int fds[2];
     if (pipe(fds) != 0)
         return hs_fail("platform file %s: cannot create a pipe", path);
+    struct probe_state *ps = mmap(NULL, sizeof *ps, PROT_READ | PROT_WRITE,
+                                  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (ps == MAP_FAILED) {
+        close(fds[0]);
+        close(fds[1]);
+        return hs_fail("platform file %s: cannot map memory to check it", path);
+    }
+    memset(ps, 0, sizeof *ps);
     fflush(NULL);
     pid_t pid = fork();
-    if (pid < 0)
-        return hs_fail("platform file %s: cannot fork to check it", path);
     if (pid == 0) {
         close(fds[0]);
-        dup2(fds[1], STDERR_FILENO);
-        int fd = open("/dev/null", O_WRONLY);
-        if (fd >= 0)
-            dup2(fd, STDOUT_FILENO);
-        int argc = 3;
-        char *argv[] = {"hetsim", "--log=root.thres:critical", "--log=xbt_exception.thres:error",
-                        NULL};
-        simgrid_init(&argc, argv);
-        simgrid_load_platform(path);
-        _exit(0);
+        check_child(path, fds[1], ps);
     }
     close(fds[1]);
-    char log[8192];
-    size_t len = 0;
-    ssize_t r;
-    while ((r = read(fds[0], log + len, sizeof log - 1 - len)) > 0)
-        len += (size_t)r;
-    log[len] = '\0';
+    static char log[16384];
+    log[0] = '\0';
+    if (pid > 0)
+        read_log(fds[0], log, sizeof log);
     close(fds[0]);
     int status = 0;
-    waitpid(pid, &status, 0);
+    if (pid > 0)
+        waitpid(pid, &status, 0);
+    struct probe_state at = *ps;
+    munmap(ps, sizeof *ps);
+    if (pid < 0)
+        return hs_fail("platform file %s: cannot fork to check it", path);
+    if (out) {
+        out->file_sets = file_config(log);
+        out->ncores = at.counted ? at.count[HS_HOST_CPU] : -1;
+        out->ngpus = at.counted ? at.count[HS_HOST_GPU] : -1;
+        out->nprocs = at.counted ? at.count[HS_HOST_PROC] : -1;
+    }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return 0;
+    if (strstr(log, "hetsim-check: the platform has no host"))
+        return hs_fail("platform file %s: no host (a platform needs a RAM host and workers)", path);
     char msg[512];
     extract_message(log, msg, sizeof msg);
+    if (at.probing)
+        return hs_fail("platform file %s: no route from %s to %s (SimGrid %s; hetsim asks for the "
+                       "route between every two memory nodes)",
+                       path, at.src, at.dst,
+                       strcmp(msg, "SimGrid could not load it") ? msg : "crashed looking it up");
     return hs_fail("platform file %s: %s", path, msg);
 }
 
-void hs_sg_init(bool verbose, const char *paje_file)
+void hs_sg_init(bool verbose, const char *paje_file, unsigned file_sets)
 {
-    static char *argv[16];
+    static char *argv[16 + HS_SG_NCONFIG];
+    static char cfg[HS_SG_NCONFIG][64];
     int argc = 0;
     argv[argc++] = "hetsim";
     if (!verbose)
@@ -92,6 +215,11 @@ void hs_sg_init(bool verbose, const char *paje_file)
     /* AddressSanitizer follows threads, not SimGrid's hand-made stacks */
     argv[argc++] = "--cfg=contexts/factory:thread";
 #endif
+    for (int i = 0; i < HS_SG_NCONFIG; i++)
+        if (!(file_sets & (1u << i))) {
+            snprintf(cfg[i], sizeof cfg[i], "--cfg=%s:%s", tcp_off[i].key, tcp_off[i].value);
+            argv[argc++] = cfg[i];
+        }
     static char trace_file[4096];
     if (paje_file) {
         snprintf(trace_file, sizeof trace_file, "--cfg=tracing/filename:%s", paje_file);
@@ -151,10 +279,62 @@ static int kind_of(sg_host_t host, const char *pfname, enum hs_host_kind *kind)
     return 0;
 }
 
-static int int_prop(sg_host_t host, const char *key, int dflt)
+/* An integer property in [min, max] (dflt when absent); -1 with hs_fail
+ * naming the host, the property and its value. */
+static int int_prop(sg_host_t host, const char *pfname, const char *key, long min, long max,
+                    int dflt, int *out)
 {
     const char *v = sg_host_get_property_value(host, key);
-    return v ? atoi(v) : dflt;
+    long x;
+    *out = dflt;
+    if (!v)
+        return 0;
+    if (hs_parse_long(v, &x) || x < min || x > max)
+        return hs_fail("platform %s: host %s: property %s='%s' is not an integer in [%ld, %ld]",
+                       pfname, sg_host_get_name(host), key, v, min, max);
+    *out = (int)x;
+    return 0;
+}
+
+/* The properties of one host: speed, memsize, switch, copy_engines, socket. */
+static int host_props(sg_host_t host, const char *pfname, struct hs_inv_host *h)
+{
+    const char *name = sg_host_get_name(host);
+    h->speed = sg_host_get_speed(host);
+    if (h->kind != HS_HOST_RAM && !(h->speed > 0 && isfinite(h->speed)))
+        return hs_fail("platform %s: host %s: speed %g flop/s (a %s must compute: speed > 0)",
+                       pfname, name, h->speed, h->kind == HS_HOST_GPU ? "GPU" : "worker");
+    const char *mem = sg_host_get_property_value(host, "memsize");
+    h->memsize = 0;
+    if (mem && (hs_parse_double(mem, &h->memsize) || !(h->memsize > 0) || !isfinite(h->memsize)))
+        return hs_fail("platform %s: host %s: property memsize='%s' is not a number of bytes > 0",
+                       pfname, name, mem);
+    const char *socket_key = h->kind == HS_HOST_GPU ? "ioh" : h->kind == HS_HOST_RAM ? "numa" : "socket";
+    if (int_prop(host, pfname, "switch", 0, 1 << 20, -1, &h->sw) ||
+        int_prop(host, pfname, "copy_engines", 1, 2, 2, &h->copy_engines) ||
+        int_prop(host, pfname, socket_key, 0, 1 << 20, -1, &h->socket))
+        return -1;
+    return 0;
+}
+
+/* Every link's latency >= 0 and bandwidth > 0 (SimGrid takes a negative
+ * latency without a word). */
+static int check_links(const char *pfname)
+{
+    size_t n = sg_link_count();
+    sg_link_t *links = sg_link_list();
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        double lat = sg_link_get_latency(links[i]), bw = sg_link_get_bandwidth(links[i]);
+        if (!(lat >= 0) || !isfinite(lat))
+            rc = hs_fail("platform %s: link %s: latency %g s is negative", pfname,
+                         sg_link_get_name(links[i]), lat);
+        else if (!(bw > 0))
+            rc = hs_fail("platform %s: link %s: bandwidth %g B/s (it must be > 0)", pfname,
+                         sg_link_get_name(links[i]), bw);
+    }
+    free(links);
+    return rc;
 }
 
 /* "GPU2" before "GPU10": compare the text, then the trailing numbers. */
@@ -187,26 +367,21 @@ int hs_sg_inventory(const char *platform_name, struct hs_inventory *inv)
 {
     memset(inv, 0, sizeof *inv);
     size_t n = sg_host_count();
+    if (n == 0) /* sg_host_list aborts then */
+        return hs_fail("platform %s: no host", platform_name);
+    if (check_links(platform_name))
+        return -1;
     sg_host_t *hosts = sg_host_list();
     inv->hosts = hs_xcalloc(n, sizeof *inv->hosts);
     for (size_t i = 0; i < n; i++) {
         struct hs_inv_host *h = &inv->hosts[inv->n];
-        if (kind_of(hosts[i], platform_name, &h->kind)) {
+        h->name = hs_xstrdup(sg_host_get_name(hosts[i]));
+        inv->n++;
+        if (kind_of(hosts[i], platform_name, &h->kind) || host_props(hosts[i], platform_name, h)) {
             free(hosts);
             hs_inventory_free(inv);
             return -1;
         }
-        h->name = hs_xstrdup(sg_host_get_name(hosts[i]));
-        h->speed = sg_host_get_speed(hosts[i]);
-        const char *mem = sg_host_get_property_value(hosts[i], "memsize");
-        h->memsize = mem ? atof(mem) : 0;
-        h->sw = int_prop(hosts[i], "switch", -1);
-        h->copy_engines = int_prop(hosts[i], "copy_engines", 2);
-        h->socket = int_prop(hosts[i], h->kind == HS_HOST_GPU   ? "ioh"
-                                       : h->kind == HS_HOST_RAM ? "numa"
-                                                                : "socket",
-                             -1);
-        inv->n++;
     }
     free(hosts);
     qsort(inv->hosts, (size_t)inv->n, sizeof *inv->hosts, cmp_inv_host);

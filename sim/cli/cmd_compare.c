@@ -4,6 +4,7 @@
  * events, see `hetsim run --events`), data moved and transfer counts per
  * direction, per-worker busy time. Errors are (first - second) / second. */
 #include "sim/cli/cli.h"
+#include "platforms/inputfile.h"
 #include "sim/util.h"
 
 #include <cjson/cJSON.h>
@@ -15,17 +16,11 @@
 
 static cJSON *load(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        hs_die(HS_EXIT_USAGE, "compare: cannot read %s", path);
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    for (int c; (c = fgetc(f)) != EOF;) {
-        HS_GROW(text, cap, len + 2);
-        text[len++] = (char)c;
-    }
-    fclose(f);
-    cJSON *r = text ? (text[len] = '\0', cJSON_Parse(text)) : NULL;
+    char err[1024];
+    char *text = hs_input_read(path, HS_INPUT_MAX_BYTES, NULL, err, sizeof err);
+    if (!text)
+        hs_die(HS_EXIT_USAGE, "compare: %s", err);
+    cJSON *r = cJSON_Parse(text);
     free(text);
     if (!r || !cJSON_IsObject(cJSON_GetObjectItem(r, "results")))
         hs_die(HS_EXIT_USAGE, "compare: %s is not a run record (hetsim run -o FILE)", path);

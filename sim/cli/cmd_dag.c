@@ -82,6 +82,7 @@ int hs_cmd_dag(int argc, char **argv)
         hs_die(HS_EXIT_USAGE, "dag: --format '%s' is not json or dot", format);
     if (optind != argc - 1)
         hs_die(HS_EXIT_USAGE, "dag: give one workload (see `hetsim dag --help`)");
+    hs_output_require("dag", "-o", output, false);
     struct hs_dag *dag = hs_workload_build(argv[optind]);
     if (!dag)
         hs_die(HS_EXIT_USAGE, "%s", hs_last_error());

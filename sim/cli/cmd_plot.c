@@ -4,6 +4,7 @@
  * drawn by gnuplot to PNG, SVG or PDF. */
 #include "analysis/csv.h"
 #include "analysis/plot.h"
+#include "platforms/inputfile.h"
 #include "sim/cli/cli.h"
 #include "sim/util.h"
 
@@ -80,6 +81,7 @@ static void parse_plot(int argc, char **argv, struct hs_plot_opts *o, const char
     if (!o->x || !o->y || !o->output)
         hs_die(HS_EXIT_USAGE, "plot: -x, -y and -o are required (see `hetsim plot --help`)");
     *file = argv[optind];
+    hs_output_require("plot", "-o", o->output, false);
 }
 
 int hs_cmd_plot(int argc, char **argv)
@@ -100,19 +102,14 @@ int hs_cmd_plot(int argc, char **argv)
 
 static cJSON *read_record(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        hs_fail("%s: cannot read: %s", path, strerror(errno));
+    char err[1024];
+    char *text = hs_input_read(path, HS_INPUT_MAX_BYTES, NULL, err, sizeof err);
+    if (!text) {
+        hs_fail("%s", err);
         return NULL;
     }
-    struct hs_buf b = {0};
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        hs_buf_addn(&b, chunk, n);
-    fclose(f);
-    cJSON *rec = cJSON_Parse(hs_buf_str(&b));
-    hs_buf_free(&b);
+    cJSON *rec = cJSON_Parse(text);
+    free(text);
     if (!rec)
         hs_fail("%s: not a JSON run record", path);
     return rec;
@@ -153,6 +150,7 @@ int hs_cmd_gantt(int argc, char **argv)
         hs_die(HS_EXIT_USAGE, "gantt: expected one run record (see `hetsim gantt --help`)");
     const char *file = argv[optind];
     char *out = output ? hs_xstrdup(output) : default_output(file);
+    hs_output_require("gantt", "-o", out, false);
     cJSON *rec = read_record(file);
     int rc = rec ? 0 : HS_EXIT_USAGE;
     if (!rc && hs_plot_gantt(rec, file, out, title, script))

@@ -76,6 +76,9 @@ static void parse_args(int argc, char **argv, struct run_args *a)
     if (optind < argc)
         hs_die(HS_EXIT_USAGE, "run: unexpected argument '%s' (see `hetsim run --help`)",
                argv[optind]);
+    hs_output_require("run", "-o", a->output, false);
+    hs_output_require("run", "--trace", sc->trace, false);
+    hs_output_require("run", "--paje", sc->cfg.paje_file, false);
 }
 
 static const char *human_bytes(double b, char *buf, size_t size)
