@@ -223,8 +223,10 @@ static void wake(struct hs_sched *rt, struct hs_waiter *list, int h, int dst)
             hs_rt_flush_done(rt);
             break;
         case HS_WAIT_PREFETCH: /* the block was pinned while it travelled */
-            if (is_cached(rt, dst))
+            if (is_cached(rt, dst)) {
                 hs_cache_unpin(&rt->cache[dst], h);
+                hs_rt_room_freed(rt, dst);
+            }
             break;
         }
         w->next = rt->free_waiters;
@@ -262,8 +264,10 @@ static void xfer_done(void *ctx, long id)
     enum hs_dir dir = direction(rt, src, dst);
     rt->bytes[dir] += x->ev.bytes;
     rt->count[dir]++;
-    if (x->pinned_src)
+    if (x->pinned_src) {
         hs_cache_unpin(&rt->cache[src], h);
+        hs_rt_room_freed(rt, src);
+    }
     if (x->stream >= 0)
         start_next_in_stream(rt, x->stream);
     rt->arriving[(size_t)h * rt->pf->nnodes + dst] = -1;

@@ -160,8 +160,14 @@ static void ref_row(struct hs_table *t, const struct hs_study_ref *r, const stru
     hs_table_num(t, s->ci95, 3);
     hs_table_addf(t, "%ld", s->n);
     double diff = (s->mean - r->value) / fabs(r->value);
-    hs_table_addf(t, s->n ? "%+.1f%%" : "", 100 * diff);
-    hs_table_addf(t, isnan(r->tolerance) ? "" : "%g%%", 100 * r->tolerance);
+    if (s->n)
+        hs_table_addf(t, "%+.1f%%", 100 * diff);
+    else
+        hs_table_add(t, "");
+    if (isnan(r->tolerance))
+        hs_table_add(t, "");
+    else
+        hs_table_addf(t, "%g%%", 100 * r->tolerance);
     bool checked = !isnan(r->tolerance) || r->bound, in = s->n && hs_published_met(r, s->mean);
     const char *verdict = !checked ? "-" : quick ? "not checked (quick)" : !s->n ? "no run" : in ? "ok" : "MISS";
     *missed += checked && !quick && !in;
