@@ -118,6 +118,12 @@ void hs_output_require(const char *cmd, const char *opt, const char *path, bool 
 
 /* Parse an integer / real option value or exit 2 with a message naming it. */
 long hs_opt_long(const char *opt, const char *value, long min, long max);
+/* --max-memory BYTES (SI suffixes: 8G): the limit workloads are checked
+ * against before their DAG is built; exit 2 for a bad value. */
+void hs_opt_max_memory(const char *value);
+#define HS_MAX_MEMORY_HELP \
+    "      --max-memory B    refuse a workload whose DAG needs more (default: this\n" \
+    "                        machine's memory; SI suffixes: 8G)\n"
 double hs_opt_double(const char *opt, const char *value, double min, double max);
 
 #endif

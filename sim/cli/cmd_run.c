@@ -35,6 +35,7 @@ static void usage(FILE *out)
             "      --paje FILE       write a Paje trace (SimGrid tracing)\n"
             "      --events          add every task and transfer (times, worker) to the record\n"
             "      --timing          add wall-clock figures to the record (not reproducible)\n"
+            HS_MAX_MEMORY_HELP
             "  -q, --quiet           no summary\n"
             "  -v, --verbose         let SimGrid log\n"
             "  -h, --help            this help\n");
@@ -42,12 +43,12 @@ static void usage(FILE *out)
 
 static void parse_args(int argc, char **argv, struct run_args *a)
 {
-    enum { O_TRACE = 256, O_PAJE, O_TIMING, O_EVENTS, O_ENGINE };
+    enum { O_TRACE = 256, O_PAJE, O_TIMING, O_EVENTS, O_ENGINE, O_MAXMEM };
     static const struct option own[] = {
         {"output", required_argument, 0, 'o'},   {"trace", required_argument, 0, O_TRACE},
         {"paje", required_argument, 0, O_PAJE},  {"timing", no_argument, 0, O_TIMING},
         {"events", no_argument, 0, O_EVENTS},    {"engine", required_argument, 0, O_ENGINE},
-        {"quiet", no_argument, 0, 'q'},
+        {"quiet", no_argument, 0, 'q'},          {"max-memory", required_argument, 0, O_MAXMEM},
         {"verbose", no_argument, 0, 'v'},        {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -65,6 +66,7 @@ static void parse_args(int argc, char **argv, struct run_args *a)
         case O_PAJE: sc->cfg.paje_file = optarg; break;
         case O_TIMING: a->timing = true; break;
         case O_EVENTS: sc->events = true; break;
+        case O_MAXMEM: hs_opt_max_memory(optarg); break;
         case O_ENGINE:
             if (strcmp(optarg, "simgrid") && strcmp(optarg, "cuda"))
                 hs_die(HS_EXIT_USAGE, "option --engine: '%s' is not simgrid or cuda", optarg);

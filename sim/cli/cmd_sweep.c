@@ -44,6 +44,7 @@ static void usage(FILE *out)
             "                        join the shards' files with `hetsim merge`\n"
             "      --retry-failed    run again the runs whose row is not ok (their rows are replaced)\n"
             "      --dry-run         list the runs (key, instance, rep, seed, parameters); run nothing\n"
+            HS_MAX_MEMORY_HELP
             "  -q, --quiet           no progress\n"
             "  -h, --help            this help\n");
 }
@@ -99,7 +100,7 @@ static void check_repeated_axes(const struct sweep_args *a)
 
 static void parse_args(int argc, char **argv, struct sweep_args *a)
 {
-    enum { O_VARY = 256, O_REPS, O_STUDY, O_QUICK, O_TIMEOUT, O_SHARD, O_RETRY, O_DRY };
+    enum { O_VARY = 256, O_REPS, O_STUDY, O_QUICK, O_TIMEOUT, O_SHARD, O_RETRY, O_DRY, O_MAXMEM };
     static const struct option own[] = {
         {"vary", required_argument, 0, O_VARY},    {"reps", required_argument, 0, O_REPS},
         {"study", required_argument, 0, O_STUDY},  {"quick", no_argument, 0, O_QUICK},
@@ -107,6 +108,7 @@ static void parse_args(int argc, char **argv, struct sweep_args *a)
         {"timeout", required_argument, 0, O_TIMEOUT}, {"shard", required_argument, 0, O_SHARD},
         {"retry-failed", no_argument, 0, O_RETRY}, {"dry-run", no_argument, 0, O_DRY},
         {"quiet", no_argument, 0, 'q'},            {"help", no_argument, 0, 'h'},
+        {"max-memory", required_argument, 0, O_MAXMEM},
         {0, 0, 0, 0},
     };
     struct option *opts = hs_scenario_options(own);
@@ -129,6 +131,7 @@ static void parse_args(int argc, char **argv, struct sweep_args *a)
         case O_SHARD: parse_shard(optarg, &a->opts); break;
         case O_RETRY: a->opts.retry_failed = true; break;
         case O_DRY: a->dry_run = true; break;
+        case O_MAXMEM: hs_opt_max_memory(optarg); break;
         default: base_option(a, c, optarg);
         }
     }

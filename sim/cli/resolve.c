@@ -14,6 +14,7 @@
 #include "sim/cli/flat_speeds.h"
 #include "sim/params.h"
 #include "sim/util.h"
+#include "workloads/workload.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -294,6 +295,15 @@ long hs_opt_long(const char *opt, const char *value, long min, long max)
         hs_die(HS_EXIT_USAGE, "option %s: '%s' is not an integer in [%ld, %ld]", opt, value, min,
                max);
     return v;
+}
+
+void hs_opt_max_memory(const char *value)
+{
+    double v;
+    if (hs_parse_si(value, &v) || !(v > 0) || isinf(v))
+        hs_die(HS_EXIT_USAGE, "option --max-memory: '%s' is not a number of bytes > 0 (e.g. 8G)",
+               value);
+    hs_workload_set_memory_limit(v);
 }
 
 double hs_opt_double(const char *opt, const char *value, double min, double max)
