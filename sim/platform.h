@@ -32,6 +32,16 @@ struct hs_inventory {
 
 void hs_inventory_free(struct hs_inventory *inv);
 
+/* A host's property by key, or NULL (inventory.c reads hosts through it). */
+typedef const char *(*hs_prop_fn)(const void *host, const char *key);
+/* Fill h (its name copied) from a host's name, speed and properties: its
+ * kind, then the properties checked; -1 with hs_fail naming the host, the
+ * property and the value (h->name is set either way: free it). */
+int hs_inv_host_read(struct hs_inv_host *h, const char *pfname, const char *name, double speed,
+                     hs_prop_fn prop, const void *host);
+/* Hosts by kind, then natural name ("GPU2" before "GPU10"). */
+void hs_inventory_sort(struct hs_inventory *inv);
+
 /* ---- selection ------------------------------------------------------------ */
 
 /* first: GPU0, GPU1, …; spread: one GPU per PCIe switch first; script: the

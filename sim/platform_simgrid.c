@@ -245,78 +245,6 @@ void hs_sg_scale_bandwidths(double factor)
     free(links);
 }
 
-static bool prefix(const char *name, const char *p)
-{
-    return strncasecmp(name, p, strlen(p)) == 0;
-}
-
-static int kind_of(sg_host_t host, const char *pfname, enum hs_host_kind *kind)
-{
-    const char *name = sg_host_get_name(host);
-    const char *k = sg_host_get_property_value(host, "kind");
-    if (k) {
-        static const char *names[] = {"cpu", "gpu", "ram", "proc"};
-        for (int i = 0; i < 4; i++)
-            if (strcmp(k, names[i]) == 0) {
-                *kind = (enum hs_host_kind)i;
-                return 0;
-            }
-        return hs_fail("platform %s: host %s: property kind='%s' is not cpu, gpu, ram or proc",
-                       pfname, name, k);
-    }
-    if (prefix(name, "cpu") || prefix(name, "core"))
-        *kind = HS_HOST_CPU;
-    else if (prefix(name, "gpu") || prefix(name, "cuda"))
-        *kind = HS_HOST_GPU;
-    else if (prefix(name, "ram") || prefix(name, "mem") || strcasecmp(name, "main") == 0)
-        *kind = HS_HOST_RAM;
-    else if ((name[0] == 'P' || name[0] == 'p') && isdigit((unsigned char)name[1]))
-        *kind = HS_HOST_PROC;
-    else
-        return hs_fail("platform %s: host %s: cannot tell whether it is a cpu, gpu, ram or proc "
-                       "(add <prop id=\"kind\" value=\"...\"/>)",
-                       pfname, name);
-    return 0;
-}
-
-/* An integer property in [min, max] (dflt when absent); -1 with hs_fail
- * naming the host, the property and its value. */
-static int int_prop(sg_host_t host, const char *pfname, const char *key, long min, long max,
-                    int dflt, int *out)
-{
-    const char *v = sg_host_get_property_value(host, key);
-    long x;
-    *out = dflt;
-    if (!v)
-        return 0;
-    if (hs_parse_long(v, &x) || x < min || x > max)
-        return hs_fail("platform %s: host %s: property %s='%s' is not an integer in [%ld, %ld]",
-                       pfname, sg_host_get_name(host), key, v, min, max);
-    *out = (int)x;
-    return 0;
-}
-
-/* The properties of one host: speed, memsize, switch, copy_engines, socket. */
-static int host_props(sg_host_t host, const char *pfname, struct hs_inv_host *h)
-{
-    const char *name = sg_host_get_name(host);
-    h->speed = sg_host_get_speed(host);
-    if (h->kind != HS_HOST_RAM && !(h->speed > 0 && isfinite(h->speed)))
-        return hs_fail("platform %s: host %s: speed %g flop/s (a %s must compute: speed > 0)",
-                       pfname, name, h->speed, h->kind == HS_HOST_GPU ? "GPU" : "worker");
-    const char *mem = sg_host_get_property_value(host, "memsize");
-    h->memsize = 0;
-    if (mem && (hs_parse_double(mem, &h->memsize) || !(h->memsize > 0) || !isfinite(h->memsize)))
-        return hs_fail("platform %s: host %s: property memsize='%s' is not a number of bytes > 0",
-                       pfname, name, mem);
-    const char *socket_key = h->kind == HS_HOST_GPU ? "ioh" : h->kind == HS_HOST_RAM ? "numa" : "socket";
-    if (int_prop(host, pfname, "switch", 0, 1 << 20, -1, &h->sw) ||
-        int_prop(host, pfname, "copy_engines", 1, 2, 2, &h->copy_engines) ||
-        int_prop(host, pfname, socket_key, 0, 1 << 20, -1, &h->socket))
-        return -1;
-    return 0;
-}
-
 /* Every link's latency >= 0 and bandwidth > 0 (SimGrid takes a negative
  * latency without a word). */
 static int check_links(const char *pfname)
@@ -337,30 +265,9 @@ static int check_links(const char *pfname)
     return rc;
 }
 
-/* "GPU2" before "GPU10": compare the text, then the trailing numbers. */
-static int natural_cmp(const char *a, const char *b)
+static const char *host_prop(const void *host, const char *key)
 {
-    while (*a && *b) {
-        if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-            long x = strtol(a, (char **)&a, 10), y = strtol(b, (char **)&b, 10);
-            if (x != y)
-                return x < y ? -1 : 1;
-            continue;
-        }
-        if (*a != *b)
-            return (unsigned char)*a - (unsigned char)*b;
-        a++;
-        b++;
-    }
-    return (unsigned char)*a - (unsigned char)*b;
-}
-
-static int cmp_inv_host(const void *a, const void *b)
-{
-    const struct hs_inv_host *x = a, *y = b;
-    if (x->kind != y->kind)
-        return (int)x->kind - (int)y->kind;
-    return natural_cmp(x->name, y->name);
+    return sg_host_get_property_value((sg_host_t)host, key);
 }
 
 int hs_sg_inventory(const char *platform_name, struct hs_inventory *inv)
@@ -374,17 +281,16 @@ int hs_sg_inventory(const char *platform_name, struct hs_inventory *inv)
     sg_host_t *hosts = sg_host_list();
     inv->hosts = hs_xcalloc(n, sizeof *inv->hosts);
     for (size_t i = 0; i < n; i++) {
-        struct hs_inv_host *h = &inv->hosts[inv->n];
-        h->name = hs_xstrdup(sg_host_get_name(hosts[i]));
         inv->n++;
-        if (kind_of(hosts[i], platform_name, &h->kind) || host_props(hosts[i], platform_name, h)) {
+        if (hs_inv_host_read(&inv->hosts[i], platform_name, sg_host_get_name(hosts[i]),
+                             sg_host_get_speed(hosts[i]), host_prop, hosts[i])) {
             free(hosts);
             hs_inventory_free(inv);
             return -1;
         }
     }
     free(hosts);
-    qsort(inv->hosts, (size_t)inv->n, sizeof *inv->hosts, cmp_inv_host);
+    hs_inventory_sort(inv);
     return 0;
 }
 

@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 enum { TASK_B = 250, INFERRED_B = 130, EDGE_B = 300, HANDLE_B = 150, BASE_B = 40 << 20 };
 
@@ -124,44 +123,18 @@ double hs_workload_estimate(const char *name, const struct hs_spec *spec, double
            c.handles * HANDLE_B;
 }
 
-/* ---- the limit ------------------------------------------------------------ */
-
-static double limit; /* 0: the machine's memory */
-
-void hs_workload_set_memory_limit(double bytes)
-{
-    limit = bytes;
-}
-
-double hs_workload_memory_limit(void)
-{
-    if (limit > 0)
-        return limit;
-    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
-    return pages > 0 && size > 0 ? (double)pages * (double)size : INFINITY;
-}
-
-static void human(double b, char *buf, size_t size)
-{
-    static const char *units[] = {"B", "KB", "MB", "GB", "TB", "PB", "EB"};
-    int u = 0;
-    while (b >= 1000 && u < 6)
-        b /= 1000, u++;
-    snprintf(buf, size, u ? "%.1f %s" : "%.0f %s", b, units[u]);
-}
-
 int hs_workload_check_size(const char *name, const struct hs_spec *spec, const char *canonical)
 {
-    double tasks, need = hs_workload_estimate(name, spec, &tasks), have = hs_workload_memory_limit();
+    double tasks, need = hs_workload_estimate(name, spec, &tasks), have = hs_memory_limit();
     char n[32], h[32];
-    human(need, n, sizeof n);
-    human(have, h, sizeof h);
+    hs_format_bytes(need, n, sizeof n);
+    hs_format_bytes(have, h, sizeof h);
     if (tasks > 2147483647.0)
         return hs_fail("workload %s: %.3g tasks, more than a DAG holds (2147483647); it would need "
                        "about %s of memory", canonical, tasks, n);
     if (need > have)
         return hs_fail("workload %s: building its DAG needs about %s of memory, more than the %s %s "
                        "(--max-memory sets the limit)",
-                       canonical, n, h, limit > 0 ? "allowed" : "this machine has");
+                       canonical, n, h, hs_memory_limit_set() ? "allowed" : "this machine has");
     return 0;
 }

@@ -42,11 +42,8 @@ struct hs_dag *hs_workload_build(const char *text);
  * parameters (estimate.c), and its task count in *tasks; 0 when unknown. */
 double hs_workload_estimate(const char *name, const struct hs_spec *spec, double *tasks);
 /* Refuse (-1 with hs_fail saying how much it needs) a workload whose DAG
- * would not fit in the memory limit: the machine's, or what
- * hs_workload_set_memory_limit set (bytes; 0: the machine's again). */
+ * would not fit in hs_memory_limit() (sim/util.h). */
 int hs_workload_check_size(const char *name, const struct hs_spec *spec, const char *canonical);
-void hs_workload_set_memory_limit(double bytes);
-double hs_workload_memory_limit(void);
 
 /* Shared by the dense linear-algebra workloads: tile count of n / nb after
  * checking both are positive and nb divides n; -1 with hs_fail otherwise. */
