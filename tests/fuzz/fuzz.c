@@ -4,6 +4,7 @@
 #include "analysis/dagstats.h"
 #include "sim/util.h"
 #include "workloads/dagio.h"
+#include "workloads/workload.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,16 @@ void hs_fuzz_setup(void)
         return;
     hs_set_memory_limit(48 << 20); /* 40 MiB of process and about 8 MiB of DAG */
     atexit(remove_files);
+}
+
+void hs_fuzz_dag_file(const uint8_t *data, size_t size, const char *reader, const char *suffix)
+{
+    hs_fuzz_setup();
+    char spec[512];
+    snprintf(spec, sizeof spec, "%s:file=%s", reader, hs_fuzz_file(data, size, suffix));
+    struct hs_dag *dag = hs_workload_build(spec);
+    if (dag)
+        hs_fuzz_use_dag(dag);
 }
 
 void hs_fuzz_use_dag(struct hs_dag *dag)

@@ -20,6 +20,9 @@ const char *hs_fuzz_file(const uint8_t *data, size_t size, const char *suffix);
  * its statistics; then free it. */
 struct hs_dag;
 void hs_fuzz_use_dag(struct hs_dag *dag);
+/* The input as a DAG file (written with that suffix) read by the workload
+ * reader ("json", "dot", "wfformat"), then used as above. */
+void hs_fuzz_dag_file(const uint8_t *data, size_t size, const char *reader, const char *suffix);
 
 /* The input as a NUL-terminated string (caller frees). */
 char *hs_fuzz_text(const uint8_t *data, size_t size);
