@@ -264,10 +264,9 @@ static void xfer_done(void *ctx, long id)
     enum hs_dir dir = direction(rt, src, dst);
     rt->bytes[dir] += x->ev.bytes;
     rt->count[dir]++;
-    if (x->pinned_src) {
+    bool unpinned = x->pinned_src;
+    if (unpinned)
         hs_cache_unpin(&rt->cache[src], h);
-        hs_rt_room_freed(rt, src);
-    }
     if (x->stream >= 0)
         start_next_in_stream(rt, x->stream);
     rt->arriving[(size_t)h * rt->pf->nnodes + dst] = -1;
@@ -279,6 +278,8 @@ static void xfer_done(void *ctx, long id)
         hs_coh_add_copy(&rt->coh, h, dst);
         wake(rt, waiters, h, dst);
     }
+    if (unpinned) /* last: it may add transfers, which moves rt->xfers (x) */
+        hs_rt_room_freed(rt, src);
     hs_rt_check_stall(rt);
 }
 

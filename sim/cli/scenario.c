@@ -152,10 +152,10 @@ int hs_scenario_run(const struct hs_scenario *sc, cJSON **record)
     const struct hs_policy *policy = dag && !hs_bm_scenario_check(dag, sc->policy)
                                          ? hs_policy_parse(sc->policy, &pspec) : NULL;
     int rc = HS_EXIT_USAGE;
-    if (policy)
-        warn_rate_based(sc, &ref, dag);
     if (policy) {
         rc = run_resolved(sc, &ref, dag, policy, &pspec, record);
+        if (rc == 0) /* once the platform is known to load */
+            warn_rate_based(sc, &ref, dag);
         hs_spec_free(&pspec);
     }
     hs_dag_free(dag);
