@@ -90,6 +90,8 @@ int hs_cmd_dag(int argc, char **argv)
     struct hs_dag *dag = hs_workload_build(argv[optind]);
     if (!dag)
         hs_die(HS_EXIT_USAGE, "%s", hs_last_error());
+    if (format[0] == 'd' && (!stats || output) && hs_dot_name_check(dag))
+        hs_die(HS_EXIT_USAGE, "%s", hs_last_error()); /* the input's doing: bad input */
     int rc = 0;
     if (!stats || output)
         rc = write_dag(dag, format, output);
