@@ -1,6 +1,7 @@
 /* analysis/bm_analysis.c — the closed forms of Beaumont and Marchal's
  * analysis (lower bound, F, F', F^X, phase volumes) and the search for β*
- * (spec §3.4–3.6). The formulas are the spec's corrected ones (§0): the
+ * (Beaumont and Marchal 2014, §3.3–3.6, §4.2). The formulas are corrected as
+ * docs/policies.md explains: the
  * outer product's Theorem 6 with a minus sign and n instead of N², the
  * matrix product's last denominator Σ rs^{2/3}; they reproduce the paper's
  * 4.1705 and 2.92. */

@@ -1,6 +1,6 @@
 /* analysis/bm_analysis.h — Beaumont and Marchal's ODE analysis of their
  * two-phase strategies for the outer product (d = 2) and the matrix product
- * (d = 3) (specs/beaumont-marchal-outer-matmul.md §3):
+ * (d = 3) (Beaumont and Marchal 2014, §3.3, §4.2):
  *
  *   lower bound    LB = 2n Σ rs_k^{1/2} (outer), 3n² Σ rs_k^{2/3} (matrix) blocks,
  *                  rs_k = s_k / Σ s_i the relative speeds
@@ -9,7 +9,7 @@
  *                  and §4.2 with their typos corrected), first order in rs_k
  *   F^X(β)         the same from the exact switching point of the ODE,
  *                  x_k^d = 1 − e^{−β rs_k} (no expansion in rs_k; not in the
- *                  paper, spec §3.6)
+ *                  paper: ours)
  *   β*             the first interior local minimum of F on (0, 20] (F → −∞
  *                  as β → ∞, where the expansion stops being valid), found on
  *                  a 0.01 grid and refined with GSL's Brent minimiser; NAN
@@ -19,7 +19,7 @@
  * bm_ode.c integrates the ODEs of Lemmas 1/2 (outer) and 7/8 (matrix) with
  * GSL odeiv2 and rebuilds F^X from the integrated switching points, as a
  * numerical check of the closed forms; bm_estimate.c measures how well β
- * computed for equal speeds stands for heterogeneous ones (spec §5). */
+ * computed for equal speeds stands for heterogeneous ones (the paper's §3.6). */
 #ifndef HS_BM_ANALYSIS_H
 #define HS_BM_ANALYSIS_H
 
@@ -27,7 +27,7 @@
 
 enum { HS_BM_OUTER = 2, HS_BM_MATRIX = 3 }; /* the dimension d of the problem */
 
-/* Largest β the analysis considers (spec §3.6). */
+/* Largest β the analysis considers (our bound). */
 #define HS_BM_BETA_MAX 20.0
 
 struct hs_bm_analysis {
@@ -60,7 +60,7 @@ void hs_bm_phase_volumes(const struct hs_bm_analysis *a, double beta, double *v1
 double hs_bm_beta_star(const struct hs_bm_analysis *a, bool exact);
 
 /* The β a two-phase strategy uses when told to follow the analysis: β* if F
- * has an interior minimum; else the minimum of F^X (spec §3.6's fallback);
+ * has an interior minimum; else the minimum of F^X (our fallback);
  * else 0, where F^X grows from β = 0 (all tasks in Phase 2: LB then already
  * costs what random allocation does). *how says which: "closed form",
  * "exact-ODE fallback (...)" or "no interior minimum: beta = 0 (...)"
@@ -93,7 +93,7 @@ double hs_bm_ode_switch(int dim, double rs, double beta);
 double hs_bm_ratio_ode(const struct hs_bm_analysis *a, double beta);
 double hs_bm_beta_star_ode(const struct hs_bm_analysis *a);
 
-/* ---- bm_estimate.c: the runtime estimation of β (spec §5) -------------------- */
+/* ---- bm_estimate.c: the runtime estimation of β (the paper's §3.6) ----------- */
 
 /* β*_hom against the β* of `draws` speed vectors, draw(ctx, d, speeds)
  * filling the p speeds of draw d, for the outer (dim 2) or matrix (dim 3)

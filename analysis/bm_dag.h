@@ -3,7 +3,8 @@
  * and the matrix product (n³ tasks T(i,j,k) reading A_ik, B_kj, C_ij) that
  * workloads/products.c builds (or a DAG file with the same structure), and
  * the communication volume of a run in the paper's terms: blocks moved to
- * the workers and the lower bound of spec §1.4 for their speeds. */
+ * the workers and the lower bound of the paper's §3.1 (§4.1 for the matrix) for their
+ * speeds. */
 #ifndef HS_BM_DAG_H
 #define HS_BM_DAG_H
 

@@ -1,5 +1,5 @@
 /* analysis/bm_estimate.c — Beaumont and Marchal's runtime estimation of β
- * (spec §5): β*_hom, computed from p and n alone, against the β* of
+ * (Beaumont and Marchal 2014, §3.6): β*_hom, computed from p and n alone, against the β* of
  * heterogeneous speed draws; the paper finds the relative difference below
  * 5% and the predicted volume within 0.1%. Statistics from GSL. */
 #include "analysis/bm_analysis.h"

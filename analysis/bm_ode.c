@@ -1,6 +1,6 @@
 /* analysis/bm_ode.c — the ODEs behind Beaumont and Marchal's analysis,
  * integrated with GSL odeiv2 (rk8pd), as a numerical check of the closed
- * forms (spec §3.2, derived form): for a processor of relative speed rs,
+ * forms (Beaumont and Marchal 2014, Lemmas 1–2 and 7–8): for a processor of relative speed rs,
  * α = (1 − rs)/rs, and x the fraction of indices it knows,
  *
  *   u1' = −d x^{d−1} α u1 / (1 − x^d)     u1 = g_k, tasks left outside its square/cube

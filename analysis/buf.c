@@ -1,5 +1,6 @@
 /* analysis/buf.c — the growable text buffer. */
 #include "analysis/buf.h"
+#include "platforms/inputfile.h"
 #include "sim/util.h"
 
 #include <stdarg.h>
@@ -72,4 +73,17 @@ void hs_buf_free(struct hs_buf *b)
 {
     free(b->s);
     memset(b, 0, sizeof *b);
+}
+
+int hs_buf_read_file(struct hs_buf *b, const char *path)
+{
+    /* a regular file of bounded size only (a FIFO or /dev/zero would never end) */
+    char err[1024];
+    size_t n;
+    char *text = hs_input_read(path, HS_INPUT_MAX_BYTES, &n, err, sizeof err);
+    if (!text)
+        return hs_fail("%s", err);
+    hs_buf_addn(b, text, n);
+    free(text);
+    return 0;
 }

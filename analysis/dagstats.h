@@ -12,7 +12,7 @@
  *   total_work     sum over tasks of their mean cost
  *   critical_path  longest path when each task weighs its mean cost and each
  *                  edge its mean communication cost bytes / bw (the CPIC of
- *                  specs/shetti2014-heft-nc.md §5, Topcuoglu's rank_u of the
+ *                  Shetti 2014, Eq. 5.2, Topcuoglu's rank_u of the
  *                  entry task)
  *   ccr            (total communication cost / edges) / (total_work / tasks):
  *                  0 when no edge costs anything, inf when only edges do

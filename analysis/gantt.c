@@ -1,13 +1,20 @@
 /* analysis/gantt.c — the Gantt chart of one run (`hetsim run --events -o
- * run.json`): one row per worker, the first at the top; its tasks as boxes
- * coloured by kernel; on the row of a worker with its own memory (a GPU, a
- * flat processor) the transfers into that memory in a thin lane above the
- * tasks and the transfers out of it in a lane below. */
+ * run.json`): one row per worker that ran something, the first at the top,
+ * the idle ones collapsed into one row at the bottom; its tasks as boxes
+ * coloured by kernel (a legend names the kernels); on the row of a worker
+ * with its own memory (a GPU, a flat processor) the transfers into that
+ * memory in a thin lane above the tasks and those out of it below. Boxes
+ * have no white border and are at least a pixel wide, so that a GPU busy with
+ * thousands of short tasks reads as busy at any size of the run. */
 #include "analysis/plot.h"
 #include "sim/util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define WIDTH 1200   /* pixels */
+#define PLOT_PX 1000 /* about the width of the time axis in pixels */
 
 static const char *str(const cJSON *o, const char *key)
 {
@@ -22,63 +29,112 @@ static double num(const cJSON *o, const char *key)
 }
 
 struct rows {
-    int n;
+    int n;             /* workers */
     const char **name, **node;
     bool *own_memory;
+    int *row;          /* of each worker: its row from the bottom; idle ones share row 0 */
+    int nrows, nidle;  /* rows drawn; workers in the idle row */
 };
 
-static int worker_rows(const cJSON *record, struct rows *r)
+static bool ran_something(const char *name, const cJSON *tasks)
+{
+    const cJSON *t;
+    cJSON_ArrayForEach(t, tasks)
+        if (strcmp(str(t, "worker"), name) == 0)
+            return true;
+    return false;
+}
+
+static int worker_rows(const cJSON *record, const cJSON *tasks, struct rows *r)
 {
     const cJSON *workers = cJSON_GetObjectItemCaseSensitive(record, "workers"), *w;
     r->n = cJSON_GetArraySize(workers);
     r->name = hs_xcalloc((size_t)r->n + 1, sizeof *r->name);
     r->node = hs_xcalloc((size_t)r->n + 1, sizeof *r->node);
     r->own_memory = hs_xcalloc((size_t)r->n + 1, sizeof *r->own_memory);
+    r->row = hs_xcalloc((size_t)r->n + 1, sizeof *r->row);
     int i = 0;
     cJSON_ArrayForEach(w, workers)
     {
         r->name[i] = str(w, "name");
         r->node[i++] = str(w, "memory_node");
     }
+    bool *busy = hs_xcalloc((size_t)r->n + 1, sizeof *busy);
     for (i = 0; i < r->n; i++) {
         int sharing = 0;
         for (int j = 0; j < r->n; j++)
             sharing += strcmp(r->node[i], r->node[j]) == 0;
         r->own_memory[i] = sharing == 1;
+        busy[i] = ran_something(r->name[i], tasks);
+        r->nidle += !busy[i];
     }
+    int busy_rows = r->n - r->nidle;
+    r->nrows = busy_rows + (r->nidle > 0);
+    for (i = 0; i < r->n; i++) /* the first worker at the top */
+        r->row[i] = busy[i] ? --busy_rows + (r->nidle > 0) : 0;
+    free(busy);
     return r->n ? 0 : -1;
 }
 
+static void rows_free(struct rows *r)
+{
+    free(r->name), free(r->node), free(r->own_memory), free(r->row);
+}
+
+/* The row of a worker (by name) or of a memory node's only worker; -1. */
 static int row_of(const struct rows *r, const char *key, bool by_node)
 {
     for (int i = 0; i < r->n; i++)
         if (strcmp(by_node ? r->node[i] : r->name[i], key) == 0 && (!by_node || r->own_memory[i]))
-            return r->n - 1 - i;
+            return r->row[i];
     return -1;
 }
 
-static void axes(struct hs_buf *b, const struct rows *r, const cJSON *record, const char *title)
+static void axes(struct hs_buf *b, const struct rows *r, const cJSON *record, const char *title,
+                 struct hs_unit u)
 {
     const cJSON *in = cJSON_GetObjectItemCaseSensitive(record, "inputs");
     const cJSON *res = cJSON_GetObjectItemCaseSensitive(record, "results");
     struct hs_buf t = {0};
-    hs_buf_printf(&t, "%s | %s on %s | makespan %.6g s", str(in, "workload"), str(in, "policy"),
-                  str(in, "platform"), num(res, "makespan"));
+    hs_buf_printf(&t, "%s | %s on %s | makespan %.6g %s", str(in, "workload"), str(in, "policy"),
+                  str(in, "platform"), num(res, "makespan") / u.div, u.name);
     hs_buf_add(b, "set title ");
     hs_gnuplot_quote(b, title ? title : hs_buf_str(&t));
-    hs_buf_free(&t);
-    hs_buf_printf(b, "\nset xlabel 'time (s)'\nset yrange [-0.7:%g]\nset xrange [0:*]\nset ytics (",
-                  r->n - 0.3);
+    hs_buf_printf(b, "\nset xlabel 'time (%s)'\nset yrange [-0.7:%g]\nset xrange [0:*]\nset ytics (", u.name,
+                  r->nrows - 0.3);
+    bool first = true;
     for (int i = 0; i < r->n; i++) {
-        hs_buf_add(b, i ? ", " : "");
+        if (r->row[i] == 0 && r->nidle)
+            continue;
+        hs_buf_add(b, first ? "" : ", ");
         hs_gnuplot_quote(b, r->name[i]);
-        hs_buf_printf(b, " %d", r->n - 1 - i);
+        hs_buf_printf(b, " %d", r->row[i]);
+        first = false;
     }
-    hs_buf_add(b, ")\nset grid x\nset key outside right top\nset style fill solid 0.9 border lc rgb 'white'\n");
+    if (r->nidle) { /* "idle: CPU1 CPU6 CPU7", or how many when they are many */
+        hs_buf_reset(&t);
+        hs_buf_printf(&t, "idle (%d)", r->nidle);
+        for (int i = 0, shown = 0; i < r->n && r->nidle <= 4; i++)
+            if (r->row[i] == 0)
+                hs_buf_printf(&t, "%s%s", shown++ ? " " : ": ", r->name[i]);
+        hs_buf_add(b, first ? "" : ", ");
+        hs_gnuplot_quote(b, hs_buf_str(&t));
+        hs_buf_add(b, " 0");
+    }
+    hs_buf_free(&t);
+    hs_buf_add(b, ")\nset grid x\nset key outside below center horizontal\n"
+                  "set style fill solid 1.0 border\n"); /* the border in the box's own colour */
 }
 
-/* One data block per kernel ($k0, …): x y dx dy of each box. */
-static int task_blocks(struct hs_buf *b, struct hs_buf *plot, const struct rows *r, const cJSON *tasks)
+/* A box centred on (s+e)/2 at height y, at least a pixel wide. */
+static void box(struct hs_buf *b, double s, double e, double y, double half_height, double min_half)
+{
+    hs_buf_printf(b, "%.9g %g %.9g %g\n", (s + e) / 2, y, fmax((e - s) / 2, min_half), half_height);
+}
+
+/* One data block per kernel ($k0, …): x y dx dy of each box, in the unit u. */
+static int task_blocks(struct hs_buf *b, struct hs_buf *plot, const struct rows *r, const cJSON *tasks,
+                       struct hs_unit u, double min_half)
 {
     const char **kernels = NULL;
     int nk = 0;
@@ -98,12 +154,11 @@ static int task_blocks(struct hs_buf *b, struct hs_buf *plot, const struct rows 
         cJSON_ArrayForEach(t, tasks)
         {
             int y = row_of(r, str(t, "worker"), false);
-            double s = num(t, "start"), e = num(t, "end");
             if (y >= 0 && strcmp(str(t, "kernel"), kernels[k]) == 0)
-                hs_buf_printf(b, "%.9g %d %.9g 0.26\n", (s + e) / 2, y, (e - s) / 2);
+                box(b, num(t, "start") / u.div, num(t, "end") / u.div, y, 0.26, min_half);
         }
         hs_buf_add(b, "EOD\n");
-        hs_buf_printf(plot, "%s$k%d using 1:2:3:4 with boxxyerror lc %d title ", k ? ", \\\n     " : "plot ",
+        hs_buf_printf(plot, "%s$k%d using 1:2:3:4 with boxxyerror lt %d title ", k ? ", \\\n     " : "plot ",
                       k, k + 1);
         hs_gnuplot_quote(plot, kernels[k]);
     }
@@ -112,8 +167,8 @@ static int task_blocks(struct hs_buf *b, struct hs_buf *plot, const struct rows 
 }
 
 /* Transfers into (in) or out of (!in) a worker's own memory. */
-static void transfer_block(struct hs_buf *b, struct hs_buf *plot, const struct rows *r,
-                           const cJSON *xfers, bool in)
+static void transfer_block(struct hs_buf *b, struct hs_buf *plot, const struct rows *r, const cJSON *xfers,
+                           bool in, struct hs_unit u, double min_half)
 {
     hs_buf_printf(b, "$%s << EOD\n", in ? "tin" : "tout");
     const cJSON *x;
@@ -121,15 +176,14 @@ static void transfer_block(struct hs_buf *b, struct hs_buf *plot, const struct r
     cJSON_ArrayForEach(x, xfers)
     {
         int y = row_of(r, str(x, in ? "dst" : "src"), true);
-        double s = num(x, "start"), e = num(x, "end");
         if (y >= 0) {
-            hs_buf_printf(b, "%.9g %g %.9g 0.06\n", (s + e) / 2, y + (in ? 0.34 : -0.34), (e - s) / 2);
+            box(b, num(x, "start") / u.div, num(x, "end") / u.div, y + (in ? 0.34 : -0.34), 0.06, min_half);
             n++;
         }
     }
     hs_buf_add(b, n ? "EOD\n" : "nan nan nan nan\nEOD\n");
     hs_buf_printf(plot, ", \\\n     $%s using 1:2:3:4 with boxxyerror lc rgb '%s' title '%s'",
-                  in ? "tin" : "tout", in ? "#202020" : "#d04000",
+                  in ? "tin" : "tout", in ? "#404040" : "#b03000",
                   in ? "transfer in (above)" : "transfer out (below)");
 }
 
@@ -140,26 +194,29 @@ int hs_plot_gantt(const cJSON *record, const char *file, const char *output, con
     const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(ev, "tasks");
     if (!cJSON_IsArray(tasks))
         return hs_fail("%s has no events: write it with `hetsim run --events -o %s`", file, file);
-    struct rows r;
-    if (worker_rows(record, &r)) {
-        free(r.name), free(r.node), free(r.own_memory);
+    struct rows r = {0};
+    if (worker_rows(record, tasks, &r)) {
+        rows_free(&r);
         return hs_fail("%s has no workers: is it a run record?", file);
     }
+    double makespan = num(cJSON_GetObjectItemCaseSensitive(record, "results"), "makespan");
+    struct hs_unit u = hs_unit_for("time", makespan);
+    double min_half = makespan / u.div / PLOT_PX / 2; /* half a pixel */
     struct hs_buf b = {0}, plot = {0};
-    int height = 120 + 26 * r.n;
-    int rc = hs_gnuplot_preamble(&b, output, 1200, height < 360 ? 360 : height);
+    int height = 150 + 30 * r.nrows;
+    int rc = hs_gnuplot_preamble(&b, output, WIDTH, height < 360 ? 360 : height);
     if (!rc) {
-        axes(&b, &r, record, title);
-        if (!task_blocks(&b, &plot, &r, tasks))
+        axes(&b, &r, record, title, u);
+        if (!task_blocks(&b, &plot, &r, tasks, u, min_half))
             hs_buf_add(&plot, "plot NaN notitle");
         const cJSON *xfers = cJSON_GetObjectItemCaseSensitive(ev, "transfers");
-        transfer_block(&b, &plot, &r, xfers, true);
-        transfer_block(&b, &plot, &r, xfers, false);
+        transfer_block(&b, &plot, &r, xfers, true, u, min_half);
+        transfer_block(&b, &plot, &r, xfers, false, u, min_half);
         hs_buf_printf(&b, "%s\n", hs_buf_str(&plot));
         rc = hs_gnuplot_run(hs_buf_str(&b), script);
     }
     hs_buf_free(&b);
     hs_buf_free(&plot);
-    free(r.name), free(r.node), free(r.own_memory);
+    rows_free(&r);
     return rc;
 }

@@ -27,17 +27,20 @@ int hs_gnuplot_preamble(struct hs_buf *b, const char *output, int width, int hei
     const char *dot = strrchr(output, '.');
     const char *ext = dot ? dot + 1 : "";
     if (strcmp(ext, "png") == 0)
-        hs_buf_printf(b, "set terminal pngcairo noenhanced size %d,%d font 'Sans,10'\n", width, height);
-    else if (strcmp(ext, "svg") == 0)
-        hs_buf_printf(b, "set terminal svg noenhanced size %d,%d dynamic font 'Sans,10'\n", width, height);
+        hs_buf_printf(b, "set terminal pngcairo noenhanced size %d,%d font 'Sans,10' background rgb 'white'\n",
+                      width, height);
+    else if (strcmp(ext, "svg") == 0) /* without a background an SVG is transparent: black once converted */
+        hs_buf_printf(b, "set terminal svg noenhanced size %d,%d dynamic font 'Sans,10' background rgb 'white'\n",
+                      width, height);
     else if (strcmp(ext, "pdf") == 0)
-        hs_buf_printf(b, "set terminal pdfcairo noenhanced size %.2fin,%.2fin font 'Sans,8'\n",
+        hs_buf_printf(b, "set terminal pdfcairo noenhanced size %.2fin,%.2fin font 'Sans,8' background rgb 'white'\n",
                       width / 150.0, height / 150.0);
     else
         return hs_fail("%s: unknown image format '%s' (use .png, .svg or .pdf)", output, ext);
-    hs_buf_add(b, "set output ");
+    hs_buf_add(b, "set encoding utf8\nset output ");
     hs_gnuplot_quote(b, output);
     hs_buf_add(b, "\n");
+    hs_gnuplot_palette(b);
     return 0;
 }
 

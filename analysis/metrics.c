@@ -74,19 +74,21 @@ static double critical_path_mean_comm(const struct hs_sched *s)
     return cp;
 }
 
-static double sequential_time(const struct hs_sched *s)
+static double sequential_time(const struct hs_sched *s, int *worker)
 {
     const struct hs_dag *dag = hs_sched_dag(s);
     double best = INFINITY, split = 0;
+    *worker = -1;
     for (int w = 0; w < hs_sched_nworkers(s); w++) {
         double sum = 0;
         for (int i = 0; i < dag->ntasks && isfinite(sum); i++)
             sum += hs_sched_exec_estimate(s, &dag->tasks[i], w);
         if (sum < best)
-            best = sum;
+            best = sum, *worker = w;
     }
     if (isfinite(best))
         return best;
+    *worker = -1;
     for (int i = 0; i < dag->ntasks; i++)
         split += min_estimate(s, &dag->tasks[i]);
     return split;
@@ -100,7 +102,7 @@ void hs_metrics_compute(const struct hs_sched *s, double makespan, struct hs_met
     m->slr = m->cp_min > 0 ? makespan / m->cp_min : 0;
     m->cpic = critical_path_mean_comm(s);
     m->slr_cpic = m->cpic > 0 ? makespan / m->cpic : 0;
-    m->sequential = sequential_time(s);
+    m->sequential = sequential_time(s, &m->sequential_worker);
     m->speedup = makespan > 0 ? m->sequential / makespan : 0;
     m->efficiency = m->speedup / hs_sched_nworkers(s);
 }

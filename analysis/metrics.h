@@ -28,6 +28,7 @@ struct hs_metrics {
     double cp_min, slr;
     double cpic, slr_cpic;
     double sequential, speedup, efficiency;
+    int sequential_worker; /* the worker of the sequential time; -1: each task on its fastest */
 };
 
 void hs_metrics_compute(const struct hs_sched *s, double makespan, struct hs_metrics *m);

@@ -1,8 +1,10 @@
 /* analysis/plot.c — a metric against a parameter: one curve per group, the
  * mean at each value of the parameter with its 95% confidence interval (or
- * standard deviation) as error bars, and optionally a second column's mean
- * drawn as a dashed line of the same colour (an analytic prediction beside
- * simulated points). */
+ * standard deviation) as error bars, optionally a second column's mean drawn
+ * as a thin dashed line of the same colour (an analytic prediction beside
+ * simulated points), and a study's published values as stars beside the
+ * curve they belong to. Curves differ by colour, marker and dash; bytes and
+ * times are drawn in a unit chosen from the data (GiB, ms). */
 #include "analysis/plot.h"
 #include "analysis/stats.h"
 #include "sim/util.h"
@@ -12,10 +14,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct curve_point {
+/* One point of a curve (or of its overlay, or a published value). */
+struct point {
     int curve;
-    const char *x;
-    struct hs_stat s;
+    double x, y, bar; /* bar < 0: no error bar (overlay, published) */
+};
+
+struct figure {
+    char **xs; /* the distinct x values, sorted */
+    int nxs;
+    bool numeric;
+    int ncurves;
+    int *first_group; /* of each curve: its label */
+    struct point *pts, *over, *pub;
+    int npts, nover, npub;
 };
 
 static int cmp_cell_ptr(const void *a, const void *b)
@@ -24,62 +36,38 @@ static int cmp_cell_ptr(const void *a, const void *b)
 }
 
 /* The distinct x values, sorted; are they all numbers? */
-static bool x_values(const struct hs_groups *gs, int nby, char ***xs, int *nxs)
+static void x_values(const struct hs_groups *gs, int nby, struct figure *f)
 {
-    bool numeric = true;
-    *xs = hs_xmalloc((size_t)(gs->n + 1) * sizeof **xs);
-    *nxs = 0;
+    f->numeric = true;
+    f->xs = hs_xmalloc((size_t)(gs->n + 1) * sizeof *f->xs);
     for (int g = 0; g < gs->n; g++) {
         char *x = gs->g[g].values[nby];
-        numeric &= hs_is_number(x, NULL);
+        f->numeric &= hs_is_number(x, NULL);
         bool seen = false;
-        for (int i = 0; i < *nxs && !seen; i++)
-            seen = strcmp((*xs)[i], x) == 0;
+        for (int i = 0; i < f->nxs && !seen; i++)
+            seen = strcmp(f->xs[i], x) == 0;
         if (!seen)
-            (*xs)[(*nxs)++] = x;
+            f->xs[f->nxs++] = x;
     }
-    qsort(*xs, (size_t)*nxs, sizeof **xs, cmp_cell_ptr);
-    return numeric;
+    qsort(f->xs, (size_t)f->nxs, sizeof *f->xs, cmp_cell_ptr);
 }
 
-static int x_index(char **xs, int n, const char *x)
+/* Where x goes on the axis: its value, or its rank on a categorical axis (-1: absent). */
+static double x_position(const struct figure *f, const char *x)
 {
-    for (int i = 0; i < n; i++)
-        if (strcmp(xs[i], x) == 0)
+    double v;
+    if (f->numeric)
+        return hs_is_number(x, &v) ? v : NAN;
+    for (int i = 0; i < f->nxs; i++)
+        if (hs_cmp_cells(f->xs[i], x) == 0)
             return i;
-    return 0;
+    return NAN;
 }
 
-static void labels(struct hs_buf *b, const struct hs_plot_opts *o)
+static void add_point(struct point **pts, int *n, struct point p)
 {
-    struct hs_buf t = {0};
-    hs_buf_printf(&t, "%s against %s", o->y, o->x);
-    hs_buf_add(b, "set title ");
-    hs_gnuplot_quote(b, o->title ? o->title : hs_buf_str(&t));
-    hs_buf_reset(&t);
-    hs_buf_printf(&t, "%s (mean, %s)", o->y, o->sd ? "sd" : "95% CI");
-    hs_buf_add(b, "\nset xlabel ");
-    hs_gnuplot_quote(b, o->xlabel ? o->xlabel : o->x);
-    hs_buf_add(b, "\nset ylabel ");
-    hs_gnuplot_quote(b, o->ylabel ? o->ylabel : hs_buf_str(&t));
-    hs_buf_free(&t);
-    hs_buf_add(b, "\nset grid\nset key outside right top\n"
-                  "set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\n");
-    if (o->logx)
-        hs_buf_add(b, "set logscale x\n");
-    if (o->logy)
-        hs_buf_add(b, "set logscale y\n");
-}
-
-static void categorical_axis(struct hs_buf *b, char **xs, int nxs)
-{
-    hs_buf_add(b, "set xtics (");
-    for (int i = 0; i < nxs; i++) {
-        hs_buf_add(b, i ? ", " : "");
-        hs_gnuplot_quote(b, xs[i]);
-        hs_buf_printf(b, " %d", i);
-    }
-    hs_buf_printf(b, ")\nset xrange [-0.5:%g]\n", nxs - 0.5);
+    *pts = hs_xrealloc(*pts, (size_t)(*n + 1) * sizeof **pts);
+    (*pts)[(*n)++] = p;
 }
 
 /* Does group g start a new curve (other values of the --by columns)? */
@@ -98,93 +86,171 @@ static char *curve_label(const struct hs_csv *csv, const struct hs_groups *gs, i
     return hs_group_label(csv, &curve, g);
 }
 
-static void start_curve(struct hs_buf *b, struct hs_buf *plot, const struct hs_csv *csv,
-                        const struct hs_groups *gs, int g, int nby, int k)
+/* The means (and overlay means) of every group, as points of their curves. */
+static int collect(const struct hs_csv *csv, const char *file, const struct hs_groups *gs,
+                   const struct hs_plot_opts *o, int ycol, int ocol, struct figure *f)
 {
-    hs_buf_printf(b, "%s$c%d << EOD\n", k ? "EOD\n" : "", k);
-    hs_buf_printf(plot, "%s$c%d using 1:2:3 with yerrorlines lt %d lw 1.5 pt 7 ps 0.7 title ",
-                  k ? ", \\\n     " : "plot ", k, k + 1);
-    char *label = curve_label(csv, gs, g, nby);
-    hs_gnuplot_quote(plot, label);
-    free(label);
-}
-
-/* The overlay column's mean at one point of curve k, in its own data block
- * ($o<k>, opened at the curve's first such point); -1 with hs_fail. */
-struct overlay {
-    int col, open; /* curve whose block is open, -1 */
-    struct hs_buf data, plot;
-};
-
-static int overlay_point(struct overlay *ov, const struct hs_csv *csv, const char *file,
-                         const struct hs_groups *gs, int g, int nby, int k, const char *x, double *v)
-{
-    long n = hs_group_values(csv, file, &gs->g[g], ov->col, v);
-    if (n <= 0)
-        return (int)(n < 0 ? -1 : 0);
-    if (ov->open != k) {
-        hs_buf_printf(&ov->data, "%s$o%d << EOD\n", ov->open >= 0 ? "EOD\n" : "", k);
-        hs_buf_printf(&ov->plot, ", \\\n     $o%d using 1:2 with linespoints lt %d dt 2 lw 1.5 pt 6 ps 0.9 title ", k, k + 1);
-        char *label = curve_label(csv, gs, g, nby);
-        struct hs_buf t = {0};
-        hs_buf_printf(&t, "%s: %s", label, csv->header[ov->col]);
-        hs_gnuplot_quote(&ov->plot, hs_buf_str(&t));
-        hs_buf_free(&t);
-        free(label);
-        ov->open = k;
-    }
-    struct hs_stat s;
-    hs_stat_compute(v, n, &s);
-    hs_buf_printf(&ov->data, "%s %.17g\n", x, s.mean);
-    return 0;
-}
-
-/* The data blocks ($c0, $c1, …), one per curve, the overlay's ($o…), and
- * the plot command. */
-static int curves(struct hs_buf *b, const struct hs_csv *csv, const char *file,
-                  const struct hs_groups *gs, const struct hs_plot_opts *o, int ycol, int ocol)
-{
-    char **xs;
-    int nxs, ncurves = 0;
-    bool numeric = x_values(gs, o->nby, &xs, &nxs);
-    if (!numeric)
-        categorical_axis(b, xs, nxs);
     double *v = hs_xmalloc((size_t)(csv->nrows + 1) * sizeof *v);
-    struct hs_buf plot = {0};
-    struct overlay ov = {.col = ocol, .open = -1};
+    f->first_group = hs_xmalloc((size_t)(gs->n + 1) * sizeof *f->first_group);
     int rc = 0;
     for (int g = 0; g < gs->n && !rc; g++) {
         long n = hs_group_values(csv, file, &gs->g[g], ycol, v);
-        if (n < 0)
-            rc = -1;
-        if (n <= 0)
+        if (n <= 0) {
+            rc = n < 0 ? -1 : 0;
             continue;
-        if (new_curve(gs, g, o->nby) || !ncurves)
-            start_curve(b, &plot, csv, gs, g, o->nby, ncurves++);
+        }
+        if (new_curve(gs, g, o->nby) || !f->ncurves)
+            f->first_group[f->ncurves++] = g;
         struct hs_stat s;
         hs_stat_compute(v, n, &s);
-        double bar = o->sd ? s.sd : s.ci95;
-        char x[64];
-        const char *xv = gs->g[g].values[o->nby];
-        if (numeric)
-            snprintf(x, sizeof x, "%s", xv);
-        else
-            snprintf(x, sizeof x, "%d", x_index(xs, nxs, xv));
-        hs_buf_printf(b, "%s %.17g %.17g\n", x, s.mean, isnan(bar) ? 0.0 : bar);
-        if (ocol >= 0)
-            rc = overlay_point(&ov, csv, file, gs, g, o->nby, ncurves - 1, x, v);
+        double bar = o->sd ? s.sd : s.ci95, x = x_position(f, gs->g[g].values[o->nby]);
+        add_point(&f->pts, &f->npts, (struct point){f->ncurves - 1, x, s.mean, isnan(bar) ? 0 : bar});
+        if (ocol >= 0 && (n = hs_group_values(csv, file, &gs->g[g], ocol, v)) > 0) {
+            hs_stat_compute(v, n, &s);
+            add_point(&f->over, &f->nover, (struct point){f->ncurves - 1, x, s.mean, -1});
+        } else if (n < 0) {
+            rc = -1;
+        }
     }
     free(v);
-    free(xs);
-    if (!rc && !ncurves)
+    if (!rc && !f->ncurves)
         rc = hs_fail("%s: no successful run to plot", file);
-    if (!rc)
-        hs_buf_printf(b, "EOD\n%s%s%s%s\n", hs_buf_str(&ov.data), ov.open >= 0 ? "EOD\n" : "",
-                      hs_buf_str(&plot), hs_buf_str(&ov.plot));
-    hs_buf_free(&plot);
-    hs_buf_free(&ov.data);
-    hs_buf_free(&ov.plot);
     return rc;
+}
+
+/* The curve whose --by values are these, or -1. */
+static int curve_of(const struct hs_groups *gs, const struct figure *f, int nby, const char **values)
+{
+    for (int k = 0; k < f->ncurves; k++) {
+        bool same = true;
+        for (int b = 0; b < nby && same; b++)
+            same = hs_cmp_cells(gs->g[f->first_group[k]].values[b], values[b]) == 0;
+        if (same)
+            return k;
+    }
+    return -1;
+}
+
+/* The study's published values that belong on this plot, in our units (value × scale). */
+static void published(const struct hs_csv *csv, const struct hs_groups *gs, const struct hs_plot_opts *o,
+                      struct figure *f)
+{
+    const char **curve = hs_xmalloc((size_t)(o->nby + 1) * sizeof *curve), *x;
+    for (int i = 0; i < o->npublished; i++) {
+        const struct hs_study_ref *r = &o->published[i];
+        if (!hs_plot_published_point(csv, o, r, curve, &x))
+            continue;
+        int k = curve_of(gs, f, o->nby, curve);
+        double pos = x_position(f, x), scale = r->scale > 0 ? r->scale : 1;
+        if (k >= 0 && !isnan(pos))
+            add_point(&f->pub, &f->npub, (struct point){k, pos, r->value * scale, -1});
+    }
+    free(curve);
+}
+
+static double largest(const struct figure *f)
+{
+    double m = 0;
+    for (int i = 0; i < f->npts; i++)
+        m = fmax(m, fabs(f->pts[i].y));
+    for (int i = 0; i < f->nover; i++)
+        m = fmax(m, fabs(f->over[i].y));
+    for (int i = 0; i < f->npub; i++)
+        m = fmax(m, fabs(f->pub[i].y));
+    return m;
+}
+
+static void labels(struct hs_buf *b, const struct hs_plot_opts *o, struct hs_unit u)
+{
+    struct hs_buf t = {0};
+    hs_buf_printf(&t, "%s against %s", o->y, o->x);
+    hs_buf_add(b, "set title ");
+    hs_gnuplot_quote(b, o->title ? o->title : hs_buf_str(&t));
+    hs_buf_reset(&t);
+    struct hs_buf y = {0};
+    hs_buf_printf(&y, "%s (mean, %s)", o->y, o->sd ? "sd" : "95% CI");
+    hs_unit_label(&t, o->ylabel ? o->ylabel : hs_buf_str(&y), u);
+    hs_buf_add(b, "\nset xlabel ");
+    hs_gnuplot_quote(b, o->xlabel ? o->xlabel : o->x);
+    hs_buf_add(b, "\nset ylabel ");
+    hs_gnuplot_quote(b, hs_buf_str(&t));
+    hs_buf_free(&t);
+    hs_buf_free(&y);
+    hs_buf_add(b, "\nset grid\nset format y '%g'\n"
+                  "set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\n");
+    if (o->logx)
+        hs_buf_add(b, "set logscale x\n");
+    if (o->logy)
+        hs_buf_add(b, "set logscale y\n");
+}
+
+static void categorical_axis(struct hs_buf *b, const struct figure *f)
+{
+    hs_buf_add(b, "set xtics (");
+    for (int i = 0; i < f->nxs; i++) {
+        hs_buf_add(b, i ? ", " : "");
+        hs_gnuplot_quote(b, f->xs[i]);
+        hs_buf_printf(b, " %d", i);
+    }
+    hs_buf_printf(b, ")\nset xrange [-0.5:%g]\n", f->nxs - 0.5);
+}
+
+/* Data block $NAME<k> of curve k's points (x y [bar]); false if it has none. */
+static bool block(struct hs_buf *b, const char *name, int k, const struct point *p, int n, double div)
+{
+    bool any = false;
+    for (int i = 0; i < n; i++) {
+        if (p[i].curve != k)
+            continue;
+        if (!any)
+            hs_buf_printf(b, "$%s%d << EOD\n", name, k);
+        any = true;
+        hs_buf_printf(b, "%.17g %.17g", p[i].x, p[i].y / div);
+        if (p[i].bar >= 0)
+            hs_buf_printf(b, " %.17g", p[i].bar / div);
+        hs_buf_add(b, "\n");
+    }
+    if (any)
+        hs_buf_add(b, "EOD\n");
+    return any;
+}
+
+/* The data blocks and the plot command: curves, their overlays, the published values. */
+static void draw(struct hs_buf *b, const struct hs_csv *csv, const struct hs_groups *gs,
+                 const struct hs_plot_opts *o, const struct figure *f, struct hs_unit u)
+{
+    struct hs_buf plot = {0};
+    size_t longest = 0;
+    for (int k = 0; k < f->ncurves; k++) {
+        char *label = curve_label(csv, gs, f->first_group[k], o->nby);
+        size_t n = strlen(label) + (o->overlay ? strlen(o->overlay) + 2 : 0);
+        longest = n > longest ? n : longest;
+        free(label);
+    }
+    /* long curve names would squeeze the plot: the key goes below it then */
+    hs_buf_add(b, longest > 28 ? "set key outside below left Left reverse maxcols 2\n"
+                               : "set key outside right top\n");
+    for (int k = 0; k < f->ncurves; k++) {
+        char *label = curve_label(csv, gs, f->first_group[k], o->nby);
+        block(b, "c", k, f->pts, f->npts, u.div);
+        hs_buf_printf(&plot, "%s$c%d using 1:2:3 with yerrorlines lt %d dt %d pt %d ps 0.8 title ",
+                      k ? ", \\\n     " : "plot ", k, k + 1, hs_plot_dash_type(k), hs_plot_point_type(k));
+        hs_gnuplot_quote(&plot, label);
+        if (block(b, "o", k, f->over, f->nover, u.div)) {
+            struct hs_buf t = {0};
+            hs_buf_printf(&t, "%s: %s", label, o->overlay);
+            hs_buf_printf(&plot, ", \\\n     $o%d using 1:2 with lines lt %d dt 2 lw 1 title ", k, k + 1);
+            hs_gnuplot_quote(&plot, hs_buf_str(&t));
+            hs_buf_free(&t);
+        }
+        if (block(b, "p", k, f->pub, f->npub, u.div))
+            hs_buf_printf(&plot, ", \\\n     $p%d using 1:2 with points lt %d pt 3 ps 2.2 lw 2 notitle", k, k + 1);
+        free(label);
+    }
+    if (f->npub) /* one key entry for every curve's published values */
+        hs_buf_add(&plot, ", \\\n     NaN with points lc rgb 'black' pt 3 ps 2.2 lw 2 title 'published (paper)'");
+    hs_buf_printf(b, "%s\n", hs_buf_str(&plot));
+    hs_buf_free(&plot);
 }
 
 int hs_plot_metric(const struct hs_csv *csv, const char *file, const struct hs_plot_opts *o)
@@ -202,15 +268,23 @@ int hs_plot_metric(const struct hs_csv *csv, const char *file, const struct hs_p
     free(cols);
     if (rc)
         return -1;
+    struct figure f = {0};
     struct hs_buf b = {0};
-    rc = hs_gnuplot_preamble(&b, o->output, 900, 560);
-    if (!rc) {
-        labels(&b, o);
-        rc = curves(&b, csv, file, &gs, o, ycol, ocol);
-    }
+    x_values(&gs, o->nby, &f);
+    rc = collect(csv, file, &gs, o, ycol, ocol, &f);
     if (!rc)
+        rc = hs_gnuplot_preamble(&b, o->output, 900, 560);
+    if (!rc) {
+        published(csv, &gs, o, &f);
+        struct hs_unit u = hs_unit_for(o->y, largest(&f));
+        labels(&b, o, u);
+        if (!f.numeric)
+            categorical_axis(&b, &f);
+        draw(&b, csv, &gs, o, &f, u);
         rc = hs_gnuplot_run(hs_buf_str(&b), o->script);
+    }
     hs_buf_free(&b);
+    free(f.xs), free(f.first_group), free(f.pts), free(f.over), free(f.pub);
     hs_groups_free(&gs);
     return rc;
 }

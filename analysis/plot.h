@@ -8,6 +8,7 @@
 
 #include "analysis/buf.h"
 #include "analysis/csv.h"
+#include "analysis/study.h"
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
@@ -23,6 +24,10 @@ struct hs_plot_opts {
     const char *overlay;    /* or NULL: a column whose mean per curve and x is drawn as a
                                dashed line of the curve's colour (e.g. a prediction) */
     bool sd;                /* error bars: the standard deviation instead of the 95% CI */
+    /* a study's published values: those of this plot's metric at one of its
+     * points (hs_plot_published_point) are drawn beside ours as stars */
+    const struct hs_study_ref *published;
+    int npublished;
 };
 
 /* -1 with hs_fail (unknown column, not a number, unknown extension, gnuplot
@@ -35,9 +40,33 @@ int hs_plot_metric(const struct hs_csv *csv, const char *file, const struct hs_p
 int hs_plot_gantt(const cJSON *record, const char *file, const char *output, const char *title,
                   const char *script);
 
+/* Does published value r belong on this plot (its metric at one point of one
+ * curve)? Then *x is its x value and curve[b] its value of each --by column
+ * (o->nby entries). */
+bool hs_plot_published_point(const struct hs_csv *csv, const struct hs_plot_opts *o,
+                             const struct hs_study_ref *r, const char **curve, const char **x);
+
 /* ---- shared by both --------------------------------------------------------- */
 
-/* "set terminal …; set output '…'" for the output's extension; -1 with hs_fail. */
+/* A unit for a column's values: GiB/MiB/KiB for bytes_*, s/ms/µs/ns for
+ * times, chosen so that the largest value is at least 1; name NULL (div 1)
+ * for other columns. Values are divided by div. */
+struct hs_unit {
+    const char *name;
+    double div;
+};
+struct hs_unit hs_unit_for(const char *column, double max_abs);
+/* label and " [unit]" (a label ending in " (s)" loses it for the unit). */
+void hs_unit_label(struct hs_buf *b, const char *label, struct hs_unit u);
+/* Colours told apart on white by colour-blind readers (set linetype 1..8). */
+void hs_gnuplot_palette(struct hs_buf *b);
+/* Marker (pt) and dash (dt) of curve k: neighbours differ in both (dt 2,
+ * plain dashes, is left to overlays). */
+int hs_plot_point_type(int curve);
+int hs_plot_dash_type(int curve);
+
+/* "set terminal …; set output '…'" for the output's extension, on a white
+ * background, with the palette; -1 with hs_fail. */
 int hs_gnuplot_preamble(struct hs_buf *b, const char *output, int width, int height);
 /* A gnuplot single-quoted string ('' inside). */
 void hs_gnuplot_quote(struct hs_buf *b, const char *text);

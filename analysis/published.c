@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,6 +107,23 @@ static void mean_ratio(const struct hs_csv *csv, const struct hs_study_ref *r, c
     s->ci95 = NAN;
 }
 
+/* column_ratio: the where-rows' mean of the metric over their mean of the
+ * column `over` (e.g. the simulated communication over the analysis'). */
+static int column_ratio(const struct hs_csv *csv, const char *file, const struct hs_study_ref *r,
+                        const int *wcol, int mcol, int st, struct hs_stat *s)
+{
+    int ocol = hs_csv_need_col(csv, r->over, file);
+    if (ocol < 0)
+        return -1;
+    struct hs_stat o;
+    rows_stat(csv, r, wcol, NULL, mcol, st, false, s);
+    rows_stat(csv, r, wcol, NULL, ocol, st, false, &o);
+    s->mean /= o.mean;
+    s->n = s->n < o.n ? s->n : o.n;
+    s->ci95 = NAN;
+    return 0;
+}
+
 bool hs_published_met(const struct hs_study_ref *r, double ours)
 {
     double tol = isnan(r->tolerance) ? 0 : r->tolerance;
@@ -130,6 +148,8 @@ int hs_published_ours(const struct hs_csv *csv, const char *file, const struct h
         mean_gain(csv, r, wcol, vcol, mcol, st, s);
     else if (!rc && r->stat && strcmp(r->stat, "ratio") == 0)
         mean_ratio(csv, r, wcol, vcol, mcol, st, s);
+    else if (!rc && r->stat && strcmp(r->stat, "column_ratio") == 0)
+        rc = column_ratio(csv, file, r, wcol, mcol, st, s);
     else if (!rc && r->nversus)
         rc = pairwise_pct(csv, file, r, wcol, vcol, mcol, st, s);
     else if (!rc) {
@@ -141,4 +161,23 @@ int hs_published_ours(const struct hs_csv *csv, const char *file, const struct h
     }
     free(wcol), free(vcol);
     return rc;
+}
+
+bool hs_published_checked(const struct hs_study_ref *r)
+{
+    return !isnan(r->tolerance) || r->bound;
+}
+
+void hs_published_texts(const struct hs_study_ref *r, const struct hs_stat *s, size_t size, char *published,
+                        char *ours, char *tolerance)
+{
+    if (r->bound)
+        snprintf(published, size, "%s%.6g", strcmp(r->bound, "upper") == 0 ? "<= " : ">= ", r->value);
+    else
+        snprintf(published, size, "%.6g", r->value);
+    snprintf(ours, size, "%.6g", s->mean);
+    if (isnan(r->tolerance))
+        snprintf(tolerance, size, "%s", "");
+    else
+        snprintf(tolerance, size, "%g%%", 100 * r->tolerance);
 }

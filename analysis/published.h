@@ -20,4 +20,13 @@ int hs_published_ours(const struct hs_csv *csv, const char *file, const struct h
  * or on the right side of a bound (struct hs_study_ref's bound)? */
 bool hs_published_met(const struct hs_study_ref *r, double ours);
 
+/* Is the value checked: a figure with a tolerance, or a bound? */
+bool hs_published_checked(const struct hs_study_ref *r);
+
+/* The texts of its row, each at most `size` bytes: the published figure
+ * ("1790", or "<= 1" for a bound), ours (s->mean, 6 significant digits) and
+ * the tolerance ("7%", "" when none). */
+void hs_published_texts(const struct hs_study_ref *r, const struct hs_stat *s, size_t size, char *published,
+                        char *ours, char *tolerance);
+
 #endif

@@ -48,7 +48,7 @@ int hs_cmp_cells(const char *a, const char *b)
         return x < y ? -1 : x > y;
     if (nx != ny)
         return nx ? -1 : 1;
-    return strcmp(a, b);
+    return hs_natural_cmp(a, b); /* "n=600,…" before "n=1000,…" */
 }
 
 static int cmp_keys(char **a, char **b, int n)

@@ -1,6 +1,7 @@
 /* analysis/study.c — loading and checking study files (cJSON). */
 #include "analysis/study.h"
 #include "analysis/buf.h"
+#include "platforms/datadir.h"
 #include "platforms/inputfile.h"
 #include "sim/util.h"
 
@@ -291,9 +292,9 @@ static int load_plot(const struct where *w, const cJSON *o, struct hs_study_plot
 static int load_ref(const struct where *w, const cJSON *o, struct hs_study_ref *r)
 {
     static const char *const keys[] = {"where", "metric", "value", "tolerance", "scale", "source",
-                                       "stat", "versus", "bound", NULL};
+                                       "stat", "versus", "bound", "claim", "over", NULL};
     static const char *const stats[] = {"mean", "median", "sd", "better_pct", "equal_pct", "worse_pct",
-                                        "gain_pct", "ratio", NULL};
+                                        "gain_pct", "ratio", "column_ratio", NULL};
     r->tolerance = NAN;
     r->scale = 1;
     r->value = NAN;
@@ -304,7 +305,8 @@ static int load_ref(const struct where *w, const cJSON *o, struct hs_study_ref *
     struct where ww = sub(w, "where", 0), wv = sub(w, "versus", 0);
     if (known_keys(w, o, keys) || (where && load_kv(&ww, where, &r->where, &r->nwhere)) ||
         (versus && load_kv(&wv, versus, &r->versus, &r->nversus)) || opt_string(w, o, "stat", &r->stat) ||
-        opt_string(w, o, "bound", &r->bound) ||
+        opt_string(w, o, "bound", &r->bound) || opt_string(w, o, "claim", &r->claim) ||
+        opt_string(w, o, "over", &r->over) ||
         opt_string(w, o, "metric", &r->metric) || opt_string(w, o, "source", &r->source) ||
         opt_number(w, o, "value", -INFINITY, &r->value) || opt_number(w, o, "tolerance", 0, &r->tolerance) ||
         opt_number(w, o, "scale", 1e-300, &r->scale))
@@ -316,7 +318,12 @@ static int load_ref(const struct where *w, const cJSON *o, struct hs_study_ref *
         k++;
     struct where ws = sub(w, "stat", 0);
     if (r->stat && !stats[k])
-        return bad(&ws, "expected mean, median, sd, better_pct, equal_pct, worse_pct, gain_pct or ratio");
+        return bad(&ws, "expected mean, median, sd, better_pct, equal_pct, worse_pct, gain_pct, ratio or "
+                        "column_ratio");
+    bool by_column = r->stat && strcmp(r->stat, "column_ratio") == 0;
+    if (by_column != (r->over != NULL))
+        return bad(w, by_column ? "a column_ratio statistic needs over (the column divided by)"
+                                : "over goes with a column_ratio statistic");
     bool pct = r->stat && (strstr(r->stat, "_pct") || strcmp(r->stat, "ratio") == 0);
     if (pct != (r->nversus > 0))
         return bad(w, pct ? "a *_pct or ratio statistic needs versus (the rows compared against)"
@@ -402,38 +409,30 @@ static int load_root(const struct where *w, const cJSON *root, struct hs_study *
 /* ---- files ------------------------------------------------------------------ */
 
 #ifndef HETSIM_SOURCE_STUDYDIR
-#define HETSIM_SOURCE_STUDYDIR "analysis/studies"
+#define HETSIM_SOURCE_STUDYDIR NULL
 #endif
 #ifndef HETSIM_INSTALL_STUDYDIR
-#define HETSIM_INSTALL_STUDYDIR "/usr/local/share/hetsim/studies"
+#define HETSIM_INSTALL_STUDYDIR NULL
 #endif
 
-static const char *study_dir(int i)
+static const struct hs_data_kind study_kind = {"studies", "HETSIM_STUDYDIR", HETSIM_SOURCE_STUDYDIR,
+                                               HETSIM_INSTALL_STUDYDIR};
+
+const char *const *hs_study_dir_list(void)
 {
-    const char *dirs[] = {getenv("HETSIM_STUDYDIR"), HETSIM_SOURCE_STUDYDIR, HETSIM_INSTALL_STUDYDIR};
-    return i < 3 ? dirs[i] : NULL;
+    return hs_data_kind_dirs(&study_kind);
 }
 
 const char *hs_study_dirs(void)
 {
-    static char buf[2048];
-    const char *env = getenv("HETSIM_STUDYDIR");
-    snprintf(buf, sizeof buf, "%s%s%s, %s", env ? env : "", env ? ", " : "", HETSIM_SOURCE_STUDYDIR,
-             HETSIM_INSTALL_STUDYDIR);
-    return buf;
+    return hs_data_kind_describe(&study_kind);
 }
 
-/* A path as given, or NAME.json in the first study directory holding it. */
-static char *find_study(const char *name)
+char *hs_study_find_file(const char *relative)
 {
-    if (strchr(name, '/') || strstr(name, ".json"))
-        return hs_xstrdup(name);
-    for (int i = 0; i < 3; i++) {
-        const char *dir = study_dir(i);
-        if (!dir || !*dir)
-            continue;
-        char *path = hs_xmalloc(strlen(dir) + strlen(name) + 8);
-        sprintf(path, "%s/%s.json", dir, name);
+    for (const char *const *dir = hs_study_dir_list(); *dir; dir++) {
+        char *path = hs_xmalloc(strlen(*dir) + strlen(relative) + 2);
+        sprintf(path, "%s/%s", *dir, relative);
         FILE *f = fopen(path, "r");
         if (f) {
             fclose(f);
@@ -444,13 +443,26 @@ static char *find_study(const char *name)
     return NULL;
 }
 
+/* A path as given, or NAME.json in the first study directory holding it. */
+static char *find_study(const char *name)
+{
+    if (strchr(name, '/') || strstr(name, ".json"))
+        return hs_xstrdup(name);
+    char *file = hs_xmalloc(strlen(name) + 6);
+    sprintf(file, "%s.json", name);
+    char *path = hs_study_find_file(file);
+    free(file);
+    return path;
+}
+
 static char *read_text(const char *path)
 {
-    char err[1024];
-    char *text = hs_input_read(path, HS_INPUT_MAX_BYTES, NULL, err, sizeof err);
-    if (!text)
-        hs_fail("%s", err);
-    return text;
+    struct hs_buf b = {0};
+    if (hs_buf_read_file(&b, path)) {
+        hs_buf_free(&b);
+        return NULL;
+    }
+    return hs_buf_take(&b);
 }
 
 static char *base_name(const char *path)
@@ -478,7 +490,10 @@ int hs_study_load(const char *name_or_path, bool quick, struct hs_study *st)
             free(b);
         }
         hs_study_paths_free(paths, n);
-        hs_fail("unknown study '%s' (shipped: %s)", name_or_path, n ? hs_buf_str(&names) : "none");
+        if (n)
+            hs_fail("unknown study '%s' (shipped: %s)", name_or_path, hs_buf_str(&names));
+        else
+            hs_fail("unknown study '%s' (no study found in %s)", name_or_path, hs_study_dirs());
         hs_buf_free(&names);
         return -1;
     }
@@ -540,7 +555,7 @@ void hs_study_free(struct hs_study *st)
     for (int i = 0; i < st->nrefs; i++) {
         free_kv(st->refs[i].where, st->refs[i].nwhere);
         free(st->refs[i].metric), free(st->refs[i].source), free(st->refs[i].stat);
-        free(st->refs[i].bound);
+        free(st->refs[i].bound), free(st->refs[i].claim), free(st->refs[i].over);
         free_kv(st->refs[i].versus, st->refs[i].nversus);
     }
     free(st->refs);

@@ -15,8 +15,9 @@
  *     "published": [ {"where": {"policy": "dmda", "gpus": 8}, "metric": "gflops",
  *                     "value": 680.82, "tolerance": 0.10, "scale": 1, "source": "...",
  *                     "stat": "mean"|"median"|"sd"|"better_pct"|"equal_pct"|"worse_pct"|"gain_pct"|"ratio",
- *                     "versus": {"policy": "heft"}, "bound": "upper"|"lower" } ] }
- *                                                  (stat, versus and bound optional)
+ *                     "versus": {"policy": "heft"}, "bound": "upper"|"lower",
+ *                     "claim": "lima:E4", "over": "analysis_ratio" } ] }
+ *                            (stat, versus, bound, claim optional; over with column_ratio)
  *
  * Every key is checked: a typo is refused with its path in the file. */
 #ifndef HS_STUDY_H
@@ -62,6 +63,12 @@ struct hs_study_ref {
      * of at most 1), met when ours <= value (1 + tolerance), or >= value
      * (1 - tolerance); tolerance defaults to 0 then */
     char *bound;
+    /* the headline claim of the paper this value belongs to (an id of the
+     * ledger's claims file, e.g. "lima:E6"), or NULL */
+    char *claim;
+    /* "column_ratio": ours is the where-rows' mean of metric over their mean
+     * of this column (e.g. a simulation over its analysis) */
+    char *over;
 };
 
 struct hs_study {
@@ -91,7 +98,12 @@ void hs_study_free(struct hs_study *st);
  * hs_study_paths_free). */
 int hs_study_paths(char ***paths);
 void hs_study_paths_free(char **paths, int n);
-/* The directories searched, for messages. */
+/* A file beside the studies (e.g. "ledger/claims.json") in the first study
+ * directory holding it; NULL if none does. Caller frees. */
+char *hs_study_find_file(const char *relative);
+/* The directories searched, in order (NULL-terminated), and the same for
+ * messages (naming HETSIM_STUDYDIR). */
+const char *const *hs_study_dir_list(void);
 const char *hs_study_dirs(void);
 
 #endif

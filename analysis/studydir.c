@@ -44,11 +44,8 @@ int hs_study_paths(char ***paths)
 {
     *paths = NULL;
     int n = 0;
-    char dirs[2048];
-    snprintf(dirs, sizeof dirs, "%s", hs_study_dirs());
-    char *save = NULL;
-    for (char *dir = strtok_r(dirs, ",", &save); dir; dir = strtok_r(NULL, ",", &save))
-        add_dir(dir + strspn(dir, " "), paths, &n);
+    for (const char *const *dir = hs_study_dir_list(); *dir; dir++)
+        add_dir(*dir, paths, &n);
     if (n)
         qsort(*paths, (size_t)n, sizeof **paths, by_base);
     return n;

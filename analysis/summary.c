@@ -4,6 +4,8 @@
 #include "analysis/sweep.h"
 #include "sim/util.h"
 
+#include <stdbool.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,4 +105,71 @@ int hs_summary_make(const struct hs_csv *csv, const char *file, const struct hs_
     hs_groups_free(&gs);
     free(mcols);
     return rc;
+}
+
+/* ---- repetitions that cannot differ --------------------------------------- */
+
+struct rep_row {
+    const struct hs_csv *csv;
+    long row;
+    int from, status; /* parameter columns: [from, status) */
+};
+
+static int cmp_params(const void *a, const void *b)
+{
+    const struct rep_row *x = a, *y = b;
+    for (int c = x->from; c < x->status; c++) {
+        int d = strcmp(x->csv->rows[x->row][c], y->csv->rows[y->row][c]);
+        if (d)
+            return d;
+    }
+    return x->row < y->row ? -1 : x->row > y->row;
+}
+
+static bool same_params(const struct rep_row *x, const struct rep_row *y)
+{
+    for (int c = x->from; c < x->status; c++)
+        if (strcmp(x->csv->rows[x->row][c], y->csv->rows[y->row][c]) != 0)
+            return false;
+    return true;
+}
+
+static bool same_results(const struct hs_csv *csv, long a, long b, int status)
+{
+    for (int c = status; c < csv->ncols; c++)
+        if (!hs_sweep_is_wallclock_column(csv->header[c]) && strcmp(csv->rows[a][c], csv->rows[b][c]) != 0)
+            return false;
+    return true;
+}
+
+long hs_reps_alike(const struct hs_csv *csv, const char *file, long *alike)
+{
+    int rep = hs_csv_col(csv, "rep"), status = hs_csv_col(csv, "status");
+    *alike = 0;
+    if (rep < 0 || status < 0 || status <= rep)
+        return hs_fail("%s: not a sweep's results (no rep or status column)", file);
+    struct rep_row *rows = hs_xmalloc((size_t)(csv->nrows + 1) * sizeof *rows);
+    for (long r = 0; r < csv->nrows; r++)
+        rows[r] = (struct rep_row){csv, r, rep + 2, status}; /* after rep and seed */
+    qsort(rows, (size_t)csv->nrows, sizeof *rows, cmp_params);
+    long runs = 0;
+    for (long i = 0, j; i < csv->nrows; i = j) {
+        bool same = true;
+        for (j = i + 1; j < csv->nrows && same_params(&rows[i], &rows[j]); j++)
+            same &= same_results(csv, rows[i].row, rows[j].row, status);
+        if (j - i > 1)
+            runs++, *alike += same;
+    }
+    free(rows);
+    return runs;
+}
+
+void hs_reps_warn(const struct hs_csv *csv, const char *file)
+{
+    long alike, runs = hs_reps_alike(csv, file, &alike);
+    if (runs > 0 && alike == runs)
+        fprintf(stderr, "hetsim: warning: %s: the repetitions of every run gave the same results, so "
+                "their sd and 95%% CI are 0: nothing in these runs is random (no --noise, a "
+                "deterministic policy, one DAG: a random workload's DAG comes from its own seed, "
+                "--vary workload.seed=1..R draws one per value)\n", file);
 }

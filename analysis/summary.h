@@ -24,4 +24,15 @@ struct hs_summary_opts {
 int hs_summary_make(const struct hs_csv *csv, const char *file, const struct hs_summary_opts *o,
                     struct hs_table *stats, struct hs_table *pairs, char *note, size_t note_size);
 
+/* Did the repetitions of a sweep differ? Runs that differ only by their
+ * repetition (the columns key, instance, rep and seed) are compared on every
+ * column after "status". Returns the number of runs that have repetitions
+ * (0: none has), with *alike the number whose repetitions all gave the same
+ * results; -1 with hs_fail when the file is not a sweep's. */
+long hs_reps_alike(const struct hs_csv *csv, const char *file, long *alike);
+
+/* The warning for a sweep whose repetitions were all alike (nothing printed
+ * when some differed or none had repetitions). */
+void hs_reps_warn(const struct hs_csv *csv, const char *file);
+
 #endif

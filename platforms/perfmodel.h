@@ -13,7 +13,7 @@
  * (hs_perf_time). XKaapi timed GPU tasks from the host, so their
  * recorded times include the input transfers the run did not overlap, which
  * grow with the GPUs sharing the PCIe links during calibration
- * (specs/beniamine2013-heft-convex-clustering.md §2.4; `hetsim calibrate-sim`
+ * (Beniamine 2013, §3.2.3; `hetsim calibrate-sim`
  * writes such lists). */
 #ifndef HS_PERFMODEL_H
 #define HS_PERFMODEL_H
@@ -26,7 +26,7 @@ struct hs_perf_entry {
     int nb;         /* footprint; 0 matches any */
     double seconds; /* > 0 if given as a duration */
     double gflops;  /* > 0 if given as a rate */
-    char *source;   /* provenance: spec section, measurement, or "assumption" */
+    char *source;   /* provenance: paper and section, measurement, or "assumption" */
 };
 
 struct hs_perfmodel {

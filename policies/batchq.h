@@ -39,7 +39,7 @@ void hs_batchq_assign(struct hs_batchq *b, struct hs_task *t, int w, double char
 struct hs_task *hs_batchq_pop(struct hs_batchq *b, int w);
 
 /* The oldest task w can run in the queue of a victim drawn uniformly among
- * the other workers holding one, or NULL (spec §6.18's --steal). */
+ * the other workers holding one, or NULL (dada:steal=1, an option of ours). */
 struct hs_task *hs_batchq_steal(struct hs_batchq *b, struct hs_sched *s, int w);
 
 #endif

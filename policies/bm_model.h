@@ -1,13 +1,14 @@
 /* policies/bm_model.h — the model in which Beaumont and Marchal evaluate
- * their strategies (their "ad-hoc event based simulation tool"; spec §1.3,
- * §2.0): communication takes no time and overlaps computation; every worker
- * asks the master for work at time 0 and again as soon as it has finished
- * the tasks it was given; a batch of c tasks keeps worker k busy for c / s_k.
- * Simultaneous requests are served in random order (a heap keyed by the time
- * and a random tag: lowest-index-first would make sorted allocation a
- * round-robin, spec A7); a request that yields no task is repeated at the
- * same instant. Optionally, after each task a worker's speed is multiplied
- * by 1 + U(−drift, drift) (the dyn.5 and dyn.20 scenarios, spec §2.8).
+ * their strategies (their "ad-hoc event based simulation tool", Beaumont and
+ * Marchal 2014, §3.4): communication takes no time and overlaps computation;
+ * every worker asks the master for work at time 0 and again as soon as it
+ * has finished the tasks it was given; a batch of c tasks keeps worker k busy
+ * for c / s_k. Simultaneous requests are served in random order (a heap keyed
+ * by the time and a random tag: lowest-index-first would make sorted
+ * allocation a round-robin; the paper does not say); a request that yields
+ * no task is repeated at the same instant. Optionally, after each task a
+ * worker's speed is multiplied by 1 + U(−drift, drift) (the dyn.5 and dyn.20
+ * scenarios of §3.5, Fig. 8, read as a random walk).
  *
  * On a free network this is what the runtime would compute, without
  * building the DAG, SimGrid's activities or the data-coherence machinery:

@@ -13,11 +13,13 @@
  * (every worker at time 0) are served in random order: the request of the
  * worker that asks triggers those of every other idle worker with no task,
  * shuffled; lowest-index-first would turn sorted allocation into a
- * round-robin (spec A7). The tasks' own readiness (push) plays no part: they
- * are independent and the strategy keeps its own pool.
+ * round-robin (our choice: the paper does not order simultaneous requests).
+ * The tasks' own readiness (push) plays no part: they are independent and the
+ * strategy keeps its own pool.
  *
  * beta=auto takes the workers' speeds from the runtime's estimates of one
- * task on each; beta=estimate assumes equal speeds (spec §5). */
+ * task on each; beta=estimate assumes equal speeds (the paper's runtime
+ * estimation of β, Beaumont and Marchal 2014, §3.6). */
 #include "policies/bm_policies.h"
 #include "analysis/bm_analysis.h"
 #include "analysis/bm_dag.h"
@@ -57,7 +59,7 @@ static const struct hs_param twophase_params[] = {
     {.name = "beta", .type = HS_P_DOUBLE, .defval = "auto", .choices = "auto|estimate",
      .range = "[0,inf]",
      .help = "Phase 2 starts when e^-beta of the tasks are left; auto: the analysis' optimum for "
-             "the workers' speeds; estimate: for equal speeds (spec 5)"},
+             "the workers' speeds; estimate: for equal speeds (the paper's Section 3.6)"},
     {.name = "phase2", .type = HS_P_DOUBLE, .defval = "beta", .choices = "beta", .range = "[0,1]",
      .help = "share of the tasks left to Phase 2 (overrides beta: beta = -ln phase2)"},
     {0},

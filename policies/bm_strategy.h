@@ -1,10 +1,10 @@
 /* policies/bm_strategy.h — Beaumont and Marchal's demand-driven strategies
  * for the outer product (d = 2: n² tasks T(i,j) reading a_i, b_j) and the
  * matrix product (d = 3: n³ tasks T(i,j,k) reading A_ik, B_kj, C_ij), as a
- * state machine independent of any runtime (specs/beaumont-marchal-outer-
- * matmul.md §2): a master holds every unallocated task; when worker k asks
- * for work it allocates tasks to k and sends k the blocks they need that k
- * does not hold yet (a worker keeps every block it received).
+ * state machine independent of any runtime (Beaumont and Marchal 2014,
+ * §3.2, Algorithms 1–3): a master holds every unallocated task; when worker
+ * k asks for work it allocates tasks to k and sends k the blocks they need
+ * that k does not hold yet (a worker keeps every block it received).
  *
  *   random    one task drawn uniformly among the unallocated ones
  *   sorted    the first unallocated task in lexicographic order

@@ -1,8 +1,8 @@
 /* policies/closure.h — the transitive closure of a DAG as two bit matrices
  * (descendants and ancestors of every node), so that "does x precede y?" is
  * one bit test and set operations on node sets are word-parallel. The convex
- * clustering (clustering.h) is built on it (specs/beniamine2013-heft-convex-
- * clustering.md §3.2).
+ * clustering (clustering.h) is built on it (Beniamine
+ * 2013, §3.1.2: the Warshall closure).
  *
  * Nodes are 0..n-1 numbered in a topological order (every edge goes from a
  * lower to a higher number). Three ways to compute it, all giving the same

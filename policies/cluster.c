@@ -1,17 +1,23 @@
 /* policies/cluster.c — convex clustering then offline HEFT on the graph of
- * clusters (Beniamine 2013, specs/beniamine2013-heft-convex-clustering.md
- * §3): the tasks are grouped into convex clusters (clustering.h, on the
- * DAG's transitive closure), the clusters become the tasks of a DAG whose
- * edges carry the data that crosses them (a tile version read by several
- * tasks of one cluster counted once, §3.7), HEFT maps that DAG on the workers
+ * clusters (Beniamine 2013, §3.1.2, Algorithm 1): the tasks are grouped into
+ * convex clusters (clustering.h, on the DAG's transitive closure), the
+ * clusters become the tasks of a DAG whose edges carry the data that crosses
+ * them (a tile version read by several tasks of one cluster counted once:
+ * our choice, volume=sum counts it per task), HEFT maps that DAG on the workers
  * (a cluster costs the sum of its tasks), and the runtime executes the plan:
  * each worker runs its clusters in planned order, the tasks of a cluster in
  * topological order, outputs sent to their consumers at once (order=plan);
- * or, as XKaapi applied the thesis' mapping (spec §2.5, order=ready), each
+ * or, as XKaapi applied the thesis' mapping (§3.1.2: a mapping looked up
+ * when a task is pushed; order=ready), each
  * worker takes its tasks as they become ready, in FIFO order. With sync=1 a
  * cluster starts only when every cluster it depends on has finished, which is
- * what the thesis' empty synchronisation tasks enforce in XKaapi (they cost
- * nothing here). max=0 is plain offline HEFT on the tasks (spec §7.6), the
+ * what the thesis' empty synchronisation tasks enforce in XKaapi; each costs
+ * what the runtime charges for any task (sim/costs.h: hs_sched_task_overhead),
+ * the entry task on the cluster's worker before its first task, the exit
+ * task on that worker after its last (charged to its next task; the clusters
+ * waiting for it are released at once). max=0 is plain offline HEFT on the
+ * tasks (no clusters, no synchronisation tasks: the thesis' MaxClusterSize = 0,
+ * Fig. 3.13b), the
  * plan of heft:insertion=0 except that HEFT's ties go to the cores first
  * (workers_cpus_first): on a platform with GPUs, zero-cost move tasks differ. */
 #include "policies/cluster.h"
@@ -61,7 +67,9 @@ struct cluster_run {
     int *rank;               /* the order of tasks planned at the same times */
     int *left;               /* per cluster: tasks not finished */
     int *waiting;            /* per cluster: clusters it depends on not finished */
-    bool sync;
+    bool sync, sync_tasks; /* the order, and (clustering on) the empty tasks' cost */
+    bool *started;         /* per cluster: its entry task was charged */
+    double *exit_due;      /* per worker: the exit tasks it still has to run */
     /* order=ready: each worker's FIFO of tasks that may start, and per cluster
      * the ready tasks waiting for the clusters it depends on */
     struct hs_taskq *fifo, *parked;
@@ -103,7 +111,8 @@ static int make_clusters(struct hs_sched *s, double *t_closure, int *cluster_of)
     int *by_pos = hs_xmalloc((size_t)n * sizeof(int)), bad = -1;
     int ncl = hs_cc_cluster(&c, &p, hs_sched_rng(s), by_pos);
     if (p.update == HS_CC_SINGLE && !hs_cc_convex(&c, by_pos, ncl, &bad))
-        ncl = hs_fail("update=single made a cluster that is not convex (spec §3.4); use update=safe");
+        ncl = hs_fail("update=single made a cluster that is not convex (the thesis' update step as "
+                      "written); use update=safe");
     int *renumber = hs_xmalloc((size_t)(ncl > 0 ? ncl : 1) * sizeof(int)), next = 0;
     for (int k = 0; k < ncl; k++)
         renumber[k] = -1;
@@ -279,6 +288,8 @@ static struct cluster_run *run_state(struct hs_listsched *tasks, struct hs_dag *
     run->cluster_of = cluster_of;
     run->sync = sync;
     run->left = hs_xcalloc((size_t)g->ntasks, sizeof(int));
+    run->started = hs_xcalloc((size_t)g->ntasks, sizeof(bool));
+    run->exit_due = hs_xcalloc((size_t)tasks->nworkers, sizeof(double));
     run->waiting = hs_xmalloc((size_t)g->ntasks * sizeof(int));
     for (int t = 0; t < tasks->ntasks; t++)
         run->left[cluster_of[t]]++;
@@ -287,7 +298,8 @@ static struct cluster_run *run_state(struct hs_listsched *tasks, struct hs_dag *
     return run;
 }
 
-/* HEFT's ties go to cores first, then GPUs, each by id (spec §2.2): a
+/* HEFT's ties go to cores first, then GPUs, each by id (our choice: the thesis
+ * gives no tie rule): a
  * zero-cost move task on a GPU would fetch its tile there for nothing. */
 static int *workers_cpus_first(const struct hs_sched *s)
 {
@@ -340,7 +352,9 @@ static int cluster_init(struct hs_sched *s)
     bool by_readiness = strcmp(hs_spec_get(sp, "order"), "ready") == 0;
     if (by_readiness)
         hs_sched_set_in_order(s, false); /* XKaapi's streams: kernels as their inputs arrive */
-    hs_sched_set_data(s, run_state(tasks, g, cluster_of, rank, hs_spec_bool(sp, "sync"), by_readiness));
+    struct cluster_run *run = run_state(tasks, g, cluster_of, rank, hs_spec_bool(sp, "sync"), by_readiness);
+    run->sync_tasks = run->sync && hs_spec_int(sp, "max") > 0;
+    hs_sched_set_data(s, run);
     return 0;
 }
 
@@ -357,16 +371,32 @@ static void cluster_push(struct hs_sched *s, struct hs_task *t)
         hs_taskq_push(gated(run, t->id) ? &run->parked[run->cluster_of[t->id]] : &run->fifo[run->ls->proc[t->id]], t, 0);
 }
 
+/* w takes t: it first runs the exit tasks of the clusters it finished and,
+ * for the first task of a cluster, the cluster's entry task. */
+static struct hs_task *charge_sync(struct hs_sched *s, struct cluster_run *run, int w, int t)
+{
+    if (run->sync_tasks) {
+        double d = run->exit_due[w];
+        run->exit_due[w] = 0;
+        if (!run->started[run->cluster_of[t]]) {
+            run->started[run->cluster_of[t]] = true;
+            d += hs_sched_task_overhead(s, w);
+        }
+        hs_sched_delay(s, w, d);
+    }
+    return &hs_sched_dag(s)->tasks[t];
+}
+
 static struct hs_task *cluster_pop(struct hs_sched *s, int w)
 {
     struct cluster_run *run = hs_sched_data(s);
     if (run->fifo)
-        return run->fifo[w].len ? hs_taskq_take(&run->fifo[w], 0) : NULL;
+        return run->fifo[w].len ? charge_sync(s, run, w, hs_taskq_take(&run->fifo[w], 0)->id) : NULL;
     int t = hs_ls_next_ready(run->ls, w);
     if (t < 0 || gated(run, t))
         return NULL;
     run->ls->next[w]++;
-    return &hs_sched_dag(s)->tasks[t];
+    return charge_sync(s, run, w, t);
 }
 
 /* A cluster finished: the clusters that depend on it may start once they
@@ -391,8 +421,11 @@ static void cluster_done(struct hs_sched *s, struct hs_task *t, int w)
     if (!run->fifo)
         hs_ls_send_outputs(run->ls, t, w);
     int k = run->cluster_of[t->id];
-    if (--run->left[k] == 0)
+    if (--run->left[k] == 0) {
+        if (run->sync_tasks) /* the exit task, on the worker that ran the cluster's last task */
+            run->exit_due[w] += hs_sched_task_overhead(s, w);
         cluster_finished(run, k);
+    }
 }
 
 int hs_cluster_of(const struct hs_sched *s, int t)
@@ -418,6 +451,8 @@ static void cluster_fini(struct hs_sched *s)
     free(run->rank);
     free(run->left);
     free(run->waiting);
+    free(run->started);
+    free(run->exit_due);
     free(run);
 }
 

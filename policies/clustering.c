@@ -1,4 +1,4 @@
-/* policies/clustering.c — convex clustering (clustering.h; spec §3.4). Node
+/* policies/clustering.c — convex clustering (clustering.h; Beniamine 2013, Algorithm 1). Node
  * sets are arrays of node numbers in increasing order; A~ is also kept as a
  * bit row with the list of its non-empty words, so that "does y precede all
  * of A~?" is a word-parallel subset test over the words A~ occupies. */

@@ -1,6 +1,6 @@
 /* policies/clustering.h — convex clustering of a DAG (Lepère and Trystram
- * 2002 as Beniamine's thesis adapts it, specs/beniamine2013-heft-convex-
- * clustering.md §3.3–3.4), independent of the runtime: it works on a bare DAG
+ * 2002 as Beniamine's thesis adapts it, §3.1.2,
+ * Algorithm 1), independent of the runtime: it works on a bare DAG
  * given by its transitive closure (closure.h), so it can be checked by brute
  * force on any DAG.
  *
@@ -17,10 +17,10 @@
  * The update step as the thesis writes it (SINGLE) can make A depend on A~
  * and A~ on A at once, which gives non-convex clusters and a cyclic cluster
  * graph; SAFE (the default) then keeps only the moves of the side that scores
- * better (ties: the ancestors' side), and is otherwise identical (spec §3.4,
- * with its proof that every cluster is then convex and the cluster graph
- * acyclic). NONE moves nothing. M = 0 means no clustering: one node per
- * cluster (spec §7.6). */
+ * better (ties: the ancestors' side), and is otherwise identical (our
+ * rule: every cluster is then convex and the cluster graph acyclic, which
+ * test_clustering checks by brute force). NONE moves nothing. M = 0 means no
+ * clustering: one node per cluster (Fig. 3.13b). */
 #ifndef HS_CLUSTERING_H
 #define HS_CLUSTERING_H
 

@@ -1,15 +1,15 @@
 /* policies/dada.c — DADA, Distributed Affinity Dual Approximation (Bleuse,
- * Gautier, Lima, Mounié and Trystram, Euro-Par 2014; specs/bleuse2014-dada.md
- * §3). An online policy: each batch of tasks made ready by one completion (or
- * the sources at time 0) is allocated by the dual approximation of
+ * Gautier, Lima, Mounié and Trystram, Euro-Par 2014, §3.2, Algorithm 2). An
+ * online policy: each batch of tasks made ready by one completion (or the
+ * sources at time 0) is allocated by the dual approximation of
  * policies/dualapprox.c, then pushed onto the workers' FIFO queues in
  * allocation order.
  *
  * What this file adds to the dual approximation is the view of the runtime:
  *   - the cost of a task on a worker, its estimated execution time, plus
  *     (cp=1, "+CP") the estimated time to bring its missing inputs at the
- *     routes' nominal bandwidths (cp=topology, spec §1.6 and §6.19: a GPU
- *     sharing its PCIe switch with n − 1 other selected GPUs sees 1/n of it);
+ *     routes' nominal bandwidths (cp=topology, our addition: a GPU sharing
+ *     its PCIe switch with n − 1 other selected GPUs sees 1/n of it);
  *   - when each worker is free: what it holds, plus the costs queued here;
  *   - affinity (§3.2): the bytes of the data the task writes (W or RW) that
  *     are valid on a GPU's memory now (affinity=predicted: where the last
@@ -17,7 +17,7 @@
  *     the GPU with the most, ties to the earliest finish then the lowest id;
  *     host memory counts only with aff_host=1 (for whichever core).
  *
- * Names (§3.4): dada = DADA(α) with α = 1, dada0 = DADA(0), dada-cp =
+ * Names: dada = DADA(α) with α = 1, dada0 = DADA(0), dada-cp =
  * DADA(α)+CP, dada0-cp = DADA(0)+CP; each takes every parameter. */
 #include "policies/batchq.h"
 #include "policies/dualapprox.h"
@@ -96,6 +96,7 @@ static int dada_init(struct hs_sched *s)
     int P = hs_sched_nworkers(s);
     struct dada *d = hs_xcalloc(1, sizeof *d);
     hs_batchq_init(&d->bq, s);
+    hs_sched_set_decision(s, HS_DECIDE_WORKERS); /* the dual approximation weighs every worker */
     d->is_gpu = hs_xcalloc((size_t)P, sizeof *d->is_gpu);
     for (int w = 0; w < P; w++)
         d->is_gpu[w] = hs_sched_worker(s, w)->arch == HS_ARCH_GPU;

@@ -1,5 +1,5 @@
 /* policies/dda.c — DDA, XKaapi's Distributed Dual Approximation ("gdual";
- * Lima's thesis §6.3.3, Algorithm 7; specs/lima2014-xkaapi-runtime.md §3.7),
+ * Lima's thesis §6.3.3, Algorithm 7; Kedad-Sidhoum et al. 2013),
  * the predecessor of DADA without affinity. Per batch of ready tasks, a binary
  * search on the guess λ (policies/dualapprox.c's bisection) over a DualHP
  * partition between the two classes:
@@ -50,6 +50,7 @@ static int dda_init(struct hs_sched *s)
     const struct hs_spec *p = hs_sched_params(s);
     struct dda *d = hs_xcalloc(1, sizeof *d);
     hs_batchq_init(&d->bq, s);
+    hs_sched_set_decision(s, HS_DECIDE_WORKERS); /* the dual approximation weighs every worker */
     d->alpha = hs_spec_double(p, "alpha");
     d->beta = hs_spec_double(p, "beta");
     d->eps = hs_spec_double(p, "eps");

@@ -35,6 +35,7 @@ static int dmda_init(struct hs_sched *s)
     d->q = hs_xcalloc((size_t)n, sizeof *d->q);
     d->queued = hs_xcalloc((size_t)n, sizeof(double));
     d->beta = hs_spec_double(hs_sched_params(s), "beta");
+    hs_sched_set_decision(s, HS_DECIDE_WORKERS); /* an expected end on every worker per task */
     hs_sched_set_data(s, d);
     return 0;
 }

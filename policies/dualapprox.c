@@ -1,5 +1,5 @@
 /* policies/dualapprox.c — DADA's dual approximation on a batch of independent
- * tasks (policies/dualapprox.h; specs/bleuse2014-dada.md §3.3): the orders
+ * tasks (policies/dualapprox.h; Bleuse et al. 2014, §3.2, Algorithm 2): the orders
  * that do not depend on the guess, ASSIGN for one guess, and the binary
  * search over guesses. */
 #include "policies/dualapprox.h"
@@ -284,7 +284,7 @@ double hs_da_bisect(double upper, double eps, bool (*try_guess)(void *ctx, doubl
 {
     double lower = 0;
     int it = 0;
-    try_guess(ctx, upper); /* the fallback: upper always fits (spec §3.5) */
+    try_guess(ctx, upper); /* the fallback: the first upper bound always fits */
     while (upper - lower > eps) {
         double lambda = (upper + lower) / 2;
         if (try_guess(ctx, lambda))

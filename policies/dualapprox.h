@@ -1,5 +1,5 @@
 /* policies/dualapprox.h — the dual approximation at the heart of DADA
- * (Bleuse et al., Euro-Par 2014, Algorithm 2; specs/bleuse2014-dada.md §3.3),
+ * (Bleuse et al., Euro-Par 2014, §3.2, Algorithm 2),
  * on a batch of independent tasks and with no reference to the runtime: a
  * policy (or a test) describes the batch as a cost matrix, the time each
  * worker is free and each task's affinity worker, and gets an allocation.

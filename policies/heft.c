@@ -11,12 +11,17 @@
  * variants of the HEFT-NC thesis §5.3.1 (with the slowest and fastest finite
  * time of the task): speedup ws/wf, absdiff ws−wf, composite (ws−wf)·wf/ws.
  *
- * Online (online=1), as in XKaapi (specs/bleuse2014-dada.md §2): each batch of
- * tasks made ready by one completion (or the sources at time 0) is sorted by
- * decreasing CPU/GPU speedup (order=fifo keeps activation order), then each
- * task goes to the worker minimising max(available, now + transfers) + exec
- * (Topcuoglu's EST applied online: the transfers overlap the queued work;
- * eft=additive: StarPU 1.0's available + exec + transfers, spec §6.7),
+ * Online (online=1), as in XKaapi (Bleuse et al. 2014, §3.1, Algorithm 1;
+ * Lima 2014, §6.3.2, Algorithm 6): each batch of tasks made ready by one
+ * completion (or the sources at time 0) is sorted by decreasing CPU/GPU
+ * speedup (order=fifo keeps activation order), then each task goes to the
+ * worker minimising available + exec + transfers (eft=additive, the default:
+ * XKaapi's HEFT takes "the appropriate time slot when the worker completes
+ * the execution of its last assigned task" and a task's predicted time is
+ * "alpha p_i + beta T_i", its execution plus its predicted transfers, Lima
+ * §6.3.2; Bleuse et al. §4.1: "the time to transfer data before executing
+ * the task"), or max(available, now + transfers) + exec (eft=topcuoglu:
+ * Topcuoglu's EST applied online, the transfers overlapping the queued work),
  * appended to that worker's queue; availability is corrected from the actual
  * state of the workers at every decision. */
 #include "policies/listsched.h"
@@ -37,9 +42,9 @@ static const struct hs_param heft_params[] = {
      .help = "offline: task weight in the upward rank"},
     {.name = "order", .type = HS_P_CHOICE, .defval = "speedup", .choices = "speedup|fifo",
      .help = "online: order of a batch (CPU/GPU speedup, or activation order)"},
-    {.name = "eft", .type = HS_P_CHOICE, .defval = "topcuoglu", .choices = "topcuoglu|additive",
-     .help = "online: finish time max(available, now + transfers) + exec, or StarPU's "
-             "available + exec + transfers"},
+    {.name = "eft", .type = HS_P_CHOICE, .defval = "additive", .choices = "additive|topcuoglu",
+     .help = "online: finish time available + exec + transfers (XKaapi's), or "
+             "max(available, now + transfers) + exec (Topcuoglu's EST applied online)"},
     {0},
 };
 
@@ -229,6 +234,7 @@ static int init_online(struct hs_sched *s)
     struct online *o = hs_xcalloc(1, sizeof *o);
     int n = hs_sched_nworkers(s);
     o->online = true;
+    hs_sched_set_decision(s, HS_DECIDE_WORKERS); /* an EFT on every worker per task */
     o->q = hs_xcalloc((size_t)n, sizeof *o->q);
     o->queued = hs_xcalloc((size_t)n, sizeof(double));
     o->speedup = hs_xcalloc((size_t)hs_sched_dag(s)->ntasks, sizeof(double));

@@ -1,55 +1,58 @@
 /* policies/heftnc.c — HEFT-NC ("No-Cross", Shetti, Fahmy and Bretschneider,
- * PDCAT 2013; Shetti's M.Eng. thesis, NTU 2014, Algorithm 1) and its
- * P-processor extension HEFT-NCe (thesis Algorithm 2), one function for both,
- * as resolved in specs/shetti2014-heft-nc.md §3.2–3.4, §8 and §9.2.
+ * PDCAT 2013; Shetti's M.Eng. thesis, NTU 2014, §5.3, Algorithm 1) and its
+ * P-processor extension HEFT-NCe (thesis §6.2, Algorithm 2), one function for
+ * both. Where the thesis is ambiguous the choice made here is said, and each
+ * alternative is a parameter (docs/policies.md).
  *
- * Ranking (Algorithm 1 lines 1–4, spec §3.2, §3.3.4): upward rank
+ * Ranking (Algorithm 1 lines 1–4, §5.3.1): upward rank
  * rank(t) = weight(t) + max over successors (c̄ + rank(succ)), communication
  * included, with the composite weight of Eq. 5.1 with the slowest time ws and
  * the fastest wf of the task: (ws − wf)·wf/ws (the orientation that
  * reproduces all 32 ranks of the thesis' Table 5.1). For P > 2 this is the
- * "composite" reading of Eqs. 6.1–6.4 (spec §3.4.3 item 1: Eq. 6.4 inverted,
- * p_j = the fastest processor); it reduces to Eq. 5.1 at P = 2. Tasks are
- * taken from a ready list by decreasing rank, ties to the lowest id (§8 item
- * 18, 17).
+ * "composite" reading of Eqs. 6.1–6.4 (our reading: Eq. 6.4 as printed is
+ * inverted, and p_j is the fastest processor); it reduces to Eq. 5.1 at P = 2.
+ * Tasks are taken from a ready list by decreasing rank, ties to the lowest id
+ * (our choice: the thesis gives no tie rule).
  *
- * Processor selection (Algorithm 1 lines 8–26, Algorithm 2 lines 9–30, spec
- * §3.3.3, §3.3.6): EFT as in HEFT (§3.1.3, §8 item 1: data-ready time from
- * the predecessors' planned finish plus the transfer when on another memory
- * node; c̄ in the rank is the mean transfer time, c_ij on the spec's uniform
- * network), with insertion into idle gaps;
+ * Processor selection (Algorithm 1 lines 8–26, Algorithm 2 lines 9–30, §5.3.2,
+ * §6.2.2): EFT as in HEFT (Topcuoglu et al. 2002: data-ready time from the
+ * predecessors' planned finish plus the transfer when on another memory node;
+ * c̄ in the rank is the mean transfer time, c_ij on the uniform network of the
+ * thesis' simulations), with insertion into idle gaps;
  * j = GOP = the earliest-finish-time worker (ties: lowest id); k = LOP = a
- * minimum-cost worker (ties: earliest finish, then lowest id; §3.4.3 item 4).
- * If w(t,j) ≤ min_p w(t,p) (line 13; §3.4.3 item 2: a test on costs, not on
+ * minimum-cost worker (ties: earliest finish, then lowest id; our choice).
+ * If w(t,j) ≤ min_p w(t,p) (line 13, read as a test on costs, not on
  * indices) t goes to j. Otherwise
- *   Weight_Ltask    = (w_j − w_k)·w_k/w_j           (Eq. 5.1 on (j,k), §8 item 27)
+ *   Weight_Ltask    = (w_j − w_k)·w_k/w_j           (Eq. 5.1 on (j,k))
  *   Weight_abstract = (E_k − E_j)·E_k/E_j           (line 17 as printed, "literal")
- *                  or (E_k − E_j)·E_j/E_k           (abstract=semantic, §8 item 4)
+ *                  or (E_k − E_j)·E_j/E_k           (abstract=semantic, the
+ *                                                    orientation of Eq. 5.1)
  *   R = Weight_Ltask / Weight_abstract (INFINITY when Weight_abstract = 0:
- *       equal finish times go to the fastest worker, §3.3.3)
+ *       equal finish times go to the fastest worker)
  * and R ≤ T sends t to j (cross-over), R > T to k (no cross-over); T = 0 never
- * crosses, T = inf is HEFT's choice (§8 items 25, 26). At P = 2, k is the
- * other worker and Weight_Ltask is the task's Eq. 5.1 weight, so this is
- * Algorithm 1 (§3.4.3 item 5). Zero-cost tasks (the thesis' pseudo-root)
- * always take the `if` branch and occupy no time (§8 item 28). Workers that
- * cannot run a task (infinite estimate) are left out of j, k, ws and wf.
+ * crosses, T = inf is HEFT's choice. At P = 2, k is the other worker and
+ * Weight_Ltask is the task's Eq. 5.1 weight, so this is Algorithm 1. The
+ * decisions of the thesis' worked example (Figs. 5.2, 5.3) come out as
+ * printed (test_heftnc). Zero-cost tasks (the thesis' pseudo-root) always
+ * take the `if` branch and occupy no time. Workers that cannot run a task
+ * (infinite estimate) are left out of j, k, ws and wf.
  *
- * Parameters (defaults = the spec's):
- *   threshold=0.3          CROSS_THRESHOLD T, in [0, inf]
+ * Parameters (defaults: the readings above):
+ *   threshold=0.3          CROSS_THRESHOLD T, in [0, inf] (the thesis' value)
  *   rank=composite         task weight of the rank: composite (Eq. 5.1), or
  *                          the thesis' Approaches 1–2 speedup ws/wf, absdiff
- *                          ws−wf, or HEFT's mean (§3.2)
+ *                          ws−wf (§5.3.1), or HEFT's mean
  *   nce_weight=composite   with rank=composite: composite, or literal Eq. 6.4
  *                          Speedup/TimeDiff = (ws/wf)/(ws−wf), 0 when ws = wf
- *                          or wf = 0 (§3.4.3 item 1, §8 item 7; applies at any
- *                          P — at P = 2 the thesis has only Eq. 5.1)
+ *                          or wf = 0 (applies at any P — at P = 2 the thesis
+ *                          has only Eq. 5.1)
  *   abstract=literal       Weight_abstract orientation: literal | semantic
  *   branches=thesis        thesis: Algorithm 1's branches; as-printed:
  *                          Algorithm 2's swapped bodies (R ≤ T → k, else j;
- *                          §3.4.3 item 3, §8 item 5; sensitivity only)
- *   insertion=1            0: append after each worker's last task (§8 item 2)
- * Ties are deterministic (§8 item 17; no random option). The plan is executed
- * as HEFT's is (policies/listsched.h). */
+ *                          a misprint in our reading; for sensitivity only)
+ *   insertion=1            0: append after each worker's last task
+ * Ties are deterministic (no random option). The plan is executed as HEFT's
+ * is (policies/listsched.h). */
 #include "policies/heftnc.h"
 #include "policies/registry.h"
 #include "sim/util.h"

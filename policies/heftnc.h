@@ -2,7 +2,7 @@
  * that tests and experiments use directly: the options of the policy, the
  * task weights of its rank, and the planner with an optional log of every
  * processor-selection decision (the thesis' worked example is such a
- * decision; spec specs/shetti2014-heft-nc.md §3.3.5). */
+ * decision, Figs. 5.2 and 5.3). */
 #ifndef HS_HEFTNC_H
 #define HS_HEFTNC_H
 

@@ -28,4 +28,10 @@ struct hs_policy {
     void (*fini)(struct hs_sched *s);
 };
 
+/* Version of this interface (struct hs_policy and sim/sched.h). A policy
+ * plugin built out of tree exports it as `const int hs_policy_abi =
+ * HS_POLICY_ABI;` beside `const struct hs_policy hs_policy_plugin`, so that
+ * a hetsim of another version refuses it instead of misreading it. */
+#define HS_POLICY_ABI 1
+
 #endif

@@ -2,6 +2,8 @@
 #include "policies/registry.h"
 #include "sim/util.h"
 
+#include <stdbool.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -32,33 +34,64 @@ static const struct hs_policy *const all_policies[] = {
     NULL,
 };
 
+/* the built-in policies, then the plugins' */
+static const struct hs_policy **known;
+static int nknown;
+
 const struct hs_policy *const *hs_policies(void)
 {
-    return all_policies;
+    if (!known) {
+        nknown = (int)(sizeof all_policies / sizeof *all_policies) - 1;
+        known = hs_xmalloc(sizeof all_policies);
+        memcpy(known, all_policies, sizeof all_policies);
+    }
+    return known;
+}
+
+int hs_policy_register(const struct hs_policy *p)
+{
+    hs_policies();
+    for (int i = 0; i < nknown; i++)
+        if (strcmp(known[i]->name, p->name) == 0)
+            return known[i] == p ? 0 : -1;
+    known = hs_xrealloc(known, (size_t)(nknown + 2) * sizeof *known);
+    known[nknown++] = p;
+    known[nknown] = NULL;
+    return 0;
+}
+
+static bool is_plugin_path(const char *name)
+{
+    size_t n = strlen(name);
+    return strchr(name, '/') || (n > 3 && strcmp(name + n - 3, ".so") == 0);
+}
+
+const struct hs_policy *hs_policy_find(const char *name)
+{
+    if (is_plugin_path(name))
+        return hs_policy_load_plugin(name, false);
+    for (const struct hs_policy *const *p = hs_policies(); *p; p++)
+        if (strcmp((*p)->name, name) == 0)
+            return *p;
+    char names[2048];
+    size_t len = 0;
+    names[0] = '\0';
+    for (const struct hs_policy *const *p = hs_policies(); *p && len < sizeof names; p++)
+        len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "", (*p)->name);
+    hs_fail("unknown policy '%s' (valid: %s; or the path of a policy plugin, lib*.so)", name, names);
+    return NULL;
 }
 
 const struct hs_policy *hs_policy_parse(const char *text, struct hs_spec *spec)
 {
     if (hs_spec_parse(text, spec))
         return NULL;
-    for (int i = 0; all_policies[i]; i++) {
-        const struct hs_policy *p = all_policies[i];
-        if (strcmp(p->name, spec->name) != 0)
-            continue;
-        char what[96];
-        snprintf(what, sizeof what, "policy %s", p->name);
-        if (hs_spec_check(spec, p->params, what)) {
-            hs_spec_free(spec);
-            return NULL;
-        }
-        return p;
+    const struct hs_policy *p = hs_policy_find(spec->name);
+    char what[1100];
+    snprintf(what, sizeof what, "policy %s", p ? p->name : "");
+    if (!p || hs_spec_check(spec, p->params, what)) {
+        hs_spec_free(spec);
+        return NULL;
     }
-    char names[512];
-    int len = 0;
-    for (int i = 0; all_policies[i]; i++)
-        len += snprintf(names + len, sizeof names - (size_t)len, "%s%s", i ? ", " : "",
-                        all_policies[i]->name);
-    hs_fail("unknown policy '%s' (valid: %s)", spec->name, names);
-    hs_spec_free(spec);
-    return NULL;
+    return p;
 }

@@ -1,6 +1,6 @@
 /* policies/ws.c — XKaapi's work stealing and its two locality heuristics
- * (specs/lima2014-xkaapi-runtime.md §2.3, §3.2–3.4, ambiguities A-5, A-7,
- * A-34, A-36).
+ * (Lima 2014, §4.3, §5.5, Algorithms 3 and 4, §6.1.3; where the thesis is
+ * silent, XKaapi's code of 2013, as said below).
  *
  * Queues: every worker has a ready list (rtl) and a mailbox; the tasks ready
  * at the start sit in the master list (creation order), which belongs to the
@@ -22,13 +22,24 @@
  *   locality  H1 (Algorithm 3): the memory node holding the most valid bytes
  *             of its arguments; host memory or the activating worker's own
  *             node: local push, else remote push to that node's worker
- *   writer    H2 (Algorithm 4), code variant (A-7): the first written
+ *   writer    H2 (Algorithm 4), as XKaapi's 2013 code does it: the first written
  *             argument not valid on the activating worker's node goes to
  *             the worker of its lowest-index valid copy if that is a device;
  *             writer=thesis draws a worker uniformly among those holding a
  *             valid copy of the first written argument
- * scope=gpu applies H1/H2 only to activations by GPU workers (the 2013 code,
- * A-5); a target that cannot run the task gets it in the master list instead
+ * Order of the activated tasks (order=):
+ *   chain     local push at the head of the activating worker's rtl, popped
+ *             before anything else: a chain of tasks (DGEMM's C(i,j) += A B
+ *             over k) runs to its end on one worker, depth first (XKaapi's
+ *             code: a local push goes to the head of the ready list)
+ *   fifo      a local push joins the tail of the master (root frame) list,
+ *             which every worker pops from the head after its mailbox and
+ *             rtl, before stealing: tasks run in activation order, so DGEMM
+ *             advances all chains together over k (the order Table 5.1's
+ *             1- and 2-GPU volumes of the thesis point to: only it moves the
+ *             minimum 8.00 GiB on one GPU)
+ * scope=gpu applies H1/H2 only to activations by GPU workers (the 2013
+ * code); a target that cannot run the task gets it in the master list instead
  * (a GPU worker activating a CPU-only task). steal=0 disables stealing
  * (everyone then pops the master list), for tests and studies. */
 #include "policies/deque.h"
@@ -49,7 +60,7 @@ struct ws {
     int current;        /* worker whose completion is being processed, -1 at start */
     int master_worker;
     enum push_rule rule;
-    bool writer_thesis, gpu_scope, steal, neighbour;
+    bool writer_thesis, gpu_scope, steal, neighbour, fifo;
     double steal_cost;
     int attempts;
 };
@@ -61,6 +72,9 @@ static const struct hs_param ws_params[] = {
      .help = "H2 variant: lowest-index valid copy (code) or a random holder (thesis)"},
     {.name = "scope", .type = HS_P_CHOICE, .defval = "all", .choices = "all|gpu",
      .help = "apply H1/H2 to every activation, or only to GPU workers' (2013 code)"},
+    {.name = "order", .type = HS_P_CHOICE, .defval = "chain", .choices = "chain|fifo",
+     .help = "activated tasks: head of the local list (chains run to their end) or the tail of the "
+             "shared frame list (activation order)"},
     {.name = "steal", .type = HS_P_BOOL, .defval = "1", .help = "idle workers steal"},
     {.name = "steal_cost", .type = HS_P_DOUBLE, .defval = "2e-6", .range = "[0,inf)",
      .help = "seconds a steal attempt holds the victim's lock"},
@@ -100,6 +114,7 @@ int hs_ws_init(struct hs_sched *s)
     ws->writer_thesis = strcmp(param(s, "writer", "code"), "thesis") == 0;
     ws->gpu_scope = strcmp(param(s, "scope", "all"), "gpu") == 0;
     ws->steal = strcmp(param(s, "steal", "1"), "0") != 0;
+    ws->fifo = strcmp(param(s, "order", "chain"), "fifo") == 0;
     ws->neighbour = strcmp(param(s, "victim", "random"), "neighbour") == 0;
     ws->steal_cost = hs_spec_double(hs_sched_params(s), "steal_cost");
     if (!(ws->steal_cost >= 0))
@@ -196,7 +211,7 @@ void hs_ws_push(struct hs_sched *s, struct hs_task *t)
         return;
     }
     int target = push_target(s, ws, t, cur);
-    if (!hs_sched_can_run(s, t, target))
+    if (!hs_sched_can_run(s, t, target) || (target == cur && ws->fifo))
         hs_deque_push_tail(&ws->master, t);
     else if (target == cur)
         hs_deque_push_head(&ws->rtl[cur], t);
@@ -268,7 +283,7 @@ struct hs_task *hs_ws_pop(struct hs_sched *s, int w)
     struct hs_task *t = take_runnable(&ws->mailbox[w], false, ctx);
     if (!t)
         t = take_runnable(&ws->rtl[w], false, ctx);
-    if (!t && (w == ws->master_worker || !ws->steal))
+    if (!t && (w == ws->master_worker || !ws->steal || ws->fifo))
         t = take_runnable(&ws->master, false, ctx);
     if (!t && ws->steal)
         t = steal(s, ws, w, ctx);

@@ -1,5 +1,5 @@
-/* policies/ws.h — work stealing as in XKaapi (specs/lima2014-xkaapi-runtime.md
- * §2.3, §3.2–3.5), shared by the policies `ws` and `lws`. */
+/* policies/ws.h — work stealing as in XKaapi (Lima 2014,
+ * §4.3, §5.1, §5.5, §6.1), shared by the policies `ws` and `lws`. */
 #ifndef HS_WS_H
 #define HS_WS_H
 

@@ -11,10 +11,13 @@ typedef void (*hs_engine_cb)(void *ctx, long id);
 
 struct hs_engine {
     double (*now)(struct hs_engine *e);
-    /* Run task (a DAG task id) on worker; a simulated engine takes `seconds`,
-     * a real one runs the kernel (or a calibrated spin of that duration). */
-    void (*exec)(struct hs_engine *e, int worker, int task, double seconds, hs_engine_cb cb,
-                 void *ctx, long id);
+    /* Run task (a DAG task id) on worker: first `lead` seconds of the
+     * runtime's own work and waits (sim/costs.h; a simulated engine spends
+     * them, a real one has its own and gets 0), then the kernel: a simulated
+     * engine takes `seconds`, a real one runs it (or a calibrated spin of
+     * that duration). */
+    void (*exec)(struct hs_engine *e, int worker, int task, double lead, double seconds,
+                 hs_engine_cb cb, void *ctx, long id);
     /* Move datum `handle` (bytes long) from one memory node to another. */
     void (*transfer)(struct hs_engine *e, int handle, int src_node, int dst_node, double bytes,
                      hs_engine_cb cb, void *ctx, long id);

@@ -30,7 +30,7 @@ struct runner {
     struct sg_engine *eng;
     sg_sem_t sem;
     bool is_exec;
-    double seconds;
+    double lead, seconds; /* an exec: the runtime's time before the kernel, the kernel */
     sg_host_t src, dst;
     double bytes;
     const char *state_host; /* Paje: host whose "task" state shows the kernel */
@@ -71,11 +71,15 @@ static void runner_main(int argc, char **argv)
         sg_sem_acquire(r->sem);
         if (r->is_exec) {
             bool traced = r->eng->paje && r->state_host;
-            if (traced)
+            if (traced) { /* the state covers the kernel alone */
+                if (r->lead > 0)
+                    sg_actor_sleep_for(r->lead);
                 TRACE_host_push_state(r->state_host, "task", r->label);
-            sg_actor_sleep_for(r->seconds);
-            if (traced)
+                sg_actor_sleep_for(r->seconds);
                 TRACE_host_pop_state(r->state_host, "task");
+            } else {
+                sg_actor_sleep_for(r->lead + r->seconds); /* one event */
+            }
         } else {
             sg_host_sendto(r->src, r->dst, r->bytes);
         }
@@ -105,13 +109,14 @@ static struct runner *take_runner(struct sg_engine *eng)
     return r;
 }
 
-static void sg_exec(struct hs_engine *e, int worker, int task, double seconds, hs_engine_cb cb,
-                    void *ctx, long id)
+static void sg_exec(struct hs_engine *e, int worker, int task, double lead, double seconds,
+                    hs_engine_cb cb, void *ctx, long id)
 {
     struct sg_engine *eng = (struct sg_engine *)e;
     struct runner *r = take_runner(eng);
     const struct hs_dag *dag = eng->rt->dag;
     r->is_exec = true;
+    r->lead = lead;
     r->seconds = seconds;
     r->state_host = eng->pf->workers[worker].host;
     r->label = eng->paje_names ? eng->paje_names[dag->tasks[task].kernel] : NULL;
@@ -142,6 +147,7 @@ static void sg_timer(struct hs_engine *e, double seconds, hs_engine_cb cb, void 
     struct sg_engine *eng = (struct sg_engine *)e;
     struct runner *r = take_runner(eng);
     r->is_exec = true;
+    r->lead = 0;
     r->seconds = seconds;
     r->state_host = NULL; /* no Paje state: it is not a kernel */
     r->cb = cb;

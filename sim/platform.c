@@ -91,7 +91,8 @@ static int cmp_spread(const void *a, const void *b)
 
 /* KAAPI_GPUSET of the 2013 script (plasma-xkaapi.rb) for k = 1..8 GPUs, as
  * GPU indices: with switch pairs (0,1) (2,3) (4,5) (6,7), k = 5 shares two
- * switches, not one (specs/bleuse2014-dada.md §1.2). */
+ * switches, not one (the GPU sets of plasma-kaapi's timing script for
+ * Idgraf, 2013, which the experiments of Bleuse et al. 2014 ran). */
 static const int script_sets[9][8] = {
     {0}, {1}, {1, 4}, {1, 2, 4}, {1, 2, 4, 6}, {1, 2, 3, 4, 5}, {1, 2, 3, 4, 5, 6},
     {0, 1, 2, 3, 4, 5, 7}, {0, 1, 2, 3, 4, 5, 6, 7},

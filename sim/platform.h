@@ -13,7 +13,9 @@
 
 /* ---- inventory: what the platform file declares -------------------------- */
 
-enum hs_host_kind { HS_HOST_CPU, HS_HOST_GPU, HS_HOST_RAM, HS_HOST_PROC };
+/* IGNORED: a host hetsim does not model (StarPU's disks and main-thread
+ * host, OpenCL views of CUDA devices), kept to be listed. */
+enum hs_host_kind { HS_HOST_CPU, HS_HOST_GPU, HS_HOST_RAM, HS_HOST_PROC, HS_HOST_IGNORED };
 
 struct hs_inv_host {
     char *name;
@@ -34,19 +36,35 @@ void hs_inventory_free(struct hs_inventory *inv);
 
 /* A host's property by key, or NULL (inventory.c reads hosts through it). */
 typedef const char *(*hs_prop_fn)(const void *host, const char *key);
+struct hs_hostmap; /* sim/hostmap.h */
+/* What telling a platform's hosts apart needs besides each host: the
+ * platform's name (for messages), the property getter, the host map (NULL:
+ * none, it decides first) and what the names of all the hosts say about
+ * StarPU's conventions (hs_inv_ctx_note each name first). */
+struct hs_inv_ctx {
+    const char *pfname;
+    hs_prop_fn prop;
+    const struct hs_hostmap *map;
+    bool has_ram;  /* a host RAM*: StarPU's MAIN is then its main thread, not memory */
+    bool has_cuda; /* hosts CUDA* or GPU*: OpenCL* hosts are the same devices again */
+};
+void hs_inv_ctx_note(struct hs_inv_ctx *c, const char *name);
 /* Fill h (its name copied) from a host's name, speed and properties: its
  * kind, then the properties checked; -1 with hs_fail naming the host, the
  * property and the value (h->name is set either way: free it). */
-int hs_inv_host_read(struct hs_inv_host *h, const char *pfname, const char *name, double speed,
-                     hs_prop_fn prop, const void *host);
+int hs_inv_host_read(struct hs_inv_host *h, const struct hs_inv_ctx *c, const char *name,
+                     double speed, const void *host);
+/* Why a host of kind IGNORED is ignored, for `hetsim platform`. */
+const char *hs_inv_ignored_why(const char *name);
 /* Hosts by kind, then natural name ("GPU2" before "GPU10"). */
 void hs_inventory_sort(struct hs_inventory *inv);
 
 /* ---- selection ------------------------------------------------------------ */
 
 /* first: GPU0, GPU1, …; spread: one GPU per PCIe switch first; script: the
- * GPU sets of the 2013 Idgraf script of the DADA paper (specs/bleuse2014-dada.md
- * §1.2, §6.16), which depend on how many GPUs are selected (8-GPU platforms). */
+ * GPU sets of the 2013 Idgraf script of the DADA paper (plasma-kaapi's
+ * timing script; the paper does not say which GPUs it used), which depend on
+ * how many GPUs are selected (8-GPU platforms). */
 enum hs_gpu_order { HS_GPU_FIRST, HS_GPU_SPREAD, HS_GPU_SCRIPT };
 
 const char *hs_gpu_order_name(enum hs_gpu_order order);

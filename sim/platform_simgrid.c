@@ -2,15 +2,18 @@
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "sim/platform_simgrid.h"
 #include "platforms/inputfile.h"
+#include "sim/hostmap.h"
 #include "sim/util.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/link.h>
+#include <simgrid/zone.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +47,21 @@ static void extract_message(const char *log, char *out, size_t size)
     }
 }
 
+/* StarPU still ships version-3 files (power=) beside the .v4.xml ones. */
+static const char *old_version_hint(const char *path)
+{
+    char head[1024] = "";
+    FILE *f = fopen(path, "r");
+    if (f) {
+        head[fread(head, 1, sizeof head - 1, f)] = '\0';
+        fclose(f);
+    }
+    return strstr(head, "version=\"3\"") || strstr(head, "version='3'")
+               ? " (a version-3 platform: SimGrid 3.32 reads version 4; StarPU ships a .v4.xml "
+                 "beside its version-3 files)"
+               : "";
+}
+
 /* SimGrid's TCP artefacts, turned off unless the platform file's own <config>
  * sets them (as StarPU's platform files do): the TCP window bound
  * (a flow runs at most at TCP-gamma / (2 latency), so routes of large latency
@@ -73,16 +91,21 @@ static unsigned file_config(const char *log)
 struct probe_state {
     char src[128], dst[128];
     bool probing;
-    int count[4]; /* hosts per hs_host_kind, once the inventory is read */
+    int count[HS_HOST_IGNORED + 1]; /* hosts per hs_host_kind, once the inventory is read */
     bool counted;
 };
 
+static bool memory_node(enum hs_host_kind k)
+{
+    return k == HS_HOST_GPU || k == HS_HOST_RAM || k == HS_HOST_PROC;
+}
+
 /* Ask SimGrid for the route between every two hosts that are memory nodes
  * (the pairs hs_platform_build asks about). */
-static void probe_routes(const char *path, struct probe_state *ps)
+static void probe_routes(const char *path, const char *map_file, struct probe_state *ps)
 {
     struct hs_inventory inv;
-    if (hs_sg_inventory(path, &inv))
+    if (hs_sg_inventory_map(path, map_file, &inv))
         return; /* the parent says what is wrong with the hosts */
     for (int i = 0; i < inv.n; i++)
         ps->count[inv.hosts[i].kind]++;
@@ -90,7 +113,7 @@ static void probe_routes(const char *path, struct probe_state *ps)
     xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
     for (int a = 0; a < inv.n; a++)
         for (int b = 0; b < inv.n; b++) {
-            if (a == b || inv.hosts[a].kind == HS_HOST_CPU || inv.hosts[b].kind == HS_HOST_CPU)
+            if (a == b || !memory_node(inv.hosts[a].kind) || !memory_node(inv.hosts[b].kind))
                 continue;
             snprintf(ps->src, sizeof ps->src, "%s", inv.hosts[a].name);
             snprintf(ps->dst, sizeof ps->dst, "%s", inv.hosts[b].name);
@@ -104,7 +127,7 @@ static void probe_routes(const char *path, struct probe_state *ps)
     hs_inventory_free(&inv);
 }
 
-static _Noreturn void check_child(const char *path, int fd, struct probe_state *ps)
+static _Noreturn void check_child(const char *path, const char *map_file, int fd, struct probe_state *ps)
 {
     dup2(fd, STDERR_FILENO);
     int null = open("/dev/null", O_WRONLY);
@@ -125,7 +148,7 @@ static _Noreturn void check_child(const char *path, int fd, struct probe_state *
         fprintf(stderr, "hetsim-check: the platform has no host\n");
         _exit(3);
     }
-    probe_routes(path, ps);
+    probe_routes(path, map_file, ps);
     _exit(0);
 }
 
@@ -146,7 +169,7 @@ static void read_log(int fd, char *log, size_t size)
     log[len] = '\0';
 }
 
-int hs_sg_check_platform(const char *path, struct hs_sg_check *out)
+int hs_sg_check_platform(const char *path, const char *map_file, struct hs_sg_check *out)
 {
     char err[1024];
     FILE *f = hs_input_open(path, HS_INPUT_MAX_BYTES, err, sizeof err);
@@ -168,7 +191,7 @@ int hs_sg_check_platform(const char *path, struct hs_sg_check *out)
     pid_t pid = fork();
     if (pid == 0) {
         close(fds[0]);
-        check_child(path, fds[1], ps);
+        check_child(path, map_file, fds[1], ps);
     }
     close(fds[1]);
     static char log[16384];
@@ -200,7 +223,7 @@ int hs_sg_check_platform(const char *path, struct hs_sg_check *out)
                        "route between every two memory nodes)",
                        path, at.src, at.dst,
                        strcmp(msg, "SimGrid could not load it") ? msg : "crashed looking it up");
-    return hs_fail("platform file %s: %s", path, msg);
+    return hs_fail("platform file %s: %s%s", path, msg, old_version_hint(path));
 }
 
 void hs_sg_init(bool verbose, const char *paje_file, unsigned file_sets)
@@ -272,25 +295,53 @@ static const char *host_prop(const void *host, const char *key)
 
 int hs_sg_inventory(const char *platform_name, struct hs_inventory *inv)
 {
+    return hs_sg_inventory_map(platform_name, NULL, inv);
+}
+
+int hs_sg_inventory_map(const char *platform_name, const char *map_file, struct hs_inventory *inv)
+{
     memset(inv, 0, sizeof *inv);
     size_t n = sg_host_count();
     if (n == 0) /* sg_host_list aborts then */
         return hs_fail("platform %s: no host", platform_name);
     if (check_links(platform_name))
         return -1;
+    struct hs_hostmap map;
+    if (map_file && hs_hostmap_read(map_file, &map))
+        return -1;
+    struct hs_inv_ctx ctx = {.pfname = platform_name, .prop = host_prop, .map = map_file ? &map : NULL};
     sg_host_t *hosts = sg_host_list();
+    for (size_t i = 0; i < n; i++)
+        hs_inv_ctx_note(&ctx, sg_host_get_name(hosts[i]));
     inv->hosts = hs_xcalloc(n, sizeof *inv->hosts);
-    for (size_t i = 0; i < n; i++) {
-        inv->n++;
-        if (hs_inv_host_read(&inv->hosts[i], platform_name, sg_host_get_name(hosts[i]),
-                             sg_host_get_speed(hosts[i]), host_prop, hosts[i])) {
-            free(hosts);
-            hs_inventory_free(inv);
-            return -1;
-        }
-    }
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) /* a host's name is set even when it fails */
+        rc = hs_inv_host_read(&inv->hosts[inv->n++], &ctx, sg_host_get_name(hosts[i]),
+                              sg_host_get_speed(hosts[i]), hosts[i]);
     free(hosts);
+    if (map_file)
+        hs_hostmap_free(&map);
+    if (rc) {
+        hs_inventory_free(inv);
+        return -1;
+    }
     hs_inventory_sort(inv);
+    return 0;
+}
+
+int hs_sg_costs(const char *platform_name, struct hs_costs *c)
+{
+    sg_netzone_t zone = sg_zone_get_root();
+    for (int i = 0; hs_costs_props[i]; i++) {
+        if (!isnan(hs_costs_get(c, i)))
+            continue; /* set by the run */
+        const char *v = zone ? sg_zone_get_property_value(zone, hs_costs_props[i]) : NULL;
+        double seconds = 0;
+        if (v && hs_costs_parse_time(v, &seconds))
+            return hs_fail("platform %s: zone property %s='%s' is not a duration (e.g. 5us, 2e-6)",
+                           platform_name, hs_costs_props[i], v);
+        hs_costs_set(c, i, seconds);
+    }
     return 0;
 }
 

@@ -30,12 +30,25 @@ const char *hs_version(void)
     return HETSIM_VERSION;
 }
 
+/* The runtime's costs the run charged (sim/costs.h), when it charged any. */
+static void add_costs(cJSON *o, const struct hs_costs *c)
+{
+    if (!hs_costs_any(c))
+        return;
+    cJSON *costs = cJSON_AddObjectToObject(o, "runtime_costs");
+    for (int i = 0; hs_costs_props[i]; i++)
+        cJSON_AddNumberToObject(costs, strchr(hs_costs_props[i], '/') + 1, hs_costs_get(c, i));
+}
+
 static cJSON *inputs_json(const struct hs_record_inputs *in, const struct hs_run *run)
 {
     int gpus = 0, cpus = 0;
     for (int w = 0; w < run->pf.nworkers; w++)
         run->pf.workers[w].arch == HS_ARCH_GPU ? gpus++ : cpus++;
-    return hs_record_inputs_json(in, gpus, cpus);
+    cJSON *o = hs_record_inputs_json(in, gpus, cpus);
+    if (run->rt)
+        add_costs(o, &run->rt->opts.costs);
+    return o;
 }
 
 cJSON *hs_record_inputs_json(const struct hs_record_inputs *in, int gpus, int cpus)
@@ -73,6 +86,8 @@ static cJSON *workers_json(const struct hs_run *run)
         cJSON_AddNumberToObject(o, "tasks", rt->ws[w].ntasks);
         cJSON_AddNumberToObject(o, "busy", rt->ws[w].busy);
         cJSON_AddNumberToObject(o, "scheduling_overhead", rt->ws[w].overhead);
+        if (hs_costs_any(&rt->opts.costs))
+            cJSON_AddNumberToObject(o, "runtime_costs", rt->ws[w].runtime);
         cJSON_AddNumberToObject(o, "utilisation", rt->makespan > 0 ? rt->ws[w].busy / rt->makespan : 0);
         cJSON_AddItemToArray(arr, o);
     }

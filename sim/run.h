@@ -14,6 +14,7 @@
 struct hs_run_config {
     const char *platform_file; /* SimGrid XML to load */
     const char *platform_name; /* as the user named it */
+    const char *host_map;      /* host map side file (sim/hostmap.h), or NULL */
     const char *perf_file;     /* timing table, or NULL */
     struct hs_select select;
     struct hs_runtime_opts opts;

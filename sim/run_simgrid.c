@@ -2,6 +2,7 @@
  * timing table) and running it on the SimGrid engine. */
 #include "sim/run.h"
 #include "sim/engine_simgrid.h"
+#include "sim/paje.h"
 #include "sim/platform_simgrid.h"
 #include "sim/util.h"
 
@@ -13,13 +14,13 @@ int hs_platform_open(const struct hs_run_config *cfg, struct hs_platform *pf,
                      struct hs_inventory *inv)
 {
     struct hs_sg_check chk;
-    if (hs_sg_check_platform(cfg->platform_file, &chk))
+    if (hs_sg_check_platform(cfg->platform_file, cfg->host_map, &chk))
         return 2;
     hs_sg_init(cfg->verbose, cfg->paje_file, chk.file_sets);
     hs_sg_load(cfg->platform_file);
     if (cfg->bw_scale != 1)
         hs_sg_scale_bandwidths(cfg->bw_scale);
-    if (hs_sg_inventory(cfg->platform_name, inv))
+    if (hs_sg_inventory_map(cfg->platform_name, cfg->host_map, inv))
         return 2;
     if (hs_platform_build(pf, cfg->platform_name, inv, &cfg->select, hs_sg_route, NULL)) {
         hs_inventory_free(inv);
@@ -48,8 +49,11 @@ int hs_run_simgrid(const struct hs_run_config *cfg, const struct hs_dag *dag,
         }
         run->has_perf = true;
     }
+    struct hs_runtime_opts opts = cfg->opts;
+    if (hs_sg_costs(cfg->platform_name, &opts.costs))
+        return 2;
     run->rt = hs_runtime_new(dag, &run->pf, run->has_perf ? &run->perf : NULL, policy,
-                             policy_spec, &cfg->opts);
+                             policy_spec, &opts);
     if (!run->rt)
         return 2;
     double t0 = hs_now();
@@ -57,5 +61,8 @@ int hs_run_simgrid(const struct hs_run_config *cfg, const struct hs_dag *dag,
     run->wall = hs_now() - t0;
     if (policy->fini)
         policy->fini(run->rt);
+    /* SimGrid closed the trace when the simulation ended: leave only what the run used */
+    if (!run->rt->error && cfg->paje_file && hs_paje_trim(cfg->paje_file, &run->pf))
+        run->rt->error = hs_xstrdup(hs_last_error());
     return !run->rt->error ? 0 : run->rt->refused ? 2 : 1;
 }

@@ -30,6 +30,8 @@ void hs_runtime_opts_defaults(struct hs_runtime_opts *o)
     o->seed = 1;
     o->flush = true;
     o->gpu_speed = 1;
+    for (int i = 0; hs_costs_props[i]; i++)
+        hs_costs_set(&o->costs, i, NAN); /* from the platform, else none */
 }
 
 void hs_rt_fail(struct hs_sched *rt, const char *fmt, ...)
@@ -83,9 +85,10 @@ static double cost(const struct hs_sched *rt, const struct hs_task *t, int w, co
     return rt->pf->workers[w].arch == HS_ARCH_GPU ? v / rt->opts.gpu_speed : v;
 }
 
+/* What the policies see: the kernel and the runtime's work around it. */
 double hs_runtime_estimate(const struct hs_sched *rt, const struct hs_task *t, int w)
 {
-    return cost(rt, t, w, rt->est_arch);
+    return cost(rt, t, w, rt->est_arch) + rt->opts.costs.task[rt->pf->workers[w].arch];
 }
 
 /* What the engine executes (before noise): the table's own durations. */
@@ -233,6 +236,9 @@ struct hs_sched *hs_runtime_new(const struct hs_dag *dag, const struct hs_platfo
     rt->policy = policy;
     rt->params = params;
     rt->opts = *opts;
+    for (int i = 0; hs_costs_props[i]; i++)
+        if (isnan(hs_costs_get(&rt->opts.costs, i)))
+            hs_costs_set(&rt->opts.costs, i, 0);
     rt->predicted_makespan = NAN;
     rt->task_bytes = task_data_bytes(dag);
     precompute_estimates(rt);
@@ -298,9 +304,22 @@ static void call_push(struct hs_sched *rt, int task)
     rt->policy_wall += hs_now() - t0;
 }
 
-static void make_ready(struct hs_sched *rt, int task)
+/* Time the policy takes to place one ready task (sim/costs.h). */
+static double decision_time(const struct hs_sched *rt)
 {
-    rt->ts[task].ev.ready = rt->engine->now(rt->engine);
+    const struct hs_costs *c = &rt->opts.costs;
+    double t = c->decide_push;
+    if (rt->decision == HS_DECIDE_WORKERS)
+        t += c->decide_worker * rt->pf->nworkers;
+    return t;
+}
+
+/* Push a ready task, decided by a core whose decisions end at *clock. */
+static void make_ready(struct hs_sched *rt, int task, double *clock)
+{
+    *clock += decision_time(rt);
+    rt->ts[task].release = *clock;
+    rt->ts[task].ev.ready = *clock;
     call_push(rt, task);
 }
 
@@ -328,11 +347,20 @@ static void try_exec(struct hs_sched *rt, int w)
     for (int i = 0; i < t->naccess; i++) /* audit: inputs valid where it runs */
         if (HS_MODE_READS(t->access[i].mode) && !hs_coh_valid(&rt->coh, t->access[i].handle, node))
             rt->audit_violations++;
-    ev->start = rt->engine->now(rt->engine);
+    /* The kernel waits for its push's decision (and for a deciding core's
+     * own decisions), then the runtime's work for the task: one activity,
+     * so the costs add no event to the engine. */
+    double now = rt->engine->now(rt->engine);
+    enum hs_arch arch = rt->pf->workers[w].arch;
+    double ready = fmax(rt->ts[task].release, arch == HS_ARCH_CPU ? ws->busy_until : now);
+    double wait = fmax(0, ready - now);
+    double overhead = rt->opts.costs.task[arch] + rt->opts.costs.transfer_issue * rt->ts[task].issued;
+    ev->start = now + wait + overhead;
+    ws->runtime += overhead;
     ws->pending_estimate -= ev->estimate;
     ev->duration = actual_duration(rt, true_duration(rt, t, w));
     rt->activities++;
-    rt->engine->exec(rt->engine, w, task, ev->duration, exec_done, rt, task);
+    rt->engine->exec(rt->engine, w, task, wait + overhead, ev->duration, exec_done, rt, task);
 }
 
 static void inputs_ready(struct hs_sched *rt, int task)
@@ -357,6 +385,7 @@ static void fetch_inputs(struct hs_sched *rt, int task)
 {
     const struct hs_task *t = &rt->dag->tasks[task];
     int node = worker_node(rt, rt->ts[task].ev.worker);
+    size_t before = rt->nxfers;
     rt->ts[task].pending_inputs = 1;
     for (int i = 0; i < t->naccess; i++) {
         const struct hs_access *a = &t->access[i];
@@ -368,6 +397,7 @@ static void fetch_inputs(struct hs_sched *rt, int task)
         if (!seen && !hs_rt_require(rt, a->handle, node, HS_WAIT_INPUT, task))
             rt->ts[task].pending_inputs++;
     }
+    rt->ts[task].issued += (int)(rt->nxfers - before);
     hs_rt_task_input_arrived(rt, task);
 }
 
@@ -380,7 +410,10 @@ void hs_rt_task_alloc_done(struct hs_sched *rt, int task)
 static bool start_task(struct hs_sched *rt, int task)
 {
     int node = worker_node(rt, rt->ts[task].ev.worker);
-    if (!hs_rt_allocate(rt, task, node))
+    size_t before = rt->nxfers;
+    bool room = hs_rt_allocate(rt, task, node);
+    rt->ts[task].issued += (int)(rt->nxfers - before); /* write-backs of its evictions */
+    if (!room)
         return false;
     rt->ts[task].pending_alloc++; /* guard */
     hs_rt_task_alloc_done(rt, task);
@@ -394,17 +427,21 @@ static void assign(struct hs_sched *rt, int task, int w)
 {
     struct hs_worker_state *ws = &rt->ws[w];
     struct hs_task_event *ev = &rt->ts[task].ev;
+    double now = rt->engine->now(rt->engine);
     ev->worker = w;
-    ev->popped = rt->engine->now(rt->engine);
+    ev->popped = fmax(now, rt->ts[task].release); /* no pop before its push is decided */
     ev->estimate = hs_runtime_estimate(rt, &rt->dag->tasks[task], w);
     ws->inflight++;
     if (rt->in_order)
         enqueue(ws, task);
     ws->pending_estimate += ev->estimate;
-    if (ws->delay > 0) { /* the policy charged w for taking this task */
-        double d = ws->delay;
+    /* the policy charged w for taking this task (a steal), or its push is
+     * still being decided: the prologue starts after both */
+    double early = rt->ts[task].release - now;
+    if (ws->delay > 0 || early > 0) {
+        double d = fmax(ws->delay, 0) + fmax(early, 0);
+        ws->overhead += ws->delay;
         ws->delay = 0;
-        ws->overhead += d;
         rt->activities++;
         rt->engine->timer(rt->engine, d, delayed_start, rt, task);
         return;
@@ -535,11 +572,14 @@ static void complete_task(struct hs_sched *rt, int task, int w)
     if (rt->policy->done)
         rt->policy->done(rt, (struct hs_task *)t, w);
     rt->policy_wall += hs_now() - t0;
+    double clock = rt->engine->now(rt->engine); /* w's core decides the successors' pushes */
     for (int i = 0; i < t->nsucc; i++) {
         int s = rt->dag->edges[t->succ[i]].dst;
         if (--rt->ts[s].npred_left == 0)
-            make_ready(rt, s);
+            make_ready(rt, s, &clock);
     }
+    if (rt->pf->workers[w].arch == HS_ARCH_CPU)
+        rt->ws[w].busy_until = clock;
 }
 
 static void exec_done(void *ctx, long id)
@@ -610,9 +650,10 @@ void hs_runtime_start(struct hs_sched *rt, struct hs_engine *engine)
         rt->refused = true;
         return;
     }
+    double clock = 0; /* the master core decides the sources' pushes */
     for (int i = 0; i < rt->dag->ntasks; i++)
         if (rt->ts[i].npred_left == 0)
-            make_ready(rt, i);
+            make_ready(rt, i, &clock);
     dispatch(rt, -1);
     hs_rt_check_stall(rt);
 }

@@ -9,6 +9,7 @@
 #include "platforms/perfmodel.h"
 #include "policies/policy.h"
 #include "sim/coherence.h"
+#include "sim/costs.h"
 #include "sim/dag.h"
 #include "sim/engine.h"
 #include "sim/gpucache.h"
@@ -25,6 +26,7 @@ struct hs_runtime_opts {
     unsigned long seed;
     bool flush;         /* write every datum back to host memory at the end */
     double gpu_speed;   /* GPU kernel durations are divided by it (1: as estimated) */
+    struct hs_costs costs; /* the runtime's own costs (sim/costs.h); NAN entries: none */
 };
 
 void hs_runtime_opts_defaults(struct hs_runtime_opts *o);
@@ -74,6 +76,8 @@ struct hs_stream {
 
 struct hs_task_state {
     int pending_alloc, pending_inputs, npred_left;
+    int issued;     /* copies its prologue started (each costs costs.transfer_issue) */
+    double release; /* when its push was decided: its kernel starts no earlier */
     bool inputs_ok;
     struct hs_task_event ev;
 };
@@ -89,6 +93,8 @@ struct hs_worker_state {
     double pending_estimate; /* estimates of held tasks not yet started */
     double delay;            /* asked by the policy during pop (hs_sched_delay) */
     double overhead;         /* seconds spent in such delays */
+    double runtime;          /* seconds of runtime costs before its kernels (sim/costs.h) */
+    double busy_until;       /* a CPU worker deciding its successors' pushes is busy until then */
     double busy;             /* seconds spent executing */
     int ntasks;
 };
@@ -123,6 +129,7 @@ struct hs_sched {
     int ndone, pending_flush, activities;
     bool flushing, finished;
     bool in_order;           /* kernels start in pop order (hs_sched_set_in_order) */
+    enum hs_decision_kind decision; /* how the policy places a task (hs_sched_set_decision) */
     double predicted_makespan, makespan;
     double bytes[HS_NDIR];
     long count[HS_NDIR];

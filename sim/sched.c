@@ -186,3 +186,13 @@ void hs_sched_set_predicted_makespan(struct hs_sched *s, double makespan)
 {
     s->predicted_makespan = makespan;
 }
+
+void hs_sched_set_decision(struct hs_sched *s, enum hs_decision_kind kind)
+{
+    s->decision = kind;
+}
+
+double hs_sched_task_overhead(const struct hs_sched *s, int w)
+{
+    return s->opts.costs.task[s->pf->workers[w].arch] + s->opts.costs.decide_push;
+}

@@ -5,6 +5,7 @@
 #ifndef HS_SCHED_H
 #define HS_SCHED_H
 
+#include "sim/costs.h"
 #include "sim/dag.h"
 #include "sim/params.h"
 #include "sim/platform.h"
@@ -60,6 +61,10 @@ bool hs_sched_valid(const struct hs_sched *s, int handle, int node);
  * copy and no data in use. Returns whether a copy was started. */
 bool hs_sched_prefetch(struct hs_sched *s, int handle, int node);
 
+/* What the runtime charges for one task on w besides its kernel (its work
+ * per task and a push: sim/costs.h): the cost of an empty task there. */
+double hs_sched_task_overhead(const struct hs_sched *s, int w);
+
 /* Called from pop: the task returned to worker w starts its prologue (cache
  * room, input transfers) only after `seconds` of scheduling work on w (for
  * instance the cost of stealing it); w holds it meanwhile. */
@@ -70,6 +75,11 @@ void hs_sched_delay(struct hs_sched *s, int w, double seconds);
  * (XKaapi's GPU streams, the default: a task whose data is there may overtake
  * one still waiting for its inputs). */
 void hs_sched_set_in_order(struct hs_sched *s, bool in_order);
+
+/* Called from init by a policy that examines every worker to place a ready
+ * task (online HEFT, dmda, DADA, DDA): each push then costs the platform's
+ * decide_worker per worker (sim/costs.h). The default is a look-up. */
+void hs_sched_set_decision(struct hs_sched *s, enum hs_decision_kind kind);
 
 /* A static policy reports the makespan its plan predicts. */
 void hs_sched_set_predicted_makespan(struct hs_sched *s, double makespan);

@@ -178,3 +178,35 @@ void hs_format_bytes(double b, char *buf, size_t size)
         b /= 1000, u++;
     snprintf(buf, size, u ? "%.1f %s" : "%.0f %s", b, units[u]);
 }
+
+/* A run of digits with an optional fraction (".5"), as a number; *end after it. */
+static double digit_run(const char *s, const char **end)
+{
+    double v = 0;
+    for (; *s >= '0' && *s <= '9'; s++)
+        v = 10 * v + (*s - '0');
+    if (*s == '.' && s[1] >= '0' && s[1] <= '9')
+        for (double f = 0.1; *++s >= '0' && *s <= '9'; f /= 10)
+            v += f * (*s - '0');
+    *end = s;
+    return v;
+}
+
+int hs_natural_cmp(const char *a, const char *b)
+{
+    const char *a0 = a, *b0 = b;
+    while (*a && *b) {
+        if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
+            double x = digit_run(a, &a), y = digit_run(b, &b);
+            if (x != y)
+                return x < y ? -1 : 1;
+            continue;
+        }
+        if (*a != *b)
+            return (unsigned char)*a - (unsigned char)*b;
+        a++, b++;
+    }
+    if (*a || *b)
+        return (unsigned char)*a - (unsigned char)*b;
+    return strcmp(a0, b0); /* "01" and "1": equal as numbers, not as texts */
+}

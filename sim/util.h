@@ -42,4 +42,10 @@ int hs_parse_long(const char *s, long *out);
  * e.g. "6GBps" is not accepted but "6G" is. */
 int hs_parse_si(const char *s, double *out);
 
+/* Compare two texts as a person sorts them: runs of digits (with a decimal
+ * fraction) compare as numbers, so "n=600,nb=60" comes before "n=1000,nb=100",
+ * "GPU2" before "GPU10" and "alpha=0.25" before "alpha=0.5"; the rest byte by
+ * byte. Returns <0, 0, >0 like strcmp (0 only for equal texts). */
+int hs_natural_cmp(const char *a, const char *b);
+
 #endif

@@ -1,6 +1,6 @@
 /* workloads/archhints.h — SetArch hints any workload takes: cpu-only=K1/K2 and
  * gpu-only=K3 restrict every task of the named kernels to cores or to GPUs
- * (XKaapi's ka::SetArch(ArchHost) / SetArch(ArchCUDA), spec lima2014 §3.5). */
+ * (XKaapi's ka::SetArch(ArchHost) / SetArch(ArchCUDA), Lima 2014, §5.1). */
 #ifndef HS_ARCHHINTS_H
 #define HS_ARCHHINTS_H
 

@@ -12,15 +12,15 @@
  * dpotrf, dtrsm, … in double precision and spotrf, … in single. setarch=1
  * adds the hints of the thesis' Kaapi++ code (Lima 2014, Fig. B.2): POTRF on
  * cores only, the other kernels on GPUs only. pardiag=S is the thesis'
- * parallel diagonal (§5.6.4, Table 5.3): each diagonal tile is cut into S×S
+ * parallel diagonal (Lima 2014, §5.6.6, Table 5.3): each diagonal tile is cut into S×S
  * views (handles of their own) factorised by a tiled Cholesky on the cores,
  * between a zero-cost "split" task (reads A(k,k), writes the views) and a
  * "merge" task (reads the views, writes A(k,k)), both in host memory.
  *
  * xkcholesky is the same DAG as XKaapi's static task list builds it, with a
  * move task per tile feeding its first user (workloads/moves.c):
- * NT(NT+1)(NT+5)/6 tasks, 352 for NT = 11 (specs/beniamine2013-heft-convex-
- * clustering.md §5.3). */
+ * NT(NT+1)(NT+5)/6 tasks, 352 for NT = 11 (Beniamine 2013,
+ * §3.2.2). */
 #include "workloads/workload.h"
 #include "sim/util.h"
 
@@ -75,7 +75,7 @@ static void add_cholesky(struct hs_dag *dag, const struct chol_kernels *kn, cons
                          const char *prefix, int sub);
 
 /* Step k's factorisation of the diagonal tile: one POTRF, or (sub > 0, the
- * thesis' parallel diagonal, Lima 2014 §5.6.4) the tile cut into sub×sub
+ * thesis' parallel diagonal, Lima 2014 §5.6.6) the tile cut into sub×sub
  * views factorised by a tiled Cholesky of their own on the cores, between a
  * task that takes the views and one that gives them back. */
 static void add_diagonal(struct hs_dag *dag, const struct chol_kernels *kn, int akk, int k, double b, int sub)

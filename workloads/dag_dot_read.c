@@ -2,7 +2,9 @@
  * with Graphviz cgraph (agread). Every node is a task, every edge an explicit
  * dependency:
  *   node size       flops (SimGrid's and DAGGEN's meaning; absent: 0)
- *   edge size       bytes the target reads from the source (absent: 0)
+ *   edge size       bytes the target reads from the source (absent: 0; below
+ *                   0, SimGrid's size="-1": a pure dependency, unless
+ *                   semantics=hetsim, which refuses it)
  *   node label, kernel (default "task"), footprint, costs, archs: hetsim's own
  *                   (written by dag_dot.c; label "\N" or absent: the node name)
  *   other node attributes (DAGGEN's alpha, …) are kept as opaque strings
@@ -34,6 +36,7 @@ struct dreader {
     Agsym_t *sym[NATTR];
     int *task_of_seq; /* AGSEQ(node) -> task index */
     int ncosts;       /* per-processor cost length, -1 until the first */
+    bool strict;      /* semantics=hetsim: a negative edge size is an error */
     const char *ncosts_node;
 };
 
@@ -257,6 +260,8 @@ static int read_edges(struct dreader *r, Agnode_t *n, Agsym_t *size)
         char what[300];
         if (*text && (hs_parse_double(text, &bytes) || isinf(bytes)))
             return edge_error(r, e, (snprintf(what, sizeof what, "size: '%s' is not a number", text), what));
+        if (bytes < 0 && !r->strict)
+            bytes = 0; /* SimGrid's pure dependency */
         if (bytes < 0)
             return edge_error(r, e, (snprintf(what, sizeof what, "size: %s is negative", text), what));
         if (agtail(e) == aghead(e))
@@ -301,12 +306,15 @@ static int read_nodes(struct dreader *r)
 static const struct hs_param dot_params[] = {
     {.name = "file", .type = HS_P_STRING, .positional = true,
      .help = "DOT DAG file (SimGrid, DAGGEN or hetsim attributes)"},
+    {.name = "semantics", .type = HS_P_CHOICE, .defval = "simgrid", .choices = "simgrid|hetsim",
+     .help = "simgrid: an edge size below 0 (size=\"-1\") is a pure dependency; hetsim: refused"},
     {0},
 };
 
 static int build_dot(const struct hs_spec *spec, struct hs_dag *dag)
 {
-    struct dreader r = {.path = hs_spec_get(spec, "file"), .dag = dag, .ncosts = -1};
+    struct dreader r = {.path = hs_spec_get(spec, "file"), .dag = dag, .ncosts = -1,
+                        .strict = strcmp(hs_spec_get(spec, "semantics"), "hetsim") == 0};
     r.g = read_graph(r.path);
     if (!r.g)
         return -1;

@@ -34,7 +34,7 @@ char *hs_read_text(const char *path, size_t *len);
 /* 1-based line of a position in text, for parse error messages. */
 int hs_text_line(const char *text, const char *where);
 
-/* Name the DAG after its file (the name a file gives replaces the spec). */
+/* Name the DAG after its file (the name a file gives replaces the workload text). */
 void hs_dag_rename(struct hs_dag *dag, const char *name);
 
 /* Keep an attribute hetsim does not use on a task (see hs_task.extra). */

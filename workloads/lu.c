@@ -1,6 +1,6 @@
 /* workloads/lu.c — PLASMA tile LU with incremental pivoting
- * (PLASMA_dgetrf_incpiv_Tile; specs/lima2014-xkaapi-runtime.md §4.4,
- * specs/bleuse2014-dada.md §4):
+ * (PLASMA_dgetrf_incpiv_Tile, as plasma-kaapi submits it; Lima 2014,
+ * §6.4.3; Bleuse et al. 2014, §4.1):
  *
  *   for k:  GETRF(A(k,k):RW, IPIV(k,k):W)
  *           for n > k:  GESSM(IPIV(k,k):R, A(k,k):R [REGION_L], A(k,n):RW)
@@ -9,10 +9,10 @@
  *
  * L(m,k) is an IB×NB block of doubles, IPIV an NB-long vector of ints (both
  * moved like tiles); QUARK's region flags on A(k,k) are ignored (whole-tile
- * dependencies, spec A-9) unless regions=1 (workloads/tiles.h), and SSSSM's
- * A(m,k) is a full tile (spec §4.4). NT = n/nb gives NT GETRF, NT(NT−1)/2
+ * dependencies, as XKaapi did) unless regions=1 (workloads/tiles.h), and SSSSM's
+ * A(m,k) is a full tile (as in plasma-kaapi). NT = n/nb gives NT GETRF, NT(NT−1)/2
  * GESSM and TSTRF, (NT−1)NT(2NT−1)/6 SSSSM. Kernel flops follow Buttari et al.
- * 2009 as the specs give them (GETRF 2b³/3, GESSM and TSTRF b³, SSSSM 2b³;
+ * 2009 (GETRF 2b³/3, GESSM and TSTRF b³, SSSSM 2b³;
  * the inner-blocking overhead is left to the timing table); the whole
  * factorisation counts LAWN 41's 2n³/3 − n²/2 + 5n/6. GETRF and TSTRF run on
  * cores only (the period code), TSTRF on GPUs too with gpu_tstrf=1; GESSM and

@@ -1,6 +1,6 @@
 /* workloads/lunopiv.c — tiled LU without pivoting, right-looking, as XKaapi's
- * matlu_nopiv example (the LU of specs/beniamine2013-heft-convex-
- * clustering.md §3.8, §5.2):
+ * matlu_nopiv example (the LU of Beniamine 2013,
+ * Fig. 3.3):
  *
  *   for k:  GETRF(A(k,k):RW)
  *           for j > k:  TRSM(A(k,k):R, A(k,j):RW)      (row of U)

@@ -1,5 +1,5 @@
-/* workloads/moves.c — XKaapi's "move" tasks (specs/beniamine2013-heft-convex-
- * clustering.md §0, §5.3): XKaapi's static task list gives every data tile
+/* workloads/moves.c — XKaapi's "move" tasks (Beniamine 2013,
+ * §3.1.2, §3.1.3): XKaapi's static task list gives every data tile
  * one extra source task that feeds the first task using it, which is how the
  * thesis counts its DAGs (23 nodes and 30 edges for a 3×3-tile LU, 352 nodes
  * for an 11×11-tile Cholesky). Here a move reads its tile at no cost: on a

@@ -1,5 +1,5 @@
 /* workloads/products.c — the independent-task sets of Beaumont and Marchal's
- * outer and matrix products (specs/beaumont-marchal-outer-matmul.md §1):
+ * outer and matrix products (Beaumont and Marchal 2014, §3.1 and §4.1):
  *
  *   outer   n² tasks T(i,j), each reading blocks a_i and b_j (l elements)
  *   matmul  n³ tasks T(i,j,k), each reading A_ik, B_kj and C_ij (l×l)

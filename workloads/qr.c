@@ -1,5 +1,5 @@
 /* workloads/qr.c — PLASMA tile QR (PLASMA_dgeqrf_Tile;
- * specs/lima2014-xkaapi-runtime.md §4.5, specs/bleuse2014-dada.md §4):
+ * Lima 2014, §6.4.3; Bleuse et al. 2014, §4.1):
  *
  *   for k:  GEQRT(A(k,k):RW, T(k,k):W)
  *           for n > k:  ORMQR(A(k,k):R, T(k,k):R, A(k,n):RW)

@@ -1,6 +1,8 @@
 /* workloads/random.c — the layered random DAG of the HEFT literature
- * (Topcuoglu et al. 2002), as specified in specs/shetti2014-heft-nc.md §4.3
- * (generator "G1 width-first" by default, "G2 height-first" as an option):
+ * (Topcuoglu et al. 2002's random graph generator, with the parameters of
+ * Shetti 2014, §5.4.1 and §6.3.1; the details the papers leave out are ours
+ * and documented in docs/workloads.md). Generator "G1 width-first" by
+ * default, "G2 height-first" as an option:
  *
  *   levels  G1: W̄ = alpha·√v, hi = max(1, ⌊2W̄⌋ − 1); draw widths
  *               W ~ U{1..hi} (the last one cut to the tasks left) until v
@@ -11,15 +13,15 @@
  *   edges   every task of level l draws d ~ U{outdeg_min..outdeg_max}, cut
  *           to the number of candidates, and takes d distinct children
  *           uniformly among the tasks of levels l+1 .. l+jump (jump = 1:
- *           the next level only, §4.3 step 2); then every task of level l+1
+ *           the next level only); then every task of level l+1
  *           with no parent in level l gets one, uniform in level l. So the
  *           level of a task is its longest-path level.
  *   root    n0, zero cost everywhere, with a zero-byte edge to every task of
- *           the first level (§4.3 step 3; `root=0` leaves it out).
+ *           the first level (`root=0` leaves it out).
  *   costs   w̄_i ~ U(0, 2·wdag), w_ip ~ U[w̄_i(1 − beta/2), w̄_i(1 + beta/2)]
- *           per processor, redrawn while below 1e-6·wdag (§4.3 step 4; w̄_i
- *           is redrawn while w̄_i(1 + beta/2) < 2e-6·wdag, which the spec
- *           omits, so that this ends); seconds, as per-processor costs of p
+ *           per processor, redrawn while below 1e-6·wdag (and w̄_i
+ *           is redrawn while w̄_i(1 + beta/2) < 2e-6·wdag, so that this
+ *           ends); seconds, as per-processor costs of p
  *           processors.
  *           A task's flops (informative: DOT output, GFlop/s) are its mean
  *           cost × speed, rounded to whole flops.
@@ -147,7 +149,7 @@ static void levels_g2(struct rgen *g, double alpha)
     free(size);
 }
 
-/* Children of level l (§4.3 step 2), then parents for the orphans of l+1. */
+/* Children of level l, then parents for the orphans of l+1. */
 static void edges_of_level(struct rgen *g, int l, long dmin, long dmax, int *mark, int *pick,
                            char *has_parent)
 {
@@ -189,7 +191,7 @@ static double round_cost(double x)
     return r < 1 ? 1 : r;
 }
 
-/* §4.3 step 4: per-processor costs of n1..nv (row 0, the root, stays 0). */
+/* Per-processor costs of n1..nv (row 0, the root, stays 0). */
 static void draw_costs(struct rgen *g, double wdag, double beta, int int_costs)
 {
     g->w = hs_xcalloc((size_t)(g->v + 1) * (size_t)g->p, sizeof(double));
@@ -209,7 +211,7 @@ static void draw_costs(struct rgen *g, double wdag, double beta, int int_costs)
     }
 }
 
-/* §4.3 step 5: edge costs, optional normalisation, optional rounding. */
+/* Edge costs, optional normalisation, optional rounding. */
 static void draw_comm(struct rgen *g, const struct hs_spec *spec)
 {
     double ccr = hs_spec_double(spec, "ccr");
@@ -296,8 +298,8 @@ static int build_random(const struct hs_spec *spec, struct hs_dag *dag)
 
 const struct hs_workload hs_workload_random = {
     .name = "random",
-    .summary = "layered random DAG of the HEFT literature, per-processor costs (Topcuoglu; "
-               "specs/shetti2014-heft-nc.md §4.3)",
+    .summary = "layered random DAG of the HEFT literature, per-processor costs (Topcuoglu et al. "
+               "2002; the parameters of Shetti 2014, Section 5.4.1)",
     .params = random_params,
     .build = build_random,
 };

@@ -19,6 +19,10 @@ static const struct hs_workload *const all_workloads[] = {
     &hs_workload_json,
     &hs_workload_dot,
     &hs_workload_wfformat,
+    &hs_workload_dax,
+    &hs_workload_stg,
+    &hs_workload_daggen_text,
+    &hs_workload_taskrec,
     &hs_workload_random,
     &hs_workload_daggen,
     &hs_workload_xkcholesky,
@@ -39,19 +43,23 @@ static const struct hs_workload *find(const char *name)
     return NULL;
 }
 
-/* "json" or "dot" for the path of a DAG file (a WfFormat instance in a .json
- * file is recognised by the json reader), else NULL. */
+/* The workload that reads a DAG file, by its extension (a WfFormat instance
+ * in a .json file is recognised by the json reader), else NULL. */
 static const char *file_kind(const char *text)
 {
     const char *dot = strrchr(text, '.');
     if (!dot || strchr(dot, '/') || (strchr(text, ':') && access(text, F_OK) != 0))
         return NULL;
-    if (strcmp(dot, ".json") == 0)
-        return "json";
-    return strcmp(dot, ".dot") == 0 || strcmp(dot, ".gv") == 0 ? "dot" : NULL;
+    static const char *const kinds[][2] = {{".json", "json"}, {".dot", "dot"}, {".gv", "dot"},
+                                           {".dax", "dax"},   {".xml", "dax"}, {".stg", "stg"},
+                                           {".rec", "taskrec"}};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcmp(dot, kinds[i][0]) == 0)
+            return kinds[i][1];
+    return NULL;
 }
 
-static int parse(const char *text, struct hs_spec *spec)
+int hs_workload_spec_parse(const char *text, struct hs_spec *spec)
 {
     const char *kind = file_kind(text);
     if (!kind)
@@ -68,7 +76,7 @@ static int parse(const char *text, struct hs_spec *spec)
 struct hs_dag *hs_workload_build(const char *text)
 {
     struct hs_spec spec;
-    if (parse(text, &spec))
+    if (hs_workload_spec_parse(text, &spec))
         return NULL;
     const struct hs_workload *wl = find(spec.name);
     if (!wl) {
@@ -77,7 +85,7 @@ struct hs_dag *hs_workload_build(const char *text)
         for (int i = 0; all_workloads[i]; i++)
             len += snprintf(names + len, sizeof names - (size_t)len, "%s%s", i ? ", " : "",
                             all_workloads[i]->name);
-        hs_fail("unknown workload '%s' (valid: %s; or the path of a .json, .dot or .gv DAG file)",
+        hs_fail("unknown workload '%s' (valid: %s; or the path of a .json, .dot, .gv, .dax, .xml, .stg or .rec DAG file)",
                 spec.name, names);
         hs_spec_free(&spec);
         return NULL;

@@ -2,15 +2,15 @@
  * handles of A, QUARK's regions of the diagonal tile, and where each kernel
  * may run.
  *
- * Regions (specs/bleuse2014-dada.md §4.3, §6.14; specs/lima2014-xkaapi-runtime.md
- * A-9). PLASMA tags the read of A(k,k) by GESSM/ORMQR as REGION_L and its
+ * Regions (PLASMA's QUARK task flags; an option of ours, off by default).
+ * PLASMA tags the read of A(k,k) by GESSM/ORMQR as REGION_L and its
  * update by TSTRF/TSQRT as REGION_D|U; XKaapi ignored the tags (whole-tile
  * dependencies, the default). With regions, each diagonal tile is two data:
  * its strict lower part (nb(nb−1)/2 elements) and its upper part with the
  * diagonal (nb(nb+1)/2). A whole-tile access takes both, so a whole tile
  * moves exactly its bytes (no extra transfer), and a region access takes one.
  *
- * Architectures (§1.7, §6.13, §6.13b): the period code (plasma-kaapi, April
+ * Architectures: the period code (plasma-kaapi, April
  * 2013) registers the panel kernels (GETRF, TSTRF, GEQRT, TSQRT) CPU_ONLY and
  * the updates for both; gpu_tstrf=1 makes TSTRF an update (an earlier XKaapi
  * registered it for both); setarch=1 keeps the updates on GPUs only

@@ -20,8 +20,11 @@
  * explicit zero cost); the kernel is the category, else the program, else
  * "task"; the label is the task's name (1.5: its id). Tasks keep the file's
  * order when it is topological, else they are added in a topological order
- * (igraph), so that the data-flow inference sees writers before readers. */
+ * (igraph), so that the data-flow inference sees writers before readers.
+ * SimGrid's JSON DAGs, which look like 1.4 but mean other things, go to
+ * sgjson.c (semantics=simgrid, or detected with semantics=auto). */
 #include "workloads/dagio.h"
+#include "workloads/foreign.h"
 #include "workloads/workload.h"
 #include "platforms/inputfile.h"
 #include "sim/util.h"
@@ -582,32 +585,55 @@ static void free_wf(struct wf *w)
     free(w->fedges);
 }
 
-int hs_wfformat_read(const char *path, double speed, struct hs_dag *dag)
+int hs_wfformat_build(const char *path, const cJSON *root, double speed, struct hs_dag *dag)
+{
+    struct wf w = {.path = path};
+    int rc = read_instance(&w, root, dag, speed);
+    free_wf(&w);
+    return rc;
+}
+
+/* semantics: "auto" (SimGrid's JSON DAGs are told by their transfer tasks),
+ * "wfformat" or "simgrid" (sgjson.c). */
+static int read_file(const char *path, double speed, const char *semantics, struct hs_dag *dag)
 {
     char *text = hs_read_text(path, NULL);
     if (!text)
         return -1;
     char err[1024];
     cJSON *root = hs_json_parse_strict(path, text, err, sizeof err);
-    struct wf w = {.path = path};
-    int rc = root ? read_instance(&w, root, dag, speed) : hs_fail("%s", err);
-    free_wf(&w);
+    int rc;
+    if (!root)
+        rc = hs_fail("%s", err);
+    else if (semantics[0] == 's' || (semantics[0] == 'a' && hs_sgjson_detect(root)))
+        rc = hs_sgjson_build(path, root, dag);
+    else
+        rc = hs_wfformat_build(path, root, speed, dag);
     cJSON_Delete(root);
     free(text);
     return rc;
 }
 
+int hs_wfformat_read(const char *path, double speed, struct hs_dag *dag)
+{
+    return read_file(path, speed, "auto", dag);
+}
+
 static const struct hs_param wfformat_params[] = {
     {.name = "file", .type = HS_P_STRING, .positional = true,
-     .help = "WfCommons WfFormat instance (JSON, schema 1.3 to 1.5)"},
+     .help = "WfCommons WfFormat instance (JSON, schema 1.3 to 1.5), or a SimGrid JSON DAG"},
     {.name = "speed", .type = HS_P_SI, .defval = "1G", .range = "(0,inf)",
      .help = "flop/s of the machine the runtimes were measured on (flops = runtime x speed)"},
+    {.name = "semantics", .type = HS_P_CHOICE, .defval = "auto", .choices = "auto|wfformat|simgrid",
+     .help = "simgrid: SimGrid's reading (runtimeInSeconds are flops, transfer tasks are data); "
+             "auto: simgrid for files with SimGrid's transfer tasks"},
     {0},
 };
 
 static int build_wfformat(const struct hs_spec *spec, struct hs_dag *dag)
 {
-    return hs_wfformat_read(hs_spec_get(spec, "file"), hs_spec_double(spec, "speed"), dag);
+    return read_file(hs_spec_get(spec, "file"), hs_spec_double(spec, "speed"),
+                     hs_spec_get(spec, "semantics"), dag);
 }
 
 const struct hs_workload hs_workload_wfformat = {

@@ -27,6 +27,11 @@ extern const struct hs_workload hs_workload_matmul;
 extern const struct hs_workload hs_workload_json;
 extern const struct hs_workload hs_workload_dot;
 extern const struct hs_workload hs_workload_wfformat;
+/* Other tools' DAG files (dax.c, stg.c, daggen_text.c, taskrec_read.c) */
+extern const struct hs_workload hs_workload_dax;
+extern const struct hs_workload hs_workload_stg;
+extern const struct hs_workload hs_workload_daggen_text;
+extern const struct hs_workload hs_workload_taskrec;
 extern const struct hs_workload hs_workload_random;
 extern const struct hs_workload hs_workload_daggen;
 
@@ -34,8 +39,8 @@ const struct hs_workload *const *hs_workloads(void);
 
 /* Parse, validate, build and finalize. Returns the DAG (named after the
  * canonical spec, or the name its file gives), or NULL with hs_fail. A text
- * that is the path of a .json, .dot or .gv file (one with no ':', or an
- * existing file) is read as json:file=PATH or dot:file=PATH. */
+ * that is the path of a .json, .dot, .gv, .dax, .xml, .stg or .rec file (one
+ * with no ':', or an existing file) is read by the workload of that kind. */
 struct hs_dag *hs_workload_build(const char *text);
 
 /* Memory that building the workload's DAG needs, estimated from its checked
@@ -44,6 +49,9 @@ double hs_workload_estimate(const char *name, const struct hs_spec *spec, double
 /* Refuse (-1 with hs_fail saying how much it needs) a workload whose DAG
  * would not fit in hs_memory_limit() (sim/util.h). */
 int hs_workload_check_size(const char *name, const struct hs_spec *spec, const char *canonical);
+/* The name:key=value form of a workload text (the path of a DAG file becomes
+ * json:file=PATH or dot:file=PATH, as hs_workload_build reads it); -1 with hs_fail. */
+int hs_workload_spec_parse(const char *text, struct hs_spec *spec);
 
 /* Shared by the dense linear-algebra workloads: tile count of n / nb after
  * checking both are positive and nb divides n; -1 with hs_fail otherwise. */

@@ -5,7 +5,7 @@
 # tile size nb the studies use (N/10 and N/20 for N = 400..2000) is calibrated
 # by `hetsim calibrate-sim` on the single-precision tiled Cholesky with move
 # tasks of 10×10 tiles (n = 10·nb), on K GPUs and no CPU worker, under the
-# thesis' online HEFT (specs/beniamine2013-heft-convex-clustering.md §2.4).
+# thesis' online HEFT (Beniamine 2013, §3.2.3).
 #
 # usage: platforms/tools/calibrate_beniamine.sh path/to/hetsim [outdir]
 set -eu

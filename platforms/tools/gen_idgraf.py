@@ -1,23 +1,37 @@
 #!/usr/bin/env python3
-"""platforms/tools/gen_idgraf.py — writes platforms/idgraf.xml and
-platforms/idgraf-starpu.xml (development tool; the build does not run it).
+"""platforms/tools/gen_idgraf.py — writes platforms/idgraf.xml, its named
+variants idgraf-pcie.xml, idgraf-starpu.xml and idgraf-numa.xml, and
+idgraf-dada.xml (development tool; the build does not run it).
 
 The links, bandwidths and latencies are those of the profile `xkaapi-idgraf`
-of specs/lima2014-xkaapi-runtime.md Appendix A (StarPU's bus sampling on
-Idgraf, spec §1.4; QPI is the spec's assumption), plus:
+of StarPU's bus sampling on Idgraf (tools/perfmodels/sampling/bus/idgraf.* in
+StarPU's repository; the topology is Lima 2014's, §2.1.5; QPI's 10.24 GB/s is
+our assumption), plus:
   * host properties kind/socket/ioh/switch/memsize read by hetsim;
   * direct GPU-to-GPU routes (used only with --p2p; XKaapi stages GPU copies
-    through host memory) with the measured peer bandwidths of spec §1.4 on a
+    through host memory) with StarPU's measured peer bandwidths on a
     private link, crossing the shared switch uplinks, host bridges and QPI of
     their path;
-  * idgraf-starpu.xml adds StarPU's single `Host` link of 6520.98 MB/s shared
-    by every host<->GPU transfer (spec §1.4, ambiguity A-32).
+  * the host side, one model per variant (HOST_MODELS below):
+      pcie    the PCIe tree alone: per-GPU links, switch uplinks, the host
+              bridges' internal capacity, QPI between them (hetsim 0.1's model);
+      starpu  StarPU 1.1's platform for Idgraf: one `Host` link of 6520.98
+              MB/s shared by every host<->GPU transfer, both directions;
+      numa    StarPU's current platform model (src/core/perfmodel/perfmodel_bus.c,
+              emit_platform_backward_path): one link per NUMA node, crossed by
+              the transfers of the GPUs behind that node's host bridge, at the
+              largest bandwidth sampled for those GPUs, both directions;
+    idgraf.xml is the variant DEFAULT_HOST_MODEL names, chosen by the ledger
+    of every Idgraf study run under each (docs/fidelity.md);
+  * the runtime's costs (sim/costs.h) as zone properties, each with its source.
 
 It also writes platforms/idgraf-dada.xml, the machine as
-specs/bleuse2014-dada.md §1.4 models it: one link per GPU (6 GB/s, 10 us)
+a plain PCIe model of our own for Bleuse et al. 2014 (which gives no bandwidth)
+models it: one link per GPU (6 GB/s, 10 us)
 behind one link per PCIe switch (6 GB/s, no latency), both SPLITDUPLEX (the
-C2050's two DMA engines), no host bridges, 3 GiB per GPU (§1.3), no direct
-GPU-to-GPU route (copies are staged through host memory, §1.3)."""
+C2050's two DMA engines), no host bridges, 3 GiB per GPU (the C2050's memory), no
+direct GPU-to-GPU route (copies are staged through host memory, as XKaapi
+did)."""
 import sys
 
 H2D = [(5985150529, 11.019), (5982867814, 10.962), (6004601450, 10.954), (6002864228, 11.008),
@@ -29,7 +43,7 @@ SW_UP = [6518853316, 6468888505, 6520979807, 6520981045]
 IOH = [13037706632, 13041962090]
 QPI = 10240000000
 MEMSIZE = 2817982464
-# peer copies (StarPU sampling, spec §1.4): bandwidth B/s, latency us
+# peer copies (StarPU's sampling): bandwidth B/s, latency us
 P2P_SAME_SWITCH = (6634600000, 18.0)
 P2P_SAME_IOH = (5292000000, 18.5)
 P2P_0TO1 = (3076000000, 27.5)
@@ -50,7 +64,7 @@ def route(src, dst, links):
 
 
 def ram_to_gpu(r, g, host_link):
-    path = ([host_link] if host_link else []) + \
+    path = ([host_link(g)] if host_link else []) + \
         (["qpi_%dto%d" % (r, ioh(g))] if r != ioh(g) else []) + \
         ["ioh%d_through" % ioh(g), "sw%d_down" % switch(g), "gpu%d_h2d" % g]
     return route("RAM%d" % r, "GPU%d" % g, path)
@@ -59,7 +73,7 @@ def ram_to_gpu(r, g, host_link):
 def gpu_to_ram(g, r, host_link):
     path = ["gpu%d_d2h" % g, "sw%d_up" % switch(g), "ioh%d_through" % ioh(g)] + \
         (["qpi_%dto%d" % (ioh(g), r)] if r != ioh(g) else []) + \
-        ([host_link] if host_link else [])
+        ([host_link(g)] if host_link else [])
     return route("GPU%d" % g, "RAM%d" % r, path)
 
 
@@ -81,6 +95,37 @@ def p2p_params(a, b):
     return P2P_0TO1 if ioh(a) == 0 else P2P_1TO0
 
 
+HOST_MODELS = ("pcie", "starpu", "numa")
+DEFAULT_HOST_MODEL = "pcie"
+STARPU_HOST = 6520981045  # StarPU's Idgraf `Host` link: the largest sampled bandwidth (GPU6 D2H)
+NUMA_HOST = [max(max(b for b, _ in H2D[4 * i:4 * i + 4]), max(b for b, _ in D2H[4 * i:4 * i + 4]))
+             for i in range(2)]  # per host bridge: the largest bandwidth sampled for its GPUs
+
+# The runtime's costs (sim/costs.h): XKaapi on Idgraf (CUDA 5.0, Tesla C2050, Xeon X5650).
+# The papers measure none of them; each value is an assumption or a reading, with its reason.
+RUNTIME_COSTS = [
+    ("runtime/task_cpu", "1us", "ASSUMPTION: a data-flow task's activation, push and pop on a core; "
+     "XKaapi creates a task in about 0.1 us (Lima 2014, Sec. 4.3: Fibonacci's T1/Ts of about 10), "
+     "activation and queue work are taken an order of magnitude above"),
+    ("runtime/task_gpu", "5us", "ASSUMPTION: a GPU task's launch, event record and poll by its "
+     "driving core (a few microseconds per CUDA call on Fermi)"),
+    ("runtime/transfer_issue", "0", "READING: the sampled latencies (11-12 us, StarPU's bus sampling) "
+     "time whole cudaMemcpy calls, so they already hold a copy's issue on the host"),
+    ("runtime/decide_push", "0.2us", "ASSUMPTION: one push into a queue (a lock and a few pointer writes)"),
+    ("runtime/decide_worker", "1us", "ASSUMPTION: one worker's estimated finish time (its queue, the "
+     "task's history-based time, its inputs' transfer estimates), as online HEFT, dmda, DADA and DDA "
+     "compute for every worker"),
+]
+
+
+def cost_props():
+    out = []
+    for key, value, why in RUNTIME_COSTS:
+        out.append('  <!-- %s -->' % why)
+        out.append('  <prop id="%s" value="%s"/>' % (key, value))
+    return out
+
+
 def header(comment, zone):
     lines = ['<?xml version="1.0"?>', '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">']
     lines += [('<!-- ' if i == 0 else '     ') + c + (' -->' if i == len(comment) - 1 else '')
@@ -100,13 +145,23 @@ def hosts(cpu_speed, gpu_speed, memsize, with_ioh):
     return lines
 
 
-def platform(starpu):
+HOST_TEXT = {
+    "pcie": "Host side: the PCIe tree alone (no limit between host memory and the host bridges).",
+    "starpu": "Host side: StarPU 1.1's one Host link of 6520.98 MB/s (the largest sampled bandwidth) "
+              "shared by every host-GPU transfer, both directions.",
+    "numa": "Host side: StarPU's current model, one link per NUMA node / host bridge at the largest "
+            "bandwidth sampled for its GPUs (6518.85 and 6520.98 MB/s), both directions.",
+}
+
+
+def platform(model, zone):
     out = header(['Idgraf: 2 x Xeon X5650 (12 cores), 8 Tesla C2050 behind 4 PCIe switches',
                   '(GPU pairs 0-1, 2-3, 4-5, 6-7), 2 host bridges (IOH) linked by QPI.',
-                  'Generated by platforms/tools/gen_idgraf.py from specs/lima2014-xkaapi-runtime.md',
-                  'Appendix A (StarPU bus sampling on Idgraf, QPI assumed 10.24 GB/s).' +
-                  (' StarPU variant: one shared Host link of 6520.98 MB/s.' if starpu else '')],
-                 "idgraf%s" % ("-starpu" if starpu else ""))
+                  'Generated by platforms/tools/gen_idgraf.py. Links: StarPU bus sampling on Idgraf',
+                  '(tools/perfmodels/sampling/bus/idgraf.*: per-GPU bandwidth and latency, switch',
+                  'uplinks, host bridges "through"); QPI 12.8 GB/s x 0.8 (ASSUMPTION).',
+                  HOST_TEXT[model]], zone)
+    out += cost_props()
     out += hosts("8.9Gf", "316.4Gf", MEMSIZE, True)
     for r in range(2):
         out.append('  <host id="RAM%d" speed="1f"><prop id="kind" value="ram"/>'
@@ -122,9 +177,13 @@ def platform(starpu):
     out.append('  <link id="qpi_0to1" bandwidth="%dBps" latency="0.1us"/>' % QPI)
     out.append('  <link id="qpi_1to0" bandwidth="%dBps" latency="0.1us"/>' % QPI)
     host_link = None
-    if starpu:
-        host_link = "host"
-        out.append('  <link id="host" bandwidth="6520981045Bps" latency="0us"/>')
+    if model == "starpu":
+        host_link = lambda g: "host"
+        out.append('  <link id="host" bandwidth="%dBps" latency="0us"/>' % STARPU_HOST)
+    elif model == "numa":
+        host_link = lambda g: "host%d" % ioh(g)
+        for i in range(2):
+            out.append('  <link id="host%d" bandwidth="%dBps" latency="0us"/>' % (i, NUMA_HOST[i]))
     for a in range(8):
         for b in range(8):
             if a != b:
@@ -142,13 +201,14 @@ def platform(starpu):
     return "\n".join(out)
 
 
-DADA_BW = 6000000000  # B_link = B_sw, bytes/s per direction (spec §1.4 [E])
+DADA_BW = 6000000000  # B_link = B_sw, bytes/s per direction (an estimate)
 DADA_LAT = 10.0       # us, per GPU link
 DADA_MEMSIZE = 3 * 2 ** 30
 
 
 def dada_platform():
-    out = header(['Idgraf as specs/bleuse2014-dada.md \u00a71.4 models it: 12 cores, 8 GPUs, GPU g behind',
+    out = header(['Idgraf as a plain PCIe model (our alternative for Bleuse et al. 2014):',
+                  '12 cores, 8 GPUs, GPU g behind',
                   'link pcie_gpu{g} (6 GB/s, 10 us) and switch link pcie_sw{g/2} (6 GB/s, 0 us), both',
                   'SPLITDUPLEX; 3 GiB per GPU; GPU-to-GPU copies staged through host memory. Host',
                   'speeds are the DGEMM rates of its \u00a71.7 (for kernels its timing table lacks).',
@@ -173,8 +233,9 @@ def dada_platform():
 if __name__ == "__main__":
     root = sys.argv[1] if len(sys.argv) > 1 else "platforms"
     with open(root + "/idgraf.xml", "w") as f:
-        f.write(platform(False))
-    with open(root + "/idgraf-starpu.xml", "w") as f:
-        f.write(platform(True))
+        f.write(platform(DEFAULT_HOST_MODEL, "idgraf"))
+    for model in HOST_MODELS:
+        with open(root + "/idgraf-%s.xml" % model, "w") as f:
+            f.write(platform(model, "idgraf-" + model))
     with open(root + "/idgraf-dada.xml", "w") as f:
         f.write(dada_platform())

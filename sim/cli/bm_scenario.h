@@ -1,5 +1,5 @@
 /* sim/cli/bm_scenario.h — scenarios with Beaumont and Marchal's products
- * and policies (specs/beaumont-marchal-outer-matmul.md):
+ * and policies (Beaumont and Marchal 2014):
  *
  *   - on flat:P with bw=inf (their model: communication is free and takes
  *     no time) their policies run in their own event-driven model

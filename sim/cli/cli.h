@@ -34,6 +34,7 @@ struct hs_platform_ref {
     char *perf_label; /* how the record names it: "perf/idgraf.json" (shipped) or the path */
     char *tmpfile; /* generated file to remove, or NULL */
     double bw_scale, gpu_speed; /* parameters of a shipped name or a file (1, 1) */
+    char *host_map; /* hosts=FILE: which hosts are workers of which kind, or NULL */
 };
 
 /* "idgraf" (shipped), "flat:8,bw=inf" (generated) or a path to an XML file;
@@ -77,6 +78,7 @@ struct hs_param;
 
 #define HS_SCENARIO_SHORTOPTS "p:w:s:"
 enum { HS_OPT_SCENARIO = 1000 }; /* codes of the shared long options: 1000.. */
+enum { HS_OPT_PLUGIN = 1099 };    /* --plugin FILE: load a policy plugin */
 
 /* The shared long options followed by a command's own (terminated by a zero
  * entry); caller frees. */

@@ -127,7 +127,7 @@ static void paper_note(const struct beta_args *a)
 static void print_closed_form(const struct beta_args *a, const struct hs_bm_analysis *an, double b)
 {
     double tasks = pow(a->n, a->dim);
-    printf("closed form (first order; the paper's %s corrected, spec section 0):\n",
+    printf("closed form (first order; the paper's %s corrected: docs/policies.md):\n",
            a->dim == HS_BM_OUTER ? "Theorem 6" : "section 4.2");
     if (isnan(b)) {
         printf("  beta*                none: F(beta) has no interior minimum on (0, %g]\n", HS_BM_BETA_MAX);
@@ -182,7 +182,7 @@ static void print_case(const struct beta_args *a)
     free(speeds);
 }
 
-/* ---- draws: β for equal speeds standing for drawn ones (spec §5) ------------- */
+/* ---- draws: β for equal speeds standing for drawn ones (the paper's §3.6) --- */
 
 static void draw_scenario(void *ctx, int d, double *speeds)
 {
@@ -205,7 +205,7 @@ static void print_draws(const struct beta_args *a)
     paper_note(a);
 }
 
-/* ---- the grid of spec §5 ------------------------------------------------------- */
+/* ---- the grid of the paper's §3.6 ----------------------------------------------- */
 
 static void draw_uniform(void *ctx, int d, double *speeds)
 {

@@ -1,7 +1,8 @@
 /* sim/cli/cmd_calibrate_sim.c — `hetsim calibrate-sim`: simulate XKaapi's
- * calibration run of the GPUs (specs/beniamine2013-heft-convex-clustering.md
- * §2.4) and write the times it would have recorded into a timing table's
- * "calibrated" list, which is what policies are then told (perfmodel.h).
+ * calibration run of the GPUs (Beniamine 2013, §3.2.1, §3.2.3: "measured on the
+ * CPU, hence it include[s] a few communication times") and write the times
+ * it would have recorded into a timing table's "calibrated" list, which is
+ * what policies are then told (perfmodel.h).
  *
  * The workload runs on K GPUs and no CPU worker. XKaapi timed a GPU task on
  * the host, so the time it recorded runs from the later of the task's pop (its

@@ -2,6 +2,7 @@
  * policy and workload with its parameters and their defaults. */
 #include "policies/registry.h"
 #include "sim/cli/cli.h"
+#include "sim/util.h"
 #include "workloads/workload.h"
 
 #include <stdio.h>
@@ -22,7 +23,13 @@ static int help_or_usage(int argc, char **argv, const char *cmd, const char *wha
 
 int hs_cmd_policies(int argc, char **argv)
 {
-    int h = help_or_usage(argc, argv, "policies", "scheduling policies");
+    /* --plugin FILE (repeatable): list the plugins' policies too */
+    while (argc > 2 && strcmp(argv[1], "--plugin") == 0) {
+        if (!hs_policy_load_plugin(argv[2], true))
+            hs_die(HS_EXIT_USAGE, "option --plugin: %s", hs_last_error());
+        argc -= 2, argv += 2;
+    }
+    int h = help_or_usage(argc, argv, "policies", "scheduling policies (--plugin FILE: with a plugin's)");
     if (h)
         return h > 0 ? HS_EXIT_OK : HS_EXIT_USAGE;
     for (const struct hs_policy *const *p = hs_policies(); *p; p++) {

@@ -43,6 +43,8 @@ static void print_platform(const struct hs_platform *pf, const struct hs_invento
     static const char *kinds[] = {"cpu", "gpu", "ram", "proc"};
     for (int i = 0; i < inv->n; i++) {
         const struct hs_inv_host *h = &inv->hosts[i];
+        if (h->kind == HS_HOST_IGNORED)
+            continue;
         printf("  %-8s %-4s %12.4g flop/s", h->name, kinds[h->kind], h->speed);
         if (h->memsize > 0)
             printf("  memory %.0f B", h->memsize);
@@ -53,6 +55,10 @@ static void print_platform(const struct hs_platform *pf, const struct hs_invento
                    h->socket);
         printf("\n");
     }
+    for (int i = 0; i < inv->n; i++)
+        if (inv->hosts[i].kind == HS_HOST_IGNORED)
+            printf("note: host %s is ignored: %s\n", inv->hosts[i].name,
+                   hs_inv_ignored_why(inv->hosts[i].name));
     printf("workers (selected):\n");
     for (int w = 0; w < pf->nworkers; w++) {
         const struct hs_worker *wk = &pf->workers[w];
@@ -83,6 +89,27 @@ static void print_platform(const struct hs_platform *pf, const struct hs_invento
             direct += s != d && pf->bw[s * pf->nnodes + d] > 0;
     printf("  %d direct routes between devices or processors%s\n", direct,
            direct && pf->ngpus ? (pf->p2p ? " (used: --p2p)" : " (unused without --p2p)") : "");
+}
+
+/* The runtime's costs the platform declares (sim/costs.h). */
+static int print_costs(const char *name)
+{
+    struct hs_costs c;
+    for (int i = 0; hs_costs_props[i]; i++)
+        hs_costs_set(&c, i, NAN);
+    if (hs_sg_costs(name, &c)) {
+        fprintf(stderr, "hetsim: %s\n", hs_last_error());
+        return HS_EXIT_USAGE;
+    }
+    if (!hs_costs_any(&c)) {
+        printf("runtime costs: none (the platform sets no runtime/* property)\n");
+        return 0;
+    }
+    printf("runtime costs (seconds):");
+    for (int i = 0; hs_costs_props[i]; i++)
+        printf(" %s %g", strchr(hs_costs_props[i], '/') + 1, hs_costs_get(&c, i));
+    printf("\n");
+    return 0;
 }
 
 int hs_cmd_platform(int argc, char **argv)
@@ -117,6 +144,7 @@ int hs_cmd_platform(int argc, char **argv)
     cfg.platform_file = ref.file;
     cfg.platform_name = ref.name;
     cfg.bw_scale = ref.bw_scale;
+    cfg.host_map = ref.host_map;
     struct hs_platform pf = {0};
     struct hs_inventory inv;
     int rc = hs_platform_open(&cfg, &pf, &inv);
@@ -126,6 +154,7 @@ int hs_cmd_platform(int argc, char **argv)
         print_platform(&pf, &inv, ref.tmpfile ? "generated" : ref.file);
         if (ref.perf)
             printf("timing table: %s\n", ref.perf);
+        rc = print_costs(cfg.platform_name);
         hs_inventory_free(&inv);
     }
     if (pf.name)

@@ -4,7 +4,6 @@
  * drawn by gnuplot to PNG, SVG or PDF. */
 #include "analysis/csv.h"
 #include "analysis/plot.h"
-#include "platforms/inputfile.h"
 #include "sim/cli/cli.h"
 #include "sim/util.h"
 
@@ -102,14 +101,13 @@ int hs_cmd_plot(int argc, char **argv)
 
 static cJSON *read_record(const char *path)
 {
-    char err[1024];
-    char *text = hs_input_read(path, HS_INPUT_MAX_BYTES, NULL, err, sizeof err);
-    if (!text) {
-        hs_fail("%s", err);
+    struct hs_buf b = {0};
+    if (hs_buf_read_file(&b, path)) {
+        hs_buf_free(&b);
         return NULL;
     }
-    cJSON *rec = cJSON_Parse(text);
-    free(text);
+    cJSON *rec = cJSON_Parse(hs_buf_str(&b));
+    hs_buf_free(&b);
     if (!rec)
         hs_fail("%s: not a JSON run record", path);
     return rec;

@@ -9,6 +9,7 @@
 
 #include <getopt.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,8 @@ static void usage(FILE *out)
             "  -o, --output FILE     write the run record (JSON); '-' for standard output\n"
             "      --trace FILE      write the per-task and per-transfer trace (CSV)\n"
             "      --paje FILE       write a Paje trace (SimGrid tracing)\n"
+            "      --chrome-trace FILE  write a Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
+            "      --tasks-rec FILE  write StarPU's tasks.rec (StarVZ, starpu_replay, -w taskrec:)\n"
             "      --events          add every task and transfer (times, worker) to the record\n"
             "      --timing          add wall-clock figures to the record (not reproducible)\n"
             HS_MAX_MEMORY_HELP
@@ -43,11 +46,13 @@ static void usage(FILE *out)
 
 static void parse_args(int argc, char **argv, struct run_args *a)
 {
-    enum { O_TRACE = 256, O_PAJE, O_TIMING, O_EVENTS, O_ENGINE, O_MAXMEM };
+    enum { O_TRACE = 256, O_PAJE, O_TIMING, O_EVENTS, O_ENGINE, O_CHROME, O_TASKREC, O_MAXMEM };
     static const struct option own[] = {
         {"output", required_argument, 0, 'o'},   {"trace", required_argument, 0, O_TRACE},
         {"paje", required_argument, 0, O_PAJE},  {"timing", no_argument, 0, O_TIMING},
         {"events", no_argument, 0, O_EVENTS},    {"engine", required_argument, 0, O_ENGINE},
+        {"chrome-trace", required_argument, 0, O_CHROME},
+        {"tasks-rec", required_argument, 0, O_TASKREC},
         {"quiet", no_argument, 0, 'q'},          {"max-memory", required_argument, 0, O_MAXMEM},
         {"verbose", no_argument, 0, 'v'},        {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
@@ -64,6 +69,8 @@ static void parse_args(int argc, char **argv, struct run_args *a)
         case 'h': usage(stdout); exit(HS_EXIT_OK);
         case O_TRACE: sc->trace = optarg; break;
         case O_PAJE: sc->cfg.paje_file = optarg; break;
+        case O_CHROME: sc->chrome_trace = optarg; break;
+        case O_TASKREC: sc->tasks_rec = optarg; break;
         case O_TIMING: a->timing = true; break;
         case O_EVENTS: sc->events = true; break;
         case O_MAXMEM: hs_opt_max_memory(optarg); break;
@@ -82,6 +89,8 @@ static void parse_args(int argc, char **argv, struct run_args *a)
     hs_output_require("run", "-o", a->output, false);
     hs_output_require("run", "--trace", sc->trace, false);
     hs_output_require("run", "--paje", sc->cfg.paje_file, false);
+    hs_output_require("run", "--chrome-trace", sc->chrome_trace, false);
+    hs_output_require("run", "--tasks-rec", sc->tasks_rec, false);
 }
 
 static const char *human_bytes(double b, char *buf, size_t size)
@@ -107,6 +116,60 @@ static const char *str(const cJSON *o, const char *key)
     return cJSON_IsString(v) ? v->valuestring : "";
 }
 
+/* What the figures are relative to: the worker of the sequential time (from
+ * the record's transient "explain" section), or every task on its fastest. */
+static void print_figures(const cJSON *rec, const cJSON *res, int nworkers)
+{
+    const cJSON *seq = cJSON_GetObjectItem(cJSON_GetObjectItem(rec, "explain"), "sequential_worker");
+    double speedup = num(res, "speedup");
+    printf("  performance  %.2f GFlop/s (flops of the whole operation / makespan)\n", num(res, "gflops"));
+    printf("  SLR          %-8.3f makespan / critical path with every task on its fastest worker and free"
+           " transfers (%.6f s)\n", num(res, "slr"), num(res, "cp_min"));
+    if (!cJSON_GetObjectItem(rec, "explain")) /* Beaumont and Marchal's model */
+        printf("  speedup      %-8.2f sequential time (%.6f s) / makespan\n", speedup,
+               num(res, "sequential_time"));
+    else if (cJSON_IsString(seq))
+        printf("  speedup      %-8.2f over %s alone, the worker that runs every task fastest (%.6f s)%s\n",
+               speedup, seq->valuestring, num(res, "sequential_time"), speedup < 1 ? ": slower than it" : "");
+    else
+        printf("  speedup      %-8.2f over the sum of every task's time on its fastest worker (%.6f s;"
+               " no one worker can run every task)\n", speedup, num(res, "sequential_time"));
+    printf("  efficiency   %-8.3f speedup / %d workers%s\n", num(res, "efficiency"), nworkers,
+           num(res, "efficiency") > 1 ? " (above 1: the other workers are faster than that one)" : "");
+}
+
+/* Workers are named as the platform names their hosts; a GPU's driving core
+ * is not a CPU worker, which is why the CPU workers' numbers have gaps. */
+static void print_workers(const cJSON *rec)
+{
+    printf("  %-10s %-4s %7s %11s %12s\n", "worker", "arch", "tasks", "busy (s)", "utilisation");
+    const cJSON *w;
+    int drivers = 0;
+    cJSON_ArrayForEach(w, cJSON_GetObjectItem(rec, "workers"))
+    {
+        printf("  %-10s %-4s %7g %11.6f %11.1f%%", str(w, "name"), str(w, "arch"), num(w, "tasks"),
+               num(w, "busy"), 100 * num(w, "utilisation"));
+        if (*str(w, "driver"))
+            printf("   driven by %s", str(w, "driver")), drivers++;
+        printf("\n");
+    }
+    printf("  (utilisation: busy / makespan; workers keep the platform's host names%s)\n",
+           drivers ? ", and the cores that drive GPUs are not CPU workers" : "");
+}
+
+/* Work stealing without SetArch hints on a dense linear-algebra workload lets
+ * idle cores steal kernels that run far faster on a GPU (XKaapi's programs
+ * pin them with SetArch; docs/policies.md). */
+static void print_hints(const cJSON *in)
+{
+    const char *policy = str(in, "policy"), *workload = str(in, "workload");
+    bool stealing = strncmp(policy, "ws", 2) == 0 || strncmp(policy, "lws", 3) == 0;
+    bool unhinted = strstr(workload, "setarch=0") && !strstr(workload, "cpu-only") && !strstr(workload, "gpu-only");
+    if (stealing && unhinted && num(in, "gpus") > 0 && num(in, "cpus") > 0)
+        printf("  hint         idle cores steal GPU kernels here (ws has no speed model); XKaapi's programs "
+               "pin them with SetArch hints: add setarch=1 to the workload (docs/policies.md)\n");
+}
+
 /* The readable summary, from the run record alone. */
 static void print_summary(const cJSON *rec)
 {
@@ -122,8 +185,8 @@ static void print_summary(const cJSON *rec)
     printf("  makespan     %.6f s", num(res, "makespan"));
     if (cJSON_IsNumber(cJSON_GetObjectItem(res, "predicted_makespan")))
         printf("  (predicted %.6f s)", num(res, "predicted_makespan"));
-    printf("\n  performance  %.2f GFlop/s   SLR %.3f   speedup %.2f   efficiency %.3f\n",
-           num(res, "gflops"), num(res, "slr"), num(res, "speedup"), num(res, "efficiency"));
+    printf("\n");
+    print_figures(rec, res, cJSON_GetArraySize(cJSON_GetObjectItem(rec, "workers")));
     printf("  tasks        %g (cpu %g, gpu %g)\n", num(res, "tasks"), num(arch, "cpu"), num(arch, "gpu"));
     printf("  data moved   H2D %s (%g), D2H %s (%g), P2P %s (%g); %g evictions\n", b[0],
            num(count, "h2d"), b[1], num(count, "d2h"), b[2], num(count, "p2p"), num(res, "evictions"));
@@ -137,11 +200,8 @@ static void print_summary(const cJSON *rec)
             printf(", predicted ratio %.4f", num(prod, "analysis"));
         printf("\n");
     }
-    printf("  %-10s %-4s %7s %11s %12s\n", "worker", "arch", "tasks", "busy (s)", "utilisation");
-    const cJSON *w;
-    cJSON_ArrayForEach(w, cJSON_GetObjectItem(rec, "workers"))
-        printf("  %-10s %-4s %7g %11.6f %11.1f%%\n", str(w, "name"), str(w, "arch"), num(w, "tasks"),
-               num(w, "busy"), 100 * num(w, "utilisation"));
+    print_workers(rec);
+    print_hints(in);
     double wall = num(timing, "wall_seconds");
     printf("  simulated in %.3f s of wall time (%.0f tasks/s; policy %.3f s)\n", wall,
            wall > 0 ? num(res, "tasks") / wall : 0, num(timing, "policy_seconds"));
@@ -193,6 +253,7 @@ int hs_cmd_run(int argc, char **argv)
         print_summary(rec);
     if (!a.timing)
         cJSON_DeleteItemFromObject(rec, "timing");
+    cJSON_DeleteItemFromObject(rec, "explain");
     if (a.output && write_record(a.output, rec)) {
         fprintf(stderr, "hetsim: %s\n", hs_last_error());
         rc = HS_EXIT_FAIL;

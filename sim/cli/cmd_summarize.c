@@ -90,6 +90,7 @@ int hs_summarize_report(const struct hs_csv *csv, const char *file, const struct
     written.digits = 12;
     int rc = hs_summary_make(csv, file, &shown, &stats, &pairs, note, sizeof note) ? HS_EXIT_USAGE : 0;
     if (!rc && !quiet) {
+        hs_reps_warn(csv, file);
         hs_table_print(&stats, stdout, "");
         if (note[0])
             printf("\n%s%s\n", note, hs_table_rows(&pairs) > 1 ? ":" : "");

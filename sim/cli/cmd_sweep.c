@@ -5,6 +5,7 @@
 #include "analysis/csv.h"
 #include "analysis/study.h"
 #include "analysis/sweep.h"
+#include "analysis/summary.h"
 #include "sim/cli/cli.h"
 #include "sim/cli/sweep_def.h"
 #include "sim/util.h"
@@ -78,7 +79,8 @@ static void base_option(struct sweep_args *a, int c, const char *arg)
     struct hs_scenario scratch;
     hs_scenario_defaults(&scratch);
     hs_scenario_apply_option(&scratch, c, arg);
-    hs_scenario_option(c, arg, &name, &value);
+    if (!hs_scenario_option(c, arg, &name, &value))
+        return; /* --plugin: loaded, nothing to set */
     a->bkey = hs_xrealloc(a->bkey, (size_t)(a->nbase + 1) * sizeof *a->bkey);
     a->bval = hs_xrealloc(a->bval, (size_t)(a->nbase + 1) * sizeof *a->bval);
     a->bkey[a->nbase] = name;
@@ -205,6 +207,16 @@ static int dry_run(const struct sweep_args *a, const struct hs_sweep_ops *ops)
     return 0;
 }
 
+/* Repetitions that gave the same results everywhere: say so (rank 0). */
+static void warn_alike(const char *file)
+{
+    struct hs_csv csv;
+    if (hs_sweep_launcher_rank() != 0 || hs_csv_read(file, &csv))
+        return;
+    hs_reps_warn(&csv, file);
+    hs_csv_free(&csv);
+}
+
 int hs_cmd_sweep(int argc, char **argv)
 {
     struct sweep_args a = {.opts = {.csv = "results.csv"}};
@@ -212,8 +224,15 @@ int hs_cmd_sweep(int argc, char **argv)
     int rc = define(&a);
     struct hs_sweep_ops ops;
     if (!rc) {
+        const char *same = hs_sweep_def_same_dag(&a.def);
+        if (same && hs_sweep_launcher_rank() == 0)
+            fprintf(stderr, "hetsim: warning: every repetition of %s meets the same DAG: its seed= is "
+                    "the workload's own, not the run's (--vary workload.seed=1..%d draws one per value)\n",
+                    same, a.def.reps);
         hs_sweep_def_ops(&a.def, &ops);
         rc = a.dry_run ? (dry_run(&a, &ops) ? 2 : 0) : hs_sweep_execute(&a.opts, &ops);
+        if ((rc == HS_EXIT_OK || rc == HS_EXIT_FAIL) && !a.dry_run && a.def.reps > 1)
+            warn_alike(a.opts.csv);
     } else {
         rc = HS_EXIT_USAGE;
     }

@@ -2,6 +2,7 @@
  * The same file builds both: `hetsim` (SimGrid) hands `calibrate` and
  * `run --engine cuda` over to `hetsim-cuda` installed beside it. */
 #include "sim/cli/cli.h"
+#include "sim/record.h"
 
 #include <limits.h>
 #include <stdbool.h>
@@ -37,7 +38,7 @@ static const struct {
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: hetsim COMMAND [options]   (hetsim COMMAND --help for details)\n"
+    fprintf(out, "usage: hetsim COMMAND [options]   (hetsim COMMAND --help for details; hetsim --version)\n"
                  "Simulate task graphs on heterogeneous CPU+GPU nodes (SimGrid); measure them on a\n"
                  "real GPU node (CUDA engine) to validate the simulation.\n\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
@@ -82,6 +83,11 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
         usage(stdout);
+        return HS_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+        printf("hetsim %s\n", hs_version());
+        printf("License LGPL-2.1-or-later; cite it with CITATION.cff (installed with its docs).\n");
         return HS_EXIT_OK;
     }
 #ifdef HETSIM_WITH_SIMGRID

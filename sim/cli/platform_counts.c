@@ -38,7 +38,7 @@ static int count(const char *text, struct counted *c)
     if (hs_resolve_platform(text, NULL, &ref))
         return -1;
     struct hs_sg_check chk;
-    int rc = hs_sg_check_platform(ref.file, &chk);
+    int rc = hs_sg_check_platform(ref.file, ref.host_map, &chk);
     hs_platform_ref_free(&ref);
     c->cores = chk.ncores, c->gpus = chk.ngpus, c->procs = chk.nprocs;
     return rc;

@@ -5,8 +5,8 @@
  * speeds drawn from the run's seed where they are drawn), and
  * anything else is taken as the path of a SimGrid platform file. A shipped
  * name or a file may take parameters that scale the machine
- * ("idgraf:bw_scale=0.5,gpu_speed=1.25"): the sensitivity knobs of
- * specs/bleuse2014-dada.md §6.17. */
+ * ("idgraf:bw_scale=0.5,gpu_speed=1.25"): the knobs of our sensitivity
+ * study of Bleuse et al. 2014 (dada-sensitivity). */
 #define _DEFAULT_SOURCE /* mkstemps */
 #include "sim/cli/cli.h"
 #include "platforms/datadir.h"
@@ -52,6 +52,8 @@ static const struct hs_param file_params[] = {
      .help = "multiply the bandwidth of every link by this"},
     {.name = "gpu_speed", .type = HS_P_DOUBLE, .defval = "1", .range = "(0,inf)",
      .help = "divide the duration of every GPU kernel by this"},
+    {.name = "hosts", .type = HS_P_STRING, .defval = "",
+     .help = "host map: a file of 'PATTERN KIND' lines (KIND cpu, gpu, ram, proc, ignore)"},
     {0},
 };
 
@@ -97,6 +99,8 @@ static int parse_file_params(const char *base, const char *params, struct hs_pla
     if (!(rc = hs_spec_check(&spec, file_params, label))) {
         ref->bw_scale = hs_spec_double(&spec, "bw_scale");
         ref->gpu_speed = hs_spec_double(&spec, "gpu_speed");
+        const char *map = hs_spec_get(&spec, "hosts");
+        ref->host_map = *map ? hs_xstrdup(map) : NULL;
     }
     hs_spec_free(&spec);
     return rc;
@@ -244,9 +248,12 @@ static int resolve_file(const char *text, struct hs_platform_ref *ref)
         if (hs_data_find(rel, path, sizeof path)) {
             char names[512];
             shipped_names(names, sizeof names);
-            rc = hs_fail("unknown platform '%s' (shipped: %s; or flat:P, or the path of a "
-                         "SimGrid platform file)",
-                         base, names[0] ? names : "none found");
+            if (names[0])
+                rc = hs_fail("unknown platform '%s' (shipped: %s; or flat:P, or the path of a "
+                             "SimGrid platform file)", base, names);
+            else
+                rc = hs_fail("unknown platform '%s': no shipped platform found in %s; or flat:P, "
+                             "or the path of a SimGrid platform file", base, hs_data_dirs());
         } else {
             ref->file = hs_xstrdup(path);
             find_perf(base, ref);
@@ -285,6 +292,7 @@ void hs_platform_ref_free(struct hs_platform_ref *ref)
     free(ref->perf);
     free(ref->perf_label);
     free(ref->tmpfile);
+    free(ref->host_map);
     memset(ref, 0, sizeof *ref);
 }
 

@@ -8,6 +8,8 @@
 #include "policies/registry.h"
 #include "sim/cli/cli.h"
 #include "sim/record.h"
+#include "sim/trace_chrome.h"
+#include "sim/trace_taskrec.h"
 #include "sim/util.h"
 #include "workloads/workload.h"
 #ifdef HETSIM_HAVE_CUDA
@@ -31,6 +33,7 @@ void hs_scenario_defaults(struct hs_scenario *sc)
     sc->workload = HS_DEFAULT_WORKLOAD;
     sc->policy = HS_DEFAULT_POLICY;
     hs_run_config_defaults(&sc->cfg);
+    sc->costs = "platform";
 }
 
 static void add_metrics(cJSON *rec, const struct hs_run *run)
@@ -47,17 +50,24 @@ static void add_metrics(cJSON *rec, const struct hs_run *run)
     cJSON_AddNumberToObject(res, "sequential_time", m.sequential);
     cJSON_AddNumberToObject(res, "speedup", m.speedup);
     cJSON_AddNumberToObject(res, "efficiency", m.efficiency);
+    /* for the summary of `hetsim run` only (not written to the record) */
+    cJSON *x = cJSON_AddObjectToObject(rec, "explain");
+    if (m.sequential_worker >= 0)
+        cJSON_AddStringToObject(x, "sequential_worker", hs_sched_worker(run->rt, m.sequential_worker)->name);
     cJSON *t = cJSON_AddObjectToObject(rec, "timing");
     cJSON_AddNumberToObject(t, "wall_seconds", run->wall);
     cJSON_AddNumberToObject(t, "policy_seconds", run->rt->policy_wall);
 }
 
-static int write_trace(const char *path, const struct hs_run *run)
+static int write_trace(const char *path, const struct hs_run *run,
+                       int (*writer)(const struct hs_sched *, FILE *))
 {
+    if (!path)
+        return 0;
     FILE *f = fopen(path, "w");
     if (!f)
         return hs_fail("cannot write %s", path);
-    int rc = hs_trace_write_csv(run->rt, f);
+    int rc = writer(run->rt, f);
     if (fclose(f))
         rc = hs_fail("cannot write %s", path);
     return rc;
@@ -72,6 +82,7 @@ static int run_resolved(const struct hs_scenario *sc, const struct hs_platform_r
     cfg.platform_name = ref->name;
     cfg.perf_file = ref->perf;
     cfg.bw_scale = ref->bw_scale;
+    cfg.host_map = ref->host_map;
     cfg.opts.gpu_speed = ref->gpu_speed;
     struct hs_run run;
     int rc;
@@ -109,7 +120,9 @@ static int run_resolved(const struct hs_scenario *sc, const struct hs_platform_r
         hs_bm_scenario_volume(*record, &run);
         if (sc->events)
             hs_record_add_events(*record, run.rt);
-        if (sc->trace && write_trace(sc->trace, &run)) {
+        if (write_trace(sc->trace, &run, hs_trace_write_csv) ||
+            write_trace(sc->chrome_trace, &run, hs_trace_write_chrome) ||
+            write_trace(sc->tasks_rec, &run, hs_trace_write_taskrec)) {
             cJSON_Delete(*record);
             *record = NULL;
             rc = HS_EXIT_FAIL;

@@ -14,8 +14,11 @@ struct hs_scenario {
     const char *engine;        /* "simgrid" (default) or "cuda" */
     const char *platform, *workload, *policy;
     const char *perf;          /* timing table overriding the shipped one, or NULL */
+    const char *costs;         /* the runtime's costs: "platform" (default), "off", KEY=DURATION/... */
     struct hs_run_config cfg;  /* selection, runtime options, paje_file, verbose */
     const char *trace;         /* per-task CSV trace to write, or NULL */
+    const char *chrome_trace;  /* Chrome trace-event JSON to write, or NULL */
+    const char *tasks_rec;     /* StarPU tasks.rec to write, or NULL */
     bool events;               /* per-task and per-transfer events in the record */
 };
 

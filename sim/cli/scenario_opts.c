@@ -2,6 +2,7 @@
  * describe a scenario (platform, workload, policy, worker selection, runtime
  * options), each of which sets one named scenario parameter; and setting a
  * parameter by name, which also serves --vary and study files. */
+#include "policies/registry.h"
 #include "sim/cli/cli.h"
 #include "sim/cli/scenario.h"
 #include "sim/util.h"
@@ -29,6 +30,9 @@ static const struct {
     {{"p2p", no_argument, 0, HS_OPT_SCENARIO + 7}, "p2p", "1"},
     {{"no-flush", no_argument, 0, HS_OPT_SCENARIO + 8}, "flush", "0"},
     {{"perf", required_argument, 0, HS_OPT_SCENARIO + 9}, "perf", NULL},
+    {{"costs", required_argument, 0, HS_OPT_SCENARIO + 10}, "costs", NULL},
+    {{"no-costs", no_argument, 0, HS_OPT_SCENARIO + 11}, "costs", "off"},
+    {{"plugin", required_argument, 0, HS_OPT_PLUGIN}, NULL, NULL}, /* not a parameter */
 };
 #define NOPTS (sizeof table / sizeof table[0])
 
@@ -40,8 +44,10 @@ void hs_scenario_usage(FILE *out)
             "                        a name or file takes bw_scale=F (every link's bandwidth times F)\n"
             "                        and gpu_speed=F (GPU kernel durations divided by F)\n"
             "  -w, --workload W      name:key=value,... (see `hetsim workloads`)\n"
-            "  -s, --policy S        name:key=value,... (see `hetsim policies`); none (run\n"
+            "  -s, --policy S        name:key=value,... (see `hetsim policies`), or the path of\n"
+            "                        a policy plugin: ./libmine.so:key=value,...; none (run\n"
             "                        only): build the workload's DAG and stop\n"
+            "      --plugin FILE     load a policy plugin (lib*.so), then -s NAME names its policy\n"
             "      --gpus K          GPU workers (default: all)\n"
             "      --cpus C          CPU workers (default: cores left after the GPUs' drivers)\n"
             "      --gpu-order O     first (GPU0, GPU1, ...), spread (one per PCIe switch first) or\n"
@@ -53,7 +59,12 @@ void hs_scenario_usage(FILE *out)
             "      --p2p             direct GPU-to-GPU copies where the platform has routes\n"
             "      --no-flush        do not write data back to host memory at the end\n"
             "      --perf FILE       timing table (default: the platform's shipped one), or the\n"
-            "                        name of a shipped one (idgraf-cal8: perf/idgraf-cal8.json)\n");
+            "                        name of a shipped one (idgraf-cal8: perf/idgraf-cal8.json)\n"
+            "      --costs C         the runtime's own costs in simulated time: platform (the\n"
+            "                        platform file's, default), off, or KEY=DURATION/... with keys\n"
+            "                        task (task_cpu and task_gpu), task_cpu, task_gpu, transfer_issue,\n"
+            "                        decide_push, decide_worker (e.g. --costs decide_worker=50us)\n"
+            "      --no-costs        the same as --costs off\n");
 }
 
 struct option *hs_scenario_options(const struct option *extra)
@@ -71,7 +82,7 @@ struct option *hs_scenario_options(const struct option *extra)
 bool hs_scenario_option(int c, const char *arg, const char **name, const char **value)
 {
     for (size_t i = 0; i < NOPTS; i++)
-        if (table[i].opt.val == c) {
+        if (table[i].opt.val == c && table[i].name) {
             *name = table[i].name;
             *value = table[i].value ? table[i].value : arg;
             return true;
@@ -82,7 +93,7 @@ bool hs_scenario_option(int c, const char *arg, const char **name, const char **
 const char *hs_scenario_option_name(const char *param)
 {
     for (size_t i = 0; i < NOPTS; i++)
-        if (strcmp(table[i].name, param) == 0)
+        if (table[i].name && strcmp(table[i].name, param) == 0)
             return table[i].opt.name;
     return param;
 }
@@ -91,6 +102,11 @@ const char *hs_scenario_option_name(const char *param)
 void hs_scenario_apply_option(struct hs_scenario *sc, int c, const char *arg)
 {
     const char *name, *value;
+    if (c == HS_OPT_PLUGIN) {
+        if (!hs_policy_load_plugin(arg, true))
+            hs_die(HS_EXIT_USAGE, "option --plugin: %s", hs_last_error());
+        return;
+    }
     if (!hs_scenario_option(c, arg, &name, &value))
         exit(HS_EXIT_USAGE);
     if (hs_scenario_set(sc, name, value))
@@ -170,6 +186,12 @@ int hs_scenario_set(struct hs_scenario *sc, const char *name, const char *v)
         return set_bool(v, &cfg->select.p2p);
     if (strcmp(name, "flush") == 0)
         return set_bool(v, &cfg->opts.flush);
+    if (strcmp(name, "costs") == 0) {
+        if (hs_costs_parse_spec(v, &cfg->opts.costs))
+            return -1;
+        sc->costs = v;
+        return 0;
+    }
     return hs_fail("unknown scenario parameter '%s'", name);
 }
 
@@ -177,6 +199,6 @@ const char *const *hs_scenario_names(void)
 {
     static const char *const names[] = {"platform", "workload", "policy", "gpus", "cpus", "gpu_order",
                                         "window", "cache_fraction", "p2p", "flush", "noise", "perf",
-                                        "seed", NULL};
+                                        "costs", "seed", NULL};
     return names;
 }

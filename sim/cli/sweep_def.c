@@ -117,7 +117,7 @@ static const struct hs_param *workload_params(const char *text)
 {
     struct hs_spec spec;
     const struct hs_param *params = NULL;
-    if (hs_spec_parse(text, &spec))
+    if (hs_workload_spec_parse(text, &spec))
         return NULL;
     for (const struct hs_workload *const *w = hs_workloads(); *w; w++)
         if (strcmp((*w)->name, spec.name) == 0)
@@ -132,9 +132,8 @@ static const struct hs_param *policy_params(const char *text)
     const struct hs_param *params = NULL;
     if (hs_spec_parse(text, &spec))
         return NULL;
-    for (const struct hs_policy *const *p = hs_policies(); *p; p++)
-        if (strcmp((*p)->name, spec.name) == 0)
-            params = (*p)->params;
+    const struct hs_policy *p = hs_policy_find(spec.name);
+    params = p ? p->params : NULL;
     hs_spec_free(&spec);
     return params;
 }
@@ -225,7 +224,8 @@ static int resolve_axis(struct hs_sweep_def *d, int a)
     const char *name = d->axes[a].name, *dot = strchr(name, '.');
     if (strcmp(name, "seed") == 0)
         return hs_fail("%s--vary seed: every run's seed derives from --seed and its repetition "
-                       "(use --reps)", d->where);
+                       "(use --reps); to draw another DAG of a random workload, vary its own seed: "
+                       "--vary workload.seed=1..20", d->where);
     if (is_scenario_name(name)) {
         d->kind[a] = HS_AXIS_SCENARIO;
         d->param[a] = hs_xstrdup(name);
@@ -257,7 +257,7 @@ static int resolve_axis(struct hs_sweep_def *d, int a)
 /* The fixed parameter columns: the scenario parameters a run needs. */
 static const char *const fixed_columns[] = {"platform", "workload", "policy", "gpus", "cpus",
                                             "gpu_order", "window", "cache_fraction", "p2p", "flush",
-                                            "noise", "perf", NULL};
+                                            "noise", "perf", "costs", NULL};
 
 int hs_sweep_def_fixed_columns(void)
 {
@@ -374,6 +374,32 @@ int hs_sweep_def_resolve(struct hs_sweep_def *d)
         return hs_sweep_def_fail(d);
     d->id = definition_hash(d);
     return 0;
+}
+
+/* Is this workload a generator whose DAG comes from its own seed= parameter? */
+static bool seeded_generator(const char *workload)
+{
+    const struct hs_param *params = workload_params(workload);
+    for (const struct hs_param *p = params; p && p->name; p++)
+        if (strcmp(p->name, "seed") == 0)
+            return true;
+    return false;
+}
+
+const char *hs_sweep_def_same_dag(const struct hs_sweep_def *d)
+{
+    if (d->reps < 2)
+        return NULL;
+    for (int a = 0; a < d->naxes; a++)
+        if (d->kind && d->kind[a] == HS_AXIS_WORKLOAD && strcmp(d->param[a], "seed") == 0)
+            return NULL;
+    if (seeded_generator(d->sc.workload))
+        return d->sc.workload;
+    for (int a = 0; a < d->naxes; a++)
+        for (int i = 0; strcmp(d->axes[a].name, "workload") == 0 && i < d->axes[a].n; i++)
+            if (seeded_generator(d->axes[a].values[i]))
+                return d->axes[a].values[i];
+    return NULL;
 }
 
 void hs_sweep_def_free(struct hs_sweep_def *d)

@@ -51,6 +51,11 @@ int hs_sweep_def_resolve(struct hs_sweep_def *d);
 /* The engine's callbacks (describe, run) over a resolved definition. */
 void hs_sweep_def_ops(struct hs_sweep_def *d, struct hs_sweep_ops *ops);
 void hs_sweep_def_free(struct hs_sweep_def *d);
+
+/* After resolve: with --reps above 1, a workload of the sweep whose DAG comes
+ * from its own seed= (random, daggen) when no axis varies that seed, so every
+ * repetition meets the same DAG; else NULL. */
+const char *hs_sweep_def_same_dag(const struct hs_sweep_def *d);
 /* hs_fail with the last error prefixed by the definition's `where`. */
 int hs_sweep_def_fail(const struct hs_sweep_def *d);
 /* How many of the parameter columns are scenario parameters (the first ones). */

@@ -54,7 +54,7 @@ static const struct hs_param *first_positional(const struct hs_param *params)
     return NULL;
 }
 
-/* Set key=value in the spec text *text whose parameters are `params`. */
+/* Set key=value in the name:key=value text *text whose parameters are `params`. */
 static int override(char **text, const char *key, const char *value, const struct hs_param *params,
                     const char *what)
 {
@@ -94,14 +94,13 @@ static const struct hs_param *table_of(enum hs_axis_kind kind, const char *text)
 {
     struct hs_spec spec;
     const struct hs_param *params = NULL;
-    if (hs_spec_parse(text, &spec))
+    if (kind == HS_AXIS_WORKLOAD ? hs_workload_spec_parse(text, &spec) : hs_spec_parse(text, &spec))
         return NULL;
     if (kind == HS_AXIS_WORKLOAD)
         for (const struct hs_workload *const *w = hs_workloads(); *w; w++)
             params = strcmp((*w)->name, spec.name) == 0 ? (*w)->params : params;
-    if (kind == HS_AXIS_POLICY)
-        for (const struct hs_policy *const *p = hs_policies(); *p; p++)
-            params = strcmp((*p)->name, spec.name) == 0 ? (*p)->params : params;
+    const struct hs_policy *p = kind == HS_AXIS_POLICY ? hs_policy_find(spec.name) : NULL;
+    params = p ? p->params : params;
     hs_spec_free(&spec);
     return kind == HS_AXIS_PLATFORM ? hs_platform_params(text) : params;
 }
@@ -132,7 +131,7 @@ static char *canonical(enum hs_axis_kind kind, const char *text)
     if (kind == HS_AXIS_PLATFORM && strncmp(text, "flat", 4) != 0)
         return hs_xstrdup(text);
     struct hs_spec spec;
-    if (hs_spec_parse(text, &spec))
+    if (kind == HS_AXIS_WORKLOAD ? hs_workload_spec_parse(text, &spec) : hs_spec_parse(text, &spec))
         return NULL;
     const struct hs_param *params = table_of(kind, text);
     char label[128], names[256];
@@ -231,6 +230,7 @@ static char **columns(const struct hs_sweep_def *d, const int *choice, const str
     p[i++] = hs_xstrdup(sc->cfg.opts.flush ? "1" : "0");
     p[i++] = number_text(sc->cfg.opts.noise);
     p[i++] = hs_xstrdup(sc->perf ? sc->perf : "");
+    p[i++] = hs_xstrdup(sc->costs);
     for (int a = 0; a < d->naxes; a++)
         if (d->kind[a] != HS_AXIS_SCENARIO)
             p[i++] = hs_xstrdup(d->axes[a].values[choice[a]]);
@@ -246,6 +246,8 @@ static void hashed_texts(const char *const *p, const struct run_texts *t, char *
                                         "p2p", "flush", "noise", "perf"};
     for (int i = 0; i < 9; i++)
         hs_buf_printf(&b, "%s=%s\n", names[i], p[3 + i]);
+    if (strcmp(p[12], "platform") != 0) /* keys of runs with the platform's costs as before */
+        hs_buf_printf(&b, "costs=%s\n", p[12]);
     *inst = hs_xstrdup(hs_buf_str(&b));
     hs_buf_printf(&b, "policy=%s\n", t->canon[HS_AXIS_POLICY]);
     *canon = hs_buf_take(&b);

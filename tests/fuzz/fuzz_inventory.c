@@ -42,7 +42,7 @@ static bool route(void *ctx, const char *src, const char *dst, double *lat, doub
 }
 
 /* One host line: name, speed, then properties split at '='. */
-static int read_host(char *line, struct hs_inventory *inv)
+static int read_host(char *line, const struct hs_inv_ctx *ctx, struct hs_inventory *inv)
 {
     char *save = NULL, *name = strtok_r(line, " \t", &save), *speed = strtok_r(NULL, " \t", &save);
     double s = 0;
@@ -57,7 +57,7 @@ static int read_host(char *line, struct hs_inventory *inv)
         p.kv[p.n][0] = kv;
         p.kv[p.n++][1] = eq + 1;
     }
-    int rc = hs_inv_host_read(&inv->hosts[inv->n], "fuzz", name, s, prop, &p);
+    int rc = hs_inv_host_read(&inv->hosts[inv->n], ctx, name, s, &p);
     inv->n++; /* its name is set either way */
     return rc;
 }
@@ -88,10 +88,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(text);
         return 0;
     }
-    struct hs_inventory inv = {.n = 0, .hosts = hs_xcalloc(size + 1, sizeof *inv.hosts)};
+    /* every host's name first: StarPU's conventions look at all of them */
+    size_t nlines = 0;
+    char **lines = hs_xcalloc(size + 1, sizeof *lines);
+    for (char *line; (line = strtok_r(NULL, "\n", &save));)
+        lines[nlines++] = line;
+    struct hs_inv_ctx ctx = {.pfname = "fuzz", .prop = prop, .map = NULL};
+    for (size_t i = 0; i < nlines; i++) {
+        char name[256];
+        if (sscanf(lines[i], " %255s", name) == 1)
+            hs_inv_ctx_note(&ctx, name);
+    }
+    struct hs_inventory inv = {.n = 0, .hosts = hs_xcalloc(nlines + 1, sizeof *inv.hosts)};
     int rc = 0;
-    for (char *line; !rc && (line = strtok_r(NULL, "\n", &save));)
-        rc = read_host(line, &inv);
+    for (size_t i = 0; !rc && i < nlines; i++)
+        rc = read_host(lines[i], &ctx, &inv);
+    free(lines);
     if (!rc) {
         hs_inventory_sort(&inv);
         struct hs_platform pf;

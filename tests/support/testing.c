@@ -47,6 +47,15 @@ const char *hs_test_data(const char *relative)
     return buf[slot];
 }
 
+const char *hs_test_datafile(const char *name)
+{
+    static char buf[4][1024];
+    static int slot;
+    slot = (slot + 1) % 4;
+    snprintf(buf[slot], sizeof buf[slot], "%s/tests/data/%s", HETSIM_SOURCE_DIR, name);
+    return buf[slot];
+}
+
 char *hs_test_read_fd(int fd)
 {
     size_t len = 0, cap = 65536;
@@ -83,6 +92,39 @@ int hs_test_cli(const char *args, char **out, char **err)
     else
         free(se);
     return rc;
+}
+
+void hs_test_bad_cli(const char *args, const char *expect)
+{
+    char *err;
+    int rc = hs_test_cli(args, NULL, &err), lines = 0;
+    for (const char *p = err; *p; p++)
+        lines += *p == '\n';
+    if (rc != 2 || lines != 1 || !strstr(err, expect))
+        fprintf(stderr, "\n`hetsim %s` -> %d: %s(expected: %s)\n", args, rc, err, expect);
+    CU_ASSERT_EQUAL(rc, 2);
+    CU_ASSERT_EQUAL(lines, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, expect));
+    free(err);
+}
+
+int hs_test_sh(const char *dir, const char *command, char **out)
+{
+    char *o = hs_test_tmp(".out");
+    size_t size = strlen(command) + strlen(dir ? dir : ".") + strlen(o) + 64;
+    char *cmd = hs_xmalloc(size);
+    /* a subshell, so that the command's own redirections and && chains stay its own */
+    snprintf(cmd, size, "cd '%s' && ( %s\n) >%s 2>&1 </dev/null", dir ? dir : ".", command, o);
+    int status = system(cmd);
+    free(cmd);
+    char *text = hs_test_read_file(o);
+    unlink(o);
+    free(o);
+    if (out)
+        *out = text;
+    else
+        free(text);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
 cJSON *hs_test_run_record(const char *args)

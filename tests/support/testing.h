@@ -21,6 +21,8 @@ int hs_test_task(struct hs_dag *dag, const char *label, const double *costs, int
 
 /* Platform and timing-table files of the source tree. */
 const char *hs_test_data(const char *relative);
+/* Files of tests/data/ (four results are valid at once). */
+const char *hs_test_datafile(const char *name);
 
 /* Run dag on the platform file under the policy in a child process and return
  * {"makespan", "bytes":[h2d,d2h,p2p], "count":[...], "error",
@@ -40,10 +42,22 @@ cJSON *hs_test_simulate_named(const struct hs_run_config *cfg, const struct hs_d
  * configuration points at it (kept until the test exits). */
 struct hs_run_config hs_test_flat_config(int p, const double *speeds);
 
+/* No runtime costs (sim/costs.h) whatever the platform declares: for tests
+ * of other mechanisms computed by hand without them. */
+void hs_test_no_costs(struct hs_run_config *cfg);
+
 /* Run `hetsim ARGS` (a shell-quoted string; $HETSIM_TEST_BIN instead of the
  * built hetsim when set), capturing stdout and stderr (caller frees);
  * returns the exit code. */
 int hs_test_cli(const char *args, char **out, char **err);
+
+/* Assert that `hetsim ARGS` exits with 2 and prints one line on stderr that
+ * holds expect (printing the command and its stderr when not). */
+void hs_test_bad_cli(const char *args, const char *expect);
+/* Run a shell command (sh -c) in dir (NULL: here), its standard output and
+ * error together in *out (caller frees; out may be NULL); returns its exit
+ * code (128 when it died on a signal). */
+int hs_test_sh(const char *dir, const char *command, char **out);
 
 /* `hetsim run -q ARGS -o RECORD` (asserting exit 0; on failure the command
  * and its stderr are printed): the parsed record, or NULL if it could not be

@@ -122,3 +122,8 @@ struct hs_run_config hs_test_flat_config(int p, const double *speeds)
     cfg.platform_name = "flat";
     return cfg;
 }
+
+void hs_test_no_costs(struct hs_run_config *cfg)
+{
+    memset(&cfg->opts.costs, 0, sizeof cfg->opts.costs);
+}

@@ -1,11 +1,12 @@
 /* tests/unit/test_bm_analysis.c — Beaumont and Marchal's analysis against
  * the paper's printed values (β = 4.1705 for the outer product with 20 equal
  * processors and n = 100; 2.92 for the matrix product with 100 processors and
- * n = 40), the spec's table §4.4 and grid §4.4 (first-interior-minimum rule,
+ * n = 40), values derived by hand from the corrected closed forms
+ * (docs/policies.md) over a grid of p and n (first-interior-minimum rule,
  * including where there is none), lower bounds by hand, the derivative
  * against finite differences, the GSL ODE integration against the closed
  * forms of Lemmas 1/2/7/8, the exact-switch variant's reference values, and
- * the runtime estimation of §5 (β_hom within 5% of the mean heterogeneous β,
+ * the runtime estimation of the paper's §3.6 (β_hom within 5% of the mean heterogeneous β,
  * volume error at most 0.1%). */
 #include "analysis/bm_analysis.h"
 #include "tests/support/testing.h"
@@ -34,7 +35,8 @@ static void test_paper_values(void)
     CU_ASSERT_DOUBLE_EQUAL(100 * (1 - exp(-4.17)), 98.5, 0.05);
 }
 
-/* Spec §4.4, the table of homogeneous β* and F(β*). */
+/* Homogeneous β* and F(β*), computed from the corrected closed forms
+ * independently of hetsim (the paper prints 4.1705 and 2.92). */
 static void test_reference_table(void)
 {
     static const struct {
@@ -56,7 +58,8 @@ static void test_reference_table(void)
     }
 }
 
-/* Spec §4.4's grid of outer β*_hom (3 decimals), including its "none". */
+/* A grid of outer β*_hom (3 decimals) computed the same way, including
+ * points without an interior minimum ("none"). */
 static void test_reference_grid(void)
 {
     static const struct {
@@ -105,7 +108,7 @@ static void test_lower_bound(void)
 }
 
 /* F' against central differences; the phase volumes add up to F·LB; the
- * homogeneous closed forms of the spec. */
+ * homogeneous closed forms, derived by hand. */
 static void test_derivative_and_volumes(void)
 {
     double s[] = {10, 35, 60, 100, 42, 77};
@@ -154,7 +157,8 @@ static void test_ode_lemmas(void)
     CU_ASSERT_EQUAL(hs_bm_ode_solve(2, 0.5, 1.0, u), -1);
 }
 
-/* The exact-switch variant: spec §3.6's homogeneous values, and the same
+/* The exact-switch variant (ours, docs/policies.md): its homogeneous values
+ * computed independently of hetsim, and the same
  * function rebuilt from integrated switching points. */
 static void test_exact_variant(void)
 {
@@ -177,7 +181,7 @@ static void test_exact_variant(void)
     }
 }
 
-/* The fallback of spec §3.6. */
+/* The fallback where F has no interior minimum (ours, docs/policies.md). */
 static void test_beta_auto(void)
 {
     struct hs_bm_analysis a;
@@ -194,10 +198,11 @@ static void test_beta_auto(void)
     hs_bm_analysis_free(&a);
 }
 
-/* Spec §5 and R14/R15: over U[10,100] draws, β_hom is within 5% of the mean
+/* The paper's §3.6: over U[10,100] draws, β_hom is within 5% of the mean
  * heterogeneous β, and using it costs at most 0.1% of predicted volume
- * (spec: ≤ 0.05% except at p = 10, n = 1000); R9: for p = 20, n = 100 the
- * heterogeneous β* lie in about [4.154, 4.172]. */
+ * (computed independently: ≤ 0.05% except at p = 10, n = 1000); for p = 20,
+ * n = 100 (the paper's Fig. 6 setting) the heterogeneous β* lie in about
+ * [4.154, 4.172]. */
 static void test_runtime_estimation(void)
 {
     static const struct {
@@ -240,7 +245,7 @@ int main(void)
         {"GSL odeiv2 against Lemmas 1/2/7/8", test_ode_lemmas},
         {"exact-switch variant and its ODE rebuild", test_exact_variant},
         {"beta=auto and its fallbacks", test_beta_auto},
-        {"runtime estimation of beta (spec 5)", test_runtime_estimation},
+        {"runtime estimation of beta (paper section 3.6)", test_runtime_estimation},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("bm_analysis", tests);

@@ -282,45 +282,31 @@ static void test_studies_quick(void)
     }
 }
 
-static void bad(const char *args, const char *expect)
-{
-    char *err;
-    int rc = hs_test_cli(args, NULL, &err);
-    int lines = 0;
-    for (const char *c = err; *c; c++)
-        lines += *c == '\n';
-    if (rc != 2 || lines != 1 || !strstr(err, expect))
-        fprintf(stderr, "\n`hetsim %s` -> %d: %s(expected: %s)\n", args, rc, err, expect);
-    CU_ASSERT_EQUAL(rc, 2);
-    CU_ASSERT_EQUAL(lines, 1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, expect));
-    free(err);
-}
 
 static void test_bad_input(void)
 {
-    bad("run -p flat:2,bw=inf -w matmul:n=3 -s dynamic-outer", "policy dynamic-outer needs the outer workload");
-    bad("run -p flat:2,bw=1G -w cholesky:n=1024,nb=512 -s dynamic-outer",
+    hs_test_bad_cli("run -p flat:2,bw=inf -w matmul:n=3 -s dynamic-outer", "policy dynamic-outer needs the outer workload");
+    hs_test_bad_cli("run -p flat:2,bw=1G -w cholesky:n=1024,nb=512 -s dynamic-outer",
         "policy dynamic-outer: DAG 'cholesky:n=1024,nb=512,precision=d,setarch=0,pardiag=0' is not an outer "
         "product of 2 blocks");
-    bad("run -p flat:2,bw=inf -w outer:n=3 -s dynamic-outer-2phases:beta=soon",
+    hs_test_bad_cli("run -p flat:2,bw=inf -w outer:n=3 -s dynamic-outer-2phases:beta=soon",
         "parameter beta: 'soon' is not a number or one of auto|estimate");
-    bad("run -p flat:2,bw=inf -w outer:n=3 -s dynamic-outer-2phases:phase2=2", "phase2: 2 is outside the allowed range");
-    bad("run -p flat:2,bw=inf -w outer:n=3 -s sorted-outer:order=ik", "'ik' is not one of ij|ji");
-    bad("run -p flat:2,bw=1G,drift=0.05 -w outer:n=3 -s dynamic-outer", "drift (speeds that change");
-    bad("run -p flat:2,bw=inf,speed=1G,spread=2G -w outer:n=3 -s random-outer", "spread 2e+09 exceeds speed");
-    bad("run -p flat:2,bw=inf,scenario=dyn.5,spread=1 -w outer:n=3 -s random-outer", "scenario=dyn.5 sets the speeds");
-    bad("run -p flat:2,bw=inf,scenario=fast -w outer:n=3 -s random-outer", "'fast' is not one of none|u10-100");
-    bad("run -p flat:2,bw=inf,choices=1G:x -w outer:n=3 -s random-outer", "choices: 'x' is not a positive speed");
-    bad("run -p flat:2,bw=inf,choices=:: -w outer:n=3 -s random-outer", "choices: '::' lists no speed");
-    bad("run -p flat:2,bw=inf -w outer:n=3 -s random-outer --noise 0.1", "has no noise");
-    bad("run -p flat:2,bw=inf -w outer:n=3 -s random-outer --trace t.csv", "keeps no per-task trace");
-    bad("beta outer --n 10", "--p and --n are required");
-    bad("beta cube --p 2 --n 10", "give the problem, outer or matmul");
-    bad("beta outer --p 2 --n 10 --speeds 1:2:3", "speeds lists 3 values but p=2");
-    bad("beta outer --p 2 --n 10 --speeds bogus", "'bogus' is not one of none|u10-100");
-    bad("beta outer --p 2 --n 10 --draws 5", "--draws needs drawn speeds");
-    bad("beta outer --p 2 --n 10 --speeds 1:2 --draws 5", "--draws needs drawn speeds");
+    hs_test_bad_cli("run -p flat:2,bw=inf -w outer:n=3 -s dynamic-outer-2phases:phase2=2", "phase2: 2 is outside the allowed range");
+    hs_test_bad_cli("run -p flat:2,bw=inf -w outer:n=3 -s sorted-outer:order=ik", "'ik' is not one of ij|ji");
+    hs_test_bad_cli("run -p flat:2,bw=1G,drift=0.05 -w outer:n=3 -s dynamic-outer", "drift (speeds that change");
+    hs_test_bad_cli("run -p flat:2,bw=inf,speed=1G,spread=2G -w outer:n=3 -s random-outer", "spread 2e+09 exceeds speed");
+    hs_test_bad_cli("run -p flat:2,bw=inf,scenario=dyn.5,spread=1 -w outer:n=3 -s random-outer", "scenario=dyn.5 sets the speeds");
+    hs_test_bad_cli("run -p flat:2,bw=inf,scenario=fast -w outer:n=3 -s random-outer", "'fast' is not one of none|u10-100");
+    hs_test_bad_cli("run -p flat:2,bw=inf,choices=1G:x -w outer:n=3 -s random-outer", "choices: 'x' is not a positive speed");
+    hs_test_bad_cli("run -p flat:2,bw=inf,choices=:: -w outer:n=3 -s random-outer", "choices: '::' lists no speed");
+    hs_test_bad_cli("run -p flat:2,bw=inf -w outer:n=3 -s random-outer --noise 0.1", "has no noise");
+    hs_test_bad_cli("run -p flat:2,bw=inf -w outer:n=3 -s random-outer --trace t.csv", "keeps no per-task trace");
+    hs_test_bad_cli("beta outer --n 10", "--p and --n are required");
+    hs_test_bad_cli("beta cube --p 2 --n 10", "give the problem, outer or matmul");
+    hs_test_bad_cli("beta outer --p 2 --n 10 --speeds 1:2:3", "speeds lists 3 values but p=2");
+    hs_test_bad_cli("beta outer --p 2 --n 10 --speeds bogus", "'bogus' is not one of none|u10-100");
+    hs_test_bad_cli("beta outer --p 2 --n 10 --draws 5", "--draws needs drawn speeds");
+    hs_test_bad_cli("beta outer --p 2 --n 10 --speeds 1:2 --draws 5", "--draws needs drawn speeds");
 }
 
 int main(void)

@@ -4,6 +4,7 @@
  * cluster starts before the clusters it depends on have finished; on a
  * contention-free platform the run ends no later than the plan (with
  * order=ready, tasks as they become ready, clusters and waits hold too);
+ * the synchronisation tasks cost the runtime's per-task work (by hand);
  * Cholesky with move tasks on Idgraf runs cleanly and reproducibly; the command refuses bad
  * parameters and reports the literal update step's non-convex clusters; the
  * calibration study runs in its quick version. */
@@ -219,7 +220,7 @@ static void test_cli(void)
     CU_ASSERT_EQUAL(hs_test_cli("run -q -p flat:4 -w xkcholesky:n=8,nb=1 -s cluster:closure=bfs", &out, &err), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "closure"));
     free(out), free(err);
-    /* the literal update step makes a non-convex cluster there (spec §3.4):
+    /* the update step as the thesis writes it makes a non-convex cluster there:
      * the policy refuses the run, a usage error */
     CU_ASSERT_EQUAL(hs_test_cli("run -q -p flat:4 -w xkcholesky:n=8,nb=1 -s cluster:update=single,max=5 "
                                 "--seed 1 -o /dev/null", &out, &err), 2);
@@ -240,17 +241,46 @@ static void test_study_quick(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "R13 (Fig. 3.11)"));
     CU_ASSERT_EQUAL(n, 16); /* 2 sizes x 2 GPU counts x 2 calibrations x 2 policies */
     free(out);
+    out = hs_test_quick_study("convex-sync-overhead", &n);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "R4 (Fig. 3.6)"));
+    CU_ASSERT_EQUAL(n, 8); /* 2 sizes x 2 policies x 2 costs */
+    free(out);
+}
+
+/* The synchronisation tasks cost what the runtime charges any task: a chain
+ * a -> b of 1 s tasks on one processor, every task its own cluster (max=1),
+ * with 10 us per task: a's entry task (10 us), then a (10 us + 1 s); b's
+ * worker first runs a's exit task and b's entry task (20 us), then b (10 us
+ * + 1 s); b's exit task has no task after it to charge. Without clusters
+ * (max=0) or without synchronisation (sync=0): 2 x (10 us + 1 s). */
+static void test_sync_tasks_cost(void)
+{
+    struct hs_dag *dag = hs_dag_new("chain");
+    int a = hs_test_task(dag, "a", (const double[]){1}, 1), b = hs_test_task(dag, "b", (const double[]){1}, 1);
+    hs_dag_add_edge(dag, a, b, 0);
+    hs_dag_finalize(dag);
+    struct hs_run_config cfg = hs_test_flat_config(1, NULL);
+    cfg.opts.costs = (struct hs_costs){.task = {10e-6, 10e-6}};
+    const char *specs[] = {"cluster:max=0", "cluster:max=1,sync=0", "cluster:max=1"};
+    const double expect[] = {2 + 20e-6, 2 + 20e-6, 2 + 50e-6};
+    for (int i = 0; i < 3; i++) {
+        cJSON *r = simulate(&cfg, dag, &hs_policy_cluster, specs[i]);
+        CU_ASSERT_DOUBLE_EQUAL(result(r, "makespan"), expect[i], 1e-12);
+        cJSON_Delete(r);
+    }
+    hs_dag_free(dag);
 }
 
 int main(void)
 {
     static const CU_TestInfo tests[] = {
         {"max=0 gives heft:insertion=0's plan", test_max0_is_heft},
+        {"synchronisation tasks cost two empty tasks per cluster (by hand)", test_sync_tasks_cost},
         {"clusters run on one worker, in order, after their predecessors", test_plan_runs_as_clusters},
         {"Cholesky with moves on Idgraf", test_cholesky_idgraf},
         {"ties of zero-cost tasks never stall a run", test_no_stall},
         {"command: bad parameters, single update, stats", test_cli},
-        {"reproduce convex-idgraf-heft --quick", test_study_quick},
+        {"reproduce convex-idgraf-heft and convex-sync-overhead --quick", test_study_quick},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("cluster", tests);

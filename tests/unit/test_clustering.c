@@ -3,8 +3,9 @@
  * search, convexity by definition, acyclicity of the cluster graph by Kahn's
  * algorithm): every closure method against the search; every cluster convex,
  * the cluster graph acyclic and no cluster above the maximum size on random
- * DAGs and on Cholesky; the spec's counterexample to the literal update step
- * (§3.4) and its count of invalid top-level splits on Cholesky; the thesis'
+ * DAGs and on Cholesky; a counterexample (worked by hand) to the update step
+ * as the thesis writes it, and the count of invalid top-level splits it gives
+ * on Cholesky; the thesis'
  * DAG sizes (23 nodes and 30 edges for the 3×3 LU of Fig. 3.3, 352 for the
  * Cholesky of Fig. 3.7) and its 13-cluster, 18-edge graph among the outcomes. */
 #include "policies/clustering.h"
@@ -265,7 +266,7 @@ static void test_no_clustering(void)
     bdag_free(&g);
 }
 
-/* ---- the update step: the spec's counterexample (§3.4) ------------------------- */
+/* ---- the update step as written: a counterexample ---------------------------- */
 
 /* y -> x, x -> z, y -> w, w -> z, u isolated; numbered y0 x1 w2 z3 u4. */
 static struct bdag counterexample(void)
@@ -331,7 +332,8 @@ static int invalid_splits(const struct bdag *g, enum hs_cc_update update)
     return invalid;
 }
 
-/* The spec's measurement on Cholesky with move nodes: the literal pass gives
+/* On Cholesky with move nodes (counted by an independent prototype written
+ * from the thesis, not in this repository), the literal pass gives
  * an invalid top-level split for 15 of 30 pivots (NT = 4), 51 of 77 (6) and
  * 115 of 156 (8); SAFE and NONE never. */
 static void test_cholesky_invalid_splits(void)
@@ -355,7 +357,7 @@ static void test_cholesky_invalid_splits(void)
 /* ---- the thesis' graphs --------------------------------------------------------- */
 
 /* Fig. 3.7's Cholesky: |V| = 352 (NT = 11 with a move per tile), and the
- * spec's |E| = NT + 2NT(NT−1) + NT(NT−1)(NT−2)/2 = 726. */
+ * |E| = NT + 2NT(NT−1) + NT(NT−1)(NT−2)/2 = 726, counted by hand. */
 static void test_cholesky_clusters(void)
 {
     struct bdag g = workload_bdag("xkcholesky:n=11,nb=1");
@@ -454,7 +456,7 @@ int main(void)
         {"closure refuses a non-topological numbering", test_closure_refuses_non_topological},
         {"random DAGs: convex, acyclic, bounded", test_random_dags},
         {"max_size 0: one node per cluster", test_no_clustering},
-        {"update step on the spec's counterexample", test_update_counterexample},
+        {"the update step as written: a counterexample", test_update_counterexample},
         {"Cholesky: invalid literal splits 15/30, 51/77, 115/156", test_cholesky_invalid_splits},
         {"Cholesky 352 tasks: convex, acyclic, bounded", test_cholesky_clusters},
         {"LU 3x3: 23 nodes, 30 edges; 13 clusters and 18 edges occur", test_lu_example},

@@ -96,7 +96,12 @@ static void test_bad_dot(void)
     bad_file(".dot", "digraph G { a -> a }", "edge 'a' -> 'a': a task that depends on itself");
     bad_file(".dot", "digraph G { a [size=\"-5\"]; a -> b }", "node 'a': size: -5 is negative");
     bad_file(".gv", "digraph G { a [size=\"lots\"] }", "node 'a': size: 'lots' is not a number");
-    bad_file(".dot", "digraph G { a -> b [size=\"-1\"] }", "edge 'a' -> 'b': size: -1 is negative");
+    /* SimGrid's size="-1" (a pure dependency) is refused only with hetsim's own semantics */
+    char *path = hs_test_tmp(".dot"), args[1024];
+    hs_test_write_file(path, "digraph G { a -> b [size=\"-1\"] }");
+    snprintf(args, sizeof args, "dag dot:file=%s,semantics=hetsim -o /dev/null", path);
+    bad_args(args, "edge 'a' -> 'b': size: -1 is negative");
+    free(path);
     bad_file(".dot", "digraph G { a [costs=\"cpu=-1\"] }", "node 'a': costs: '-1' is not a non-negative");
     bad_file(".dot", "digraph G { a [costs=\"1,2\"]; b [costs=\"1\"] }",
              "1 per-processor costs, but node 'a' has 2");

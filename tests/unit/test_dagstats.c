@@ -1,8 +1,8 @@
 /* tests/unit/test_dagstats.c — DAG statistics (analysis/dagstats.h) against
- * hand-computed values: Topcuoglu's example DAG of specs/shetti2014-heft-nc.md
- * §9.4 item 1 (its rank_u(n1) = 108 is the critical path with mean costs), a
+ * hand-computed values: Topcuoglu et al. 2002's example DAG
+ * (Fig. 2 of their paper; its rank_u(n1) = 108 is the critical path with mean costs), a
  * diamond with every kind of cost, and `hetsim dag … --stats` on a 2×2-tile
- * Cholesky and on the spec's 10-task chain. */
+ * Cholesky and on the 10-task chain of random:alpha=0.1,v=10. */
 #include "analysis/dagstats.h"
 #include "sim/util.h"
 #include "tests/support/testing.h"
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* §9.4 item 1: costs on 3 processors, edges with their costs (bw = 1 B/s,
+/* Topcuoglu et al. 2002, Fig. 2: costs on 3 processors, edges with their costs (bw = 1 B/s,
  * so bytes = seconds). */
 static struct hs_dag *topcuoglu(void)
 {
@@ -50,7 +50,7 @@ static void test_topcuoglu(void)
     CU_ASSERT_EQUAL(st.max_width, 5);
     /* row sums 39+50+43+38+35+38+33+30+50+44 = 400, over 3 processors */
     CU_ASSERT_DOUBLE_EQUAL(st.total_work, 400.0 / 3, 1e-12);
-    /* rank_u(n1) = 108 (Topcuoglu et al.; spec §9.4), path n1 n2 n9 n10:
+    /* rank_u(n1) = 108 (Topcuoglu et al. 2002, Table 1), path n1 n2 n9 n10:
      * 13 + 18 + 50/3 + 16 + 50/3 + 13 + 44/3 = 108 */
     CU_ASSERT_DOUBLE_EQUAL(st.critical_path, 108, 1e-12);
     /* edge costs sum to 241: (241/15) / (400/30) = 1.205 */
@@ -137,7 +137,7 @@ static void test_cli_cholesky(void)
     free(out);
 }
 
-/* The spec's chain (test_random.c): 11 tasks, 10 edges, 11 levels of 1; with
+/* The chain of random:alpha=0.1,v=10 (test_random.c): 11 tasks, 10 edges, 11 levels of 1; with
  * -o the DAG is written too, and stdout holds only the figures. */
 static void test_cli_random_and_output(void)
 {
@@ -164,10 +164,10 @@ static void test_cli_random_and_output(void)
 int main(void)
 {
     static const CU_TestInfo tests[] = {
-        {"Topcuoglu's example: CP 108 (spec §9.4)", test_topcuoglu},
+        {"Topcuoglu's example: CP 108", test_topcuoglu},
         {"diamond with per-processor, per-architecture and flops costs", test_diamond},
         {"hetsim dag --stats on cholesky 2x2", test_cli_cholesky},
-        {"hetsim dag --stats -o on the spec's chain; bad options", test_cli_random_and_output},
+        {"hetsim dag --stats -o on a 10-task chain; bad options", test_cli_random_and_output},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("dagstats", tests);

@@ -1,6 +1,6 @@
 /* tests/unit/test_dualapprox.c — DADA's dual approximation on batches of
- * independent tasks (policies/dualapprox.c, specs/bleuse2014-dada.md §3.3,
- * §3.5, §7 item 5), with no runtime: hand-computed allocations, and random
+ * independent tasks (policies/dualapprox.c; Bleuse et al. 2014,
+ * §3.2, Algorithm 2), with no runtime: hand-computed allocations, and random
  * small instances checked against brute force:
  *   - the first upper bound always fits; the kept allocation fits into
  *     (ρ+α)λ of the final guess λ;
@@ -159,6 +159,35 @@ static void test_affinity_phase_overreach(void)
     hs_da_free(da);
 }
 
+/* Why DADA(0.25) and DADA(0.5) schedule Cholesky alike: the affinity phase
+ * counts whole tasks. Same batch, λ = 2: GPU 0 takes affinity tasks while
+ * its load is below αλ, so every α up to 0.5 (αλ <= 1 task) takes one and
+ * the second task goes to GPU 1 in the balance phase; from just above 0.5 to
+ * 1 (1 < αλ <= 2) it takes two. */
+static void test_affinity_steps(void)
+{
+    double cpu[3] = {10, 10, 10}, gpu[3] = {1, 1, 1};
+    struct instance in;
+    hand_instance(&in, 2, 1, 3, cpu, gpu);
+    for (int i = 0; i < 3; i++) {
+        in.aff[i] = 0;
+        in.score[i] = 1;
+    }
+    const double alphas[] = {0.05, 0.25, 0.5, 0.51, 0.75, 1};
+    const int second[] = {1, 1, 1, 0, 0, 0}; /* the worker of the second task */
+    for (int a = 0; a < 6; a++) {
+        set_problem(&in, alphas[a]);
+        struct hs_dualapprox *da = hs_da_new(&in.p);
+        struct hs_da_schedule s;
+        hs_da_schedule_init(&s, in.n, in.P);
+        CU_ASSERT_TRUE(hs_da_assign(da, 2, &s));
+        CU_ASSERT_EQUAL(s.worker[0], 0);
+        CU_ASSERT_EQUAL(s.worker[1], second[a]);
+        hs_da_schedule_free(&s);
+        hs_da_free(da);
+    }
+}
+
 /* One ready task with affinity for GPU 1, which is busy for 10 s while GPU 0
  * is idle: any α > 0 sends it to GPU 1 (load 0 < αλ), α = 0 to GPU 0. */
 static void test_single_task_goes_to_affinity_gpu(void)
@@ -282,7 +311,7 @@ static void test_search_against_scan(void)
         double lambda = solve(&in, &s), step;
         check_fits(&in, &s, lambda);
         struct hs_dualapprox *da = hs_da_new(&in.p);
-        CU_ASSERT_TRUE(accepts(&in, hs_da_upper(da))); /* spec §3.5: the upper bound always fits */
+        CU_ASSERT_TRUE(accepts(&in, hs_da_upper(da))); /* the first upper bound always fits */
         hs_da_free(da);
         double lo = smallest_accepted(&in, &step);
         CU_ASSERT(lambda >= lo - step);
@@ -342,6 +371,7 @@ int main(void)
         {"a task longer than lambda on both classes rejects", test_reject_task_longer_than_lambda},
         {"binary search on a hand-computed batch", test_search_on_hand_instance},
         {"affinity phase keeps the task that crosses alpha*lambda", test_affinity_phase_overreach},
+        {"affinity phase counts whole tasks: alpha in steps of a task over lambda", test_affinity_steps},
         {"a single task goes to its affinity GPU when alpha > 0", test_single_task_goes_to_affinity_gpu},
         {"lambda within eps of the smallest accepted guess; fits (rho+alpha)lambda", test_search_against_scan},
         {"alpha = 0 is a 2-dual approximation (brute-force optimum)", test_two_dual_property},

@@ -1,13 +1,14 @@
 /* tests/unit/test_heftnc.c — HEFT-NC / HEFT-NCe (policies/heftnc.c) against
- * specs/shetti2014-heft-nc.md: the 32 ranks of the thesis' Table 5.1 on the
- * DAG the spec infers for it (§3.3.4), the worked decision of §3.3.5, the full
- * schedules of §9.4 item 4, HEFT-NCe on Topcuoglu's example (§9.4 item 1), the
- * properties of §9.4 item 5 on random DAGs, and the parameters.
+ * Shetti 2014 (Chapters 5 and 6): the 32 ranks of the thesis' Table 5.1 on
+ * the DAG its ranks imply (the thesis prints the costs, not the edges), the
+ * worked decision of its example (Figs. 5.2, 5.3), full schedules of that
+ * DAG, HEFT-NCe on Topcuoglu's example, properties on random DAGs, and the
+ * parameters.
  *
- * Provenance of the expected values, as the spec tags them: [E] printed in
- * the thesis, [D] derived by hand from thesis numbers, [X] Topcuoglu et al.
- * 2002, [P] the spec's reference prototype (regression values of the resolved
- * procedure, not thesis numbers). */
+ * Provenance of the expected values: [E] printed in the thesis, [D] derived
+ * by hand from thesis numbers, [X] Topcuoglu et al. 2002, [P] an independent
+ * prototype written from the thesis, not in this repository (regression
+ * values of the procedure of policies/heftnc.c, not thesis numbers). */
 #include "policies/heftnc.h"
 #include "policies/registry.h"
 #include "sim/util.h"
@@ -19,9 +20,9 @@
 #include <unistd.h>
 
 /* ---- the DAG of Table 5.1 --------------------------------------------------
- * Costs of Table 5.1 [E]; edges inferred by the spec (§3.3.4 [D]), all of
- * cost 1, plus the pseudo-root 0 (zero costs) with 0-cost edges to the entry
- * tasks 1, 2, 3, 4, 13 (§2). Task i is id i; P1, P2 are workers 0, 1. */
+ * Costs of Table 5.1 [E]; edges inferred from its ranks [D], all of cost 1,
+ * plus the pseudo-root 0 (zero costs) with 0-cost edges to the entry tasks 1,
+ * 2, 3, 4, 13. Task i is id i; P1, P2 are workers 0, 1. */
 static const double table51_w[17][2] = {{0, 0},     {40, 260},  {286, 352}, {132, 247},
                                         {256, 298}, {97, 299},  {131, 304}, {136, 104},
                                         {165, 308}, {315, 370}, {292, 213}, {172, 136},
@@ -170,9 +171,9 @@ static double round_half_up(double x)
 }
 
 /* Table 5.1 [E]: both rank columns, rounded half-up, and the unrounded values
- * the spec derives from the inferred edges (§3.3.4 [D], proposed ranks to 3
+ * derived from the inferred edges ([D], proposed ranks to 3
  * decimals); sorted by decreasing rank they give the thesis' priority lists
- * (the proposed one with its typo "…,11,3,12,…" read as 13, §8 item 30). */
+ * (the proposed one with its typo "…,11,3,12,…" read as 13). */
 static void test_table51_ranks(void)
 {
     static const double heft_col[16] = {1550, 1937, 813, 1333, 1375, 1617, 1176, 860,
@@ -205,7 +206,7 @@ static void test_table51_ranks(void)
     hs_dag_free(dag);
 }
 
-/* §3.3.5 [E/D]: both algorithms put task 2 first on P1 [0,286]. HEFT-NC then
+/* The worked example (Figs. 5.2, 5.3) [E/D]: both algorithms put task 2 first on P1 [0,286]. HEFT-NC then
  * takes task 1 (rank 355 > task 6's 348): EFT (326 on P1, 260 on P2), j = P2,
  * k = P1, Weight = 220/(260/40) = 33.846, Weight_abstract = 66·326/260 =
  * 82.754 (literal) or 66·260/326 = 52.638 (semantic), R = 0.409 / 0.643 >
@@ -251,8 +252,8 @@ static void test_worked_decision(void)
     hs_dag_free(dag);
 }
 
-/* §3.3.5 / §9.4 item 4, regression values of the resolved procedure from the
- * spec's reference prototype [P] (not thesis numbers): insertion HEFT 1899,
+/* The whole schedules of Table 5.1's DAG, regression values of the
+ * independent prototype [P] (not thesis numbers): insertion HEFT 1899,
  * HEFT-NC 1729 (literal or semantic); append HEFT 1899, HEFT-NC 1765 (literal)
  * and 1811 (semantic). Simulated = predicted (no contention). */
 static void test_table51_schedules(void)
@@ -268,7 +269,7 @@ static void test_table51_schedules(void)
     hs_dag_free(dag);
 }
 
-/* §9.4 item 1: HEFT-NCe (composite weight, T = 0.3) on Topcuoglu's example:
+/* HEFT-NCe (composite weight, T = 0.3) on Topcuoglu's example:
  * composite ranks 68.969, 42.572, 53.032, 50.116, 37.774, 37.818, 25.400,
  * 18.881, 22.467, 4.667 (by hand: e.g. n10 (21−7)·7/21 = 4.667, n8
  * (14−5)·5/14 + 11 + 4.667 = 18.881) and makespans 76 (literal) / 80
@@ -289,7 +290,7 @@ static void test_topcuoglu_nce(void)
     hs_dag_free(dag);
 }
 
-/* ---- properties on random DAGs (§9.4 item 5) ------------------------------- */
+/* ---- properties on random DAGs --------------------------------------------- */
 
 /* Same worker, start and end for every task. */
 static void check_same_schedule(const struct hs_run_config *cfg, const struct hs_dag *dag,
@@ -307,7 +308,7 @@ static void check_same_schedule(const struct hs_run_config *cfg, const struct hs
 }
 
 /* T = inf is HEFT's processor selection: with rank=mean it is HEFT, with the
- * default composite rank it is HEFT with the Approach-3 rank (§7.7), and so
+ * default composite rank it is HEFT with the Approach-3 rank (§5.3.1), and so
  * are the as-printed branches with T = 0 (R > 0 always with positive costs
  * → the EFT worker). The default differs from HEFT on some DAG. */
 static void test_reductions_to_heft(void)
@@ -409,7 +410,7 @@ static struct hs_dag *independent(int n, const double (*w)[3], int p)
     return dag;
 }
 
-/* Equal finish times (§3.3.3): B (100, 5) goes first (weight 4.75 > 2.5) to
+/* Equal finish times (our reading: to the fastest): B (100, 5) goes first (weight 4.75 > 2.5) to
  * P2 [0,5]; A (10, 5) then finishes at 10 on both, j = P1 (lowest id), k =
  * P2, Weight_abstract = 0, R = inf: A goes to the fastest P2 [5,10] unless
  * T = inf (HEFT's choice, P1 [0,10]); the as-printed branches send R > T to j. */
@@ -439,7 +440,7 @@ static void test_equal_finish_times(void)
     hs_dag_free(dag);
 }
 
-/* Two identical fastest workers (§3.4.3 item 4): X (1000, 30, 30) takes P2
+/* Two identical fastest workers (our tie rule): X (1000, 30, 30) takes P2
  * [0,30] (EFT tie, lowest id), Z (1000, 20, 20) P3 [0,20]; Y (15, 10, 10):
  * EFT 15, 40, 30, so j = P1 and k = P3, the minimum-cost worker that finishes
  * first. Weight = 5·10/15 = 10/3, Weight_abstract = (30 − 15)·30/15 = 30,

@@ -2,7 +2,7 @@
  * matrix products: task counts against the closed formulas, the 2×2-tile DAGs
  * derived by hand from the loop nests, the WAR edges the specs name, LAWN-41
  * totals, bad parameters, CPU-only kernels kept off the GPUs, and the options
- * of the DADA spec §6.13-6.14 (regions of the diagonal tile, a GPU TSTRF,
+ * left to us by Bleuse et al. 2014 (regions of the diagonal tile, a GPU TSTRF,
  * updates on GPUs only). */
 #include "analysis/dagstats.h"
 #include "sim/util.h"
@@ -90,7 +90,7 @@ static void test_qr_2x2(void)
     hs_dag_free(dag);
 }
 
-/* bleuse2014 §7: TSQRT(k+1,k) waits for every ORMQR(k,·) (WAR on A(k,k));
+/* TSQRT(k+1,k) waits for every ORMQR(k,·) (WAR on A(k,k));
  * the TSTRF(·,k) of a panel are chained on A(k,k). */
 static void test_named_dependencies(void)
 {
@@ -168,7 +168,7 @@ static void test_cpu_only_kernels(void)
     }
 }
 
-/* regions=1 (DADA spec §6.14, Lima A-9) on 2×2 tiles of nb = 2: A(0,0) is
+/* regions=1 (QUARK's regions, which XKaapi ignored) on 2×2 tiles of nb = 2: A(0,0) is
  * its strict lower part (1 element, 8 B) and its upper part with the
  * diagonal (3 elements, 24 B). GESSM/ORMQR read the first, TSTRF/TSQRT update
  * the second: the WAR edge between them goes, every other edge stays, and a
@@ -225,7 +225,7 @@ static int tasks_on(const cJSON *r, const char *arch)
     return cJSON_GetObjectItem(cJSON_GetObjectItem(res, "tasks_per_arch"), arch)->valueint;
 }
 
-/* setarch=1 (§6.13b, QUARK_ARCH_GPU_ONLY) and gpu_tstrf=1 (§6.13) on 8×8
+/* setarch=1 (QUARK_ARCH_GPU_ONLY) and gpu_tstrf=1 on 8×8
  * tiles, 1 GPU and 11 cores under dmda: by default some updates run on the
  * idle cores; with setarch only the 8 panels and 28 TSTRF/TSQRT do
  * (168 updates on the GPU); with gpu_tstrf too, only the 8 GETRF. */
@@ -250,7 +250,7 @@ static void test_update_architectures(void)
     CU_ASSERT_EQUAL(tasks_on(r, "cpu"), 8);
     CU_ASSERT_EQUAL(tasks_on(r, "gpu"), 196);
     cJSON_Delete(r);
-    /* the DADA spec's timings make TSTRF 4.6 times faster on a GPU (6.5 against
+    /* perf/idgraf-dada.json's timings make TSTRF 4.6 times faster on a GPU (6.5 against
      * 30 ms): with gpu_tstrf=1 alone, dmda runs some TSTRF there */
     r = hs_test_run_record("-p idgraf-dada -s dmda --gpus 4 -w lu:n=4096,nb=512,gpu_tstrf=1");
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);

@@ -78,7 +78,7 @@ static void test_topcuoglu_ranks(void)
     hs_dag_free(dag);
 }
 
-/* The schedule of Topcuoglu's Fig. 3(a), as the spec lists it: (processor, start, end). */
+/* The schedule of Topcuoglu et al. 2002's Fig. 3(a): (processor, start, end). */
 static void test_topcuoglu_heft(void)
 {
     const double expect[10][3] = {{2, 0, 9},   {0, 27, 40}, {2, 9, 28},  {1, 18, 26}, {2, 28, 38},
@@ -94,7 +94,7 @@ static void test_topcuoglu_heft(void)
         CU_ASSERT_DOUBLE_EQUAL(field(r, "tasks", t, "end"), expect[t][2], 1e-9);
     }
     cJSON_Delete(r);
-    r = hs_test_simulate_named(&cfg, dag, "heft:insertion=0"); /* the append policy also gives 80 (spec §9.4) */
+    r = hs_test_simulate_named(&cfg, dag, "heft:insertion=0"); /* the append policy also gives 80 (by hand) */
     CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "predicted")->valuedouble, 80, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "makespan")->valuedouble, 80, 1e-9);
     cJSON_Delete(r);
@@ -243,12 +243,12 @@ static void test_slr_definitions(void)
     hs_dag_free(dag);
 }
 
-/* Online HEFT's finish time (spec §2.2, §6.7), by hand on flat:2 (1 B/s, no
- * latency, no final flush). A (P1 only, 1 s) writes the 3-byte datum h; X0
- * keeps P0 busy until 10, X1 keeps P1 busy from 1 to 11.5; B (1 s anywhere)
- * reads h and becomes ready at 1. Topcuoglu: P0 max(10, 1 + 3) + 1 = 11
- * against P1 11.5 + 1 = 12.5: P0, makespan 11.5 (X1's end). Additive (StarPU):
- * P0 10 + 3 + 1 = 14 against 12.5: P1, makespan 12.5. */
+/* Online HEFT's finish time, by hand on flat:2 (1 B/s, no latency, no final
+ * flush). A (P1 only, 1 s) writes the 3-byte datum h; X0 keeps P0 busy until
+ * 10, X1 keeps P1 busy from 1 to 11.5; B (1 s anywhere) reads h and becomes
+ * ready at 1. Additive (XKaapi's, the default): P0 10 + 3 + 1 = 14 against
+ * P1 11.5 + 1 = 12.5: P1, makespan 12.5. Topcuoglu: P0 max(10, 1 + 3) + 1 =
+ * 11 against 12.5: P0, makespan 11.5 (X1's end). */
 static void test_online_eft_forms(void)
 {
     struct hs_dag *dag = hs_dag_new("eft");
@@ -263,8 +263,8 @@ static void test_online_eft_forms(void)
     struct hs_run_config cfg = hs_test_flat_config(2, NULL);
     cfg.opts.flush = false;
     const char *policies[] = {"heft:online=1", "heft:online=1,eft=topcuoglu", "heft:online=1,eft=additive"};
-    const int worker[] = {0, 0, 1};
-    const double makespan[] = {11.5, 11.5, 12.5};
+    const int worker[] = {1, 0, 1};
+    const double makespan[] = {12.5, 11.5, 12.5};
     for (int i = 0; i < 3; i++) {
         cJSON *r = hs_test_simulate_named(&cfg, dag, policies[i]);
         CU_ASSERT_EQUAL(field(r, "tasks", b, "worker"), worker[i]);
@@ -282,7 +282,7 @@ int main(void)
         {"random DAGs: valid schedules, simulated = predicted", test_random_dags},
         {"a chain stays on the fastest processor", test_chain_on_fastest},
         {"SLR over CP_min and over CPIC (by hand)", test_slr_definitions},
-        {"online HEFT: Topcuoglu's and StarPU's finish times (by hand)", test_online_eft_forms},
+        {"online HEFT: XKaapi's and Topcuoglu's finish times (by hand)", test_online_eft_forms},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("listsched", tests);

@@ -215,7 +215,7 @@ static void test_selection(void)
         CU_ASSERT_STRING_EQUAL(pf.workers[i].name, spread8[i]);
     hs_platform_free(&pf);
 
-    /* The 2013 script's sets (DADA spec §1.2): k = 5 is GPUs 1-5 (switches 1
+    /* The sets of plasma-kaapi's 2013 timing script for Idgraf: k = 5 is GPUs 1-5 (switches 1
      * and 2 shared), k = 7 all but GPU6, k = 2 GPUs 1 and 4. */
     sel.gpu_order = HS_GPU_SCRIPT;
     const int script_k[] = {5, 7, 2};

@@ -1,9 +1,9 @@
 /* tests/unit/test_random.c — the `random` workload (layered random DAG of
- * specs/shetti2014-heft-nc.md §4.3): byte-identical output for a seed, the
- * spec's exact examples, and statistics over many seeds against values derived
+ * Topcuoglu et al. 2002 with Shetti 2014's parameters): byte-identical output
+ * for a seed, exact examples worked by hand, and statistics over many seeds against values derived
  * from the generator's definition (tolerances of 4 standard deviations, the
  * standard deviations themselves derived from the definition unless said), β
- * statistics of §4.4 and §9.4 item 6, options, bad input, and a run on flat:4. */
+ * statistics of the costs' heterogeneity, options, bad input, and a run on flat:4. */
 #include "analysis/dagstats.h"
 #include "sim/util.h"
 #include "tests/support/testing.h"
@@ -64,7 +64,7 @@ static void test_same_seed_same_bytes(void)
     hs_dag_free(y);
 }
 
-/* §4.3 step 1: alpha = 0.1, v = 10 gives hi = max(1, ⌊2·0.1·√10⌋ - 1) = 1, so
+/* alpha = 0.1, v = 10 gives hi = max(1, ⌊2·0.1·√10⌋ - 1) = 1, so
  * ten levels of one task; step 2 gives each its parent (drawn or orphan fix);
  * step 3 the root: n0 -> n1 -> … -> n10, whatever the seed. */
 static void test_chain(void)
@@ -81,10 +81,10 @@ static void test_chain(void)
     }
 }
 
-/* §4.3 example alpha = 10, v = 10: hi = ⌊2·10·√10⌋ - 1 = 62, W ~ U{1..62};
+/* alpha = 10, v = 10: hi = ⌊2·10·√10⌋ - 1 = 62, W ~ U{1..62};
  * the DAG is one level of ten independent tasks exactly when the first width
- * is >= 10, i.e. with probability 53/62 (the spec's example states it as
- * certain; see README). Over N seeds the fraction is binomial: 4σ =
+ * is >= 10, i.e. with probability 53/62 (a tempting reading of alpha says
+ * always; see docs/workloads.md). Over N seeds the fraction is binomial: 4σ =
  * 4·sqrt(p(1-p)/N). A one-level DAG is the root plus 10 tasks it alone feeds. */
 static void test_one_level(void)
 {
@@ -159,7 +159,7 @@ static void check_g1_depth(int v, double alpha, double rel_topcuoglu)
         hs_dag_free(dag);
     }
     CU_ASSERT_DOUBLE_EQUAL(sum / NDAG, mean, 4 * sqrt(var / NDAG));
-    /* Topcuoglu's mean height √v/alpha (§9.4 item 6: "≈"): the exact mean
+    /* Topcuoglu's mean height √v/alpha ("about"): the exact mean
      * exceeds v/E[W] by the overshoot of the last level */
     HS_ASSERT_NEAR_REL(sum / NDAG, sqrt(v) / alpha, rel_topcuoglu);
     free(width);
@@ -169,7 +169,7 @@ static void test_g1_depth(void)
 {
     check_g1_depth(400, 1, 0.05);   /* hi 39, ≈ 20 levels */
     check_g1_depth(100, 0.5, 0.05); /* hi 9, ≈ 20 levels */
-    /* §4.3 example: widths U{1..446}, "≈2-3 levels" for √v/alpha = 2.24 */
+    /* widths U{1..446}: about 2-3 levels for √v/alpha = 2.24 */
     check_g1_depth(500, 10, 0.35);
 }
 
@@ -272,11 +272,11 @@ static void test_ccr(void)
     }
 }
 
-/* §4.4 / §9.4 item 6: mean |w1 - w2| / (w1 + w2) over tasks (p = 2) is 0.267
- * for beta = 1.5, 0.171 for 1.0, 0.084 for 0.5 (the spec's Monte-Carlo values,
- * given to 3 decimals). It does not depend on w̄, so each task is one
+/* Mean |w1 - w2| / (w1 + w2) over tasks (p = 2) is 0.267
+ * for beta = 1.5, 0.171 for 1.0, 0.084 for 0.5 (Monte-Carlo values computed independently
+ * of hetsim, given to 3 decimals). It does not depend on w̄, so each task is one
  * independent sample: 4 standard errors (SD estimated from the samples) plus
- * the spec's rounding. Also E[w_ip] = wdag (Var as in check_ccr, p = 1). */
+ * that rounding. Also E[w_ip] = wdag (Var as in check_ccr, p = 1). */
 static void check_beta(double beta, double expected)
 {
     char fmt[128];
@@ -381,7 +381,7 @@ static void test_jump(void)
     longest = 0;
     check_spans("random:v=200,alpha=0.5,jump=3,root=0,seed=%d", 3, &longest);
     CU_ASSERT_EQUAL(longest, 3);
-    /* jump past the number of levels: children anywhere below (§4.3 --jump) */
+    /* jump past the number of levels: children anywhere below (jump=J) */
     longest = 0;
     check_spans("random:v=200,alpha=0.5,jump=1000,root=0,seed=%d", 1000, &longest);
     CU_ASSERT(longest > 10);
@@ -442,13 +442,13 @@ int main(void)
 {
     static const CU_TestInfo tests[] = {
         {"same seed, same JSON bytes; streams per purpose", test_same_seed_same_bytes},
-        {"alpha=0.1, v=10: a 10-task chain (spec §4.3)", test_chain},
+        {"alpha=0.1, v=10: a 10-task chain", test_chain},
         {"alpha=10, v=10: one level with probability 53/62", test_one_level},
         {"G1 number of levels (exact mean) and √v/alpha", test_g1_depth},
         {"G2 number of levels", test_g2_depth},
         {"out-degree given the level widths", test_out_degree},
         {"realised CCR, comm=abs, ccr_normalize", test_ccr},
-        {"beta heterogeneity statistics (spec §4.4)", test_beta},
+        {"beta heterogeneity statistics", test_beta},
         {"root, labels, p, int_costs, out-degree bounds", test_options},
         {"jump: edge spans", test_jump},
         {"bad parameters: one line naming the parameter", test_errors},

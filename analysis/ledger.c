@@ -1,0 +1,285 @@
+/* analysis/ledger.c — the claims file (cJSON), the verdict of a claim from
+ * its published values, and the ledger's table (text and Markdown). */
+#include "analysis/ledger.h"
+#include "analysis/buf.h"
+#include "analysis/table.h"
+#include "sim/util.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum hs_verdict hs_claim_verdict(int nrefs, int nevaluated, int nmet)
+{
+    if (nrefs <= 0 || nevaluated <= 0)
+        return HS_NOT_RUN;
+    if (nmet >= nrefs)
+        return HS_HOLDS;
+    return nmet > 0 ? HS_PARTLY : HS_FAILS;
+}
+
+const char *hs_verdict_name(enum hs_verdict v)
+{
+    static const char *const names[] = {"holds", "partly", "fails", "not run"};
+    return names[v];
+}
+
+void hs_claim_add(struct hs_claim *c, bool evaluated, bool met, const char *published, const char *ours,
+                  const char *tolerance)
+{
+    c->nrefs++;
+    c->nevaluated += evaluated;
+    c->nmet += evaluated && met;
+    bool missed = !(evaluated && met);
+    if (c->published && (c->shown_missed || !missed))
+        return; /* keep the first missed value, else the first */
+    free(c->published), free(c->ours), free(c->tolerance);
+    c->published = hs_xstrdup(published);
+    c->ours = hs_xstrdup(evaluated ? ours : "no run");
+    c->tolerance = hs_xstrdup(tolerance);
+    c->shown_missed = missed;
+}
+
+/* ---- loading ------------------------------------------------------------- */
+
+static int bad(const char *path, const char *where, const char *what)
+{
+    return hs_fail("%s: %s: %s", path, where, what);
+}
+
+/* A string member (required or not) of o, duplicated into *out. */
+static int member(const char *path, const char *where, const cJSON *o, const char *key, bool required,
+                  char **out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    char at[300];
+    snprintf(at, sizeof at, "%.200s.%.60s", where, key);
+    *out = NULL;
+    if (!v)
+        return required ? bad(path, at, "missing") : 0;
+    if (!cJSON_IsString(v) || !*v->valuestring)
+        return bad(path, at, "expected a non-empty string");
+    *out = hs_xstrdup(v->valuestring);
+    return 0;
+}
+
+static int only_keys(const char *path, const char *where, const cJSON *o, const char *const *keys)
+{
+    const cJSON *item;
+    cJSON_ArrayForEach(item, o)
+    {
+        int i = 0;
+        while (keys[i] && strcmp(keys[i], item->string) != 0)
+            i++;
+        if (!keys[i]) {
+            char at[300];
+            snprintf(at, sizeof at, "%.200s.%.60s", where, item->string);
+            return bad(path, at, "unknown key");
+        }
+    }
+    return 0;
+}
+
+static int load_papers(struct hs_ledger *l, const cJSON *papers)
+{
+    static const char *const keys[] = {"short", "cite", NULL};
+    if (!cJSON_IsObject(papers))
+        return bad(l->path, "papers", "expected an object");
+    const cJSON *p;
+    cJSON_ArrayForEach(p, papers)
+    {
+        char at[300];
+        snprintf(at, sizeof at, "papers.%.200s", p->string);
+        l->papers = hs_xrealloc(l->papers, (size_t)(l->npapers + 1) * sizeof *l->papers);
+        struct hs_paper *pp = &l->papers[l->npapers++];
+        memset(pp, 0, sizeof *pp);
+        pp->key = hs_xstrdup(p->string);
+        if (!cJSON_IsObject(p))
+            return bad(l->path, at, "expected an object");
+        if (only_keys(l->path, at, p, keys) || member(l->path, at, p, "short", true, &pp->short_name) ||
+            member(l->path, at, p, "cite", true, &pp->cite))
+            return -1;
+    }
+    return 0;
+}
+
+static int load_claim(struct hs_ledger *l, const cJSON *o, int index)
+{
+    static const char *const keys[] = {"id", "paper", "where", "claim", "why", "experiment", NULL};
+    char at[64];
+    snprintf(at, sizeof at, "claims[%d]", index);
+    l->claims = hs_xrealloc(l->claims, (size_t)(l->nclaims + 1) * sizeof *l->claims);
+    struct hs_claim *c = &l->claims[l->nclaims++];
+    memset(c, 0, sizeof *c);
+    if (!cJSON_IsObject(o))
+        return bad(l->path, at, "expected an object");
+    if (only_keys(l->path, at, o, keys) || member(l->path, at, o, "id", true, &c->id) ||
+        member(l->path, at, o, "paper", true, &c->paper) || member(l->path, at, o, "where", true, &c->where) ||
+        member(l->path, at, o, "claim", true, &c->text) || member(l->path, at, o, "why", false, &c->why) ||
+        member(l->path, at, o, "experiment", false, &c->experiment))
+        return -1;
+    if (!hs_ledger_paper(l, c->paper))
+        return hs_fail("%s: %s.paper: unknown paper '%s' (not in papers)", l->path, at, c->paper);
+    for (int i = 0; i < l->nclaims - 1; i++)
+        if (strcmp(l->claims[i].id, c->id) == 0)
+            return hs_fail("%s: %s.id: '%s' already used by claims[%d]", l->path, at, c->id, i);
+    return 0;
+}
+
+static int load_root(struct hs_ledger *l, const cJSON *root)
+{
+    static const char *const keys[] = {"papers", "claims", NULL};
+    if (!cJSON_IsObject(root))
+        return bad(l->path, "(top)", "expected an object");
+    const cJSON *papers = cJSON_GetObjectItemCaseSensitive(root, "papers");
+    const cJSON *claims = cJSON_GetObjectItemCaseSensitive(root, "claims");
+    if (only_keys(l->path, "(top)", root, keys))
+        return -1;
+    if (!papers || !claims)
+        return bad(l->path, "(top)", "a claims file needs papers and claims");
+    if (load_papers(l, papers))
+        return -1;
+    if (!cJSON_IsArray(claims))
+        return bad(l->path, "claims", "expected a list");
+    int i = 0;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, claims)
+    {
+        if (load_claim(l, c, i++))
+            return -1;
+    }
+    return 0;
+}
+
+int hs_ledger_load(const char *path, struct hs_ledger *l)
+{
+    memset(l, 0, sizeof *l);
+    l->path = hs_xstrdup(path);
+    struct hs_buf b = {0};
+    if (hs_buf_read_file(&b, path)) {
+        hs_buf_free(&b);
+        hs_ledger_free(l);
+        return -1;
+    }
+    cJSON *root = cJSON_Parse(hs_buf_str(&b));
+    int rc = root ? load_root(l, root) : hs_fail("%s: malformed JSON", path);
+    cJSON_Delete(root);
+    hs_buf_free(&b);
+    if (rc)
+        hs_ledger_free(l);
+    return rc;
+}
+
+void hs_ledger_free(struct hs_ledger *l)
+{
+    for (int i = 0; i < l->npapers; i++)
+        free(l->papers[i].key), free(l->papers[i].short_name), free(l->papers[i].cite);
+    for (int i = 0; i < l->nclaims; i++) {
+        struct hs_claim *c = &l->claims[i];
+        free(c->id), free(c->paper), free(c->where), free(c->text), free(c->why), free(c->experiment);
+        free(c->published), free(c->ours), free(c->tolerance);
+    }
+    free(l->papers);
+    free(l->claims);
+    free(l->path);
+    memset(l, 0, sizeof *l);
+}
+
+struct hs_claim *hs_ledger_find(const struct hs_ledger *l, const char *id)
+{
+    for (int i = 0; i < l->nclaims; i++)
+        if (strcmp(l->claims[i].id, id) == 0)
+            return &l->claims[i];
+    return NULL;
+}
+
+const struct hs_paper *hs_ledger_paper(const struct hs_ledger *l, const char *key)
+{
+    for (int i = 0; i < l->npapers; i++)
+        if (strcmp(l->papers[i].key, key) == 0)
+            return &l->papers[i];
+    return NULL;
+}
+
+/* ---- the table ----------------------------------------------------------- */
+
+static enum hs_verdict verdict_of(const struct hs_claim *c)
+{
+    return hs_claim_verdict(c->nrefs, c->nevaluated, c->nmet);
+}
+
+static const char *or_empty(const char *s)
+{
+    return s ? s : "";
+}
+
+void hs_ledger_print(const struct hs_ledger *l, FILE *out)
+{
+    struct hs_table t;
+    hs_table_init(&t, 8);
+    const char *h[] = {"paper", "claim", "where", "published", "ours", "tolerance", "met", "verdict"};
+    for (int i = 0; i < 8; i++)
+        hs_table_add(&t, h[i]);
+    int count[4] = {0};
+    for (int i = 0; i < l->nclaims; i++) {
+        const struct hs_claim *c = &l->claims[i];
+        enum hs_verdict v = verdict_of(c);
+        count[v]++;
+        hs_table_add(&t, hs_ledger_paper(l, c->paper)->short_name);
+        hs_table_add(&t, c->id);
+        hs_table_add(&t, c->where);
+        hs_table_add(&t, or_empty(c->published));
+        hs_table_add(&t, or_empty(c->ours));
+        hs_table_add(&t, or_empty(c->tolerance));
+        hs_table_addf(&t, "%d/%d", c->nmet, c->nrefs);
+        hs_table_add(&t, hs_verdict_name(v));
+    }
+    hs_table_print(&t, out, "");
+    hs_table_free(&t);
+    fprintf(out, "%d claims: %d hold, %d partly, %d fail, %d not run\n", l->nclaims, count[HS_HOLDS],
+            count[HS_PARTLY], count[HS_FAILS], count[HS_NOT_RUN]);
+}
+
+/* Markdown cells: no line breaks, and a | would end the cell. */
+static void md_cell(struct hs_buf *b, const char *s)
+{
+    hs_buf_add(b, " ");
+    for (; s && *s; s++) {
+        if (*s == '|')
+            hs_buf_add(b, "\\|");
+        else
+            hs_buf_addn(b, *s == '\n' ? " " : s, 1);
+    }
+    hs_buf_add(b, " |");
+}
+
+int hs_ledger_write_markdown(const struct hs_ledger *l, const char *path)
+{
+    struct hs_buf b = {0};
+    hs_buf_add(&b, "| paper | claim | where | what the paper says | published | ours | met | verdict | why "
+                   "ours differs (experiment) |\n|---|---|---|---|---|---|---|---|---|\n");
+    for (int i = 0; i < l->nclaims; i++) {
+        const struct hs_claim *c = &l->claims[i];
+        enum hs_verdict v = verdict_of(c);
+        char met[32], why[2048] = "";
+        snprintf(met, sizeof met, "%d/%d", c->nmet, c->nrefs);
+        if (v != HS_HOLDS && c->why)
+            snprintf(why, sizeof why, "%s%s%s%s", c->why, c->experiment ? " (`" : "",
+                     c->experiment ? c->experiment : "", c->experiment ? "`)" : "");
+        hs_buf_add(&b, "|");
+        const char *cells[] = {hs_ledger_paper(l, c->paper)->short_name, c->id, c->where, c->text,
+                               or_empty(c->published), or_empty(c->ours), met, hs_verdict_name(v), why};
+        for (int k = 0; k < 9; k++)
+            md_cell(&b, cells[k]);
+        hs_buf_add(&b, "\n");
+    }
+    FILE *f = fopen(path, "w");
+    int rc = 0;
+    if (!f || fputs(hs_buf_str(&b), f) == EOF)
+        rc = hs_fail("cannot write %s: %s", path, strerror(errno));
+    if (f && fclose(f) && !rc)
+        rc = hs_fail("cannot write %s: %s", path, strerror(errno));
+    hs_buf_free(&b);
+    return rc;
+}

@@ -1,0 +1,71 @@
+/* analysis/ledger.h — the ledger of the papers' headline claims.
+ *
+ * The claims file (ledger/claims.json beside the studies) lists every
+ * headline claim of the papers hetsim reproduces:
+ *
+ *   { "papers": { "lima2014": { "short": "Lima 2014",
+ *                               "cite": "J. V. F. Lima, A Runtime System for ..., PhD thesis, 2014" } },
+ *     "claims": [ { "id": "lima:E6", "paper": "lima2014", "where": "§5.6.5.2, Fig. 5.11",
+ *                   "claim": "H2 peaks at 1.79 TFlop/s on 8 GPUs; ...",
+ *                   "why": "why ours differs, for a claim that does not hold (one line)",
+ *                   "experiment": "the study whose runs show why" } ] }
+ *
+ * Studies tag the published values they check with a claim id ("claim":
+ * "lima:E6"). A claim's verdict comes from its tagged values that carry a
+ * tolerance or a bound: it holds when ours meets every one, holds in part
+ * when it meets some, fails when it meets none, and is not run when no
+ * study evaluated any of them. */
+#ifndef HS_LEDGER_H
+#define HS_LEDGER_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+enum hs_verdict { HS_HOLDS, HS_PARTLY, HS_FAILS, HS_NOT_RUN };
+
+struct hs_paper {
+    char *key, *short_name, *cite;
+};
+
+struct hs_claim {
+    char *id, *paper, *where, *text, *why, *experiment;
+    /* gathered from the studies */
+    int nrefs;      /* checked published values tagged with it */
+    int nevaluated; /* ... that a run evaluated */
+    int nmet;       /* ... that ours meets */
+    /* the value shown in its row: its first missed value, else its first */
+    char *published, *ours, *tolerance;
+    bool shown_missed;
+};
+
+struct hs_ledger {
+    char *path;
+    struct hs_paper *papers;
+    int npapers;
+    struct hs_claim *claims;
+    int nclaims;
+};
+
+/* Load a claims file; -1 with hs_fail naming the file and the key. */
+int hs_ledger_load(const char *path, struct hs_ledger *l);
+void hs_ledger_free(struct hs_ledger *l);
+struct hs_claim *hs_ledger_find(const struct hs_ledger *l, const char *id);
+const struct hs_paper *hs_ledger_paper(const struct hs_ledger *l, const char *key);
+
+/* Count one checked published value of claim c: evaluated (a run gave our
+ * value) and met (ours meets it), with the texts its row would show. */
+void hs_claim_add(struct hs_claim *c, bool evaluated, bool met, const char *published, const char *ours,
+                  const char *tolerance);
+
+/* The verdict of a claim with nrefs checked values, nevaluated of them
+ * evaluated, nmet of them met. */
+enum hs_verdict hs_claim_verdict(int nrefs, int nevaluated, int nmet);
+const char *hs_verdict_name(enum hs_verdict v);
+
+/* One row per claim, then exactly "N claims: H hold, P partly, F fail, X not run". */
+void hs_ledger_print(const struct hs_ledger *l, FILE *out);
+/* The same as a Markdown table with each claim's text and, where it does
+ * not hold, its reason; -1 with hs_fail if path cannot be written. */
+int hs_ledger_write_markdown(const struct hs_ledger *l, const char *path);
+
+#endif

@@ -1,0 +1,16 @@
+/* sim/trace_chrome.h — a finished run as a Chrome trace-event JSON file (the
+ * "Trace Event Format" that chrome://tracing and Perfetto open): a track per
+ * worker (its tasks) and, per memory node, one for what leaves it and one for
+ * what enters it (its copy streams); each transfer is a slice on both and a
+ * flow arrow from the first to the second. Times in microseconds. */
+#ifndef HS_TRACE_CHROME_H
+#define HS_TRACE_CHROME_H
+
+#include "sim/runtime.h"
+
+#include <stdio.h>
+
+/* 0, or -1 with hs_fail if the file cannot be written. */
+int hs_trace_write_chrome(const struct hs_sched *rt, FILE *out);
+
+#endif

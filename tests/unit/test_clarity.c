@@ -1,0 +1,119 @@
+/* tests/unit/test_clarity.c — output a newcomer can read: the run summary
+ * says what each figure is relative to and why the CPU workers' numbers have
+ * gaps, hints at SetArch for work stealing on dense linear algebra; sweeps
+ * warn when repetitions cannot differ, and the refusal of --vary seed names
+ * the flag that draws other DAGs. */
+#include "analysis/csv.h"
+#include "analysis/summary.h"
+#include "sim/util.h"
+#include "tests/support/testing.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The default run on Idgraf: 8 GPUs and 4 CPU workers = 12 workers; DPOTRF
+ * runs only on cores, so the sequential time is a core's, the first one's
+ * (CPU0: every core is alike); GPU0 is driven by CPU5 (platform idgraf). */
+static void test_summary_says_what_figures_are(void)
+{
+    char *out, *err;
+    CU_ASSERT_EQUAL(hs_test_cli("run", &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "(flops of the whole operation / makespan)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "makespan / critical path with every task on its fastest worker"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "over CPU0 alone, the worker that runs every task fastest"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "speedup / 12 workers"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "GPU0       gpu"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "driven by CPU5\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "the cores that drive GPUs are not CPU workers"));
+    CU_ASSERT_PTR_NULL(strstr(out, "hint"));
+    free(out), free(err);
+    /* with SetArch no single worker runs every task: the sum of each task's best time */
+    CU_ASSERT_EQUAL(hs_test_cli("run -w cholesky:n=4096,nb=1024,setarch=1", &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "no one worker can run every task"));
+    free(out);
+}
+
+static void test_ws_hint(void)
+{
+    char *out;
+    CU_ASSERT_EQUAL(hs_test_cli("run -s ws -w cholesky:n=4096,nb=1024", &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "hint         idle cores steal GPU kernels"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "setarch=1"));
+    free(out);
+    CU_ASSERT_EQUAL(hs_test_cli("run -s ws -w cholesky:n=4096,nb=1024,setarch=1", &out, NULL), 0);
+    CU_ASSERT_PTR_NULL(strstr(out, "hint"));
+    free(out);
+    CU_ASSERT_EQUAL(hs_test_cli("run -s ws -w gemm:n=4096,nb=1024 --cpus 0", &out, NULL), 0);
+    CU_ASSERT_PTR_NULL(strstr(out, "hint")); /* no core to steal */
+    free(out);
+}
+
+/* hs_reps_alike on rows written by hand: runs a and b have two repetitions
+ * each; a's agree, b's do not. */
+static void test_reps_alike(void)
+{
+    char *file = hs_test_tmp(".csv");
+    hs_test_write_file(file, "key,instance,rep,seed,policy,status,error,makespan,sim_seconds\n"
+                             "1,1,0,11,a,ok,,2.5,0.1\n"
+                             "2,1,1,12,a,ok,,2.5,0.3\n"
+                             "3,1,0,11,b,ok,,3,0.1\n"
+                             "4,1,1,12,b,ok,,3.5,0.1\n"
+                             "5,2,0,13,c,ok,,1,0.1\n");
+    struct hs_csv csv;
+    CU_ASSERT_EQUAL_FATAL(hs_csv_read(file, &csv), 0);
+    long alike, runs = hs_reps_alike(&csv, file, &alike);
+    CU_ASSERT_EQUAL(runs, 2);
+    CU_ASSERT_EQUAL(alike, 1);
+    hs_csv_free(&csv);
+    unlink(file), free(file);
+}
+
+static void test_sweep_warnings(void)
+{
+    char *csv = hs_test_tmp(".csv"), args[1024], *err;
+    /* a deterministic policy, no noise: 3 repetitions of the same run */
+    snprintf(args, sizeof args, "sweep -q -w cholesky:n=2048,nb=1024 --vary policy=dmda,heft --reps 3 -o %s", csv);
+    CU_ASSERT_EQUAL(hs_test_cli(args, NULL, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "warning: "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "the repetitions of every run gave the same results"));
+    free(err);
+    unlink(csv);
+    /* with noise they differ: no warning */
+    snprintf(args, sizeof args, "sweep -q -w cholesky:n=2048,nb=1024 --vary policy=dmda --reps 3 --noise 0.1 -o %s", csv);
+    CU_ASSERT_EQUAL(hs_test_cli(args, NULL, &err), 0);
+    CU_ASSERT_STRING_EQUAL(err, "");
+    free(err);
+    unlink(csv);
+    /* a random workload: --reps meets one DAG; the warning names the flag that draws more */
+    snprintf(args, sizeof args, "sweep -q -p flat:2 -w random:v=20 --vary policy=heft --reps 2 --noise 0.1 -o %s", csv);
+    CU_ASSERT_EQUAL(hs_test_cli(args, NULL, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "every repetition of random:v=20 meets the same DAG"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "--vary workload.seed=1..2"));
+    free(err);
+    unlink(csv);
+    snprintf(args, sizeof args, "sweep -q -p flat:2 -w random:v=20 --vary workload.seed=1..2 --reps 2 --noise 0.1 -o %s", csv);
+    CU_ASSERT_EQUAL(hs_test_cli(args, NULL, &err), 0);
+    CU_ASSERT_STRING_EQUAL(err, "");
+    free(err);
+    unlink(csv);
+    /* --vary seed is refused, naming --vary workload.seed */
+    snprintf(args, sizeof args, "sweep -q -p flat:2 -w random:v=20 --vary seed=1..3 -o %s", csv);
+    CU_ASSERT_EQUAL(hs_test_cli(args, NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "--vary workload.seed=1..20"));
+    free(err);
+    free(csv);
+}
+
+int main(void)
+{
+    static const CU_TestInfo tests[] = {
+        {"the summary says what each figure is relative to", test_summary_says_what_figures_are},
+        {"work stealing without SetArch: a hint", test_ws_hint},
+        {"repetitions alike, counted", test_reps_alike},
+        {"sweeps warn when repetitions cannot differ", test_sweep_warnings},
+        CU_TEST_INFO_NULL,
+    };
+    return hs_test_main("clarity", tests);
+}

@@ -1,0 +1,253 @@
+/* tests/unit/test_formats_out.c — what hetsim writes for other tools, and
+ * other tools' platform files:
+ *   - the Chrome trace-event JSON: a track per worker and per copy stream, a
+ *     slice per task, each transfer a slice on both ends and a flow;
+ *   - StarPU's tasks.rec: recutils' rec2csv (StarVZ's reader) reads it, and
+ *     it replays through the taskrec workload to the same makespan;
+ *   - the Paje trace, read by PajeNG's pj_dump: one state per task on its
+ *     worker, as long as the record says;
+ *   - StarPU's Idgraf and sirocco platform files and SimGrid's example
+ *     platform with a host map, as they are. */
+#include "sim/util.h"
+#include "tests/support/testing.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+
+static double num(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItem(o, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static double makespan(const cJSON *r)
+{
+    return num(cJSON_GetObjectItem(r, "results"), "makespan");
+}
+
+#define SMALL_RUN "-p idgraf --gpus 2 --cpus 2 -w cholesky:n=2048,nb=512 -s dmda"
+
+/* Is t inside a complete slice of track (pid, tid)? */
+static bool inside_slice(const cJSON *events, double pid, double tid, double t)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, events)
+    {
+        const cJSON *ph = cJSON_GetObjectItem(e, "ph");
+        if (strcmp(ph->valuestring, "X") == 0 && num(e, "pid") == pid && num(e, "tid") == tid &&
+            t >= num(e, "ts") && t <= num(e, "ts") + num(e, "dur"))
+            return true;
+    }
+    return false;
+}
+
+static void test_chrome_trace(void)
+{
+    char *trace = hs_test_tmp(".json"), args[1024];
+    snprintf(args, sizeof args, SMALL_RUN " --chrome-trace %s", trace);
+    cJSON *r = hs_test_run_record(args);
+    char *text = hs_test_read_file(trace);
+    cJSON *doc = cJSON_Parse(text);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    const cJSON *events = cJSON_GetObjectItem(doc, "traceEvents"), *e;
+    CU_ASSERT_FATAL(cJSON_IsArray(events));
+    int threads = 0, slices = 0, starts = 0, finishes = 0, unbound = 0;
+    double last_end = 0;
+    cJSON_ArrayForEach(e, events)
+    {
+        const char *ph = cJSON_GetObjectItem(e, "ph")->valuestring;
+        double pid = num(e, "pid");
+        if (strcmp(ph, "M") == 0 && pid == 1 && cJSON_GetObjectItem(e, "tid"))
+            threads++;
+        if (strcmp(ph, "X") == 0 && pid == 1) {
+            slices++;
+            CU_ASSERT(num(e, "dur") >= 0);
+            last_end = fmax(last_end, num(e, "ts") + num(e, "dur"));
+        }
+        if (strcmp(ph, "s") == 0 || strcmp(ph, "f") == 0) {
+            if (ph[0] == 's')
+                starts++;
+            else
+                finishes++;
+            unbound += !inside_slice(events, pid, num(e, "tid"), num(e, "ts"));
+        }
+    }
+    const cJSON *res = cJSON_GetObjectItem(r, "results"), *n = cJSON_GetObjectItem(res, "transfers");
+    CU_ASSERT_EQUAL(threads, cJSON_GetArraySize(cJSON_GetObjectItem(r, "workers")));
+    CU_ASSERT_EQUAL(slices, num(res, "tasks"));
+    CU_ASSERT_EQUAL(starts, num(n, "h2d") + num(n, "d2h") + num(n, "p2p"));
+    CU_ASSERT_EQUAL(finishes, starts);
+    CU_ASSERT_EQUAL(unbound, 0); /* every flow end lies in a transfer slice */
+    CU_ASSERT(last_end <= makespan(r) * 1e6 * (1 + 1e-12));
+    cJSON_Delete(doc);
+    cJSON_Delete(r);
+    free(text);
+    unlink(trace);
+    free(trace);
+}
+
+/* Run, write tasks.rec, replay it under the same options: same makespan. */
+static void round_trip(const char *run, const char *replay_params)
+{
+    char *rec = hs_test_tmp(".rec"), args[2048];
+    snprintf(args, sizeof args, "%s --tasks-rec %s", run, rec);
+    cJSON *a = hs_test_run_record(args);
+    const char *w = strstr(run, "-w ");
+    char before[1024];
+    snprintf(before, sizeof before, "%.*s", (int)(w - run), run);
+    const char *after = strchr(w + 3, ' ');
+    snprintf(args, sizeof args, "%s -w taskrec:file=%s%s%s", before, rec, replay_params,
+             after ? after : "");
+    cJSON *b = hs_test_run_record(args);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    if (fabs(makespan(a) - makespan(b)) > 1e-9 * makespan(a))
+        fprintf(stderr, "\n%s: %.17g, replayed %.17g\n", run, makespan(a), makespan(b));
+    CU_ASSERT_DOUBLE_EQUAL(makespan(b), makespan(a), 1e-9 * makespan(a));
+    CU_ASSERT_EQUAL(num(cJSON_GetObjectItem(b, "results"), "tasks"),
+                    num(cJSON_GetObjectItem(a, "results"), "tasks"));
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    unlink(rec);
+    free(rec);
+}
+
+static void test_tasks_rec(void)
+{
+    /* StarVZ reads tasks.rec with recutils' rec2csv */
+    char *rec = hs_test_tmp(".rec"), *csv = hs_test_tmp(".csv"), args[2048];
+    snprintf(args, sizeof args, SMALL_RUN " --tasks-rec %s", rec);
+    cJSON *r = hs_test_run_record(args);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    snprintf(args, sizeof args, "rec2csv %s > %s", rec, csv);
+    CU_ASSERT_EQUAL(system(args), 0);
+    char *text = hs_test_read_file(csv);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"JobId\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"StartTime\""));
+    int rows = -1; /* the header */
+    for (const char *p = text; *p; p++)
+        rows += *p == '\n';
+    CU_ASSERT_EQUAL(rows, num(cJSON_GetObjectItem(r, "results"), "tasks"));
+    free(text);
+    cJSON_Delete(r);
+    unlink(rec);
+    unlink(csv);
+    free(rec);
+    free(csv);
+    /* replays: one architecture, CPUs and GPUs, data flushed or not */
+    round_trip("-p flat:3 -w daggen:n=40 -s dmda", "");
+    round_trip("-p flat:3 -w daggen:n=40 -s heft --no-flush", ",durations=task");
+    round_trip("-p idgraf -w cholesky:n=4096,nb=512 -s dmda", "");
+    round_trip("-p idgraf -w cholesky:n=4096,nb=512 -s eager --no-flush", "");
+    round_trip("-p flat:4 -w stg:file=" HETSIM_SOURCE_DIR "/tests/data/stg-robot.stg -s heft", "");
+}
+
+static void test_paje_pj_dump(void)
+{
+    char *trace = hs_test_tmp(".trace"), *dump = hs_test_tmp(".csv"), args[1024];
+    snprintf(args, sizeof args, SMALL_RUN " --paje %s", trace);
+    cJSON *r = hs_test_run_record(args);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    snprintf(args, sizeof args, "pj_dump %s > %s", trace, dump);
+    CU_ASSERT_EQUAL(system(args), 0);
+    char *text = hs_test_read_file(dump), *save = NULL;
+    const cJSON *w;
+    cJSON_ArrayForEach(w, cJSON_GetObjectItem(r, "workers"))
+    {
+        const char *name = cJSON_GetObjectItem(w, "name")->valuestring;
+        double busy = 0;
+        int states = 0;
+        char *copy = hs_xstrdup(text);
+        for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+            char host[64];
+            double start, end, dur;
+            if (sscanf(l, "State, %63[^,], %*[^,], %lf, %lf, %lf", host, &start, &end, &dur) == 4 &&
+                strcmp(host, name) == 0) {
+                busy += dur;
+                states++;
+            }
+        }
+        free(copy);
+        /* one state per task; pj_dump prints microseconds */
+        CU_ASSERT_EQUAL(states, num(w, "tasks"));
+        CU_ASSERT_DOUBLE_EQUAL(busy, num(w, "busy"), 1e-6 * (states + 1));
+    }
+    free(text);
+    cJSON_Delete(r);
+    unlink(trace);
+    unlink(dump);
+    free(trace);
+    free(dump);
+}
+
+static void test_starpu_platforms(void)
+{
+    char args[1024], *out;
+    snprintf(args, sizeof args, "platform %s", hs_test_datafile("starpu-idgraf.platform.v4.xml"));
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "offers 12 cores, 8 GPUs"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "memory 2817982464 B"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "note: host DISK0 is ignored: disks are not modelled"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "note: host MAIN is ignored"));
+    free(out);
+    snprintf(args, sizeof args, "platform %s", hs_test_datafile("starpu-sirocco.platform.v4.xml"));
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "offers 24 cores, 4 GPUs"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "note: host OpenCL3 is ignored: StarPU's OpenCL view"));
+    free(out);
+    /* StarPU's own Idgraf file against hetsim's model of it with StarPU's
+     * shared Host link (idgraf-starpu): the same machine, within 2% */
+    const char *run = "--perf idgraf -w cholesky:n=8192,nb=512 -s dmda";
+    snprintf(args, sizeof args, "-p %s %s", hs_test_datafile("starpu-idgraf.platform.v4.xml"), run);
+    cJSON *a = hs_test_run_record(args);
+    snprintf(args, sizeof args, "-p idgraf-starpu %s", run);
+    cJSON *b = hs_test_run_record(args);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_DOUBLE_EQUAL(makespan(a), makespan(b), 0.02 * makespan(b));
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    snprintf(args, sizeof args, "-p %s --perf idgraf -w cholesky:n=4096,nb=512 -s dmda",
+             hs_test_datafile("starpu-sirocco.platform.v4.xml"));
+    a = hs_test_run_record(args);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_EQUAL(num(cJSON_GetObjectItem(a, "inputs"), "gpus"), 4);
+    cJSON_Delete(a);
+}
+
+static void test_simgrid_platform(void)
+{
+    char args[2048], *out;
+    snprintf(args, sizeof args, "platform %s:hosts=%s", hs_test_datafile("simgrid-small_platform.xml"),
+             hs_test_datafile("simgrid-small_platform.hosts"));
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "offers 0 cores, 0 GPUs, 6 flat processors"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "host endpoint Tremblay"));
+    free(out);
+    snprintf(args, sizeof args, "-p %s:hosts=%s -w %s -s heft", hs_test_datafile("simgrid-small_platform.xml"),
+             hs_test_datafile("simgrid-small_platform.hosts"), hs_test_datafile("simgrid-dag-simple.dot"));
+    cJSON *r = hs_test_run_record(args);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_EQUAL(num(cJSON_GetObjectItem(r, "results"), "tasks"), 5);
+    /* c2's 5 Gflop at 137.3 Mflop/s, the fastest host, is a lower bound */
+    CU_ASSERT(makespan(r) >= 5e9 / 137.333e6);
+    cJSON_Delete(r);
+}
+
+int main(void)
+{
+    static const CU_TestInfo tests[] = {
+        {"Chrome trace-event JSON", test_chrome_trace},
+        {"tasks.rec: rec2csv reads it, it replays", test_tasks_rec},
+        {"Paje trace read by pj_dump", test_paje_pj_dump},
+        {"StarPU's Idgraf and sirocco platforms", test_starpu_platforms},
+        {"SimGrid's small_platform with a host map", test_simgrid_platform},
+        CU_TEST_INFO_NULL,
+    };
+    return hs_test_main("formats_out", tests);
+}

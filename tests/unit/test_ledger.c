@@ -1,0 +1,203 @@
+/* tests/unit/test_ledger.c — the ledger of published claims: the verdict of
+ * a claim from hand-made counts of its published values, the value its row
+ * shows, the claims file's checks, and `hetsim reproduce --ledger` end to
+ * end on a small study of its own (four claims: one holds, one in part, one
+ * fails, one without a study), with --markdown, --platform-map and
+ * --policy-param. The
+ * shipped studies' claim tags all name claims of the shipped claims file. */
+#include "analysis/ledger.h"
+#include "analysis/study.h"
+#include "sim/util.h"
+#include "tests/support/testing.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static void test_verdicts(void)
+{
+    CU_ASSERT_EQUAL(hs_claim_verdict(0, 0, 0), HS_NOT_RUN); /* no value checks it */
+    CU_ASSERT_EQUAL(hs_claim_verdict(3, 0, 0), HS_NOT_RUN); /* no run evaluated any */
+    CU_ASSERT_EQUAL(hs_claim_verdict(3, 3, 3), HS_HOLDS);
+    CU_ASSERT_EQUAL(hs_claim_verdict(1, 1, 1), HS_HOLDS);
+    CU_ASSERT_EQUAL(hs_claim_verdict(3, 3, 0), HS_FAILS);
+    CU_ASSERT_EQUAL(hs_claim_verdict(3, 3, 1), HS_PARTLY);
+    CU_ASSERT_EQUAL(hs_claim_verdict(3, 2, 2), HS_PARTLY); /* one not evaluated is not met */
+    CU_ASSERT_EQUAL(hs_claim_verdict(3, 1, 0), HS_FAILS);
+    CU_ASSERT_STRING_EQUAL(hs_verdict_name(HS_PARTLY), "partly");
+    CU_ASSERT_STRING_EQUAL(hs_verdict_name(HS_NOT_RUN), "not run");
+}
+
+/* A row shows the claim's first missed value, or its first if none missed. */
+static void test_shown_value(void)
+{
+    struct hs_claim c = {0};
+    hs_claim_add(&c, true, true, "1790", "1802", "7%");
+    CU_ASSERT_STRING_EQUAL(c.published, "1790");
+    hs_claim_add(&c, true, false, "<= 1", "1.4", "");
+    hs_claim_add(&c, false, false, "968", "x", "30%");
+    CU_ASSERT_STRING_EQUAL(c.published, "<= 1");
+    CU_ASSERT_STRING_EQUAL(c.ours, "1.4");
+    CU_ASSERT_EQUAL(c.nrefs, 3);
+    CU_ASSERT_EQUAL(c.nevaluated, 2);
+    CU_ASSERT_EQUAL(c.nmet, 1);
+    free(c.published), free(c.ours), free(c.tolerance);
+    struct hs_claim d = {0};
+    hs_claim_add(&d, false, false, "968", "x", "30%");
+    CU_ASSERT_STRING_EQUAL(d.ours, "no run");
+    free(d.published), free(d.ours), free(d.tolerance);
+}
+
+static const char *const claims_ok =
+    "{\"papers\": {\"p\": {\"short\": \"Paper 2014\", \"cite\": \"A. Author, A paper, 2014\"}},\n"
+    " \"claims\": [\n"
+    "  {\"id\": \"t:holds\", \"paper\": \"p\", \"where\": \"Fig. 1\", \"claim\": \"it runs\"},\n"
+    "  {\"id\": \"t:partly\", \"paper\": \"p\", \"where\": \"Fig. 2\", \"claim\": \"runs in no time\",\n"
+    "   \"why\": \"time passes\", \"experiment\": \"ledger-toy\"},\n"
+    "  {\"id\": \"t:fails\", \"paper\": \"p\", \"where\": \"Fig. 3\", \"claim\": \"never ends\", \"why\": \"it ends\"},\n"
+    "  {\"id\": \"t:notrun\", \"paper\": \"p\", \"where\": \"Table 1\", \"claim\": \"nobody ran it\"}]}\n";
+
+static void expect_load_error(const char *text, const char *needle)
+{
+    char *path = hs_test_tmp(".json");
+    hs_test_write_file(path, text);
+    struct hs_ledger l;
+    CU_ASSERT_NOT_EQUAL(hs_ledger_load(path, &l), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), needle));
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), path));
+    free(path);
+}
+
+static void test_claims_file(void)
+{
+    char *path = hs_test_tmp(".json");
+    hs_test_write_file(path, claims_ok);
+    struct hs_ledger l;
+    CU_ASSERT_EQUAL_FATAL(hs_ledger_load(path, &l), 0);
+    CU_ASSERT_EQUAL(l.nclaims, 4);
+    CU_ASSERT_PTR_NOT_NULL(hs_ledger_find(&l, "t:fails"));
+    CU_ASSERT_PTR_NULL(hs_ledger_find(&l, "t:nope"));
+    CU_ASSERT_STRING_EQUAL(hs_ledger_paper(&l, "p")->short_name, "Paper 2014");
+    hs_ledger_free(&l);
+    free(path);
+    expect_load_error("{\"papers\": {}, \"claims\": [{\"id\": \"a\", \"paper\": \"q\", \"where\": \"w\", "
+                      "\"claim\": \"c\"}]}",
+                      "unknown paper 'q'");
+    expect_load_error("{\"papers\": {\"p\": {\"short\": \"s\", \"cite\": \"c\"}}, \"claims\": ["
+                      "{\"id\": \"a\", \"paper\": \"p\", \"where\": \"w\", \"claim\": \"c\"},"
+                      "{\"id\": \"a\", \"paper\": \"p\", \"where\": \"w\", \"claim\": \"c\"}]}",
+                      "claims[1].id: 'a' already used");
+    expect_load_error("{\"papers\": {}, \"claims\": [{\"id\": \"a\", \"paper\": \"p\", \"wher\": \"w\"}]}",
+                      "claims[0].wher: unknown key");
+    expect_load_error("{\"papers\": {}, \"claims\": [{\"id\": \"a\"}]}", "claims[0].paper: missing");
+    expect_load_error("{\"claims\": []", "malformed JSON");
+}
+
+/* A study of its own: makespan >= 0 holds, makespan <= 0 fails. */
+static const char *const toy_study =
+    "{\"title\": \"toy\", \"sweep\": {\"base\": {\"platform\": \"flat:2\", \"workload\": "
+    "\"random:v=8,seed=3,p=2\"}, \"vary\": {\"policy\": [\"eager\", \"heft\"]}},\n"
+    " \"published\": [\n"
+    "  {\"where\": {\"policy\": \"heft\"}, \"metric\": \"makespan\", \"value\": 0, \"bound\": \"lower\", "
+    "\"claim\": \"t:holds\"},\n"
+    "  {\"where\": {\"policy\": \"eager\"}, \"metric\": \"makespan\", \"value\": 0, \"bound\": \"lower\", "
+    "\"claim\": \"t:partly\"},\n"
+    "  {\"where\": {\"policy\": \"eager\"}, \"metric\": \"makespan\", \"value\": 0, \"bound\": \"upper\", "
+    "\"claim\": \"t:partly\"},\n"
+    "  {\"where\": {\"policy\": \"heft\"}, \"metric\": \"makespan\", \"value\": 0, \"bound\": \"upper\", "
+    "\"claim\": \"t:fails\"},\n"
+    "  {\"where\": {\"policy\": \"heft\"}, \"metric\": \"makespan\", \"value\": 1, \"claim\": \"t:fails\"}]}\n";
+
+static void test_cli_ledger(void)
+{
+    char *dir = hs_test_tmp("-studies"), *claims = hs_test_tmp(".json"), *out_dir = hs_test_tmp("-out");
+    char *md = hs_test_tmp(".md"), path[1024], args[4096];
+    CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0755), 0);
+    snprintf(path, sizeof path, "%s/ledger-toy.json", dir);
+    hs_test_write_file(path, toy_study);
+    hs_test_write_file(claims, claims_ok);
+    setenv("HETSIM_STUDYDIR", dir, 1);
+    snprintf(args, sizeof args, "reproduce --ledger -q -j 1 --claims %s -o %s --markdown %s", claims, out_dir, md);
+    char *out = NULL, *err = NULL;
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "4 claims: 1 hold, 1 partly, 1 fail, 1 not run\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "t:partly"));
+    char *table = hs_test_read_file(md);
+    CU_ASSERT_PTR_NOT_NULL(table && strstr(table, "| time passes (`ledger-toy`) |"));
+    CU_ASSERT_PTR_NOT_NULL(table && strstr(table, "| runs in no time |"));
+    free(table), free(out), free(err);
+    /* the same studies on another platform: the rows name it */
+    snprintf(args, sizeof args, "reproduce --ledger -q -j 1 --claims %s -o %s-map --platform-map flat:2=flat:2,lat=1e-6",
+             claims, out_dir);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
+    free(out), free(err);
+    snprintf(path, sizeof path, "%s-map/ledger-toy/results.csv", out_dir);
+    char *csv = hs_test_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL(csv && strstr(csv, "\"flat:2,lat=1e-6\""));
+    free(csv);
+    /* a parameter added to every use of a policy: the rows name it */
+    snprintf(args, sizeof args, "reproduce --ledger -q -j 1 --claims %s -o %s-param --policy-param heft:insertion=1",
+             claims, out_dir);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "4 claims: 1 hold, 1 partly, 1 fail, 1 not run\n"));
+    free(out), free(err);
+    snprintf(path, sizeof path, "%s-param/ledger-toy/results.csv", out_dir);
+    csv = hs_test_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL(csv && strstr(csv, "heft:insertion=1"));
+    free(csv);
+    /* bad input: one line, exit 2 */
+    CU_ASSERT_EQUAL(hs_test_cli("reproduce --ledger --policy-param ws", &out, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "NAME:KEY=VALUE"));
+    free(out), free(err);
+    CU_ASSERT_EQUAL(hs_test_cli("reproduce --ledger --platform-map idgraf", &out, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "FROM=TO"));
+    free(out), free(err);
+    CU_ASSERT_EQUAL(hs_test_cli("reproduce --ledger --markdown /nonexistent/dir/l.md", &out, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "/nonexistent/dir/l.md"));
+    free(out), free(err);
+    CU_ASSERT_EQUAL(hs_test_cli("reproduce cholesky-idgraf-gpus --set window=1", &out, &err), 2);
+    free(out), free(err);
+    unsetenv("HETSIM_STUDYDIR");
+    free(dir), free(claims), free(out_dir), free(md);
+}
+
+/* Every claim a shipped study checks is a claim of the shipped ledger. */
+static void test_shipped_tags(void)
+{
+    char *claims = hs_study_find_file("ledger/claims.json");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(claims);
+    struct hs_ledger l;
+    CU_ASSERT_EQUAL_FATAL(hs_ledger_load(claims, &l), 0);
+    char **paths;
+    int n = hs_study_paths(&paths), tagged = 0;
+    for (int i = 0; i < n; i++) {
+        struct hs_study st;
+        CU_ASSERT_EQUAL_FATAL(hs_study_load(paths[i], false, &st), 0);
+        for (int r = 0; r < st.nrefs; r++) {
+            if (!st.refs[r].claim)
+                continue;
+            tagged++;
+            if (!hs_ledger_find(&l, st.refs[r].claim))
+                fprintf(stderr, "%s: published[%d]: unknown claim %s\n", paths[i], r, st.refs[r].claim);
+            CU_ASSERT_PTR_NOT_NULL(hs_ledger_find(&l, st.refs[r].claim));
+        }
+        hs_study_free(&st);
+    }
+    CU_ASSERT(tagged > 0);
+    hs_study_paths_free(paths, n);
+    hs_ledger_free(&l);
+    free(claims);
+}
+
+int main(void)
+{
+    static const CU_TestInfo tests[] = {
+        {"verdicts", test_verdicts},
+        {"the value a row shows", test_shown_value},
+        {"claims file", test_claims_file},
+        {"reproduce --ledger", test_cli_ledger},
+        {"shipped claim tags", test_shipped_tags},
+        CU_TEST_INFO_NULL,
+    };
+    return hs_test_main("ledger", tests);
+}
