@@ -1,6 +1,7 @@
 /* sim/cuda/machine.c — reading and writing machine descriptions, and the
  * platform they give (see machine.h). */
 #include "sim/cuda/machine.h"
+#include "platforms/inputfile.h"
 #include "sim/util.h"
 
 #include <cjson/cJSON.h>
@@ -31,24 +32,14 @@ static struct hs_link_fit link_of(const cJSON *o, const char *key, bool *ok)
 int hs_machine_load(const char *path, struct hs_machine *m)
 {
     memset(m, 0, sizeof *m);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return hs_fail("machine file %s: %s (run `hetsim calibrate` on the machine first)", path,
-                       strerror(errno));
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    for (int c; (c = fgetc(f)) != EOF;) {
-        HS_GROW(text, cap, len + 2);
-        text[len++] = (char)c;
-    }
-    fclose(f);
+    char err[1024];
+    char *text = hs_input_read(path, HS_INPUT_MAX_BYTES, NULL, err, sizeof err);
     if (!text)
-        return hs_fail("machine file %s is empty", path);
-    text[len] = '\0';
-    cJSON *root = cJSON_Parse(text);
+        return hs_fail("machine file %s (run `hetsim calibrate` on the machine first)", err);
+    cJSON *root = hs_json_parse_strict(path, text, err, sizeof err);
     free(text);
     if (!root)
-        return hs_fail("machine file %s: malformed JSON", path);
+        return hs_fail("machine file %s", err);
     bool ok = true;
     const cJSON *gpus = cJSON_GetObjectItemCaseSensitive(root, "gpus");
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
