@@ -215,12 +215,12 @@ static void test_measured_bad_input(void)
     cJSON *r = measured(cal, bad, "lu:n=1024,nb=256,ib=64", "dmda", &rc, &err);
     CU_ASSERT_EQUAL(rc, 2);
     CU_ASSERT_PTR_NULL(r);
-    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "no GPU version of dtstrf"));
+    CU_ASSERT(err && strstr(err, "no GPU version of dtstrf"));
     free(err);
     r = measured(cal, perf, "cholesky:n=262144,nb=4096", "dmda", &rc, &err);
     CU_ASSERT_EQUAL(rc, 2);
     CU_ASSERT_PTR_NULL(r);
-    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "GiB free; the data of"));
+    CU_ASSERT(err && strstr(err, "GiB free; the data of"));
     free(err);
     free(out), free(bad), free(text), free(dir);
     cJSON_Delete(table);
