@@ -5,7 +5,6 @@
 #include "sim/hostmap.h"
 #include "sim/util.h"
 
-#include <ctype.h>
 #include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
