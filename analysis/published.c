@@ -155,7 +155,10 @@ int hs_published_ours(const struct hs_csv *csv, const char *file, const struct h
     else if (!rc) {
         rows_stat(csv, r, wcol, vcol, mcol, st, false, s);
         if (r->stat && strcmp(r->stat, "mean") != 0) { /* the interval is the mean's */
-            s->mean = strcmp(r->stat, "median") == 0 ? s->median : s->sd;
+            s->mean = strcmp(r->stat, "median") == 0 ? s->median
+                      : strcmp(r->stat, "min") == 0  ? s->min
+                      : strcmp(r->stat, "max") == 0  ? s->max
+                                                     : s->sd;
             s->ci95 = NAN;
         }
     }

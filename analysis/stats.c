@@ -25,10 +25,11 @@ bool hs_is_number(const char *s, double *value)
 void hs_stat_compute(const double *x, long n, struct hs_stat *s)
 {
     s->n = n;
-    s->mean = s->median = s->sd = s->ci95 = NAN;
+    s->mean = s->median = s->sd = s->ci95 = s->min = s->max = NAN;
     if (n < 1)
         return;
     s->mean = gsl_stats_mean(x, 1, (size_t)n);
+    gsl_stats_minmax(&s->min, &s->max, x, 1, (size_t)n);
     double *sorted = hs_xmalloc((size_t)n * sizeof *sorted);
     memcpy(sorted, x, (size_t)n * sizeof *sorted);
     gsl_sort(sorted, 1, (size_t)n);

@@ -14,6 +14,7 @@
 struct hs_stat {
     long n;
     double mean, median, sd, ci95; /* sd and ci95 NAN when n < 2; all NAN when n = 0 */
+    double min, max;               /* NAN when n = 0 */
 };
 
 void hs_stat_compute(const double *x, long n, struct hs_stat *s);

@@ -248,6 +248,33 @@ static int load_sweep(const struct where *w, const cJSON *o, struct hs_study *st
     return 0;
 }
 
+/* "analysis": an analysis computed in place of a sweep. */
+static int load_analysis(const struct where *w, const cJSON *o, struct hs_study *st)
+{
+    static const char *const keys[] = {"kind", "problem", "draws", "seed", NULL};
+    if (!cJSON_IsObject(o))
+        return bad(w, "expected an object");
+    char *problem = NULL;
+    double draws = 0, seed = 1;
+    struct where wk = sub(w, "kind", 0), wp = sub(w, "problem", 0), wd = sub(w, "draws", 0);
+    int rc = known_keys(w, o, keys) || opt_string(w, o, "kind", &st->analysis) ||
+             opt_string(w, o, "problem", &problem) || opt_number(w, o, "draws", 0, &draws) ||
+             opt_number(w, o, "seed", 0, &seed);
+    if (!rc && (!st->analysis || strcmp(st->analysis, "beta-grid") != 0))
+        rc = bad(&wk, "expected beta-grid");
+    else if (!rc && (!problem || (strcmp(problem, "outer") != 0 && strcmp(problem, "matmul") != 0)))
+        rc = bad(&wp, "expected outer or matmul");
+    else if (!rc && (draws != floor(draws) || draws > 1e5))
+        rc = bad(&wd, "expected a whole number of draws (0: the paper's)");
+    if (!rc) {
+        st->analysis_dim = strcmp(problem, "outer") == 0 ? 2 : 3;
+        st->analysis_draws = (int)draws;
+        st->analysis_seed = (unsigned long)seed;
+    }
+    free(problem);
+    return rc;
+}
+
 /* ---- report ----------------------------------------------------------------- */
 
 static int load_table(const struct where *w, const cJSON *o, struct hs_study *st)
@@ -293,8 +320,8 @@ static int load_ref(const struct where *w, const cJSON *o, struct hs_study_ref *
 {
     static const char *const keys[] = {"where", "metric", "value", "tolerance", "scale", "source",
                                        "stat", "versus", "bound", "claim", "over", NULL};
-    static const char *const stats[] = {"mean", "median", "sd", "better_pct", "equal_pct", "worse_pct",
-                                        "gain_pct", "ratio", "column_ratio", NULL};
+    static const char *const stats[] = {"mean", "median", "sd", "min", "max", "better_pct", "equal_pct",
+                                        "worse_pct", "gain_pct", "ratio", "column_ratio", NULL};
     r->tolerance = NAN;
     r->scale = 1;
     r->value = NAN;
@@ -318,8 +345,8 @@ static int load_ref(const struct where *w, const cJSON *o, struct hs_study_ref *
         k++;
     struct where ws = sub(w, "stat", 0);
     if (r->stat && !stats[k])
-        return bad(&ws, "expected mean, median, sd, better_pct, equal_pct, worse_pct, gain_pct, ratio or "
-                        "column_ratio");
+        return bad(&ws, "expected mean, median, sd, min, max, better_pct, equal_pct, worse_pct, gain_pct, "
+                        "ratio or column_ratio");
     bool by_column = r->stat && strcmp(r->stat, "column_ratio") == 0;
     if (by_column != (r->over != NULL))
         return bad(w, by_column ? "a column_ratio statistic needs over (the column divided by)"
@@ -369,13 +396,15 @@ static int ref_loader(const struct where *w, const cJSON *o, void *r)
 static int load_root(const struct where *w, const cJSON *root, struct hs_study *st)
 {
     static const char *const keys[] = {"name", "title", "description", "source", "sweep", "quick",
-                                       "table", "plots", "published", NULL};
+                                       "analysis", "table", "plots", "published", NULL};
     if (!cJSON_IsObject(root))
         return bad(w, "expected an object");
     const cJSON *sweep = cJSON_GetObjectItemCaseSensitive(root, "sweep");
     const cJSON *quick = cJSON_GetObjectItemCaseSensitive(root, "quick");
     const cJSON *table = cJSON_GetObjectItemCaseSensitive(root, "table");
+    const cJSON *analysis = cJSON_GetObjectItemCaseSensitive(root, "analysis");
     struct where ws = sub(w, "sweep", 0), wq = sub(w, "quick", 0), wt = sub(w, "table", 0);
+    struct where wa = sub(w, "analysis", 0);
     char *name = NULL;
     st->reps = 1;
     if (known_keys(w, root, keys) || opt_string(w, root, "name", &name) ||
@@ -386,9 +415,11 @@ static int load_root(const struct where *w, const cJSON *root, struct hs_study *
         free(st->name);
         st->name = name;
     }
-    if (!sweep)
-        return bad(w, "a study needs a sweep");
-    if (load_sweep(&ws, sweep, st) || (table && load_table(&wt, table, st)))
+    if (!sweep == !analysis || (analysis && quick))
+        return bad(w, analysis ? "a study with an analysis has no sweep and no quick"
+                               : "a study needs a sweep (or an analysis)");
+    if ((analysis ? load_analysis(&wa, analysis, st) : load_sweep(&ws, sweep, st)) ||
+        (table && load_table(&wt, table, st)))
         return -1;
     if (quick && st->quick && load_sweep(&wq, quick, st))
         return -1;
@@ -538,6 +569,7 @@ static void free_kv(struct hs_study_kv *kv, int n)
 void hs_study_free(struct hs_study *st)
 {
     free(st->path), free(st->name), free(st->title), free(st->description), free(st->source);
+    free(st->analysis);
     free_kv(st->base, st->nbase);
     for (int a = 0; a < st->naxes; a++)
         hs_sweep_axis_free(&st->axes[a]);

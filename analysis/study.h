@@ -8,13 +8,15 @@
  *                "vary": {"policy": ["heft", "dmda"], "gpus": [1, 2, 4, 8]},
  *                "reps": 1, "timeout": 600 },
  *     "quick": { "base": {...}, "vary": {...}, "reps": 1 },   (overrides, key by key)
+ *     (or, in place of sweep and quick, "analysis": {"kind": "beta-grid", "problem": "outer",
+ *      "draws": 100, "seed": 1}: Beaumont and Marchal's §3.6 grid, the same for --quick)
  *     "table": { "by": ["policy", "gpus"], "metrics": ["gflops"], "pairwise": "makespan" },
  *     "plots": [ {"file": "gflops.png", "x": "gpus", "y": "gflops", "by": ["policy"],
  *                 "title": "...", "xlabel": "...", "ylabel": "...", "logx": false, "logy": false,
  *                 "overlay": "analysis_ratio", "errors": "ci95"|"sd"} ],   (last two optional)
  *     "published": [ {"where": {"policy": "dmda", "gpus": 8}, "metric": "gflops",
  *                     "value": 680.82, "tolerance": 0.10, "scale": 1, "source": "...",
- *                     "stat": "mean"|"median"|"sd"|"better_pct"|"equal_pct"|"worse_pct"|"gain_pct"|"ratio",
+ *                     "stat": "mean"|"median"|"sd"|"min"|"max"|"better_pct"|"equal_pct"|"worse_pct"|"gain_pct"|"ratio",
  *                     "versus": {"policy": "heft"}, "bound": "upper"|"lower",
  *                     "claim": "lima:E4", "over": "analysis_ratio" } ] }
  *                            (stat, versus, bound, claim optional; over with column_ratio)
@@ -48,7 +50,8 @@ struct hs_study_ref {
     double value;
     double tolerance; /* relative; NAN: the paper gives no exact figure */
     double scale;     /* our values are divided by it (1 by default) */
-    /* what of our values is compared: "mean" (default), "median", "sd"; or
+    /* what of our values is compared: "mean" (default), "median", "sd",
+     * "min", "max"; or
      * "better_pct", "equal_pct", "worse_pct": the percentage of instances
      * where the where-rows' metric is better than, equal to or worse than the
      * rows that differ from them by the versus keys (e.g. heftnc vs heft on
@@ -80,6 +83,12 @@ struct hs_study {
     struct hs_sweep_axis *axes;
     int naxes, reps;
     double timeout;
+    /* or an analysis computed in its place (NULL: the sweep): "beta-grid",
+     * Beaumont and Marchal's §3.6 grid (analysis/bm_grid.h), for problem
+     * dimension 2 (outer) or 3 (matmul), with its draws (0: the paper's) and seed */
+    char *analysis;
+    int analysis_dim, analysis_draws;
+    unsigned long analysis_seed;
     /* the report */
     char **by, **metrics, *pairwise;
     int nby, nmetrics;

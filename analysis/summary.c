@@ -99,7 +99,10 @@ int hs_summary_make(const struct hs_csv *csv, const char *file, const struct hs_
         rc = hs_groups_make(csv, file, o->by, o->nby, &gs);
     if (!rc)
         rc = stats_rows(csv, file, &gs, o, mcols, stats);
-    const char *pm = o->pairwise ? o->pairwise : o->nmetrics ? o->metrics[0] : "";
+    /* by default the first metric, where rows share instances (not in an analysis' rows) */
+    const char *pm = o->pairwise                                         ? o->pairwise
+                     : o->nmetrics && hs_csv_col(csv, "instance") >= 0 ? o->metrics[0]
+                                                                        : "";
     if (!rc && *pm)
         rc = pair_rows(csv, file, &gs, pm, pairs, note, note_size);
     hs_groups_free(&gs);

@@ -7,6 +7,7 @@
  * over K draws against β for equal speeds; --grid, the paper's §3.6 study of
  * that estimation over p in [10, 1000] and n in [max(10, √p), 1000]. */
 #include "analysis/bm_analysis.h"
+#include "analysis/bm_grid.h"
 #include "analysis/buf.h"
 #include "analysis/table.h"
 #include "sim/cli/cli.h"
@@ -207,14 +208,6 @@ static void print_draws(const struct beta_args *a)
 
 /* ---- the grid of the paper's §3.6 ----------------------------------------------- */
 
-static void draw_uniform(void *ctx, int d, double *speeds)
-{
-    (void)d;
-    struct { gsl_rng *r; int p; } *u = ctx;
-    for (int k = 0; k < u->p; k++)
-        speeds[k] = 10 + 90 * gsl_rng_uniform(u->r);
-}
-
 struct grid_extremes {
     double lo, hi, sd, range, rel, vol; /* over the points */
 };
@@ -242,44 +235,42 @@ static void print_grid_summary(const struct grid_extremes *all, const struct gri
            100 * all->vol, 100 * corner->vol);
 }
 
+struct grid_print {
+    struct hs_table t;
+    struct grid_extremes all, corner;
+};
+
+static void grid_row(void *ctx, const struct hs_bm_grid_point *pt)
+{
+    struct grid_print *g = ctx;
+    const struct hs_bm_estimate *e = &pt->e;
+    hs_table_addf(&g->t, "%d", pt->p);
+    hs_table_addf(&g->t, "%d", pt->n);
+    double v[] = {e->beta_hom, e->mean, e->sd, e->min, e->max, 100 * e->rel_diff, 100 * e->volume_error};
+    for (int k = 0; k < 7; k++)
+        hs_table_num(&g->t, v[k], 4);
+    hs_table_addf(&g->t, "%d", e->draws);
+    if (e->draws == 0)
+        return;
+    extremes_add(&g->all, e);
+    if (!(pt->p == 10 && pt->n == 1000))
+        extremes_add(&g->corner, e);
+}
+
 static void print_grid(const struct beta_args *a)
 {
-    static const int ps[] = {10, 20, 50, 100, 200, 500, 1000}, ns[] = {10, 20, 32, 50, 100, 200, 500, 1000};
-    int draws = a->draws ? a->draws : 100;
-    struct hs_table t;
-    hs_table_init(&t, 10);
+    struct grid_print g = {.all = {INFINITY, 0, 0, 0, 0, 0}};
+    g.corner = g.all;
+    hs_table_init(&g.t, 10);
     const char *h[] = {"p", "n", "beta_hom", "mean", "sd", "min", "max", "rel_diff_%", "volume_err_%", "draws"};
     for (int i = 0; i < 10; i++)
-        hs_table_add(&t, h[i]);
-    struct grid_extremes all = {INFINITY, 0, 0, 0, 0, 0}, corner = all;
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(r, a->seed);
-    for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++)
-        for (size_t j = 0; j < sizeof ns / sizeof ns[0]; j++) {
-            int p = ps[i], n = ns[j];
-            if (n < fmax(10, sqrt(p)))
-                continue;
-            struct { gsl_rng *r; int p; } u = {r, p};
-            struct hs_bm_estimate e;
-            hs_bm_estimate(a->dim, p, n, p == 1000 && !a->draws ? 20 : draws, draw_uniform, &u, &e);
-            hs_table_addf(&t, "%d", p);
-            hs_table_addf(&t, "%d", n);
-            double v[] = {e.beta_hom, e.mean, e.sd, e.min, e.max, 100 * e.rel_diff, 100 * e.volume_error};
-            for (int k = 0; k < 7; k++)
-                hs_table_num(&t, v[k], 4);
-            hs_table_addf(&t, "%d", e.draws);
-            if (e.draws == 0)
-                continue;
-            extremes_add(&all, &e);
-            if (!(p == 10 && n == 1000))
-                extremes_add(&corner, &e);
-        }
-    gsl_rng_free(r);
+        hs_table_add(&g.t, h[i]);
+    hs_bm_grid(a->dim, a->draws, a->seed, grid_row, &g);
     printf("hetsim beta --grid: %s, speeds U[10,100], %d draws per point (20 at p = 1000); "
-           "points without an interior minimum are left empty\n\n", problem(a->dim), draws);
-    hs_table_print(&t, stdout, "");
-    hs_table_free(&t);
-    print_grid_summary(&all, &corner);
+           "points without an interior minimum are left empty\n\n", problem(a->dim), a->draws ? a->draws : 100);
+    hs_table_print(&g.t, stdout, "");
+    hs_table_free(&g.t);
+    print_grid_summary(&g.all, &g.corner);
 }
 
 int hs_cmd_beta(int argc, char **argv)

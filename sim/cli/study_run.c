@@ -1,5 +1,6 @@
-/* sim/cli/study_run.c — a study's sweep run into a folder. */
+/* sim/cli/study_run.c — a study's sweep (or analysis) run into a folder. */
 #include "sim/cli/study_run.h"
+#include "analysis/bm_grid.h"
 #include "sim/cli/cli.h"
 #include "sim/cli/sweep_def.h"
 #include "sim/util.h"
@@ -43,6 +44,11 @@ int hs_study_execute(const struct hs_study *st, const char *dir, struct hs_sweep
     if (hs_make_dirs(dir))
         return HS_EXIT_USAGE;
     char *csv = hs_path_join(dir, "results.csv");
+    if (st->analysis) { /* computed whole each time: seconds, and deterministic */
+        int rc = hs_bm_grid_write_csv(st->analysis_dim, st->analysis_draws, st->analysis_seed, csv);
+        free(csv);
+        return rc ? HS_EXIT_USAGE : HS_EXIT_OK;
+    }
     so->csv = csv;
     if (!so->timeout)
         so->timeout = st->timeout;

@@ -13,7 +13,8 @@ int hs_make_dirs(const char *path);
 char *hs_path_join(const char *dir, const char *file);
 
 /* Run the study's sweep into dir/results.csv, with `set` (nset settings)
- * replacing or adding to the study's base settings. so->csv is set here;
+ * replacing or adding to the study's base settings; a study with an
+ * analysis writes its rows there instead (set does not apply). so->csv is set here;
  * so->timeout defaults to the study's. Returns the sweep's exit code
  * (0 all ok, 1 some runs failed, 2 bad input with hs_fail). */
 int hs_study_execute(const struct hs_study *st, const char *dir, struct hs_sweep_opts *so,

@@ -3,8 +3,9 @@
  * shows, the claims file's checks, and `hetsim reproduce --ledger` end to
  * end on a small study of its own (four claims: one holds, one in part, one
  * fails, one without a study), with --markdown, --platform-map and
- * --policy-param. The
- * shipped studies' claim tags all name claims of the shipped claims file. */
+ * --policy-param; a study computed by an analysis (Beaumont and Marchal's
+ * §3.6 grid) instead of a sweep, checked with the min and max statistics.
+ * The shipped studies' claim tags all name claims of the shipped claims file. */
 #include "analysis/ledger.h"
 #include "analysis/study.h"
 #include "sim/util.h"
@@ -161,7 +162,58 @@ static void test_cli_ledger(void)
     free(dir), free(claims), free(out_dir), free(md);
 }
 
-/* Every claim a shipped study checks is a claim of the shipped ledger. */
+/* An analysis in place of a sweep: the grid has 51 points (p = 10 ... 100
+ * take n = 10 ... 1000, 8 each; p = 200 starts at n = 20, p = 500 and 1000
+ * at n = 32); β for equal speeds at p = 20, n = 100 is the paper's 4.1705
+ * (Beaumont and Marchal 2014, §3.6); max of draws is the draws asked for
+ * (each has an interior minimum there). */
+static const char *const grid_study =
+    "{\"title\": \"grid\", \"analysis\": {\"kind\": \"beta-grid\", \"problem\": \"outer\", \"draws\": 3},\n"
+    " \"published\": [\n"
+    "  {\"where\": {\"p\": 20, \"n\": 100}, \"metric\": \"beta_hom\", \"stat\": \"max\", \"value\": 4.1705, "
+    "\"tolerance\": 1e-4, \"claim\": \"t:holds\"},\n"
+    "  {\"where\": {\"p\": 20, \"n\": 100}, \"metric\": \"draws\", \"stat\": \"min\", \"value\": 3, "
+    "\"tolerance\": 0, \"claim\": \"t:holds\"},\n"
+    "  {\"metric\": \"beta_min\", \"stat\": \"min\", \"value\": 0, \"bound\": \"lower\", \"claim\": \"t:holds\"}]}\n";
+
+static void test_analysis_study(void)
+{
+    char *dir = hs_test_tmp("-astudies"), *claims = hs_test_tmp(".json"), *out_dir = hs_test_tmp("-aout");
+    char path[1024], args[4096];
+    CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0755), 0);
+    snprintf(path, sizeof path, "%s/grid.json", dir);
+    hs_test_write_file(path, grid_study);
+    hs_test_write_file(claims, claims_ok);
+    setenv("HETSIM_STUDYDIR", dir, 1);
+    snprintf(args, sizeof args, "reproduce --ledger -q --claims %s -o %s", claims, out_dir);
+    char *out = NULL, *err = NULL;
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "4 claims: 1 hold, 0 partly, 0 fail, 3 not run\n"));
+    free(out), free(err);
+    snprintf(path, sizeof path, "%s/grid/results.csv", out_dir);
+    char *csv = hs_test_read_file(path);
+    int lines = 0;
+    for (const char *c = csv; c && *c; c++)
+        lines += *c == '\n';
+    CU_ASSERT_EQUAL(lines, 1 + 51);
+    free(csv);
+    /* a bad analysis: one line naming the key */
+    snprintf(path, sizeof path, "%s/grid.json", dir);
+    hs_test_write_file(path, "{\"analysis\": {\"kind\": \"beta-grid\", \"problem\": \"inner\"}}");
+    CU_ASSERT_EQUAL(hs_test_cli("reproduce grid -o /dev/null", &out, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "analysis.problem: expected outer or matmul"));
+    free(out), free(err);
+    hs_test_write_file(path, "{\"analysis\": {\"kind\": \"beta-grid\", \"problem\": \"outer\"}, "
+                             "\"sweep\": {}}");
+    CU_ASSERT_EQUAL(hs_test_cli("reproduce grid -o /dev/null", &out, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "no sweep"));
+    free(out), free(err);
+    unsetenv("HETSIM_STUDYDIR");
+    free(dir), free(claims), free(out_dir);
+}
+
+/* Every claim a shipped study checks is a claim of the shipped ledger, and
+ * every experiment a claim names is a shipped study. */
 static void test_shipped_tags(void)
 {
     char *claims = hs_study_find_file("ledger/claims.json");
@@ -184,6 +236,18 @@ static void test_shipped_tags(void)
         hs_study_free(&st);
     }
     CU_ASSERT(tagged > 0);
+    /* a reason's experiment is a shipped study */
+    for (int c = 0; c < l.nclaims; c++) {
+        struct hs_study st;
+        if (!l.claims[c].experiment)
+            continue;
+        int rc = hs_study_load(l.claims[c].experiment, false, &st);
+        if (rc)
+            fprintf(stderr, "%s: experiment %s: %s\n", l.claims[c].id, l.claims[c].experiment, hs_last_error());
+        CU_ASSERT_EQUAL(rc, 0);
+        if (!rc)
+            hs_study_free(&st);
+    }
     hs_study_paths_free(paths, n);
     hs_ledger_free(&l);
     free(claims);
@@ -196,6 +260,7 @@ int main(void)
         {"the value a row shows", test_shown_value},
         {"claims file", test_claims_file},
         {"reproduce --ledger", test_cli_ledger},
+        {"a study computed by an analysis", test_analysis_study},
         {"shipped claim tags", test_shipped_tags},
         CU_TEST_INFO_NULL,
     };

@@ -155,8 +155,9 @@ static double xfer_time(const cJSON *r, int i)
  * differ by 0.5%, so "twice as long" holds within 1%. */
 static void test_switch_contention(void)
 {
-    /* GPU0 and GPU1 share switch 0: its 5982867814 B/s uplink is split in two */
-    cJSON *r = two_transfers("idgraf.xml", HS_GPU_FIRST);
+    /* The PCIe tree alone (idgraf-pcie): GPU0 and GPU1 share switch 0, whose
+     * 5982867814 B/s uplink is split in two */
+    cJSON *r = two_transfers("idgraf-pcie.xml", HS_GPU_FIRST);
     double alone = MIB8 / 5982867814.0;
     double t0 = xfer_time(r, 0) - 11.019e-6, t1 = xfer_time(r, 1) - 10.962e-6;
     HS_ASSERT_NEAR_REL(t0, 2 * alone, 1e-2);
@@ -165,7 +166,7 @@ static void test_switch_contention(void)
     HS_ASSERT_NEAR_REL(fmax(t0, t1), 2 * alone, 1e-4);
     cJSON_Delete(r);
     /* GPU0 and GPU2 are on different switches: as fast as alone */
-    r = two_transfers("idgraf.xml", HS_GPU_SPREAD);
+    r = two_transfers("idgraf-pcie.xml", HS_GPU_SPREAD);
     HS_ASSERT_NEAR_REL(xfer_time(r, 0), 11.019e-6 + MIB8 / 5982867814.0, 1e-12);
     HS_ASSERT_NEAR_REL(xfer_time(r, 1), 10.954e-6 + MIB8 / 6002864228.0, 1e-12);
     cJSON_Delete(r);

@@ -381,7 +381,7 @@ static void test_bad_input(void)
     bad(args, "plotz: unknown key (valid here: name, title,");
     snprintf(args, sizeof args, "sweep --study %s", broken);
     bad(args, "malformed JSON near line 2");
-    bad("sweep --study nosuch", "unknown study 'nosuch' (shipped: beaumont-matrix-beta, "); /* the first by name */
+    bad("sweep --study nosuch", "unknown study 'nosuch' (shipped: beaumont-beta-grid, "); /* the first by name */
     bad("reproduce nosuch", "unknown study 'nosuch'");
     snprintf(args, sizeof args, "sweep -q " SMALL " -o %s", other);
     bad(args, "holds the results of another sweep");
