@@ -7,7 +7,7 @@ include(CMakePackageConfigHelpers)
 
 foreach(dir sim policies platforms workloads analysis)
   install(DIRECTORY ${CMAKE_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hetsim/${dir}
-          FILES_MATCHING PATTERN "*.h" PATTERN "cuda" EXCLUDE PATTERN "cli" EXCLUDE
+          FILES_MATCHING PATTERN "*.h" PATTERN "real" EXCLUDE PATTERN "cli" EXCLUDE
           PATTERN "studies" EXCLUDE PATTERN "tools" EXCLUDE PATTERN "perf" EXCLUDE)
 endforeach()
 

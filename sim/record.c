@@ -131,7 +131,7 @@ cJSON *hs_record_new(const struct hs_record_inputs *in, const struct hs_run *run
     cJSON *rec = cJSON_CreateObject();
     cJSON_AddStringToObject(rec, "hetsim_version", hs_version());
     cJSON_AddStringToObject(rec, "engine", run->engine ? run->engine : "simgrid");
-    cJSON_AddBoolToObject(rec, "measured", run->engine && strcmp(run->engine, "cuda") == 0);
+    cJSON_AddBoolToObject(rec, "measured", run->engine && strcmp(run->engine, "real") == 0);
     cJSON_AddItemToObject(rec, "inputs", inputs_json(in, run));
     cJSON_AddItemToObject(rec, "workers", workers_json(run));
     cJSON_AddItemToObject(rec, "results", results_json(run));
@@ -187,6 +187,19 @@ void hs_record_add_events(cJSON *rec, const struct hs_sched *rt)
     cJSON *ev = cJSON_AddObjectToObject(rec, "events");
     cJSON_AddItemToObject(ev, "tasks", task_events(rt));
     cJSON_AddItemToObject(ev, "transfers", transfer_events(rt));
+}
+
+void hs_record_add_core_times(cJSON *rec, const struct hs_run *run)
+{
+    if (!run->core_time)
+        return;
+    cJSON *t;
+    cJSON_ArrayForEach(t, cJSON_GetObjectItem(cJSON_GetObjectItem(rec, "events"), "tasks"))
+    {
+        double core = run->core_time[cJSON_GetObjectItem(t, "id")->valueint];
+        if (isfinite(core))
+            cJSON_AddNumberToObject(t, "core_time", core);
+    }
 }
 
 /* A field as RFC 4180 writes it: quoted (quotes doubled, line breaks kept)

@@ -32,6 +32,10 @@ const char *hs_version(void);
  * start, end) and transfer (datum, purpose, nodes, bytes, request, start,
  * end) under "events". */
 void hs_record_add_events(cJSON *rec, const struct hs_sched *rt);
+/* A measured run's events get each CPU task's "core_time": the CPU time its
+ * worker thread had during the kernel (its wall time less what other
+ * processes took of the core). Nothing for a simulated run. */
+void hs_record_add_core_times(cJSON *rec, const struct hs_run *run);
 
 /* Per-task and per-transfer CSV trace:
  * kind,id,name,what,worker,src,dst,bytes,ready,inputs,start,end */

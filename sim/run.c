@@ -2,6 +2,7 @@
  * releasing a finished run. */
 #include "sim/run.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void hs_run_config_defaults(struct hs_run_config *cfg)
@@ -19,5 +20,6 @@ void hs_run_free(struct hs_run *run)
         hs_perf_free(&run->perf);
     if (run->pf.name)
         hs_platform_free(&run->pf);
+    free(run->core_time);
     memset(run, 0, sizeof *run);
 }

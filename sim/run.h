@@ -26,13 +26,14 @@ struct hs_run_config {
 void hs_run_config_defaults(struct hs_run_config *cfg);
 
 struct hs_run {
-    const char *engine; /* "simgrid" or "cuda" */
+    const char *engine; /* "simgrid" or "real" */
     struct hs_platform pf;
     struct hs_perfmodel perf;
     bool has_perf;
     struct hs_sched *rt;
     double wall;     /* wall-clock seconds of the simulation itself */
     double residual; /* measured runs: scaled residual of the result (NAN: none) */
+    double *core_time; /* measured runs: each CPU task's CPU time (NAN for others); else NULL */
 };
 
 /* Returns 0 on success, 2 for bad input (message in hs_last_error), 1 if the

@@ -2,7 +2,7 @@
  * moves their data between memory nodes (MSI coherence, GPU caches, FIFO copy
  * streams, host staging), runs them on their workers through an engine, and
  * records what happened. It is engine-agnostic: the same state machine runs
- * in simulated time (SimGrid) and in real time (CUDA). */
+ * in simulated time (SimGrid) and in real time (the real engine). */
 #ifndef HS_RUNTIME_H
 #define HS_RUNTIME_H
 

@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
-# tools/deploy_cuda.sh — build hetsim-cuda for a GPU node that has the CUDA
-# driver and libraries but none of hetsim's other dependencies (no SimGrid,
-# GSL, igraph, OpenBLAS): GSL, igraph, OpenBLAS (serial), LAPACKE and
-# gfortran are linked statically (only the objects used come in), the CUDA
-# runtime statically, cuBLAS/cuSOLVER dynamically from the node; cJSON and
-# cgraph, which Debian ships without static archives, go in DEST/lib beside
-# the binary (found through an $ORIGIN rpath).
-# The CUDA engine's unit test is linked the same way as DEST/test_cuda (run it
-# there with HETSIM_TEST_BIN=DEST/hetsim-cuda: its GPU tests call the command).
+# tools/deploy_cuda.sh — build hetsim-real, with its GPUs, for a GPU node that
+# has the CUDA driver and libraries but none of hetsim's other dependencies
+# (no SimGrid, GSL, igraph, OpenBLAS, libxml2): GSL, igraph, OpenBLAS
+# (serial), LAPACKE, gfortran and libxml2 (with its ICU, lzma and zlib, whose
+# static archives Debian's libxml2-dev brings) are linked statically (only
+# the objects used come in), the CUDA runtime statically, cuBLAS/cuSOLVER
+# dynamically from the node; cJSON and cgraph, which Debian ships without
+# static archives, go in DEST/lib beside the binary (found through an
+# $ORIGIN rpath).
+# The real engine's GPU test is linked the same way as DEST/test_cuda (run it
+# there with HETSIM_TEST_BIN=DEST/hetsim-real: its GPU tests call the command).
 # Usage: tools/deploy_cuda.sh [BUILD_DIR] [DEST]   (BUILD_DIR: a configured CMake
-# build with the CUDA engine, default build; DEST default build-deploy)
+# build of the real engine with CUDA, default build; DEST default build-deploy)
 set -euo pipefail
 BUILD=${1:-build}
 DEST=${2:-build-deploy}
-cmake --build "$BUILD" --target hetsim-cuda test_cuda -j2 >/dev/null
+cmake --build "$BUILD" --target hetsim-real test_cuda -j2 >/dev/null
 mkdir -p "$DEST/lib"
 ML=/usr/lib/x86_64-linux-gnu
 GCCLIB=$(dirname "$(gcc -print-libgcc-file-name)")
@@ -23,17 +25,18 @@ link() { # OUTPUT OBJECTS...: the hetsim libraries and the static dependencies
     local out=$1
     shift
     gcc -o "$out" "$@" \
-        "$BUILD/sim/cli/libhetsim_cli_cuda.a" "$BUILD/sim/libhetsim_cuda.a" \
+        "$BUILD/sim/cli/libhetsim_cli_real.a" "$BUILD/sim/libhetsim_real.a" \
         "$BUILD/analysis/libhetsim_analysis.a" "$BUILD/workloads/libhetsim_workloads.a" \
         "$BUILD/policies/libhetsim_policies.a" "$BUILD/analysis/libhetsim_bm.a" "$BUILD/sim/libhetsim_sim.a" \
         "$BUILD/platforms/libhetsim_platforms.a" \
         $ML/libigraph.a $ML/libgsl.a $ML/liblapacke.a $ML/openblas-serial/libopenblas.a \
         "$GCCLIB/libgfortran.a" "$GCCLIB/libquadmath.a" $ML/libcunit.a \
+        $ML/libxml2.a $ML/libicuuc.a $ML/libicudata.a $ML/liblzma.a $ML/libz.a \
         -L"$CUDA/lib64" -lcudart_static -lcublas -lcusolver \
         -L"$DEST/lib" -l:libcjson.so.1 -l:libcgraph.so.6 -l:libcdt.so.5 \
         -Wl,--disable-new-dtags -Wl,-rpath,'$ORIGIN/lib' -lstdc++ -lpthread -ldl -lrt -lm
 }
-link "$DEST/hetsim-cuda" "$BUILD/sim/cli/CMakeFiles/hetsim-cuda.dir/main.c.o"
+link "$DEST/hetsim-real" "$BUILD/sim/cli/CMakeFiles/hetsim-real.dir/main.c.o"
 link "$DEST/test_cuda" "$BUILD/tests/CMakeFiles/test_cuda.dir/unit/test_cuda.c.o" \
     "$BUILD/tests/CMakeFiles/hetsim_testing.dir/support/testing.c.o"
-echo "$DEST/hetsim-cuda: $(du -sh "$DEST" | cut -f1) with its lib/"
+echo "$DEST/hetsim-real: $(du -sh "$DEST" | cut -f1) with its lib/"

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# tools/validate_cuda.sh — the measured half of the validation (run it on the
-# GPU node): calibrate the node (kernels of Cholesky/GEMM, LU and QR; links),
+# tools/validate_cuda.sh — the measured half of the GPU validation (run it on
+# the GPU node): calibrate the node (kernels of Cholesky/GEMM, LU and QR; links),
 # then run each case on 1 GPU + CPUS cores under dmda, heft and eager with
-# the CUDA engine, REPS times, keeping each run record (with events):
+# the real engine, REPS times, keeping each run record (with events):
 # OUTDIR/records/<case>-<policy>-r<k>.json. The simulated half and the
 # comparison are tools/validate_compare.sh, run where SimGrid is. An OUTDIR
 # that was calibrated already is reused; $CASES overrides the workloads.
-# Usage: tools/validate_cuda.sh HETSIM_CUDA OUTDIR [CPUS] [REPS]
+# Without a GPU, tools/validate_real.sh validates the cores alone.
+# Usage: tools/validate_cuda.sh HETSIM_REAL OUTDIR [CPUS] [REPS]
 set -euo pipefail
 BIN=$1
 OUT=$2
@@ -14,14 +15,14 @@ CPUS=${3:-4}
 REPS=${4:-3}
 mkdir -p "$OUT/records"
 [ -f "$OUT/node.xml" ] ||
-    "$BIN" calibrate --engine cuda -o node --dir "$OUT" --nb 512,1024,2048 --reps 5 -v > "$OUT/calibrate.log"
+    "$BIN" calibrate -o node --dir "$OUT" --nb 512,1024,2048 --reps 5 -v > "$OUT/calibrate.log"
 CASES=${CASES:-"cholesky:n=8192,nb=1024 cholesky:n=16384,nb=1024 cholesky:n=16384,nb=2048
        gemm:n=8192,nb=1024 gemm:n=16384,nb=2048 lu:n=8192,nb=1024 qr:n=8192,nb=1024"}
 for w in $CASES; do
     for s in dmda heft eager; do
         for r in $(seq 1 "$REPS"); do
             name=$(echo "$w-$s-r$r" | tr ':=,' '___')
-            "$BIN" run -q --engine cuda -p "$OUT/node.xml" --perf "$OUT/perf/node.json" \
+            "$BIN" run -q --engine real -p "$OUT/node.xml" --perf "$OUT/perf/node.json" \
                 -w "$w" -s "$s" --gpus 1 --cpus "$CPUS" --events -o "$OUT/records/$name.json" \
                 2>> "$OUT/errors.log" || echo "FAILED $w $s $r" >> "$OUT/errors.log"
             echo "$w $s $r $(grep -m1 '"makespan"' "$OUT/records/$name.json" 2>/dev/null)"

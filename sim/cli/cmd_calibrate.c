@@ -1,35 +1,46 @@
-/* sim/cli/cmd_calibrate.c — `hetsim calibrate --engine cuda -o NAME`: measure
- * this machine's kernels and links and write the SimGrid platform, machine
- * description and timing table that simulate it. */
+/* sim/cli/cmd_calibrate.c — `hetsim calibrate -o NAME`: measure this
+ * machine's kernels (on its cores, and on its GPUs when the real engine has
+ * CUDA and some are visible), its links and what the engine adds per task,
+ * and write the SimGrid platform, machine description and timing table
+ * that simulate it. */
 #include "sim/cli/cli.h"
 #include "sim/util.h"
 #include "workloads/workload.h"
-#ifdef HETSIM_HAVE_CUDA
-#include "sim/cuda/calibrate.h"
+#ifdef HETSIM_WITH_REAL
+#include "sim/real/calibrate.h"
 #endif
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: hetsim calibrate --engine cuda -o NAME [--dir DIR] [--nb 512,1024,2048]\n"
+    fprintf(out, "usage: hetsim calibrate -o NAME [--dir DIR] [--engine real] [--gpus G] [--nb LIST]\n"
                  "                        [--workloads cholesky,lu,qr] [--reps 5] [--single]\n"
-                 "                        [--cores C] [--cpu-threads 4] [-v]\n"
-                 "Measure this machine (pinned host<->GPU copies; the kernels of tiled Cholesky\n"
-                 "and GEMM, LU (inner blocking min(128, nb)) and QR on cores with OpenBLAS/LAPACKE,\n"
-                 "--cpu-threads pinned cores at once, and those with a GPU version on the GPU with\n"
-                 "cuBLAS/cuSOLVER, back to back) and write\n"
-                 "DIR/NAME.xml (SimGrid platform), DIR/NAME.machine.json (for --engine cuda runs)\n"
-                 "and DIR/perf/NAME.json (timing table). Then compare a simulation and a real run:\n"
+                 "                        [--cores C] [--cpu-threads T] [-v]\n"
+                 "Measure this machine with the real engine (--engine cuda is another name for it):\n"
+                 "the kernels of tiled Cholesky and GEMM, LU (inner blocking min(128, nb)) and QR on\n"
+                 "cores with OpenBLAS/LAPACKE, in thread CPU time, T pinned cores at once (default:\n"
+                 "the CPU workers of a default run, at most 4), and on G GPUs (default: every visible\n"
+                 "one; none without CUDA) those with a GPU version, with cuBLAS/cuSOLVER back to back;\n"
+                 "pinned host<->GPU copies; what the engine and the runtime add to each task (tasks of\n"
+                 "a known length run through them). Tile sizes: --nb (default 512,1024,2048 with GPUs,\n"
+                 "128,256,512 without). Declared cores: C (default: every online core, less the\n"
+                 "runtime's when no GPU is calibrated). Writes DIR/NAME.xml (SimGrid platform),\n"
+                 "DIR/NAME.machine.json (for --engine real runs) and DIR/perf/NAME.json (timing table);\n"
+                 "DIR (default .) is created if its parent exists. Then compare a simulation and a\n"
+                 "measured run:\n"
                  "  hetsim run -p DIR/NAME.xml --perf DIR/perf/NAME.json --events -o sim.json ...\n"
-                 "  hetsim run --engine cuda -p DIR/NAME.xml --perf DIR/perf/NAME.json --events -o real.json ...\n"
+                 "  hetsim run --engine real -p DIR/NAME.xml --perf DIR/perf/NAME.json --events -o real.json ...\n"
                  "  hetsim compare sim.json real.json\n");
 }
 
-#ifdef HETSIM_HAVE_CUDA
+#ifdef HETSIM_WITH_REAL
 static int compare_ints(const void *a, const void *b)
 {
     return *(const int *)a - *(const int *)b;
@@ -76,6 +87,25 @@ static int parse_nbs(const char *text, int *nbs, int max)
     free(copy);
     return n;
 }
+
+static int calibrate(struct hs_calibrate_opts *o, const char *nb_text, const char *workloads, bool single)
+{
+    if (!nb_text)
+        nb_text = (o->gpus < 0 ? hs_calibrate_gpus_visible() : o->gpus) > 0 ? "512,1024,2048" : "128,256,512";
+    int nbs[16], nnb = parse_nbs(nb_text, nbs, 16);
+    qsort(nbs, (size_t)nnb, sizeof *nbs, compare_ints);
+    struct hs_dag *dags[16 * 2 * 3];
+    o->samples = dags;
+    o->nsamples = sample_dags(workloads, nbs, nnb, single, dags, 16 * 2 * 3);
+    int rc = hs_calibrate(o);
+    for (int i = 0; i < o->nsamples; i++)
+        hs_dag_free(dags[i]);
+    if (rc)
+        hs_die(HS_EXIT_USAGE, "%s", hs_last_error());
+    printf("calibrated: %s/%s.xml, %s/%s.machine.json, %s/perf/%s.json\n", o->dir, o->name, o->dir, o->name,
+           o->dir, o->name);
+    return HS_EXIT_OK;
+}
 #endif
 
 int hs_cmd_calibrate(int argc, char **argv)
@@ -86,17 +116,21 @@ int hs_cmd_calibrate(int argc, char **argv)
         {"reps", required_argument, 0, 'r'},   {"single", no_argument, 0, 's'},
         {"cores", required_argument, 0, 'c'},  {"verbose", no_argument, 0, 'v'},
         {"cpu-threads", required_argument, 0, 't'}, {"workloads", required_argument, 0, 'w'},
-        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0},
+        {"gpus", required_argument, 0, 'g'},   {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
     };
-    const char *engine = NULL, *name = NULL, *dir = ".", *nb_text = "512,1024,2048";
-    const char *workloads = "cholesky,lu,qr";
-    long reps = 5, cores = 0, cpu_threads = 4;
+    const char *name = NULL, *dir = ".", *nb_text = NULL, *workloads = "cholesky,lu,qr";
+    long reps = 5, cores = 0, cpu_threads = 0, gpus = -1;
     bool single = false, verbose = false;
     int c;
     optind = 1;
     while ((c = hs_getopt("calibrate", argc, argv, "o:vh", opts)) != -1) {
         switch (c) {
-        case 'e': engine = optarg; break;
+        case 'e':
+            if (strcmp(optarg, "real") && strcmp(optarg, "cuda"))
+                hs_die(HS_EXIT_USAGE, "calibrate: --engine '%s': only the real engine (real, or cuda) measures",
+                       optarg);
+            break;
         case 'o': name = optarg; break;
         case 'd': dir = optarg; break;
         case 'n': nb_text = optarg; break;
@@ -104,34 +138,30 @@ int hs_cmd_calibrate(int argc, char **argv)
         case 's': single = true; break;
         case 'c': cores = hs_opt_long("--cores", optarg, 1, 4096); break;
         case 't': cpu_threads = hs_opt_long("--cpu-threads", optarg, 1, 64); break;
+        case 'g': gpus = hs_opt_long("--gpus", optarg, 0, 64); break;
         case 'w': workloads = optarg; break;
         case 'v': verbose = true; break;
         case 'h': usage(stdout); return HS_EXIT_OK;
         default: return HS_EXIT_USAGE;
         }
     }
-    if (!engine || strcmp(engine, "cuda") != 0)
-        hs_die(HS_EXIT_USAGE, "calibrate: give --engine cuda (the only engine that measures)");
-    if (!name || strchr(name, '/'))
+    if (optind < argc)
+        hs_die(HS_EXIT_USAGE, "calibrate: unexpected argument '%s' (see `hetsim calibrate --help`)", argv[optind]);
+    if (!name || !*name || strchr(name, '/'))
         hs_die(HS_EXIT_USAGE, "calibrate: give -o NAME (a name, not a path; --dir says where)");
-#ifdef HETSIM_HAVE_CUDA
-    int nbs[16], nnb = parse_nbs(nb_text, nbs, 16);
-    qsort(nbs, (size_t)nnb, sizeof *nbs, compare_ints);
-    struct hs_dag *dags[16 * 2 * 3];
-    struct hs_calibrate_opts o = {.name = name, .dir = dir, .samples = dags, .reps = (int)reps,
-                                  .cores = (int)cores, .verbose = verbose, .cpu_threads = (int)cpu_threads};
-    o.nsamples = sample_dags(workloads, nbs, nnb, single, dags, 16 * 2 * 3);
-    int rc = hs_calibrate(&o);
-    for (int i = 0; i < o.nsamples; i++)
-        hs_dag_free(dags[i]);
-    if (rc)
-        hs_die(HS_EXIT_USAGE, "%s", hs_last_error());
-    printf("calibrated: %s/%s.xml, %s/%s.machine.json, %s/perf/%s.json\n", dir, name, dir, name, dir, name);
-    return HS_EXIT_OK;
+    struct stat st;
+    if (stat(dir, &st) && errno == ENOENT)
+        mkdir(dir, 0777); /* a new folder (its parent must exist) */
+    if (stat(dir, &st) || !S_ISDIR(st.st_mode) || access(dir, W_OK))
+        hs_die(HS_EXIT_USAGE, "calibrate: --dir %s: not a folder this user can write", dir);
+#ifdef HETSIM_WITH_REAL
+    struct hs_calibrate_opts o = {.name = name, .dir = dir, .reps = (int)reps, .gpus = (int)gpus,
+                                  .cores = (int)cores, .cpu_threads = (int)cpu_threads, .verbose = verbose};
+    return calibrate(&o, nb_text, workloads, single);
 #else
     (void)reps, (void)cores, (void)single, (void)verbose, (void)nb_text, (void)dir, (void)cpu_threads,
-        (void)workloads;
-    hs_die(HS_EXIT_USAGE, "this hetsim was built without the CUDA engine (it needs nvcc, the CUDA "
-                          "libraries, OpenBLAS and LAPACKE at build time)");
+        (void)workloads, (void)gpus;
+    hs_die(HS_EXIT_USAGE, "this hetsim was built without the real engine (it needs OpenBLAS and LAPACKE "
+                          "at build time)");
 #endif
 }

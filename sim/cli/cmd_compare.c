@@ -2,9 +2,14 @@
  * simulation is from a measured run (or any two run records): makespan
  * error, mean kernel time per (kernel, architecture) error (from the records'
  * events, see `hetsim run --events`), data moved and transfer counts per
- * direction, per-worker busy time. Errors are (first - second) / second. */
+ * direction, per-worker busy time. A measured record's CPU tasks also have
+ * their core time (the CPU time their thread had: wall time less what other
+ * processes took of the core; a simulated task's is its duration), compared
+ * per kernel and per worker too: a kernel that drifts in wall time but not in
+ * core time lost its core to other processes. Errors are (first - second) /
+ * second. */
+#include "analysis/buf.h"
 #include "sim/cli/cli.h"
-#include "platforms/inputfile.h"
 #include "sim/util.h"
 
 #include <cjson/cJSON.h>
@@ -16,12 +21,11 @@
 
 static cJSON *load(const char *path)
 {
-    char err[1024];
-    char *text = hs_input_read(path, HS_INPUT_MAX_BYTES, NULL, err, sizeof err);
-    if (!text)
-        hs_die(HS_EXIT_USAGE, "compare: %s", err);
-    cJSON *r = cJSON_Parse(text);
-    free(text);
+    struct hs_buf b = {0};
+    if (hs_buf_read_file(&b, path))
+        hs_die(HS_EXIT_USAGE, "compare: %s", hs_last_error());
+    cJSON *r = cJSON_Parse(hs_buf_str(&b));
+    hs_buf_free(&b);
     if (!r || !cJSON_IsObject(cJSON_GetObjectItem(r, "results")))
         hs_die(HS_EXIT_USAGE, "compare: %s is not a run record (hetsim run -o FILE)", path);
     return r;
@@ -51,19 +55,40 @@ static const char *arch_of(const cJSON *rec, const char *worker)
     return "?";
 }
 
-/* Mean duration of the tasks of `kernel` run on `arch` (NAN if none). */
-static double kernel_mean(const cJSON *rec, const char *kernel, const char *arch)
+/* A task's time: its core time when asked and recorded, else its duration. */
+static double task_time(const cJSON *t, bool core)
+{
+    const cJSON *c = cJSON_GetObjectItem(t, "core_time");
+    return core && cJSON_IsNumber(c) ? c->valuedouble : num(t, "end") - num(t, "start");
+}
+
+static const cJSON *task_events(const cJSON *rec)
+{
+    return cJSON_GetObjectItem(cJSON_GetObjectItem(rec, "events"), "tasks");
+}
+
+static bool has_core_times(const cJSON *rec)
+{
+    const cJSON *t;
+    cJSON_ArrayForEach(t, task_events(rec))
+    if (cJSON_GetObjectItem(t, "core_time"))
+        return true;
+    return false;
+}
+
+/* Mean time of the tasks of `kernel` run on `arch` (NAN if none). */
+static double kernel_mean(const cJSON *rec, const char *kernel, const char *arch, bool core)
 {
     double sum = 0;
     int n = 0;
     const cJSON *t;
-    cJSON_ArrayForEach(t, cJSON_GetObjectItem(cJSON_GetObjectItem(rec, "events"), "tasks"))
+    cJSON_ArrayForEach(t, task_events(rec))
     {
         const cJSON *k = cJSON_GetObjectItem(t, "kernel"), *w = cJSON_GetObjectItem(t, "worker");
         if (!cJSON_IsString(k) || !cJSON_IsString(w) || strcmp(k->valuestring, kernel) ||
             strcmp(arch_of(rec, w->valuestring), arch))
             continue;
-        sum += num(t, "end") - num(t, "start");
+        sum += task_time(t, core);
         n++;
     }
     return n ? sum / n : NAN;
@@ -71,15 +96,15 @@ static double kernel_mean(const cJSON *rec, const char *kernel, const char *arch
 
 static void compare_kernels(const cJSON *a, const cJSON *b)
 {
-    const cJSON *ta = cJSON_GetObjectItem(cJSON_GetObjectItem(a, "events"), "tasks");
-    if (!ta || !cJSON_GetObjectItem(cJSON_GetObjectItem(b, "events"), "tasks")) {
+    if (!task_events(a) || !task_events(b)) {
         printf("  (no events in the records: run both with --events for per-kernel times)\n");
         return;
     }
+    bool core = has_core_times(a) || has_core_times(b);
     char seen[64][48];
     int nseen = 0;
     const cJSON *t;
-    cJSON_ArrayForEach(t, ta)
+    cJSON_ArrayForEach(t, task_events(a))
     {
         char key[48];
         const cJSON *w = cJSON_GetObjectItem(t, "worker");
@@ -95,12 +120,29 @@ static void compare_kernels(const cJSON *a, const cJSON *b)
         const char *arch = arch_of(a, w->valuestring);
         char label[64];
         snprintf(label, sizeof label, "mean %s (s)", key);
-        row(label, kernel_mean(a, kernel, arch), kernel_mean(b, kernel, arch));
+        row(label, kernel_mean(a, kernel, arch, false), kernel_mean(b, kernel, arch, false));
+        if (core && strcmp(arch, "cpu") == 0)
+            row("  its core time (s)", kernel_mean(a, kernel, arch, true), kernel_mean(b, kernel, arch, true));
     }
+}
+
+/* Sum of the core times (else durations) of the tasks run by `worker`. */
+static double worker_core(const cJSON *rec, const char *worker)
+{
+    double sum = 0;
+    const cJSON *t;
+    cJSON_ArrayForEach(t, task_events(rec))
+    {
+        const cJSON *w = cJSON_GetObjectItem(t, "worker");
+        if (cJSON_IsString(w) && strcmp(w->valuestring, worker) == 0)
+            sum += task_time(t, true);
+    }
+    return sum;
 }
 
 static void compare_workers(const cJSON *a, const cJSON *b)
 {
+    bool core = has_core_times(a) || has_core_times(b);
     const cJSON *w;
     cJSON_ArrayForEach(w, cJSON_GetObjectItem(a, "workers"))
     {
@@ -111,6 +153,8 @@ static void compare_workers(const cJSON *a, const cJSON *b)
             char label[64];
             snprintf(label, sizeof label, "busy %s (s)", name);
             row(label, num(w, "busy"), num(v, "busy"));
+            if (core && strcmp(cJSON_GetObjectItem(w, "arch")->valuestring, "cpu") == 0)
+                row("  its core time (s)", worker_core(a, name), worker_core(b, name));
         }
     }
 }
@@ -121,7 +165,10 @@ int hs_cmd_compare(int argc, char **argv)
         printf("usage: hetsim compare FIRST.json SECOND.json\n"
                "Compare two run records (typically a simulation and a measured run of the same\n"
                "scenario): makespan, per-kernel mean times (records made with --events), data\n"
-               "moved and transfers per direction, per-worker busy time; error = (first-second)/second.\n");
+               "moved and transfers per direction, per-worker busy time; error = (first-second)/second.\n"
+               "A measured run's CPU tasks also have their core time (wall time less what other\n"
+               "processes took of the core; a simulated task's is its duration): kernels that\n"
+               "drift in wall time but not in core time lost their core to other processes.\n");
         return HS_EXIT_OK;
     }
     if (argc != 3)

@@ -27,8 +27,9 @@ static void usage(FILE *out)
             "Simulate WORKLOAD on PLATFORM under POLICY and print a summary.\n"
             "With no argument: -p " HS_DEFAULT_PLATFORM " -w " HS_DEFAULT_WORKLOAD
             " -s " HS_DEFAULT_POLICY ".\n\n"
-            "      --engine E        simgrid (simulated, default) or cuda (measured on this\n"
-            "                        machine's GPUs and cores; -p names a calibrated platform)\n");
+            "      --engine E        simgrid (simulated, default) or real (measured on this\n"
+            "                        machine's cores, and GPUs; -p names a calibrated platform;\n"
+            "                        cuda is another name for real)\n");
     hs_scenario_usage(out);
     fprintf(out,
             "  -o, --output FILE     write the run record (JSON); '-' for standard output\n"
@@ -75,9 +76,10 @@ static void parse_args(int argc, char **argv, struct run_args *a)
         case O_EVENTS: sc->events = true; break;
         case O_MAXMEM: hs_opt_max_memory(optarg); break;
         case O_ENGINE:
-            if (strcmp(optarg, "simgrid") && strcmp(optarg, "cuda"))
-                hs_die(HS_EXIT_USAGE, "option --engine: '%s' is not simgrid or cuda", optarg);
-            sc->engine = optarg;
+            if (strcmp(optarg, "simgrid") && strcmp(optarg, "real") && strcmp(optarg, "cuda"))
+                hs_die(HS_EXIT_USAGE, "option --engine: '%s' is not simgrid or real (or cuda, its old name)",
+                       optarg);
+            sc->engine = strcmp(optarg, "simgrid") ? "real" : "simgrid";
             break;
         default: hs_scenario_apply_option(sc, c, optarg);
         }
@@ -203,8 +205,9 @@ static void print_summary(const cJSON *rec)
     print_workers(rec);
     print_hints(in);
     double wall = num(timing, "wall_seconds");
-    printf("  simulated in %.3f s of wall time (%.0f tasks/s; policy %.3f s)\n", wall,
-           wall > 0 ? num(res, "tasks") / wall : 0, num(timing, "policy_seconds"));
+    printf("  %s in %.3f s of wall time (%.0f tasks/s; policy %.3f s)\n",
+           cJSON_IsTrue(cJSON_GetObjectItem(rec, "measured")) ? "measured" : "simulated",
+           wall, wall > 0 ? num(res, "tasks") / wall : 0, num(timing, "policy_seconds"));
 }
 
 static int write_record(const char *path, const cJSON *rec)

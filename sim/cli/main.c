@@ -1,6 +1,7 @@
-/* sim/cli/main.c — `hetsim` and `hetsim-cuda`: dispatch to the subcommands.
+/* sim/cli/main.c — `hetsim` and `hetsim-real`: dispatch to the subcommands.
  * The same file builds both: `hetsim` (SimGrid) hands `calibrate` and
- * `run --engine cuda` over to `hetsim-cuda` installed beside it. */
+ * `run --engine real` (or its alias `cuda`) over to `hetsim-real` installed
+ * beside it. */
 #include "sim/cli/cli.h"
 #include "sim/record.h"
 
@@ -15,14 +16,14 @@ static const struct {
     int (*run)(int, char **);
     const char *summary;
 } commands[] = {
-    {"run", hs_cmd_run, "simulate (or measure, --engine cuda) a workload under a policy"},
+    {"run", hs_cmd_run, "simulate (or measure, --engine real) a workload under a policy"},
 #ifdef HETSIM_WITH_SIMGRID
     {"platform", hs_cmd_platform, "list the workers, memory nodes and routes of a platform"},
 #endif
     {"policies", hs_cmd_policies, "list the scheduling policies and their parameters"},
     {"workloads", hs_cmd_workloads, "list the workloads and their parameters"},
     {"dag", hs_cmd_dag, "write the DAG of a workload (JSON or DOT)"},
-    {"calibrate", hs_cmd_calibrate, "measure this GPU machine for simulation (--engine cuda)"},
+    {"calibrate", hs_cmd_calibrate, "measure this machine (cores, GPUs) for simulation"},
     {"compare", hs_cmd_compare, "compare two run records (simulated vs measured)"},
     {"beta", hs_cmd_beta, "the two-phase threshold of Beaumont and Marchal's analysis (outer, matmul)"},
 #ifdef HETSIM_WITH_SIMGRID
@@ -40,28 +41,33 @@ static void usage(FILE *out)
 {
     fprintf(out, "usage: hetsim COMMAND [options]   (hetsim COMMAND --help for details; hetsim --version)\n"
                  "Simulate task graphs on heterogeneous CPU+GPU nodes (SimGrid); measure them on a\n"
-                 "real GPU node (CUDA engine) to validate the simulation.\n\n");
+                 "real machine (the real engine: cores, and GPUs with CUDA) to validate the simulation.\n\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
 }
 
 #ifdef HETSIM_WITH_SIMGRID
-/* Is this a job for the CUDA engine? */
-static bool wants_cuda(int argc, char **argv)
+static bool real_engine_name(const char *name)
+{
+    return strcmp(name, "real") == 0 || strcmp(name, "cuda") == 0;
+}
+
+/* Is this a job for the real engine? */
+static bool wants_real(int argc, char **argv)
 {
     if (strcmp(argv[1], "calibrate") == 0)
         return true;
     if (strcmp(argv[1], "run") != 0)
         return false;
     for (int i = 2; i < argc; i++)
-        if (strcmp(argv[i], "--engine=cuda") == 0 ||
-            (strcmp(argv[i], "--engine") == 0 && i + 1 < argc && strcmp(argv[i + 1], "cuda") == 0))
+        if ((strncmp(argv[i], "--engine=", 9) == 0 && real_engine_name(argv[i] + 9)) ||
+            (strcmp(argv[i], "--engine") == 0 && i + 1 < argc && real_engine_name(argv[i + 1])))
             return true;
     return false;
 }
 
-/* Replace this process by hetsim-cuda from the same folder, if it is there. */
-static void hand_over_to_cuda(char **argv)
+/* Replace this process by hetsim-real from the same folder, if it is there. */
+static void hand_over_to_real(char **argv)
 {
     char self[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 16);
@@ -69,7 +75,7 @@ static void hand_over_to_cuda(char **argv)
         return;
     self[n] = '\0';
     char *slash = strrchr(self, '/');
-    strcpy(slash ? slash + 1 : self, "hetsim-cuda");
+    strcpy(slash ? slash + 1 : self, "hetsim-real");
     if (access(self, X_OK) == 0)
         execv(self, argv);
 }
@@ -91,8 +97,8 @@ int main(int argc, char **argv)
         return HS_EXIT_OK;
     }
 #ifdef HETSIM_WITH_SIMGRID
-    if (wants_cuda(argc, argv))
-        hand_over_to_cuda(argv); /* returns only if hetsim-cuda is not installed */
+    if (wants_real(argc, argv))
+        hand_over_to_real(argv); /* returns only if hetsim-real is not installed */
 #endif
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)

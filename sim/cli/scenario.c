@@ -12,8 +12,8 @@
 #include "sim/trace_taskrec.h"
 #include "sim/util.h"
 #include "workloads/workload.h"
-#ifdef HETSIM_HAVE_CUDA
-#include "sim/cuda/run_cuda.h"
+#ifdef HETSIM_WITH_REAL
+#include "sim/real/run_real.h"
 #endif
 
 #include <math.h>
@@ -24,8 +24,8 @@
 void hs_scenario_defaults(struct hs_scenario *sc)
 {
     memset(sc, 0, sizeof *sc);
-#ifdef HETSIM_HAVE_CUDA
-    sc->engine = "cuda"; /* hetsim-cuda */
+#ifdef HETSIM_WITH_REAL
+    sc->engine = "real"; /* hetsim-real */
 #else
     sc->engine = "simgrid";
 #endif
@@ -86,23 +86,23 @@ static int run_resolved(const struct hs_scenario *sc, const struct hs_platform_r
     cfg.opts.gpu_speed = ref->gpu_speed;
     struct hs_run run;
     int rc;
-    bool cuda = strcmp(sc->engine, "cuda") == 0;
-    if (cuda && (ref->bw_scale != 1 || ref->gpu_speed != 1)) {
-        hs_fail("platform %s: bw_scale and gpu_speed scale a simulated machine; the CUDA engine "
+    bool real = strcmp(sc->engine, "real") == 0;
+    if (real && (ref->bw_scale != 1 || ref->gpu_speed != 1)) {
+        hs_fail("platform %s: bw_scale and gpu_speed scale a simulated machine; the real engine "
                 "measures this one",
                 sc->platform);
         return HS_EXIT_USAGE;
     }
-#if defined(HETSIM_HAVE_CUDA)
-    if (!cuda) {
-        hs_fail("hetsim-cuda measures only (--engine cuda): simulate with hetsim");
+#if defined(HETSIM_WITH_REAL)
+    if (!real) {
+        hs_fail("hetsim-real measures only (--engine real): simulate with hetsim");
         return HS_EXIT_USAGE;
     }
-    rc = hs_run_cuda(&cfg, dag, policy, pspec, &run);
+    rc = hs_run_real(&cfg, dag, policy, pspec, &run);
 #elif defined(HETSIM_WITH_SIMGRID)
-    if (cuda) { /* main.c hands these to hetsim-cuda when it was built */
-        hs_fail("this hetsim was built without the CUDA engine (it needs nvcc, the CUDA "
-                "libraries, OpenBLAS and LAPACKE at build time)");
+    if (real) { /* main.c hands these to hetsim-real when it was built */
+        hs_fail("this hetsim was built without the real engine (it needs OpenBLAS and LAPACKE at "
+                "build time)");
         return HS_EXIT_USAGE;
     }
     rc = hs_run_simgrid(&cfg, dag, policy, pspec, &run);
@@ -118,8 +118,10 @@ static int run_resolved(const struct hs_scenario *sc, const struct hs_platform_r
         free(policy_text);
         add_metrics(*record, &run);
         hs_bm_scenario_volume(*record, &run);
-        if (sc->events)
+        if (sc->events) {
             hs_record_add_events(*record, run.rt);
+            hs_record_add_core_times(*record, &run);
+        }
         if (write_trace(sc->trace, &run, hs_trace_write_csv) ||
             write_trace(sc->chrome_trace, &run, hs_trace_write_chrome) ||
             write_trace(sc->tasks_rec, &run, hs_trace_write_taskrec)) {

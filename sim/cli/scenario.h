@@ -11,7 +11,7 @@
 #include <stdbool.h>
 
 struct hs_scenario {
-    const char *engine;        /* "simgrid" (default) or "cuda" */
+    const char *engine;        /* "simgrid" (default) or "real" */
     const char *platform, *workload, *policy;
     const char *perf;          /* timing table overriding the shipped one, or NULL */
     const char *costs;         /* the runtime's costs: "platform" (default), "off", KEY=DURATION/... */

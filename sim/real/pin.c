@@ -1,7 +1,7 @@
-/* sim/cuda/pin.c — pinning threads to cores (see pin.h), with glibc's
+/* sim/real/pin.c — pinning threads to cores (see pin.h), with glibc's
  * pthread affinity calls. */
 #define _GNU_SOURCE /* pthread_setaffinity_np, cpu_set_t */
-#include "sim/cuda/pin.h"
+#include "sim/real/pin.h"
 #include "sim/util.h"
 
 #include <sched.h>

@@ -1,11 +1,13 @@
-/* sim/cuda/machine.c — reading and writing machine descriptions, and the
+/* sim/real/machine.c — reading and writing machine descriptions, and the
  * platform they give (see machine.h). */
-#include "sim/cuda/machine.h"
+#include "sim/real/machine.h"
+#include "analysis/buf.h"
 #include "platforms/inputfile.h"
 #include "sim/util.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,12 +34,18 @@ static struct hs_link_fit link_of(const cJSON *o, const char *key, bool *ok)
 int hs_machine_load(const char *path, struct hs_machine *m)
 {
     memset(m, 0, sizeof *m);
+    struct hs_buf b = {0};
+    if (hs_buf_read_file(&b, path)) {
+        char why[1024];
+        snprintf(why, sizeof why, "%s", hs_last_error()); /* hs_fail writes over it */
+        hs_buf_free(&b);
+        return hs_fail("machine file %s (run `hetsim calibrate` on the machine first)", why);
+    }
+    if (b.len == 0)
+        return hs_fail("machine file %s is empty", path);
     char err[1024];
-    char *text = hs_input_read(path, HS_INPUT_MAX_BYTES, NULL, err, sizeof err);
-    if (!text)
-        return hs_fail("machine file %s (run `hetsim calibrate` on the machine first)", err);
-    cJSON *root = hs_json_parse_strict(path, text, err, sizeof err);
-    free(text);
+    cJSON *root = hs_json_parse_strict(path, hs_buf_str(&b), err, sizeof err);
+    hs_buf_free(&b);
     if (!root)
         return hs_fail("machine file %s", err);
     bool ok = true;
@@ -53,13 +61,21 @@ int hs_machine_load(const char *path, struct hs_machine *m)
         m->gpus[i] = (struct hs_machine_gpu){number(g, "memsize", &ok), number(g, "speed", &ok),
                                              link_of(g, "h2d", &ok), link_of(g, "d2h", &ok)};
     }
+    const cJSON *over = cJSON_GetObjectItemCaseSensitive(root, "task_overhead");
+    static const char *const arch[HS_NARCH] = {"cpu", "gpu"};
+    for (int a = 0; a < HS_NARCH; a++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(over, arch[a]);
+        m->task_overhead[a] = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+        ok &= !v || (cJSON_IsNumber(v) && v->valuedouble >= 0);
+    }
     m->name = hs_xstrdup(cJSON_IsString(name) ? name->valuestring : "machine");
     m->gpu_model = hs_xstrdup(cJSON_IsString(model) ? model->valuestring : "");
     cJSON_Delete(root);
     if (!ok || m->cores < 1 || !cJSON_IsArray(gpus)) {
         hs_machine_free(m);
-        return hs_fail("machine file %s: needs cores >= 1, core_speed, and gpus[] with memsize, "
-                       "speed, h2d and d2h {bandwidth > 0, latency}", path);
+        return hs_fail("machine file %s: needs cores >= 1, core_speed, gpus[] (maybe empty) with memsize, "
+                       "speed, h2d and d2h {bandwidth > 0, latency}, and task_overhead {cpu, gpu} >= 0 if "
+                       "given", path);
     }
     return 0;
 }
@@ -88,6 +104,18 @@ int hs_machine_save(const char *path, const struct hs_machine *m)
         cJSON_AddItemToObject(g, "d2h", link_json(&m->gpus[i].d2h));
         cJSON_AddItemToArray(gpus, g);
     }
+    if (!isnan(m->task_overhead[HS_ARCH_CPU]) || !isnan(m->task_overhead[HS_ARCH_GPU])) {
+        cJSON *over = cJSON_AddObjectToObject(root, "task_overhead");
+        if (!isnan(m->task_overhead[HS_ARCH_CPU]))
+            cJSON_AddNumberToObject(over, "cpu", m->task_overhead[HS_ARCH_CPU]);
+        if (!isnan(m->task_overhead[HS_ARCH_GPU]))
+            cJSON_AddNumberToObject(over, "gpu", m->task_overhead[HS_ARCH_GPU]);
+    }
+    return hs_machine_write_json(path, root);
+}
+
+int hs_machine_write_json(const char *path, cJSON *root)
+{
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
     FILE *f = fopen(path, "w");
@@ -139,17 +167,39 @@ bool hs_machine_route(void *machine, const char *src, const char *dst, double *l
     return true;
 }
 
+/* The platform's comment: what it is, and why it states no runtime costs. */
+static void write_comment(FILE *f, const struct hs_machine *m)
+{
+    fprintf(f, "<!-- %s: %d cores", m->name, m->cores);
+    if (m->ngpus)
+        fprintf(f, ", %d x %s", m->ngpus, m->gpu_model);
+    fprintf(f, "; written by `hetsim calibrate` from measurements.\n     No runtime/* costs (sim/costs.h): ");
+    bool cpu = !isnan(m->task_overhead[HS_ARCH_CPU]), gpu = !isnan(m->task_overhead[HS_ARCH_GPU]);
+    if (!cpu && !gpu) {
+        fprintf(f, "none was measured. -->\n");
+        return;
+    }
+    fprintf(f, "what the real engine and the runtime add to each\n     task (");
+    if (cpu)
+        fprintf(f, "%.2f us on a core%s", m->task_overhead[HS_ARCH_CPU] * 1e6, gpu ? ", " : "");
+    if (gpu)
+        fprintf(f, "%.2f us on a GPU", m->task_overhead[HS_ARCH_GPU] * 1e6);
+    fprintf(f, "; calibrate runs tasks of a known length through them and times\n"
+               "     what each takes beyond it) is in the timing table's entries, as it is in the\n"
+               "     task times a measured run records. -->\n");
+}
+
 int hs_machine_write_platform(const struct hs_machine *m, const char *path)
 {
     FILE *f = fopen(path, "w");
     if (!f)
         return hs_fail("cannot write %s: %s", path, strerror(errno));
-    fprintf(f, "<?xml version=\"1.0\"?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-               "<!-- %s: %d cores, %d x %s; written by `hetsim calibrate` from measurements -->\n"
-               "<platform version=\"4.1\">\n <config>\n  <prop id=\"network/model\" value=\"CM02\"/>\n"
+    fprintf(f, "<?xml version=\"1.0\"?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n");
+    write_comment(f, m);
+    fprintf(f, "<platform version=\"4.1\">\n <config>\n  <prop id=\"network/model\" value=\"CM02\"/>\n"
                "  <prop id=\"network/crosstraffic\" value=\"0\"/>\n </config>\n"
                " <zone id=\"%s\" routing=\"Full\">\n",
-            m->name, m->cores, m->ngpus, m->gpu_model, m->name);
+            m->name);
     for (int i = 0; i < m->cores; i++)
         fprintf(f, "  <host id=\"CPU%d\" speed=\"%.17gf\"><prop id=\"kind\" value=\"cpu\"/></host>\n", i,
                 m->core_speed);

@@ -1,4 +1,4 @@
-// sim/cuda/lapack_gpu.cu — the two small GPU kernels the LU and QR tile
+// sim/real/lapack_gpu.cu — the two small GPU kernels the LU and QR tile
 // kernels need beside cuBLAS (which has no row interchanges and works on a
 // triangle in place only): the row interchanges of a stacked pair of tiles
 // (hs_x_swap_stacked of blasx.h, one thread per column, the interchanges in

@@ -1,6 +1,6 @@
-/* sim/cuda/numeric.c — tiles, initial values and real kernels (see
+/* sim/real/numeric.c — tiles, initial values and real kernels on a core (see
  * numeric.h); the LU and QR kernels are in numeric_lu.c and numeric_qr.c,
- * the residuals in numeric_check.c.
+ * the residuals in numeric_check.c, the GPU kernels in numeric_gpu.c.
  *
  * Cholesky (lower, as workloads/cholesky.c builds it), A(m,k) tiles:
  *   potrf(A_kk)            A_kk = L_kk L_kkᵀ
@@ -11,7 +11,7 @@
  * Initial values come from a hash of (matrix, row, column), so they can be
  * regenerated for the residual instead of being kept; the Cholesky matrix is
  * symmetric with n added to its diagonal, hence positive definite. */
-#include "sim/cuda/numeric_la.h"
+#include "sim/real/numeric_la.h"
 #include "sim/params.h"
 #include "sim/util.h"
 
@@ -125,7 +125,7 @@ void hs_numeric_fill(const struct hs_numeric *num, const struct hs_dag *dag, voi
 
 /* ---- kernels ------------------------------------------------------------------ */
 
-static enum hs_op op_of(const struct hs_numeric *num, const struct hs_dag *dag, int t)
+enum hs_op hs_numeric_op(const struct hs_numeric *num, const struct hs_dag *dag, int t)
 {
     static const char *const names[] = {"potrf", "trsm",  "syrk",  "gemm",  "getrf", "gessm",
                                         "tstrf", "ssssm", "geqrt", "ormqr", "tsqrt", "tsmqr"};
@@ -184,7 +184,7 @@ static bool cpu_blas3(const struct hs_numeric *num, enum hs_op op, void **b)
 
 bool hs_numeric_cpu(const struct hs_numeric *num, const struct hs_dag *dag, int t, void **b)
 {
-    enum hs_op op = op_of(num, dag, t);
+    enum hs_op op = hs_numeric_op(num, dag, t);
     switch (num->family) {
     case HS_FAMILY_LU: return hs_lu_cpu(num, op, b);
     case HS_FAMILY_QR: return hs_qr_cpu(num, op, b);
@@ -192,108 +192,14 @@ bool hs_numeric_cpu(const struct hs_numeric *num, const struct hs_dag *dag, int 
     }
 }
 
-int hs_gpu_libs_init(struct hs_gpu_libs *libs, cudaStream_t stream, const struct hs_numeric *num)
-{
-    int nb = num->nb, ib = num->ib;
-    bool single = num->single;
-    memset(libs, 0, sizeof *libs);
-    if (cublasCreate(&libs->blas) != CUBLAS_STATUS_SUCCESS ||
-        cublasSetStream(libs->blas, stream) != CUBLAS_STATUS_SUCCESS ||
-        cusolverDnCreate(&libs->solver) != CUSOLVER_STATUS_SUCCESS ||
-        cusolverDnSetStream(libs->solver, stream) != CUSOLVER_STATUS_SUCCESS)
-        return -1;
-    if (nb > 0) {
-        cusolverStatus_t st =
-            single ? cusolverDnSpotrf_bufferSize(libs->solver, CUBLAS_FILL_MODE_LOWER, nb, NULL, nb, &libs->lwork)
-                   : cusolverDnDpotrf_bufferSize(libs->solver, CUBLAS_FILL_MODE_LOWER, nb, NULL, nb, &libs->lwork);
-        size_t elem = single ? sizeof(float) : sizeof(double);
-        size_t scratch = num->family == HS_FAMILY_QR ? ((size_t)nb * nb + 2 * (size_t)ib * nb) * elem : elem;
-        if (st != CUSOLVER_STATUS_SUCCESS || cudaMalloc(&libs->work, (size_t)libs->lwork * elem + elem) != cudaSuccess ||
-            cudaMalloc((void **)&libs->info, sizeof(int)) != cudaSuccess ||
-            cudaMalloc(&libs->scratch, scratch) != cudaSuccess)
-            return -1;
-    }
-    return 0;
-}
-
-void hs_gpu_libs_free(struct hs_gpu_libs *libs)
-{
-    if (libs->blas)
-        cublasDestroy(libs->blas);
-    if (libs->solver)
-        cusolverDnDestroy(libs->solver);
-    cudaFree(libs->work);
-    cudaFree(libs->info);
-    cudaFree(libs->scratch);
-    memset(libs, 0, sizeof *libs);
-}
-
-static bool gpu_single(const struct hs_numeric *num, enum hs_op op, void **b, struct hs_gpu_libs *l)
-{
-    int n = num->nb;
-    const float one = 1, minus = -1, plus = 1;
-    bool chol = num->family == HS_FAMILY_CHOLESKY;
-    switch (op) {
-    case HS_OP_POTRF:
-        return cusolverDnSpotrf(l->solver, CUBLAS_FILL_MODE_LOWER, n, b[0], n, l->work, l->lwork, l->info) ==
-               CUSOLVER_STATUS_SUCCESS;
-    case HS_OP_TRSM:
-        return cublasStrsm(l->blas, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T,
-                           CUBLAS_DIAG_NON_UNIT, n, n, &one, b[0], n, b[1], n) == CUBLAS_STATUS_SUCCESS;
-    case HS_OP_SYRK:
-        return cublasSsyrk(l->blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n, n, &minus, b[0], n, &one,
-                           b[1], n) == CUBLAS_STATUS_SUCCESS;
-    case HS_OP_GEMM:
-        return cublasSgemm(l->blas, CUBLAS_OP_N, chol ? CUBLAS_OP_T : CUBLAS_OP_N, n, n, n,
-                           chol ? &minus : &plus, b[0], n, b[1], n, &one, b[2], n) == CUBLAS_STATUS_SUCCESS;
-    default: return false;
-    }
-}
-
-static bool gpu_double(const struct hs_numeric *num, enum hs_op op, void **b, struct hs_gpu_libs *l)
-{
-    int n = num->nb;
-    const double one = 1, minus = -1, plus = 1;
-    bool chol = num->family == HS_FAMILY_CHOLESKY;
-    switch (op) {
-    case HS_OP_POTRF:
-        return cusolverDnDpotrf(l->solver, CUBLAS_FILL_MODE_LOWER, n, b[0], n, l->work, l->lwork, l->info) ==
-               CUSOLVER_STATUS_SUCCESS;
-    case HS_OP_TRSM:
-        return cublasDtrsm(l->blas, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T,
-                           CUBLAS_DIAG_NON_UNIT, n, n, &one, b[0], n, b[1], n) == CUBLAS_STATUS_SUCCESS;
-    case HS_OP_SYRK:
-        return cublasDsyrk(l->blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, n, n, &minus, b[0], n, &one,
-                           b[1], n) == CUBLAS_STATUS_SUCCESS;
-    case HS_OP_GEMM:
-        return cublasDgemm(l->blas, CUBLAS_OP_N, chol ? CUBLAS_OP_T : CUBLAS_OP_N, n, n, n,
-                           chol ? &minus : &plus, b[0], n, b[1], n, &one, b[2], n) == CUBLAS_STATUS_SUCCESS;
-    default: return false;
-    }
-}
-
 bool hs_numeric_has_cpu_kernel(const struct hs_numeric *num, const struct hs_dag *dag, int t)
 {
-    return op_of(num, dag, t) != HS_OP_NONE;
+    return hs_numeric_op(num, dag, t) != HS_OP_NONE;
 }
 
 bool hs_numeric_has_gpu_kernel(const struct hs_numeric *num, const struct hs_dag *dag, int t)
 {
-    enum hs_op op = op_of(num, dag, t);
+    enum hs_op op = hs_numeric_op(num, dag, t);
     return op != HS_OP_NONE && op != HS_OP_GETRF && op != HS_OP_TSTRF && op != HS_OP_GEQRT &&
            op != HS_OP_TSQRT;
-}
-
-bool hs_numeric_gpu(const struct hs_numeric *num, const struct hs_dag *dag, int t, void **bufs,
-                    struct hs_gpu_libs *libs)
-{
-    enum hs_op op = op_of(num, dag, t);
-    switch (num->family) {
-    case HS_FAMILY_LU: return hs_lu_gpu(num, op, bufs, libs);
-    case HS_FAMILY_QR: return hs_qr_gpu(num, op, bufs, libs);
-    default:
-        if (op == HS_OP_NONE)
-            return false;
-        return num->single ? gpu_single(num, op, bufs, libs) : gpu_double(num, op, bufs, libs);
-    }
 }

@@ -1,5 +1,5 @@
-/* sim/cuda/numeric_lu.c — the real kernels of tile LU with incremental
- * pivoting (workloads/lu.c), on a core and on a GPU, and its residual.
+/* sim/real/numeric_lu.c — the real kernels of tile LU with incremental
+ * pivoting (workloads/lu.c) on a core, and its residual.
  *
  * A step of incremental pivoting eliminates a tile A(m,k) below the upper
  * triangular U = A(k,k) one panel of ib columns at a time. For the panel of
@@ -18,14 +18,14 @@
  * the workload counts (GETRF 2b³/3, GESSM and TSTRF b³, SSSSM 2b³, plus the
  * inner blocking's lower order terms).
  *
- * The GPU has GESSM and SSSSM (interchanges in a small CUDA kernel, TRSM and
- * GEMM in cuBLAS), as the period code had; GETRF and TSTRF run on cores.
+ * The GPU has GESSM and SSSSM (numeric_gpu.c), as the period code had;
+ * GETRF and TSTRF run on cores.
  *
  * Residual: the factorisation says L⁻¹P A = U with the transformation applied
  * kernel by kernel; so y = A x (A regenerated), transformed by replaying
  * GESSM and SSSSM on its blocks in the algorithm's order, must equal U x. */
-#include "sim/cuda/blasx.h"
-#include "sim/cuda/numeric_la.h"
+#include "sim/real/blasx.h"
+#include "sim/real/numeric_la.h"
 #include "sim/util.h"
 
 #include <stdlib.h>
@@ -98,36 +98,6 @@ bool hs_lu_cpu(const struct hs_numeric *num, enum hs_op op, void **b)
     case HS_OP_TSTRF: tstrf(s, nb, ib, b[0], b[1], b[2], b[3]); return true;
     case HS_OP_SSSSM: ssssm(s, nb, ib, nb, b[0], nb, b[1], nb, b[2], b[3], b[4]); return true;
     default: return false;
-    }
-}
-
-/* ---- on a GPU ----------------------------------------------------------------- */
-
-static bool gpu_ssssm(cublasHandle_t h, bool s, int nb, int ib, void **b)
-{
-    void *akn = b[0], *amn = b[1], *l = b[2], *amk = b[3];
-    const int *ipiv = b[4];
-    bool ok = true;
-    for (int c = 0; ok && c < nb; c += ib) {
-        int kb = imin(ib, nb - c);
-        void *top = hs_x_at(akn, c, s);
-        ok = hs_gx_swap_stacked(h, s, kb, nb, ipiv + c, top, nb, amn, nb, nb) &&
-             hs_gx_trsm_unit_lower(h, s, kb, nb, hs_x_at(l, (long)c * ib, s), ib, top, nb) &&
-             hs_gx_gemm(h, s, 'N', 'N', nb, nb, kb, -1, hs_x_at(amk, (long)c * nb, s), nb, top, nb, 1, amn, nb);
-    }
-    return ok;
-}
-
-bool hs_lu_gpu(const struct hs_numeric *num, enum hs_op op, void **b, struct hs_gpu_libs *libs)
-{
-    bool s = num->single;
-    int nb = num->nb;
-    switch (op) {
-    case HS_OP_GESSM:
-        return hs_gx_swap_stacked(libs->blas, s, nb, nb, b[0], b[2], nb, NULL, 0, 0) &&
-               hs_gx_trsm_unit_lower(libs->blas, s, nb, nb, b[1], nb, b[2], nb);
-    case HS_OP_SSSSM: return gpu_ssssm(libs->blas, s, nb, num->ib, b);
-    default: return false; /* GETRF and TSTRF run on cores */
     }
 }
 

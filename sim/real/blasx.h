@@ -1,12 +1,11 @@
-/* sim/cuda/blasx.h — the BLAS/LAPACK calls of the LU and QR tile kernels in
- * either precision. The kernels are written once, on void pointers; these
- * call the single or the double routine, as `single` says, of OpenBLAS and
- * LAPACKE (on a core) or cuBLAS (on a GPU, on the handle's stream). Matrices
- * are column-major; scalars are given as doubles. */
-#ifndef HS_CUDA_BLASX_H
-#define HS_CUDA_BLASX_H
+/* sim/real/blasx.h — the BLAS/LAPACK calls of the LU and QR tile kernels on
+ * a core in either precision. The kernels are written once, on void
+ * pointers; these call the single or the double routine, as `single` says,
+ * of OpenBLAS and LAPACKE (their cuBLAS counterparts are in blasx_gpu.h).
+ * Matrices are column-major; scalars are given as doubles. */
+#ifndef HS_REAL_BLASX_H
+#define HS_REAL_BLASX_H
 
-#include <cublas_v2.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -38,23 +37,5 @@ void hs_x_gemqrt(bool single, int n, int ncols, int ib, const void *v, const voi
 void hs_x_tpqrt(bool single, int n, int ib, void *a, void *b, void *t);
 void hs_x_tpmqrt(bool single, int n, int ncols, int ib, const void *v, const void *t, void *a, int lda,
                  void *b, int ldb);
-
-/* ---- on a GPU (false if cuBLAS refused the call) ---- */
-bool hs_gx_trsm_unit_lower(cublasHandle_t h, bool single, int m, int n, const void *l, int ldl,
-                           void *b, int ldb);
-bool hs_gx_gemm(cublasHandle_t h, bool single, char ta, char tb, int m, int n, int k, double alpha,
-                const void *a, int lda, const void *b, int ldb, double beta, void *c, int ldc);
-/* C := Tᵀ B, T m×m upper triangular (out of place) */
-bool hs_gx_trmm_upper_trans(cublasHandle_t h, bool single, int m, int n, const void *t, int ldt,
-                            const void *b, int ldb, void *c, int ldc);
-/* C := alpha A + beta B (m×n; C may be A) */
-bool hs_gx_geam(cublasHandle_t h, bool single, int m, int n, double alpha, const void *a, int lda,
-                double beta, const void *b, int ldb, void *c, int ldc);
-/* The stacked row interchanges above, on the GPU (lapack_gpu.cu) */
-bool hs_gx_swap_stacked(cublasHandle_t h, bool single, int kb, int ncols, const int *piv, void *top,
-                        int ldt, void *bottom, int ldb, int nbottom);
-/* V := the unit lower trapezoid of A (m×n): ones on the diagonal, zeros above */
-bool hs_gx_unit_lower(cublasHandle_t h, bool single, int m, int n, const void *a, int lda, void *v,
-                      int ldv);
 
 #endif

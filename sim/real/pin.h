@@ -1,8 +1,8 @@
-/* sim/cuda/pin.h — pinning threads to cores, so that a CPU worker of a
+/* sim/real/pin.h — pinning threads to cores, so that a CPU worker of a
  * measured run (or of a calibration) is one core, as in the model, and a
  * run does not depend on where the operating system moves its threads. */
-#ifndef HS_CUDA_PIN_H
-#define HS_CUDA_PIN_H
+#ifndef HS_REAL_PIN_H
+#define HS_REAL_PIN_H
 
 #include <pthread.h>
 

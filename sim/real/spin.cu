@@ -1,4 +1,4 @@
-// sim/cuda/spin.cu — a GPU kernel that busy-waits for a given duration (read
+// sim/real/spin.cu — a GPU kernel that busy-waits for a given duration (read
 // from the GPU's global timer), standing in for tasks that have no real
 // kernel (synthetic DAGs), and its C launcher.
 #include <cuda_runtime.h>

@@ -1,9 +1,9 @@
-/* sim/cuda/numeric_check.c — the residuals that prove a measured run
+/* sim/real/numeric_check.c — the residuals that prove a measured run
  * computed the right result (see numeric.h): initial matrices are
  * regenerated from their hash instead of being kept, and every check is
  * O(n²) with a deterministic vector x. */
-#include "sim/cuda/blasx.h"
-#include "sim/cuda/numeric_la.h"
+#include "sim/real/blasx.h"
+#include "sim/real/numeric_la.h"
 #include "sim/util.h"
 
 #include <float.h>

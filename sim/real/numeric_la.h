@@ -1,10 +1,11 @@
-/* sim/cuda/numeric_la.h — inside the CUDA engine's numerics: what numeric.c
- * shares with the LU (numeric_lu.c) and QR (numeric_qr.c) families: the
+/* sim/real/numeric_la.h — inside the real engine's numerics: what numeric.c
+ * shares with the LU (numeric_lu.c) and QR (numeric_qr.c) families and the
+ * GPU kernels (numeric_gpu.c): the
  * kernels by operation, the initial values, and where the final tiles are. */
-#ifndef HS_CUDA_NUMERIC_LA_H
-#define HS_CUDA_NUMERIC_LA_H
+#ifndef HS_REAL_NUMERIC_LA_H
+#define HS_REAL_NUMERIC_LA_H
 
-#include "sim/cuda/numeric.h"
+#include "sim/real/numeric.h"
 
 enum hs_op {
     HS_OP_NONE,
@@ -13,6 +14,8 @@ enum hs_op {
     HS_OP_GEQRT, HS_OP_ORMQR, HS_OP_TSQRT, HS_OP_TSMQR, /* QR */
 };
 
+/* Task t's operation (HS_OP_NONE: no real kernel in this family). */
+enum hs_op hs_numeric_op(const struct hs_numeric *num, const struct hs_dag *dag, int t);
 /* A uniform number in [0, 1) from a hash of (matrix, r, c). */
 double hs_numeric_hashed(unsigned matrix, long r, long c);
 /* Initial value of element (r, c) of matrix `matrix` (HS_TILE_A, ...). */
@@ -38,15 +41,11 @@ double hs_numeric_replay_residual(const struct hs_numeric *num, const struct hs_
                                   hs_replay_diag diag, hs_replay_pair pair);
 
 /* Buffers in the task's access order (see workloads/lu.c and qr.c). Each
- * returns false if the operation is not one of its family (or, on a GPU,
- * has no GPU version there, or cuBLAS refused a call). */
+ * returns false if the operation is not one of its family. */
 bool hs_lu_cpu(const struct hs_numeric *num, enum hs_op op, void **b);
-bool hs_lu_gpu(const struct hs_numeric *num, enum hs_op op, void **b, struct hs_gpu_libs *libs);
 double hs_lu_residual(const struct hs_numeric *num, const struct hs_dag *dag, void **host);
 
 bool hs_qr_cpu(const struct hs_numeric *num, enum hs_op op, void **b);
-bool hs_qr_gpu(const struct hs_numeric *num, enum hs_op op, void **b, struct hs_gpu_libs *libs);
 double hs_qr_residual(const struct hs_numeric *num, const struct hs_dag *dag, void **host);
-
 
 #endif

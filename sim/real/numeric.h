@@ -1,18 +1,16 @@
-/* sim/cuda/numeric.h — real data and real kernels for the CUDA engine: the
+/* sim/real/numeric.h — real data and real kernels for the real engine: the
  * tiles of a workload that has numerics (tiled Cholesky, GEMM, LU with
  * incremental pivoting and QR, in double or single precision), their
  * deterministic initial values, the kernels on a core (OpenBLAS/LAPACKE, one
- * thread) and on a GPU (cuBLAS/cuSOLVER), and the residual check that proves
- * a run computed the right result whatever the schedule. Tasks of other
- * workloads spin for their duration instead. */
-#ifndef HS_CUDA_NUMERIC_H
-#define HS_CUDA_NUMERIC_H
+ * thread; their GPU versions are in numeric_gpu.h, built with CUDA only),
+ * and the residual check that proves a run computed the right result
+ * whatever the schedule. Tasks of other workloads spin for their duration
+ * instead. */
+#ifndef HS_REAL_NUMERIC_H
+#define HS_REAL_NUMERIC_H
 
 #include "sim/dag.h"
 
-#include <cublas_v2.h>
-#include <cuda_runtime_api.h>
-#include <cusolverDn.h>
 #include <stdbool.h>
 
 enum hs_family { HS_FAMILY_NONE, HS_FAMILY_CHOLESKY, HS_FAMILY_GEMM, HS_FAMILY_LU, HS_FAMILY_QR };
@@ -37,21 +35,6 @@ void hs_numeric_free(struct hs_numeric *num);
 /* Fill every handle's host buffer with its initial value. */
 void hs_numeric_fill(const struct hs_numeric *num, const struct hs_dag *dag, void **host);
 
-/* Per-GPU library state: cuBLAS and cuSOLVER handles bound to the kernel
- * stream, the POTRF workspace, scratch for the QR kernels (nb² + 2·ib·nb
- * elements). */
-struct hs_gpu_libs {
-    cublasHandle_t blas;
-    cusolverDnHandle_t solver;
-    void *work;
-    int lwork;
-    int *info;
-    void *scratch;
-};
-
-int hs_gpu_libs_init(struct hs_gpu_libs *libs, cudaStream_t stream, const struct hs_numeric *num);
-void hs_gpu_libs_free(struct hs_gpu_libs *libs);
-
 /* Run task t's real kernel on a core, its buffers (in access order) in bufs.
  * Returns false if this family has no such kernel. */
 bool hs_numeric_cpu(const struct hs_numeric *num, const struct hs_dag *dag, int t, void **bufs);
@@ -60,10 +43,6 @@ bool hs_numeric_cpu(const struct hs_numeric *num, const struct hs_dag *dag, int 
  * and TSMQR (GETRF, TSTRF, GEQRT, TSQRT run on cores, as in the period code). */
 bool hs_numeric_has_cpu_kernel(const struct hs_numeric *num, const struct hs_dag *dag, int t);
 bool hs_numeric_has_gpu_kernel(const struct hs_numeric *num, const struct hs_dag *dag, int t);
-/* Enqueue task t's real kernel on a GPU (device buffers in bufs); false if
- * there is none or the library refused the call. */
-bool hs_numeric_gpu(const struct hs_numeric *num, const struct hs_dag *dag, int t, void **bufs,
-                    struct hs_gpu_libs *libs);
 
 /* Scaled residual of the final host data: ||Ax - L(L^T x)|| / (||A|| ||x|| n eps)
  * for Cholesky, ||Cx - C0 x - A(Bx)|| / (...) for GEMM, ||T(Ax) - Ux|| / (...)
