@@ -1,8 +1,8 @@
 /* analysis/buf.c — the growable text buffer. */
 #include "analysis/buf.h"
+#include "platforms/inputfile.h"
 #include "sim/util.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,13 +77,13 @@ void hs_buf_free(struct hs_buf *b)
 
 int hs_buf_read_file(struct hs_buf *b, const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return hs_fail("%s: cannot read: %s", path, strerror(errno));
-    char chunk[65536];
+    /* a regular file of bounded size only (a FIFO or /dev/zero would never end) */
+    char err[1024];
     size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        hs_buf_addn(b, chunk, n);
-    fclose(f);
+    char *text = hs_input_read(path, HS_INPUT_MAX_BYTES, &n, err, sizeof err);
+    if (!text)
+        return hs_fail("%s", err);
+    hs_buf_addn(b, text, n);
+    free(text);
     return 0;
 }

@@ -18,7 +18,8 @@ const char *hs_buf_str(struct hs_buf *b);
 /* Hand the text over to the caller (who frees it) and reset b. */
 char *hs_buf_take(struct hs_buf *b);
 void hs_buf_reset(struct hs_buf *b);
-/* Append the whole file at path; -1 with hs_fail ("PATH: cannot read: why"). */
+/* Append the whole file at path, a regular file of at most HS_INPUT_MAX_BYTES
+ * (platforms/inputfile.h); -1 with hs_fail ("PATH: why"). */
 int hs_buf_read_file(struct hs_buf *b, const char *path);
 void hs_buf_free(struct hs_buf *b);
 

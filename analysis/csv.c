@@ -2,6 +2,7 @@
  * dependencies hold no CSV library, and the subset used here (one header
  * line, RFC 4180 quoting) is a small state machine. */
 #include "analysis/csv.h"
+#include "platforms/inputfile.h"
 #include "sim/util.h"
 
 #include <errno.h>
@@ -123,22 +124,14 @@ int hs_csv_parse(const char *text, size_t len, const char *name, struct hs_csv *
 int hs_csv_read(const char *path, struct hs_csv *csv)
 {
     memset(csv, 0, sizeof *csv);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return hs_fail("%s: cannot read: %s", path, strerror(errno));
-    struct hs_buf text = {0};
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        hs_buf_addn(&text, chunk, n);
-    int err = ferror(f);
-    fclose(f);
-    if (err) {
-        hs_buf_free(&text);
-        return hs_fail("%s: cannot read", path);
-    }
-    int rc = hs_csv_parse(hs_buf_str(&text), text.len, path, csv);
-    hs_buf_free(&text);
+    char err[1024];
+    size_t len;
+    char *text = hs_input_read(path, HS_INPUT_MAX_BYTES, &len, err, sizeof err);
+    size_t skip = strlen(path) + 2; /* err is "PATH: reason" */
+    if (!text)
+        return hs_fail("%s: cannot read: %s", path, strlen(err) > skip ? err + skip : err);
+    int rc = hs_csv_parse(text, len, path, csv);
+    free(text);
     return rc;
 }
 

@@ -14,9 +14,11 @@
 
 void hs_gnuplot_quote(struct hs_buf *b, const char *text)
 {
+    /* gnuplot's single quotes: a quote is doubled, nothing else is special; a
+       line break would end the command, so it becomes a space */
     hs_buf_add(b, "'");
     for (const char *p = text; *p; p++)
-        hs_buf_add(b, *p == '\'' ? "''" : (char[]){*p, '\0'});
+        hs_buf_add(b, *p == '\'' ? "''" : *p == '\n' || *p == '\r' ? " " : (char[]){*p, '\0'});
     hs_buf_add(b, "'");
 }
 

@@ -2,6 +2,7 @@
  * its published values, and the ledger's table (text and Markdown). */
 #include "analysis/ledger.h"
 #include "analysis/buf.h"
+#include "platforms/inputfile.h"
 #include "analysis/table.h"
 #include "sim/util.h"
 
@@ -162,8 +163,9 @@ int hs_ledger_load(const char *path, struct hs_ledger *l)
         hs_ledger_free(l);
         return -1;
     }
-    cJSON *root = cJSON_Parse(hs_buf_str(&b));
-    int rc = root ? load_root(l, root) : hs_fail("%s: malformed JSON", path);
+    char err[1024];
+    cJSON *root = hs_json_parse_strict(path, hs_buf_str(&b), err, sizeof err);
+    int rc = root ? load_root(l, root) : hs_fail("%s", err);
     cJSON_Delete(root);
     hs_buf_free(&b);
     if (rc)

@@ -2,6 +2,7 @@
 #include "analysis/study.h"
 #include "analysis/buf.h"
 #include "platforms/datadir.h"
+#include "platforms/inputfile.h"
 #include "sim/util.h"
 
 #include <errno.h>
@@ -532,13 +533,10 @@ int hs_study_load(const char *name_or_path, bool quick, struct hs_study *st)
     char *text = read_text(st->path);
     if (!text)
         return hs_study_free(st), -1;
-    cJSON *root = cJSON_Parse(text);
+    char err[1024];
+    cJSON *root = hs_json_parse_strict(st->path, text, err, sizeof err);
     if (!root) {
-        const char *at = cJSON_GetErrorPtr();
-        int line = 1;
-        for (const char *p = text; at && p < at && *p; p++)
-            line += *p == '\n';
-        hs_fail("%s: malformed JSON near line %d", st->path, line);
+        hs_fail("%s", err);
         free(text);
         hs_study_free(st);
         return -1;

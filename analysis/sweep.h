@@ -83,6 +83,8 @@ struct hs_sweep_ops {
     const char *const *param_names;
     long nruns;
     unsigned long base_seed;
+    uint64_t sweep;      /* identity of the sweep (its "sweep" column): shards and
+                            resumptions of one sweep share it, merge checks it */
     /* Describe run `index`: set job->rep, job->params (nparams malloc'd
      * strings), *canon and *instance (malloc'd texts to hash). -1 with
      * hs_fail for bad input. Called in the parent. */
@@ -124,6 +126,11 @@ bool hs_metric_lower_is_better(const char *metric);
 /* The header line (with its line break); caller frees. */
 char *hs_sweep_header(const struct hs_sweep_ops *ops);
 /* One row (with its line break): record NULL for a failed run. */
+/* Describe every run (bad input shows now) and refuse two runs that are the
+ * same run (a repeated value): 0, or -1 with hs_fail. A sweep does it before
+ * running anything; --dry-run too. */
+int hs_sweep_check(const struct hs_sweep_ops *ops);
+
 char *hs_sweep_row(const struct hs_sweep_ops *ops, const struct hs_sweep_job *job,
                    enum hs_run_status status, const char *error, const cJSON *record,
                    double run_seconds);

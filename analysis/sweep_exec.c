@@ -74,9 +74,9 @@ static int by_key(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Describe every run of the grid (bad input shows now, whatever the shard),
- * refuse two runs with one key, keep this shard's. */
-static struct planned *plan(const struct hs_sweep_opts *opts, const struct hs_sweep_ops *ops, long *n)
+/* Describe every run of the grid (bad input shows now, whatever the shard)
+ * and refuse two runs with one key: every run of the grid, or NULL. */
+static struct planned *describe_all(const struct hs_sweep_ops *ops)
 {
     struct planned *all = hs_xmalloc((size_t)(ops->nruns ? ops->nruns : 1) * sizeof *all);
     for (long i = 0; i < ops->nruns; i++) {
@@ -100,6 +100,23 @@ static struct planned *plan(const struct hs_sweep_opts *opts, const struct hs_sw
             return NULL;
         }
     free(sorted);
+    return all;
+}
+
+int hs_sweep_check(const struct hs_sweep_ops *ops)
+{
+    struct planned *all = describe_all(ops);
+    int rc = all ? 0 : -1;
+    free(all);
+    return rc;
+}
+
+/* Every run of the grid checked; this shard's. */
+static struct planned *plan(const struct hs_sweep_opts *opts, const struct hs_sweep_ops *ops, long *n)
+{
+    struct planned *all = describe_all(ops);
+    if (!all)
+        return NULL;
     *n = 0;
     for (long i = 0; i < ops->nruns; i++)
         if (opts->nshards <= 1 || i % opts->nshards == opts->shard)

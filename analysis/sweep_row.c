@@ -60,7 +60,7 @@ static const struct {
 static const char *const wallclock[] = {"sim_seconds", "policy_seconds", "run_seconds"};
 #define NWALL 3
 
-static const char *const ident[] = {"key", "instance", "rep", "seed"};
+static const char *const ident[] = {"key", "instance", "rep", "seed", "sweep"};
 
 const char *hs_run_status_name(enum hs_run_status s)
 {
@@ -95,7 +95,7 @@ bool hs_sweep_is_wallclock_column(const char *name)
 char *hs_sweep_header(const struct hs_sweep_ops *ops)
 {
     struct hs_buf b = {0};
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         hs_csv_field(&b, ident[i], i == 0);
     for (int i = 0; i < ops->nparams; i++)
         hs_csv_field(&b, ops->param_names[i], false);
@@ -144,8 +144,8 @@ char *hs_sweep_row(const struct hs_sweep_ops *ops, const struct hs_sweep_job *jo
                    double run_seconds)
 {
     struct hs_buf b = {0};
-    hs_buf_printf(&b, "%016" PRIx64 ",%016" PRIx64 ",%d,%lu", job->id.key, job->id.instance,
-                  job->rep, job->id.seed);
+    hs_buf_printf(&b, "%016" PRIx64 ",%016" PRIx64 ",%d,%lu,%016" PRIx64, job->id.key,
+                  job->id.instance, job->rep, job->id.seed, ops->sweep);
     for (int i = 0; i < ops->nparams; i++)
         hs_csv_field(&b, job->params[i], false);
     hs_csv_field(&b, hs_run_status_name(status), false);

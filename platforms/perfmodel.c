@@ -1,9 +1,10 @@
 /* platforms/perfmodel.c — loading timing tables (cJSON) and looking durations
  * up, and the calibrated durations policies are told (perfmodel.h). */
 #include "platforms/perfmodel.h"
+#include "platforms/inputfile.h"
 
 #include <cjson/cJSON.h>
-#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,37 +19,6 @@ static char *dup_str(const char *s)
     return d;
 }
 
-static char *read_file(const char *path, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = size >= 0 ? malloc((size_t)size + 1) : NULL;
-    if (!buf || fread(buf, 1, (size_t)size, f) != (size_t)size) {
-        snprintf(err, errlen, "%s: cannot read the file", path);
-        free(buf);
-        fclose(f);
-        return NULL;
-    }
-    buf[size] = '\0';
-    fclose(f);
-    return buf;
-}
-
-/* Line number of a byte offset, for parse error messages. */
-static int line_of(const char *text, const char *where)
-{
-    int line = 1;
-    for (const char *p = text; p < where && *p; p++)
-        line += *p == '\n';
-    return line;
-}
-
 /* Where an entry is: its list ("kernels" or "calibrated") and index. */
 struct entry_at {
     const char *path, *list;
@@ -61,9 +31,35 @@ static int entry_error(char *err, size_t errlen, struct entry_at at, const char 
     return -1;
 }
 
+/* The first key of o outside keys (NULL-terminated), or NULL. */
+static const char *unknown_key(const cJSON *o, const char *const *keys)
+{
+    const cJSON *c;
+    cJSON_ArrayForEach(c, o)
+    {
+        int k = 0;
+        while (keys[k] && strcmp(keys[k], c->string ? c->string : "") != 0)
+            k++;
+        if (!keys[k])
+            return c->string ? c->string : "";
+    }
+    return NULL;
+}
+
 static int parse_entry(const cJSON *item, struct hs_perf_entry *e, struct entry_at at, char *err,
                        size_t errlen)
 {
+    static const char *const keys[] = {"kernel", "arch", "nb", "seconds", "gflops", "source",
+                                       "gpus", "tasks", NULL};
+    if (!cJSON_IsObject(item))
+        return entry_error(err, errlen, at, "not an object");
+    const char *unknown = unknown_key(item, keys);
+    if (unknown) {
+        char what[192];
+        snprintf(what, sizeof what, "unknown key '%.64s' (valid: kernel, arch, nb, seconds, gflops, "
+                 "source, gpus, tasks)", unknown);
+        return entry_error(err, errlen, at, what);
+    }
     const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(item, "kernel");
     const cJSON *arch = cJSON_GetObjectItemCaseSensitive(item, "arch");
     const cJSON *nb = cJSON_GetObjectItemCaseSensitive(item, "nb");
@@ -75,13 +71,21 @@ static int parse_entry(const cJSON *item, struct hs_perf_entry *e, struct entry_
     if (!cJSON_IsString(arch) ||
         (strcmp(arch->valuestring, "cpu") != 0 && strcmp(arch->valuestring, "gpu") != 0))
         return entry_error(err, errlen, at, "field 'arch' must be \"cpu\" or \"gpu\"");
-    if (nb && (!cJSON_IsNumber(nb) || nb->valuedouble < 0))
-        return entry_error(err, errlen, at, "field 'nb' must be a non-negative number");
+    if (nb && (!cJSON_IsNumber(nb) || !(nb->valuedouble >= 0) || nb->valuedouble > INT_MAX ||
+               nb->valuedouble != floor(nb->valuedouble)))
+        return entry_error(err, errlen, at, "field 'nb' must be an integer in [0, 2147483647]");
     if ((sec != NULL) == (gf != NULL))
         return entry_error(err, errlen, at, "give exactly one of 'seconds' and 'gflops'");
     const cJSON *val = sec ? sec : gf;
-    if (!cJSON_IsNumber(val) || !(val->valuedouble > 0))
-        return entry_error(err, errlen, at, "'seconds' or 'gflops' must be a positive number");
+    if (!cJSON_IsNumber(val) || !(val->valuedouble > 0) || !isfinite(val->valuedouble)) {
+        char what[128];
+        if (cJSON_IsNumber(val))
+            snprintf(what, sizeof what, "'seconds' or 'gflops' must be a positive number: '%s' "
+                     "is %g", sec ? "seconds" : "gflops", val->valuedouble);
+        else
+            snprintf(what, sizeof what, "'seconds' or 'gflops' must be a positive number");
+        return entry_error(err, errlen, at, what);
+    }
     if (!cJSON_IsString(src) || !*src->valuestring)
         return entry_error(err, errlen, at, "field 'source' (provenance) is required");
     e->kernel = dup_str(kernel->valuestring);
@@ -102,7 +106,8 @@ static int parse_overhead(const cJSON *root, struct hs_perfmodel *pm, const char
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(ov, "cpu");
     const cJSON *g = cJSON_GetObjectItemCaseSensitive(ov, "gpu");
     if (!cJSON_IsObject(ov) || (c && !cJSON_IsNumber(c)) || (g && !cJSON_IsNumber(g)) ||
-        (c && c->valuedouble < 0) || (g && g->valuedouble < 0)) {
+        (c && !(c->valuedouble >= 0 && isfinite(c->valuedouble))) ||
+        (g && !(g->valuedouble >= 0 && isfinite(g->valuedouble)))) {
         snprintf(err, errlen, "%s: 'overhead_seconds' must be {\"cpu\": s, \"gpu\": s} with s >= 0",
                  path);
         return -1;
@@ -132,18 +137,22 @@ static int parse_list(const cJSON *list, const char *name, const char *path,
 int hs_perf_load(const char *path, struct hs_perfmodel *pm, char *err, size_t errlen)
 {
     memset(pm, 0, sizeof *pm);
-    char *text = read_file(path, err, errlen);
+    char *text = hs_input_read(path, HS_INPUT_MAX_BYTES, NULL, err, errlen);
     if (!text)
         return -1;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
-    if (!root) {
-        snprintf(err, errlen, "%s: malformed JSON near line %d", path, line_of(text, end));
-        free(text);
-        return -1;
-    }
+    cJSON *root = hs_json_parse_strict(path, text, err, errlen);
     free(text);
+    if (!root)
+        return -1;
     int rc = -1;
+    static const char *const top_keys[] = {"description", "platform", "overhead_seconds",
+                                           "overhead_source", "kernels", "calibrated", NULL};
+    const char *unknown = cJSON_IsObject(root) ? unknown_key(root, top_keys) : NULL;
+    if (unknown) {
+        snprintf(err, errlen, "%s: unknown key '%.64s' (valid: description, platform, "
+                 "overhead_seconds, overhead_source, kernels, calibrated)", path, unknown);
+        goto out;
+    }
     const cJSON *kernels = cJSON_GetObjectItemCaseSensitive(root, "kernels");
     if (!cJSON_IsArray(kernels) || cJSON_GetArraySize(kernels) == 0) {
         snprintf(err, errlen, "%s: field 'kernels' must be a non-empty array", path);

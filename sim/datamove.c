@@ -223,8 +223,10 @@ static void wake(struct hs_sched *rt, struct hs_waiter *list, int h, int dst)
             hs_rt_flush_done(rt);
             break;
         case HS_WAIT_PREFETCH: /* the block was pinned while it travelled */
-            if (is_cached(rt, dst))
+            if (is_cached(rt, dst)) {
                 hs_cache_unpin(&rt->cache[dst], h);
+                hs_rt_room_freed(rt, dst);
+            }
             break;
         }
         w->next = rt->free_waiters;
@@ -262,7 +264,8 @@ static void xfer_done(void *ctx, long id)
     enum hs_dir dir = direction(rt, src, dst);
     rt->bytes[dir] += x->ev.bytes;
     rt->count[dir]++;
-    if (x->pinned_src)
+    bool unpinned = x->pinned_src;
+    if (unpinned)
         hs_cache_unpin(&rt->cache[src], h);
     if (x->stream >= 0)
         start_next_in_stream(rt, x->stream);
@@ -275,6 +278,8 @@ static void xfer_done(void *ctx, long id)
         hs_coh_add_copy(&rt->coh, h, dst);
         wake(rt, waiters, h, dst);
     }
+    if (unpinned) /* last: it may add transfers, which moves rt->xfers (x) */
+        hs_rt_room_freed(rt, src);
     hs_rt_check_stall(rt);
 }
 

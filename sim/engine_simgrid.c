@@ -22,6 +22,7 @@
 #include <simgrid/semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct sg_engine;
 
@@ -48,6 +49,7 @@ struct sg_engine {
     sg_host_t home;
     sg_sem_t done;
     bool paje;
+    char **paje_names; /* per kernel: its name as a Paje field */
     struct runner *free_list;
     struct runner **all;
     size_t nrunners, cap;
@@ -117,7 +119,7 @@ static void sg_exec(struct hs_engine *e, int worker, int task, double lead, doub
     r->lead = lead;
     r->seconds = seconds;
     r->state_host = eng->pf->workers[worker].host;
-    r->label = dag->kernels[dag->tasks[task].kernel];
+    r->label = eng->paje_names ? eng->paje_names[dag->tasks[task].kernel] : NULL;
     r->cb = cb;
     r->ctx = ctx;
     r->id = id;
@@ -168,15 +170,39 @@ static void main_actor(int argc, char **argv)
     sg_sem_acquire(eng->done);
 }
 
+/* A kernel name as a field of a Paje file, which SimGrid writes as it is
+ * given: fields are separated by blanks, a field holding blanks goes in
+ * double quotes, and nothing inside quotes is escaped, so a quote becomes ',
+ * and a line break or tab (a WfFormat category can be a shell script) a
+ * space. Plain names stay as they are. */
+static char *paje_name(const char *name)
+{
+    size_t n = strlen(name);
+    bool quote = n == 0 || name[strcspn(name, " \t\r\n\"")];
+    char *out = hs_xmalloc(n + 3), *q = out;
+    if (quote)
+        *q++ = '"';
+    for (const char *p = name; *p; p++)
+        *q++ = *p == '"' ? '\'' : (*p == '\n' || *p == '\r' || *p == '\t') ? ' ' : *p;
+    if (quote)
+        *q++ = '"';
+    *q = '\0';
+    return out;
+}
+
 /* One Paje state value per kernel, coloured from a fixed palette. */
-static void declare_paje_states(const struct hs_dag *dag)
+static char **declare_paje_states(const struct hs_dag *dag)
 {
     static const char *palette[] = {"0.894 0.102 0.110", "0.216 0.494 0.722", "0.302 0.686 0.290",
                                     "0.596 0.306 0.639", "1.000 0.498 0.000", "0.651 0.337 0.157",
                                     "0.969 0.506 0.749", "0.600 0.600 0.600"};
+    char **names = hs_xcalloc((size_t)dag->nkernels + 1, sizeof *names);
     TRACE_host_state_declare("task");
-    for (int k = 0; k < dag->nkernels; k++)
-        TRACE_host_state_declare_value("task", dag->kernels[k], palette[k % 8]);
+    for (int k = 0; k < dag->nkernels; k++) {
+        names[k] = paje_name(dag->kernels[k]);
+        TRACE_host_state_declare_value("task", names[k], palette[k % 8]);
+    }
+    return names;
 }
 
 void hs_sg_engine_run(struct hs_sched *rt, const struct hs_platform *pf, bool paje)
@@ -194,7 +220,7 @@ void hs_sg_engine_run(struct hs_sched *rt, const struct hs_platform *pf, bool pa
     eng.home = eng.node_host[0];
     eng.done = sg_sem_init(0);
     if (paje)
-        declare_paje_states(rt->dag);
+        eng.paje_names = declare_paje_states(rt->dag);
     sg_actor_t main = sg_actor_init("hetsim-main", eng.home);
     sg_actor_set_data(main, &eng);
     sg_actor_start_(main, main_actor, 0, NULL);
@@ -206,4 +232,7 @@ void hs_sg_engine_run(struct hs_sched *rt, const struct hs_platform *pf, bool pa
     free(eng.all);
     sg_sem_destroy(eng.done);
     free(eng.node_host);
+    for (int k = 0; eng.paje_names && k < rt->dag->nkernels; k++)
+        free(eng.paje_names[k]);
+    free(eng.paje_names);
 }

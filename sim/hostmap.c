@@ -1,13 +1,12 @@
 /* sim/hostmap.c — the host map side file (hostmap.h). */
 #include "sim/hostmap.h"
+#include "platforms/inputfile.h"
 #include "sim/util.h"
 
-#include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static int kind_parse(const char *word, enum hs_host_kind *kind)
 {
@@ -23,14 +22,10 @@ static int kind_parse(const char *word, enum hs_host_kind *kind)
 int hs_hostmap_read(const char *path, struct hs_hostmap *map)
 {
     memset(map, 0, sizeof *map);
-    struct stat st;
-    if (stat(path, &st) != 0)
-        return hs_fail("host map %s: %s", path, strerror(errno));
-    if (!S_ISREG(st.st_mode) || st.st_size > (1 << 20))
-        return hs_fail("host map %s: not a regular file of at most 1 MiB", path);
-    FILE *f = fopen(path, "r");
+    char err[1024];
+    FILE *f = hs_input_open(path, (size_t)1 << 20, err, sizeof err);
     if (!f)
-        return hs_fail("host map %s: %s", path, strerror(errno));
+        return hs_fail("host map %s", err);
     char line[1024];
     int rc = 0, lineno = 0;
     size_t cap = 0;

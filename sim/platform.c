@@ -172,8 +172,8 @@ static int pick_driver(const struct hs_inventory *inv, const int *cores, int nco
     return -1;
 }
 
-static int check_counts(const char *name, const struct hs_select *sel, int ncores, int ngpus,
-                        int nprocs, int *gpus, int *cpus)
+int hs_select_check(const char *name, const struct hs_select *sel, int ncores, int ngpus,
+                    int nprocs, int *gpus, int *cpus)
 {
     if (nprocs > 0) {
         if (sel->gpus > 0)
@@ -242,7 +242,7 @@ int hs_platform_build(struct hs_platform *pf, const char *name, const struct hs_
         hs_fail("platform %s has no host-memory endpoint (a host with kind 'ram')", name);
         goto out;
     }
-    if (check_counts(name, sel, pf->ncores, pf->ngpus, pf->nprocs, &ngpu_sel, &ncpu_sel))
+    if (hs_select_check(name, sel, pf->ncores, pf->ngpus, pf->nprocs, &ngpu_sel, &ncpu_sel))
         goto out;
     order_gpus(inv, gpus, pf->ngpus, sel->gpu_order);
     if (sel->gpu_order == HS_GPU_SCRIPT && script_order(name, gpus, pf->ngpus, ngpu_sel))

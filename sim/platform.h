@@ -34,6 +34,31 @@ struct hs_inventory {
 
 void hs_inventory_free(struct hs_inventory *inv);
 
+/* A host's property by key, or NULL (inventory.c reads hosts through it). */
+typedef const char *(*hs_prop_fn)(const void *host, const char *key);
+struct hs_hostmap; /* sim/hostmap.h */
+/* What telling a platform's hosts apart needs besides each host: the
+ * platform's name (for messages), the property getter, the host map (NULL:
+ * none, it decides first) and what the names of all the hosts say about
+ * StarPU's conventions (hs_inv_ctx_note each name first). */
+struct hs_inv_ctx {
+    const char *pfname;
+    hs_prop_fn prop;
+    const struct hs_hostmap *map;
+    bool has_ram;  /* a host RAM*: StarPU's MAIN is then its main thread, not memory */
+    bool has_cuda; /* hosts CUDA* or GPU*: OpenCL* hosts are the same devices again */
+};
+void hs_inv_ctx_note(struct hs_inv_ctx *c, const char *name);
+/* Fill h (its name copied) from a host's name, speed and properties: its
+ * kind, then the properties checked; -1 with hs_fail naming the host, the
+ * property and the value (h->name is set either way: free it). */
+int hs_inv_host_read(struct hs_inv_host *h, const struct hs_inv_ctx *c, const char *name,
+                     double speed, const void *host);
+/* Why a host of kind IGNORED is ignored, for `hetsim platform`. */
+const char *hs_inv_ignored_why(const char *name);
+/* Hosts by kind, then natural name ("GPU2" before "GPU10"). */
+void hs_inventory_sort(struct hs_inventory *inv);
+
 /* ---- selection ------------------------------------------------------------ */
 
 /* first: GPU0, GPU1, …; spread: one GPU per PCIe switch first; script: the
@@ -56,6 +81,12 @@ struct hs_select {
 };
 
 void hs_select_defaults(struct hs_select *sel);
+
+/* Can a platform named name, with these hosts, give the selection? The
+ * workers it gives in *gpus and *cpus; -1 with hs_fail ("platform idgraf has
+ * 8 GPUs; --gpus 9 asks for more") if not. */
+int hs_select_check(const char *name, const struct hs_select *sel, int ncores, int ngpus,
+                    int nprocs, int *gpus, int *cpus);
 
 /* ---- the runtime platform ------------------------------------------------- */
 

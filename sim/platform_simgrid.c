@@ -1,9 +1,10 @@
 /* sim/platform_simgrid.c — SimGrid platform files: checking, loading, listing. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "sim/platform_simgrid.h"
+#include "platforms/inputfile.h"
 #include "sim/hostmap.h"
 #include "sim/util.h"
 
-#include <ctype.h>
 #include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -15,7 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <xbt/config.h>
@@ -59,50 +60,174 @@ static const char *old_version_hint(const char *path)
                : "";
 }
 
-int hs_sg_check_platform(const char *path)
+/* SimGrid's TCP artefacts, turned off unless the platform file's own <config>
+ * sets them (as StarPU's platform files do): the TCP window bound
+ * (a flow runs at most at TCP-gamma / (2 latency), so routes of large latency
+ * no longer take latency + bytes / bandwidth), interference between the two
+ * directions of a link, and the bandwidth term of CM02's flow weights. */
+static const struct {
+    const char *key, *value;
+} tcp_off[HS_SG_NCONFIG] = {
+    {"network/TCP-gamma", "0"}, {"network/crosstraffic", "0"}, {"network/weight-S", "0"}};
+
+/* Which of tcp_off the file's <config> sets: SimGrid says so, at level info,
+ * for every key of the file that was set before loading it. */
+static unsigned file_config(const char *log)
 {
-    if (access(path, R_OK) != 0)
-        return hs_fail("platform file %s: %s", path, strerror(errno));
+    unsigned mask = 0;
+    for (int i = 0; i < HS_SG_NCONFIG; i++) {
+        char line[128];
+        snprintf(line, sizeof line, "The custom configuration '%s' is already defined", tcp_off[i].key);
+        if (strstr(log, line))
+            mask |= 1u << i;
+    }
+    return mask;
+}
+
+/* What the checking child was doing when it failed: the route it was asking
+ * SimGrid for (SimGrid crashes on some missing routes), in shared memory. */
+struct probe_state {
+    char src[128], dst[128];
+    bool probing;
+    int count[HS_HOST_IGNORED + 1]; /* hosts per hs_host_kind, once the inventory is read */
+    bool counted;
+};
+
+static bool memory_node(enum hs_host_kind k)
+{
+    return k == HS_HOST_GPU || k == HS_HOST_RAM || k == HS_HOST_PROC;
+}
+
+/* Ask SimGrid for the route between every two hosts that are memory nodes
+ * (the pairs hs_platform_build asks about). */
+static void probe_routes(const char *path, const char *map_file, struct probe_state *ps)
+{
+    struct hs_inventory inv;
+    if (hs_sg_inventory_map(path, map_file, &inv))
+        return; /* the parent says what is wrong with the hosts */
+    for (int i = 0; i < inv.n; i++)
+        ps->count[inv.hosts[i].kind]++;
+    ps->counted = true;
+    xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
+    for (int a = 0; a < inv.n; a++)
+        for (int b = 0; b < inv.n; b++) {
+            if (a == b || !memory_node(inv.hosts[a].kind) || !memory_node(inv.hosts[b].kind))
+                continue;
+            snprintf(ps->src, sizeof ps->src, "%s", inv.hosts[a].name);
+            snprintf(ps->dst, sizeof ps->dst, "%s", inv.hosts[b].name);
+            ps->probing = true;
+            xbt_dynar_reset(links);
+            sg_host_get_route(sg_host_by_name(inv.hosts[a].name), sg_host_by_name(inv.hosts[b].name),
+                              links);
+            ps->probing = false;
+        }
+    xbt_dynar_free(&links);
+    hs_inventory_free(&inv);
+}
+
+static _Noreturn void check_child(const char *path, const char *map_file, int fd, struct probe_state *ps)
+{
+    dup2(fd, STDERR_FILENO);
+    int null = open("/dev/null", O_WRONLY);
+    if (null >= 0)
+        dup2(null, STDOUT_FILENO);
+    char *argv[4 + HS_SG_NCONFIG] = {"hetsim", "--log=root.thres:critical",
+                                     "--log=xbt_exception.thres:error",
+                                     "--log=surf_parse.thres:info"};
+    char cfg[HS_SG_NCONFIG][64];
+    int argc = 4;
+    for (int i = 0; i < HS_SG_NCONFIG; i++) { /* set first, so that the file's own show */
+        snprintf(cfg[i], sizeof cfg[i], "--cfg=%s:%s", tcp_off[i].key, tcp_off[i].value);
+        argv[argc++] = cfg[i];
+    }
+    simgrid_init(&argc, argv);
+    simgrid_load_platform(path);
+    if (sg_host_count() == 0) {
+        fprintf(stderr, "hetsim-check: the platform has no host\n");
+        _exit(3);
+    }
+    probe_routes(path, map_file, ps);
+    _exit(0);
+}
+
+/* Everything the child writes, keeping the first size-1 bytes. */
+static void read_log(int fd, char *log, size_t size)
+{
+    size_t len = 0;
+    char scratch[4096];
+    for (;;) {
+        char *to = len < size - 1 ? log + len : scratch;
+        size_t room = len < size - 1 ? size - 1 - len : sizeof scratch;
+        ssize_t r = read(fd, to, room);
+        if (r <= 0)
+            break;
+        if (to != scratch)
+            len += (size_t)r;
+    }
+    log[len] = '\0';
+}
+
+int hs_sg_check_platform(const char *path, const char *map_file, struct hs_sg_check *out)
+{
+    char err[1024];
+    FILE *f = hs_input_open(path, HS_INPUT_MAX_BYTES, err, sizeof err);
+    if (!f)
+        return hs_fail("platform file %s", err);
+    fclose(f);
     int fds[2];
     if (pipe(fds) != 0)
         return hs_fail("platform file %s: cannot create a pipe", path);
+    struct probe_state *ps = mmap(NULL, sizeof *ps, PROT_READ | PROT_WRITE,
+                                  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (ps == MAP_FAILED) {
+        close(fds[0]);
+        close(fds[1]);
+        return hs_fail("platform file %s: cannot map memory to check it", path);
+    }
+    memset(ps, 0, sizeof *ps);
     fflush(NULL);
     pid_t pid = fork();
-    if (pid < 0)
-        return hs_fail("platform file %s: cannot fork to check it", path);
     if (pid == 0) {
         close(fds[0]);
-        dup2(fds[1], STDERR_FILENO);
-        int fd = open("/dev/null", O_WRONLY);
-        if (fd >= 0)
-            dup2(fd, STDOUT_FILENO);
-        int argc = 3;
-        char *argv[] = {"hetsim", "--log=root.thres:critical", "--log=xbt_exception.thres:error",
-                        NULL};
-        simgrid_init(&argc, argv);
-        simgrid_load_platform(path);
-        _exit(0);
+        check_child(path, map_file, fds[1], ps);
     }
     close(fds[1]);
-    char log[8192];
-    size_t len = 0;
-    ssize_t r;
-    while ((r = read(fds[0], log + len, sizeof log - 1 - len)) > 0)
-        len += (size_t)r;
-    log[len] = '\0';
+    static char log[16384];
+    log[0] = '\0';
+    if (pid > 0)
+        read_log(fds[0], log, sizeof log);
     close(fds[0]);
     int status = 0;
-    waitpid(pid, &status, 0);
+    if (pid > 0)
+        waitpid(pid, &status, 0);
+    struct probe_state at = *ps;
+    munmap(ps, sizeof *ps);
+    if (pid < 0)
+        return hs_fail("platform file %s: cannot fork to check it", path);
+    if (out) {
+        out->file_sets = file_config(log);
+        out->ncores = at.counted ? at.count[HS_HOST_CPU] : -1;
+        out->ngpus = at.counted ? at.count[HS_HOST_GPU] : -1;
+        out->nprocs = at.counted ? at.count[HS_HOST_PROC] : -1;
+    }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return 0;
+    if (strstr(log, "hetsim-check: the platform has no host"))
+        return hs_fail("platform file %s: no host (a platform needs a RAM host and workers)", path);
     char msg[512];
     extract_message(log, msg, sizeof msg);
+    if (at.probing)
+        return hs_fail("platform file %s: no route from %s to %s (SimGrid %s; hetsim asks for the "
+                       "route between every two memory nodes)",
+                       path, at.src, at.dst,
+                       strcmp(msg, "SimGrid could not load it") ? msg : "crashed looking it up");
     return hs_fail("platform file %s: %s%s", path, msg, old_version_hint(path));
 }
 
-void hs_sg_init(bool verbose, const char *paje_file)
+void hs_sg_init(bool verbose, const char *paje_file, unsigned file_sets)
 {
-    static char *argv[16];
+    static char *argv[16 + HS_SG_NCONFIG];
+    static char cfg[HS_SG_NCONFIG][64];
     int argc = 0;
     argv[argc++] = "hetsim";
     if (!verbose)
@@ -111,6 +236,11 @@ void hs_sg_init(bool verbose, const char *paje_file)
     /* AddressSanitizer follows threads, not SimGrid's hand-made stacks */
     argv[argc++] = "--cfg=contexts/factory:thread";
 #endif
+    for (int i = 0; i < HS_SG_NCONFIG; i++)
+        if (!(file_sets & (1u << i))) {
+            snprintf(cfg[i], sizeof cfg[i], "--cfg=%s:%s", tcp_off[i].key, tcp_off[i].value);
+            argv[argc++] = cfg[i];
+        }
     static char trace_file[4096];
     if (paje_file) {
         snprintf(trace_file, sizeof trace_file, "--cfg=tracing/filename:%s", paje_file);
@@ -136,89 +266,29 @@ void hs_sg_scale_bandwidths(double factor)
     free(links);
 }
 
-static bool prefix(const char *name, const char *p)
+/* Every link's latency >= 0 and bandwidth > 0 (SimGrid takes a negative
+ * latency without a word). */
+static int check_links(const char *pfname)
 {
-    return strncasecmp(name, p, strlen(p)) == 0;
-}
-
-/* What the names of a platform's hosts say about StarPU's conventions. */
-struct naming {
-    bool has_ram;  /* a host RAM*: StarPU's MAIN is then its main thread, not memory */
-    bool has_cuda; /* hosts CUDA* or GPU*: OpenCL* hosts are the same devices again */
-};
-
-static const char *const why_opencl = "StarPU's OpenCL view of devices also listed as CUDA";
-static const char *const why_disk = "disks are not modelled";
-static const char *const why_main = "StarPU's host of the main thread (no worker, no memory)";
-
-const char *hs_sg_ignored_why(const char *name)
-{
-    return prefix(name, "opencl") ? why_opencl
-           : prefix(name, "disk") ? why_disk
-           : strcasecmp(name, "main") == 0 ? why_main
-                                           : "the host map or its kind property says so";
-}
-
-/* Kind from the host's name; false if the name does not tell. */
-static bool kind_by_name(const char *name, const struct naming *nm, enum hs_host_kind *kind)
-{
-    if (prefix(name, "cpu") || prefix(name, "core"))
-        *kind = HS_HOST_CPU;
-    else if (prefix(name, "gpu") || prefix(name, "cuda"))
-        *kind = HS_HOST_GPU;
-    else if (prefix(name, "opencl") && !nm->has_cuda)
-        *kind = HS_HOST_GPU;
-    else if (prefix(name, "opencl"))
-        *kind = HS_HOST_IGNORED;
-    else if (prefix(name, "disk"))
-        *kind = HS_HOST_IGNORED;
-    else if (strcasecmp(name, "main") == 0 && nm->has_ram)
-        *kind = HS_HOST_IGNORED;
-    else if (prefix(name, "ram") || prefix(name, "mem") || strcasecmp(name, "main") == 0)
-        *kind = HS_HOST_RAM;
-    else if ((name[0] == 'P' || name[0] == 'p') && isdigit((unsigned char)name[1]))
-        *kind = HS_HOST_PROC;
-    else
-        return false;
-    return true;
-}
-
-static int kind_of(sg_host_t host, const char *pfname, const struct hs_hostmap *map,
-                   const struct naming *nm, enum hs_host_kind *kind)
-{
-    const char *name = sg_host_get_name(host);
-    const char *k = sg_host_get_property_value(host, "kind");
-    if (map && hs_hostmap_kind(map, name, kind))
-        return 0;
-    if (k) {
-        static const char *names[] = {"cpu", "gpu", "ram", "proc", "ignore"};
-        for (int i = 0; i < 5; i++)
-            if (strcmp(k, names[i]) == 0) {
-                *kind = (enum hs_host_kind)i;
-                return 0;
-            }
-        return hs_fail("platform %s: host %s: property kind='%s' is not cpu, gpu, ram, proc or "
-                       "ignore", pfname, name, k);
+    size_t n = sg_link_count();
+    sg_link_t *links = sg_link_list();
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        double lat = sg_link_get_latency(links[i]), bw = sg_link_get_bandwidth(links[i]);
+        if (!(lat >= 0) || !isfinite(lat))
+            rc = hs_fail("platform %s: link %s: latency %g s is negative", pfname,
+                         sg_link_get_name(links[i]), lat);
+        else if (!(bw > 0))
+            rc = hs_fail("platform %s: link %s: bandwidth %g B/s (it must be > 0)", pfname,
+                         sg_link_get_name(links[i]), bw);
     }
-    if (!kind_by_name(name, nm, kind))
-        return hs_fail("platform %s: host %s: cannot tell whether it is a cpu, gpu, ram or proc "
-                       "(add <prop id=\"kind\" value=\"...\"/>, or a host map: hosts=FILE)",
-                       pfname, name);
-    return 0;
+    free(links);
+    return rc;
 }
 
-static int int_prop(sg_host_t host, const char *key, int dflt)
+static const char *host_prop(const void *host, const char *key)
 {
-    const char *v = sg_host_get_property_value(host, key);
-    return v ? atoi(v) : dflt;
-}
-
-static int cmp_inv_host(const void *a, const void *b)
-{
-    const struct hs_inv_host *x = a, *y = b;
-    if (x->kind != y->kind)
-        return (int)x->kind - (int)y->kind;
-    return hs_natural_cmp(x->name, y->name); /* "GPU2" before "GPU10" */
+    return sg_host_get_property_value((sg_host_t)host, key);
 }
 
 int hs_sg_inventory(const char *platform_name, struct hs_inventory *inv)
@@ -229,35 +299,23 @@ int hs_sg_inventory(const char *platform_name, struct hs_inventory *inv)
 int hs_sg_inventory_map(const char *platform_name, const char *map_file, struct hs_inventory *inv)
 {
     memset(inv, 0, sizeof *inv);
+    size_t n = sg_host_count();
+    if (n == 0) /* sg_host_list aborts then */
+        return hs_fail("platform %s: no host", platform_name);
+    if (check_links(platform_name))
+        return -1;
     struct hs_hostmap map;
     if (map_file && hs_hostmap_read(map_file, &map))
         return -1;
-    size_t n = sg_host_count();
+    struct hs_inv_ctx ctx = {.pfname = platform_name, .prop = host_prop, .map = map_file ? &map : NULL};
     sg_host_t *hosts = sg_host_list();
-    struct naming nm = {false, false};
-    for (size_t i = 0; i < n; i++) {
-        const char *name = sg_host_get_name(hosts[i]);
-        nm.has_ram |= prefix(name, "ram");
-        nm.has_cuda |= prefix(name, "cuda") || prefix(name, "gpu");
-    }
+    for (size_t i = 0; i < n; i++)
+        hs_inv_ctx_note(&ctx, sg_host_get_name(hosts[i]));
     inv->hosts = hs_xcalloc(n, sizeof *inv->hosts);
     int rc = 0;
-    for (size_t i = 0; i < n && !rc; i++) {
-        struct hs_inv_host *h = &inv->hosts[inv->n];
-        if ((rc = kind_of(hosts[i], platform_name, map_file ? &map : NULL, &nm, &h->kind)))
-            break;
-        h->name = hs_xstrdup(sg_host_get_name(hosts[i]));
-        h->speed = sg_host_get_speed(hosts[i]);
-        const char *mem = sg_host_get_property_value(hosts[i], "memsize");
-        h->memsize = mem ? atof(mem) : 0;
-        h->sw = int_prop(hosts[i], "switch", -1);
-        h->copy_engines = int_prop(hosts[i], "copy_engines", 2);
-        h->socket = int_prop(hosts[i], h->kind == HS_HOST_GPU   ? "ioh"
-                                       : h->kind == HS_HOST_RAM ? "numa"
-                                                                : "socket",
-                             -1);
-        inv->n++;
-    }
+    for (size_t i = 0; i < n && !rc; i++) /* a host's name is set even when it fails */
+        rc = hs_inv_host_read(&inv->hosts[inv->n++], &ctx, sg_host_get_name(hosts[i]),
+                              sg_host_get_speed(hosts[i]), hosts[i]);
     free(hosts);
     if (map_file)
         hs_hostmap_free(&map);
@@ -265,7 +323,7 @@ int hs_sg_inventory_map(const char *platform_name, const char *map_file, struct 
         hs_inventory_free(inv);
         return -1;
     }
-    qsort(inv->hosts, (size_t)inv->n, sizeof *inv->hosts, cmp_inv_host);
+    hs_inventory_sort(inv);
     return 0;
 }
 

@@ -10,13 +10,25 @@
 
 #include <stdbool.h>
 
-/* Load the file in a child process; returns 0, or -1 with hs_fail naming the
- * file and SimGrid's complaint. */
-int hs_sg_check_platform(const char *path);
+/* SimGrid settings hetsim makes unless the platform file sets them: the TCP
+ * artefacts (TCP-gamma, crosstraffic, weight-S) off. */
+#define HS_SG_NCONFIG 3
+
+/* What checking a platform file found out. */
+struct hs_sg_check {
+    unsigned file_sets;        /* a bit per hetsim setting the file's own <config> makes */
+    int ncores, ngpus, nprocs; /* its hosts by kind; -1 if they could not be told apart */
+};
+
+/* Load the file in a child process (a regular file only) and ask for the
+ * route between every two memory nodes (hosts told apart with the host map
+ * map_file, or NULL); returns 0, or -1 with hs_fail naming the file and
+ * SimGrid's complaint. out may be NULL. */
+int hs_sg_check_platform(const char *path, const char *map_file, struct hs_sg_check *out);
 
 /* Initialise SimGrid once per process: quiet unless verbose; Paje tracing to
- * paje_file if not NULL. */
-void hs_sg_init(bool verbose, const char *paje_file);
+ * paje_file if not NULL; hetsim's settings except those in file_sets. */
+void hs_sg_init(bool verbose, const char *paje_file, unsigned file_sets);
 
 /* Load a checked platform file. */
 void hs_sg_load(const char *path);
@@ -33,8 +45,6 @@ int hs_sg_inventory(const char *platform_name, struct hs_inventory *inv);
  * and RAM by name; DISKn, MAIN (beside RAM) and OpenCLn (beside CUDAn) are
  * kept as IGNORED hosts with their reason. */
 int hs_sg_inventory_map(const char *platform_name, const char *map_file, struct hs_inventory *inv);
-/* Why a host of kind IGNORED is ignored, for `hetsim platform`. */
-const char *hs_sg_ignored_why(const char *name);
 
 /* The runtime's costs the loaded platform's root zone declares
  * (sim/costs.h: runtime/task_cpu, ...): entries of c still NAN are set

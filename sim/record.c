@@ -202,9 +202,16 @@ void hs_record_add_core_times(cJSON *rec, const struct hs_run *run)
     }
 }
 
-/* Names like "gemm(3,2,1)" hold commas: quote them (doubling any quote). */
-static void csv_quoted(FILE *out, const char *s)
+/* A field as RFC 4180 writes it: quoted (quotes doubled, line breaks kept)
+ * when always is set (task and data names like "gemm(3,2,1)" hold commas) or
+ * when it holds a comma, a quote or a line break (a kernel name read from a
+ * file may: a WfFormat category can be a whole shell script). */
+static void csv_field(FILE *out, const char *s, bool always)
 {
+    if (!always && !s[strcspn(s, ",\"\r\n")]) {
+        fputs(s, out);
+        return;
+    }
     fputc('"', out);
     for (; *s; s++) {
         if (*s == '"')
@@ -225,19 +232,26 @@ int hs_trace_write_csv(const struct hs_sched *rt, FILE *out)
             continue;
         const struct hs_worker *w = &pf->workers[ev->worker];
         fprintf(out, "task,%d,", i);
-        csv_quoted(out, dag->tasks[i].label);
-        fprintf(out, ",%s,%s,,%s,0,%.9f,%.9f,%.9f,%.9f\n", dag->kernels[dag->tasks[i].kernel],
-                w->name, pf->nodes[w->node].name, ev->ready, ev->inputs, ev->start, ev->end);
+        csv_field(out, dag->tasks[i].label, true);
+        fputc(',', out);
+        csv_field(out, dag->kernels[dag->tasks[i].kernel], false);
+        fputc(',', out);
+        csv_field(out, w->name, false);
+        fputs(",,", out);
+        csv_field(out, pf->nodes[w->node].name, false);
+        fprintf(out, ",0,%.9f,%.9f,%.9f,%.9f\n", ev->ready, ev->inputs, ev->start, ev->end);
     }
     for (size_t x = 0; x < rt->nxfers; x++) {
         const struct hs_xfer *t = &rt->xfers[x];
         if (t->state != HS_XS_DONE)
             continue;
         fprintf(out, "transfer,%zu,", x);
-        csv_quoted(out, dag->handles[t->ev.handle].name);
-        fprintf(out, ",%s,,%s,%s,%.0f,%.9f,,%.9f,%.9f\n", purpose_name(t->ev.purpose),
-                pf->nodes[t->ev.src].name, pf->nodes[t->ev.dst].name, t->ev.bytes, t->ev.request,
-                t->ev.start, t->ev.end);
+        csv_field(out, dag->handles[t->ev.handle].name, true);
+        fprintf(out, ",%s,,", purpose_name(t->ev.purpose));
+        csv_field(out, pf->nodes[t->ev.src].name, false);
+        fputc(',', out);
+        csv_field(out, pf->nodes[t->ev.dst].name, false);
+        fprintf(out, ",%.0f,%.9f,,%.9f,%.9f\n", t->ev.bytes, t->ev.request, t->ev.start, t->ev.end);
     }
     return ferror(out) ? hs_fail("cannot write the trace") : 0;
 }

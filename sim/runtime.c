@@ -61,6 +61,8 @@ static double raw_cost(const struct hs_sched *rt, const struct hs_task *t, int w
     const struct hs_worker *wk = &rt->pf->workers[w];
     if (!(t->arch_mask & HS_ARCH_BIT(wk->arch)))
         return INFINITY;
+    if (rt->task_bytes[t->id] > rt->pf->nodes[wk->node].capacity)
+        return INFINITY; /* its data do not fit in w's memory: no policy may pick w */
     if (t->proc_cost && w < rt->dag->nproc_costs) {
         double c = t->proc_cost[w];
         return c >= 0 ? c : INFINITY;
@@ -129,6 +131,40 @@ static void precompute_estimates(struct hs_sched *rt)
     }
 }
 
+/* Bytes of the distinct data each task accesses (hs_rt_allocate pins them
+ * all at once on a GPU). */
+static double *task_data_bytes(const struct hs_dag *dag)
+{
+    double *bytes = hs_xcalloc((size_t)dag->ntasks + 1, sizeof *bytes);
+    for (int i = 0; i < dag->ntasks; i++) {
+        const struct hs_task *t = &dag->tasks[i];
+        for (int a = 0; a < t->naccess; a++) {
+            bool seen = false;
+            for (int b = 0; b < a && !seen; b++)
+                seen = t->access[b].handle == t->access[a].handle;
+            if (!seen)
+                bytes[i] += dag->handles[t->access[a].handle].bytes;
+        }
+    }
+    return bytes;
+}
+
+/* A task that some worker could time but whose memory cannot hold its data. */
+static int refuse_too_big(const struct hs_sched *rt, const struct hs_task *t)
+{
+    double largest = 0;
+    int at = -1;
+    for (int w = 0; w < rt->pf->nworkers; w++) {
+        double cap = rt->pf->nodes[rt->pf->workers[w].node].capacity;
+        if ((t->arch_mask & HS_ARCH_BIT(rt->pf->workers[w].arch)) && cap > largest)
+            largest = cap, at = w;
+    }
+    return hs_fail("task %s accesses %.0f bytes of data, more than the memory of any worker that "
+                   "may run it holds (largest: %s, %.0f bytes usable)",
+                   t->label, rt->task_bytes[t->id], at >= 0 ? rt->pf->workers[at].name : "none",
+                   largest);
+}
+
 static int check_runnable(const struct hs_sched *rt)
 {
     if (rt->dag->nproc_costs > 0 && rt->dag->nproc_costs != rt->pf->nworkers)
@@ -142,7 +178,19 @@ static int check_runnable(const struct hs_sched *rt)
             ok = isfinite(hs_runtime_estimate(rt, t, w));
         if (ok)
             continue;
+        bool arch = false;
+        for (int w = 0; w < rt->pf->nworkers; w++) {
+            bool may = t->arch_mask & HS_ARCH_BIT(rt->pf->workers[w].arch);
+            if (may && rt->task_bytes[t->id] > rt->pf->nodes[rt->pf->workers[w].node].capacity)
+                return refuse_too_big(rt, t);
+            arch |= may;
+        }
         const char *kernel = rt->dag->kernels[t->kernel];
+        if (!arch)
+            return hs_fail("task %s: kernel %s may run only on %s workers (its architecture hints), "
+                           "and platform %s gives none (%d workers selected)",
+                           t->label, kernel, t->arch_mask == HS_ARCH_BIT(HS_ARCH_GPU) ? "GPU" : "CPU",
+                           rt->pf->name, rt->pf->nworkers);
         if (rt->kernel_in_table[t->kernel])
             return hs_fail("task %s: kernel %s has no timing for the architectures of the "
                            "selected workers in %s (nb=%d)",
@@ -192,11 +240,13 @@ struct hs_sched *hs_runtime_new(const struct hs_dag *dag, const struct hs_platfo
         if (isnan(hs_costs_get(&rt->opts.costs, i)))
             hs_costs_set(&rt->opts.costs, i, 0);
     rt->predicted_makespan = NAN;
+    rt->task_bytes = task_data_bytes(dag);
     precompute_estimates(rt);
     if (check_runnable(rt)) {
         free(rt->est_arch);
         free(rt->true_arch);
         free(rt->kernel_in_table);
+        free(rt->task_bytes);
         free(rt);
         return NULL;
     }
@@ -231,6 +281,7 @@ void hs_runtime_free(struct hs_sched *rt)
     free(rt->est_arch);
     free(rt->true_arch);
     free(rt->kernel_in_table);
+    free(rt->task_bytes);
     gsl_rng_free(rt->rng_policy);
     gsl_rng_free(rt->rng_noise);
     free(rt->error);
@@ -405,11 +456,8 @@ static void begin_prologue(struct hs_sched *rt, int task, int w)
         if (!ws->deferred)
             ws->deferred = hs_xmalloc((size_t)ws->qcap * sizeof(int));
         ws->deferred[ws->ndeferred++] = task;
-        if (ws->inflight == ws->ndeferred)
-            hs_rt_fail(rt, "task %s needs more memory than the data cache of %s can give "
-                           "(capacity %.0f bytes)",
-                       rt->dag->tasks[task].label, rt->pf->workers[w].name,
-                       rt->pf->nodes[worker_node(rt, w)].capacity);
+        /* it waits for room: a task of w finishing, or a copy into or out of the cache
+           ending, unpins data (hs_rt_room_freed) */
     }
 }
 
@@ -433,6 +481,13 @@ static void retry_deferred(struct hs_sched *rt, int w)
         return;
     memmove(ws->deferred, ws->deferred + started, (size_t)(ws->ndeferred - started) * sizeof(int));
     ws->ndeferred -= started;
+}
+
+void hs_rt_room_freed(struct hs_sched *rt, int node)
+{
+    for (int w = 0; w < rt->pf->nworkers && !rt->finished; w++)
+        if (rt->pf->workers[w].node == node && rt->ws[w].ndeferred > 0)
+            retry_deferred(rt, w);
 }
 
 static void dispatch_worker(struct hs_sched *rt, int w)
@@ -547,10 +602,25 @@ static void exec_done(void *ctx, long id)
     hs_rt_check_stall(rt);
 }
 
-void hs_rt_check_stall(struct hs_sched *rt)
+/* Why nothing moves any more: a task waiting for room in a data cache that
+ * nothing will free, else the policy holding ready tasks back. */
+static void fail_stalled(struct hs_sched *rt)
 {
-    if (rt->finished || rt->activities > 0)
-        return;
+    for (int w = 0; w < rt->pf->nworkers; w++)
+        if (rt->ws[w].ndeferred > 0) {
+            int task = rt->ws[w].deferred[0], node = worker_node(rt, w);
+            const struct hs_cache *c = &rt->cache[node];
+            double pinned = 0;
+            for (int h = 0; h < c->nhandles; h++)
+                pinned += c->blk[h].present && c->blk[h].pins > 0 ? c->blk[h].bytes : 0;
+            hs_rt_fail(rt, "simulation stalled with %d of %d tasks done: task %s (%.0f bytes of "
+                           "data) waits for room in the data cache of %s (capacity %.0f bytes, "
+                           "%.0f pinned by %d tasks in flight there)",
+                       rt->ndone, rt->dag->ntasks, rt->dag->tasks[task].label,
+                       rt->task_bytes[task], rt->pf->workers[w].name,
+                       rt->pf->nodes[node].capacity, pinned, rt->ws[w].inflight - rt->ws[w].ndeferred);
+            return;
+        }
     int stuck = -1;
     for (int i = 0; i < rt->dag->ntasks && stuck < 0; i++)
         if (rt->ts[i].ev.worker < 0)
@@ -559,6 +629,13 @@ void hs_rt_check_stall(struct hs_sched *rt)
                    "idle workers (first task never run: %s)",
                rt->ndone, rt->dag->ntasks, rt->policy->name,
                stuck >= 0 ? rt->dag->tasks[stuck].label : "?");
+}
+
+void hs_rt_check_stall(struct hs_sched *rt)
+{
+    if (rt->finished || rt->activities > 0)
+        return;
+    fail_stalled(rt);
 }
 
 void hs_runtime_start(struct hs_sched *rt, struct hs_engine *engine)

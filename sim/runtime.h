@@ -115,6 +115,8 @@ struct hs_sched {
     double *est_arch;        /* [task * HS_NARCH + arch]: timing-table estimate, NAN */
     double *true_arch;       /* the same as executed: differs where the table is calibrated */
     bool *kernel_in_table;   /* per kernel: the timing table decides */
+    double *task_bytes;      /* per task: bytes of the distinct data it accesses, which the
+                                memory of the worker running it must hold at once */
     struct hs_coherence coh;
     struct hs_cache *cache;  /* per node; capacity INFINITY: no cache */
     struct hs_stream *streams; /* 2 per node */
@@ -168,6 +170,9 @@ void hs_rt_task_input_arrived(struct hs_sched *rt, int task);
 void hs_rt_task_alloc_done(struct hs_sched *rt, int task);
 void hs_rt_flush_done(struct hs_sched *rt);
 void hs_rt_check_stall(struct hs_sched *rt);
+/* A block of node's data cache was unpinned (a copy out of it or into it
+ * ended): tasks of its workers waiting for room try again. */
+void hs_rt_room_freed(struct hs_sched *rt, int node);
 void hs_rt_datamove_init(struct hs_sched *rt);
 void hs_rt_datamove_free(struct hs_sched *rt);
 

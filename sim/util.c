@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static char last_error[1024];
 
@@ -147,6 +148,35 @@ double hs_now(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static double memory_limit; /* 0: the machine's */
+
+void hs_set_memory_limit(double bytes)
+{
+    memory_limit = bytes;
+}
+
+int hs_memory_limit_set(void)
+{
+    return memory_limit > 0;
+}
+
+double hs_memory_limit(void)
+{
+    if (memory_limit > 0)
+        return memory_limit;
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && size > 0 ? (double)pages * (double)size : INFINITY;
+}
+
+void hs_format_bytes(double b, char *buf, size_t size)
+{
+    static const char *units[] = {"B", "KB", "MB", "GB", "TB", "PB", "EB"};
+    int u = 0;
+    while (b >= 1000 && u < 6)
+        b /= 1000, u++;
+    snprintf(buf, size, u ? "%.1f %s" : "%.0f %s", b, units[u]);
 }
 
 /* A run of digits with an optional fraction (".5"), as a number; *end after it. */

@@ -25,6 +25,15 @@ double hs_now(void);
 /* Print "hetsim: <msg>" on stderr and exit with the given code. */
 _Noreturn void hs_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The memory a workload's DAG or a platform may take: the machine's physical
+ * memory, or what hs_set_memory_limit set (bytes; 0: the machine's again;
+ * `--max-memory`). */
+double hs_memory_limit(void);
+void hs_set_memory_limit(double bytes);
+int hs_memory_limit_set(void); /* 1 if set, 0 if the machine's */
+/* "13.0 GB" (powers of 1000). */
+void hs_format_bytes(double bytes, char *buf, size_t size);
+
 /* Parse a double / non-negative integer in full; return 0 on success. */
 int hs_parse_double(const char *s, double *out);
 int hs_parse_long(const char *s, long *out);

@@ -135,8 +135,20 @@ static void write_node(Agraph_t *g, const struct hs_dag *dag, int i, Agnode_t *n
     set_extra(g, node, t->extra);
 }
 
+/* cgraph takes a name starting with '%' for one of its internal ids: the
+ * graph would be written without its name (and cgraph leaks its entry). */
+int hs_dot_name_check(const struct hs_dag *dag)
+{
+    if (dag->name[0] != '%')
+        return 0;
+    return hs_fail("DAG '%s': DOT cannot keep a name that starts with '%%' (Graphviz reserves it); "
+                   "write it as JSON", dag->name);
+}
+
 int hs_dag_write_dot(const struct hs_dag *dag, FILE *out)
 {
+    if (hs_dot_name_check(dag))
+        return -1;
     Agraph_t *g = agopen(dag->name, Agdirected, NULL);
     Agnode_t **nodes = hs_xmalloc((size_t)(dag->ntasks ? dag->ntasks : 1) * sizeof *nodes);
     Agsym_t *sym[6];

@@ -17,9 +17,9 @@
  * from the graph attribute of that name (hetsim's writer). */
 #include "workloads/dagio.h"
 #include "workloads/workload.h"
+#include "platforms/inputfile.h"
 #include "sim/util.h"
 
-#include <errno.h>
 #include <graphviz/cgraph.h>
 #include <limits.h>
 #include <math.h>
@@ -62,30 +62,49 @@ static int gather_error(char *piece)
     return 0;
 }
 
-static const char *first_error(void)
+static const char *first_error_from(size_t at)
 {
-    char *msg = dot_error;
+    char *msg = dot_error + at;
     if (strncmp(msg, "Error: ", 7) == 0)
         msg += 7;
     msg[strcspn(msg, "\n")] = '\0';
     return *msg ? msg : "no graph in the file";
 }
 
+static const char *first_error(void)
+{
+    return first_error_from(0);
+}
+
 static Agraph_t *read_graph(const char *path)
 {
-    FILE *f = fopen(path, "r");
+    char err[1024];
+    FILE *f = hs_input_open(path, HS_INPUT_MAX_BYTES, err, sizeof err);
     if (!f) {
-        hs_fail("%s: %s", path, strerror(errno));
+        hs_fail("%s", err);
         return NULL;
     }
     dot_error[0] = '\0';
     agusererrf previous = agseterrf(gather_error);
     Agraph_t *g = agread(f, NULL);
+    size_t first_len = strlen(dot_error);
+    Agraph_t *second = g ? agread(f, NULL) : NULL; /* agread stops after one graph */
     agseterrf(previous);
     fclose(f);
-    if (!g)
+    if (!g) {
         hs_fail("%s: malformed DOT: %s", path, first_error());
-    else if (!agisdirected(g)) {
+    } else if (second || strlen(dot_error) > first_len) {
+        if (second)
+            hs_fail("%s: a second graph '%s' follows graph '%s' (a DAG file holds one graph)",
+                    path, agnameof(second), agnameof(g));
+        else
+            hs_fail("%s: malformed DOT after graph '%s': %s", path, agnameof(g),
+                    first_error_from(first_len));
+        if (second)
+            agclose(second);
+        agclose(g);
+        g = NULL;
+    } else if (!agisdirected(g)) {
         agclose(g);
         g = NULL;
         hs_fail("%s: not a directed graph (a DAG file is a digraph)", path);

@@ -10,6 +10,7 @@
  * level has WfFormat's "workflow" or "schemaVersion" is handed to wfformat.c. */
 #include "workloads/dagio.h"
 #include "workloads/workload.h"
+#include "platforms/inputfile.h"
 #include "sim/util.h"
 
 #include <cjson/cJSON.h>
@@ -176,9 +177,14 @@ static const char *string_field(const struct jreader *r, const cJSON *o, const c
     return v->valuestring;
 }
 
+/* Keys outside the list, or given twice anywhere in o (cJSON keeps the first
+ * of two silently). */
 static int unknown_keys(const struct jreader *r, const cJSON *o, const char *const *keys,
                         const char *where)
 {
+    char twice[256];
+    if (hs_json_unique_keys(o, where, twice, sizeof twice))
+        return bad(r, "%s: given twice", twice);
     const cJSON *c;
     cJSON_ArrayForEach(c, o)
     {

@@ -2,40 +2,20 @@
  * a whole file, line numbers for messages, the DAG's name, the attributes
  * kept for writers, architecture lists and exact number text. */
 #include "workloads/dagio.h"
+#include "platforms/inputfile.h"
 #include "sim/util.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 char *hs_read_text(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        hs_fail("%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = hs_xmalloc(cap);
-    for (;;) {
-        n += fread(buf + n, 1, cap - n - 1, f);
-        if (n < cap - 1)
-            break;
-        cap *= 2;
-        buf = hs_xrealloc(buf, cap);
-    }
-    int err = ferror(f);
-    fclose(f);
-    if (err) {
-        free(buf);
-        hs_fail("%s: cannot read the file", path);
-        return NULL;
-    }
-    buf[n] = '\0';
-    if (len)
-        *len = n;
-    return buf;
+    char err[1024];
+    char *text = hs_input_read(path, HS_INPUT_MAX_BYTES, len, err, sizeof err);
+    if (!text)
+        hs_fail("%s", err);
+    return text;
 }
 
 int hs_text_line(const char *text, const char *where)

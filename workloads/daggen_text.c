@@ -102,7 +102,7 @@ static int children(const char *path, struct dnode *nodes, long count, long i, s
 
 static int read_text(const char *path, struct hs_dag *dag)
 {
-    char *text = hs_read_regular(path, NULL);
+    char *text = hs_read_text(path, NULL);
     if (!text)
         return -1;
     long nlines = 1; /* NODE_COUNT may not exceed the lines of the file */

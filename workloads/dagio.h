@@ -16,6 +16,9 @@
 /* Returns 0, or -1 with hs_fail. */
 int hs_dag_write_json(const struct hs_dag *dag, FILE *out);
 int hs_dag_write_dot(const struct hs_dag *dag, FILE *out);
+/* Can DOT keep the DAG's name? 0, or -1 with hs_fail (Graphviz reserves a
+ * leading '%'). hs_dag_write_dot checks it first. */
+int hs_dot_name_check(const struct hs_dag *dag);
 
 /* Build a WfFormat instance into an empty DAG, runtimes in seconds becoming
  * flops = runtime × speed. 0, or -1 with hs_fail. (The json workload hands

@@ -356,7 +356,7 @@ static int parse(struct dax *d, const char *text, size_t len, struct hs_dag *dag
 static int read_dax(const char *path, double speed, struct hs_dag *dag)
 {
     size_t len = 0;
-    char *text = hs_read_regular(path, &len);
+    char *text = hs_read_text(path, &len);
     if (!text)
         return -1;
     if (len > (size_t)0x7fffffff) {

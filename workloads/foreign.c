@@ -1,33 +1,12 @@
-/* workloads/foreign.c — reading a bounded regular file and walking its lines
- * (foreign.h). */
+/* workloads/foreign.c — what the foreign DAG readers share (foreign.h):
+ * walking the lines of a text, edge lists, topological order, plain graphs. */
 #include "workloads/foreign.h"
 #include "sim/util.h"
 #include "workloads/dagio.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <igraph/igraph.h>
 #include <string.h>
-#include <sys/stat.h>
-
-char *hs_read_regular(const char *path, size_t *len)
-{
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        hs_fail("%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        hs_fail("%s: not a regular file (a DAG file is read whole)", path);
-        return NULL;
-    }
-    if ((size_t)st.st_size > HS_FOREIGN_MAX_BYTES) {
-        hs_fail("%s: %lld bytes, more than the %zu a DAG file may have", path,
-                (long long)st.st_size, HS_FOREIGN_MAX_BYTES);
-        return NULL;
-    }
-    return hs_read_text(path, len);
-}
 
 void hs_lines_init(struct hs_lines *l, char *text)
 {

@@ -1,7 +1,8 @@
 /* workloads/foreign.h — what the readers of other tools' DAG formats share
  * (Pegasus DAX in dax.c, Kasahara's STG in stg.c, DAGGEN's text output in
  * daggen_text.c, StarPU's tasks.rec in taskrec_*.c, SimGrid's JSON DAGs in
- * sgjson.c): reading a regular file of bounded size, and walking its lines.
+ * sgjson.c): walking the lines of a file read whole (by hs_read_text,
+ * dagio.h: a regular file of bounded size).
  * docs/formats.md lists every format with what is kept and dropped. */
 #ifndef HS_FOREIGN_H
 #define HS_FOREIGN_H
@@ -10,15 +11,6 @@
 #include <stddef.h>
 
 struct hs_dag;
-
-/* The largest DAG file read (bytes): larger files are refused rather than
- * read into memory. */
-#define HS_FOREIGN_MAX_BYTES ((size_t)1 << 30)
-
-/* The whole file, NUL-terminated, if it is a regular file (not /dev/zero, a
- * pipe or a directory) of at most HS_FOREIGN_MAX_BYTES; NULL with
- * hs_fail("PATH: reason") otherwise. Caller frees. */
-char *hs_read_regular(const char *path, size_t *len);
 
 /* Lines of a text read into memory, split in place: each call returns the
  * next line without its end ("\n" or "\r\n"), NULL after the last. */

@@ -99,6 +99,12 @@ struct hs_dag *hs_workload_build(const char *text)
         return NULL;
     }
     char *canonical = hs_spec_text(&spec);
+    if (hs_workload_check_size(wl->name, &spec, canonical)) {
+        free(canonical);
+        hs_archhints_free(&hints);
+        hs_spec_free(&spec);
+        return NULL;
+    }
     struct hs_dag *dag = hs_dag_new(canonical);
     free(canonical);
     int rc = wl->build(&spec, dag);

@@ -75,7 +75,7 @@ static int read_task(struct stg *s, int expected, long ntotal, long *time, struc
 
 static int read_stg(const char *path, double speed, struct hs_dag *dag)
 {
-    char *text = hs_read_regular(path, NULL);
+    char *text = hs_read_text(path, NULL);
     if (!text)
         return -1;
     struct stg s = {.path = path};

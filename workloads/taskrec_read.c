@@ -287,7 +287,7 @@ static int build(struct hs_taskrec *r, struct hs_dag *dag, bool per_task)
 static int read_taskrec(const char *path, const char *durations, const char *gpu_workers,
                         struct hs_dag *dag)
 {
-    char *text = hs_read_regular(path, NULL);
+    char *text = hs_read_text(path, NULL);
     if (!text)
         return -1;
     struct hs_taskrec r = {.path = path, .gpu_workers = gpu_workers};

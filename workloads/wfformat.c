@@ -26,6 +26,7 @@
 #include "workloads/dagio.h"
 #include "workloads/foreign.h"
 #include "workloads/workload.h"
+#include "platforms/inputfile.h"
 #include "sim/util.h"
 
 #include <cjson/cJSON.h>
@@ -141,7 +142,8 @@ static int cmp_int(const void *a, const void *b)
 
 static int unique_ints(int *v, int n)
 {
-    qsort(v, (size_t)n, sizeof *v, cmp_int);
+    if (n > 1) /* v may be NULL when empty: not for qsort */
+        qsort(v, (size_t)n, sizeof *v, cmp_int);
     int m = 0;
     for (int i = 0; i < n; i++)
         if (m == 0 || v[m - 1] != v[i])
@@ -239,7 +241,8 @@ static int all_links(struct wf *w)
     for (int i = 0; i < w->nt; i++)
         if (read_links(w, i, w->t[i].parents, true) || read_links(w, i, w->t[i].children, false))
             return -1;
-    qsort(w->links, w->nlinks, sizeof *w->links, cmp_pair);
+    if (w->nlinks > 1) /* NULL when there are none: not for qsort */
+        qsort(w->links, w->nlinks, sizeof *w->links, cmp_pair);
     size_t m = 0;
     for (size_t i = 0; i < w->nlinks; i++)
         if (m == 0 || cmp_pair(w->links[m - 1], w->links[i]))
@@ -594,14 +597,14 @@ int hs_wfformat_build(const char *path, const cJSON *root, double speed, struct 
  * "wfformat" or "simgrid" (sgjson.c). */
 static int read_file(const char *path, double speed, const char *semantics, struct hs_dag *dag)
 {
-    char *text = hs_read_regular(path, NULL);
+    char *text = hs_read_text(path, NULL);
     if (!text)
         return -1;
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    char err[1024];
+    cJSON *root = hs_json_parse_strict(path, text, err, sizeof err);
     int rc;
     if (!root)
-        rc = hs_fail("%s: malformed JSON near line %d", path, hs_text_line(text, end));
+        rc = hs_fail("%s", err);
     else if (semantics[0] == 's' || (semantics[0] == 'a' && hs_sgjson_detect(root)))
         rc = hs_sgjson_build(path, root, dag);
     else

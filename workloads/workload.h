@@ -43,6 +43,12 @@ const struct hs_workload *const *hs_workloads(void);
  * with no ':', or an existing file) is read by the workload of that kind. */
 struct hs_dag *hs_workload_build(const char *text);
 
+/* Memory that building the workload's DAG needs, estimated from its checked
+ * parameters (estimate.c), and its task count in *tasks; 0 when unknown. */
+double hs_workload_estimate(const char *name, const struct hs_spec *spec, double *tasks);
+/* Refuse (-1 with hs_fail saying how much it needs) a workload whose DAG
+ * would not fit in hs_memory_limit() (sim/util.h). */
+int hs_workload_check_size(const char *name, const struct hs_spec *spec, const char *canonical);
 /* The name:key=value form of a workload text (the path of a DAG file becomes
  * json:file=PATH or dot:file=PATH, as hs_workload_build reads it); -1 with hs_fail. */
 int hs_workload_spec_parse(const char *text, struct hs_spec *spec);

@@ -50,6 +50,12 @@ void hs_platform_ref_free(struct hs_platform_ref *ref);
 /* Is text flat:P ("flat" or "flat:...")? */
 bool hs_platform_is_flat(const char *text);
 
+/* Can the platform named by text give this worker selection? Counted without
+ * loading it here (platform_counts.c, cached per text): 0, or -1 with
+ * hs_fail ("platform idgraf has 8 GPUs; --gpus 99 asks for more"). */
+struct hs_select;
+int hs_platform_select_check(const char *text, const struct hs_select *sel);
+
 /* Print the parameters of flat:P (for help texts). */
 void hs_print_flat_params(const char *indent);
 
@@ -100,8 +106,26 @@ const struct hs_param *hs_platform_params(const char *text);
 /* Print the parameters of shipped names and files (for help texts). */
 void hs_print_file_platform_params(const char *indent);
 
+/* ---- output paths, checked before any work (outputs.c) ---- */
+
+/* Can the file be written (created if absent, never truncated)? 0, or -1
+ * with hs_fail("cannot write PATH: reason"). */
+int hs_output_check(const char *path);
+/* Can files be written into the folder (existing, or creatable in an
+ * existing folder)? 0 or -1 with hs_fail. */
+int hs_output_dir_check(const char *path);
+/* Either check, or exit 2 with "CMD: option OPT: cannot write PATH: reason".
+ * NULL passes; so does "-" (standard output) for a file. */
+void hs_output_require(const char *cmd, const char *opt, const char *path, bool dir);
+
 /* Parse an integer / real option value or exit 2 with a message naming it. */
 long hs_opt_long(const char *opt, const char *value, long min, long max);
+/* --max-memory BYTES (SI suffixes: 8G): the limit workloads are checked
+ * against before their DAG is built; exit 2 for a bad value. */
+void hs_opt_max_memory(const char *value);
+#define HS_MAX_MEMORY_HELP \
+    "      --max-memory B    refuse a workload whose DAG needs more (default: this\n" \
+    "                        machine's memory; SI suffixes: 8G)\n"
 double hs_opt_double(const char *opt, const char *value, double min, double max);
 
 #endif

@@ -14,6 +14,7 @@
  * not said; XKaapi's work stealing, -s ws, moves far more data between GPUs
  * and records far larger times). */
 #include "platforms/perfmodel.h"
+#include "platforms/inputfile.h"
 #include "sim/cli/cli.h"
 #include "sim/cli/scenario.h"
 #include "sim/util.h"
@@ -134,16 +135,10 @@ static int observe(const cJSON *rec, const struct hs_dag *dag, const cJSON *tabl
 
 static cJSON *read_json(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    char err[1024];
+    char *buf = hs_input_read(path, HS_INPUT_MAX_BYTES, NULL, err, sizeof err);
+    if (!buf)
         return NULL;
-    size_t cap = 65536, len = 0, r;
-    char *buf = hs_xmalloc(cap);
-    while ((r = fread(buf + len, 1, cap - len - 1, f)) > 0)
-        if ((len += r) + 1 >= cap)
-            buf = hs_xrealloc(buf, cap *= 2);
-    fclose(f);
-    buf[len] = '\0';
     cJSON *j = cJSON_Parse(buf);
     free(buf);
     return j;
@@ -239,6 +234,7 @@ static void parse_args(int argc, char **argv, struct hs_scenario *sc, const char
         hs_die(HS_EXIT_USAGE, "calibrate-sim: unexpected argument '%s'", argv[optind]);
     if (!*output)
         hs_die(HS_EXIT_USAGE, "calibrate-sim: give -o TABLE (the timing table to write)");
+    hs_output_require("calibrate-sim", "-o", *output, false);
     if (sc->cfg.select.gpus == 0)
         hs_die(HS_EXIT_USAGE, "calibrate-sim: --gpus must be at least 1 (it calibrates GPUs)");
 }

@@ -29,7 +29,9 @@ static void usage(FILE *out)
             "    A task's mean cost: mean of its per-processor costs, else of its\n"
             "    per-architecture costs, else flops/speed (seconds).\n"
             "  --speed F    flops per second for tasks given by flops (default 1G)\n"
-            "  --bw B       bytes per second of the edges (default 1G; inf: free)\n");
+            "  --bw B       bytes per second of the edges (default 1G; inf: free)\n"
+            "  --max-memory B  refuse a workload whose DAG needs more (default: this\n"
+            "               machine's memory; SI suffixes: 8G)\n");
 }
 
 static double positive_si(const char *opt, const char *value)
@@ -55,11 +57,12 @@ static int write_dag(const struct hs_dag *dag, const char *format, const char *o
 
 int hs_cmd_dag(int argc, char **argv)
 {
-    enum { O_STATS = 256, O_SPEED, O_BW };
+    enum { O_STATS = 256, O_SPEED, O_BW, O_MAXMEM };
     static const struct option opts[] = {
         {"format", required_argument, 0, 'f'}, {"output", required_argument, 0, 'o'},
         {"stats", no_argument, 0, O_STATS},    {"speed", required_argument, 0, O_SPEED},
-        {"bw", required_argument, 0, O_BW},    {"help", no_argument, 0, 'h'},
+        {"bw", required_argument, 0, O_BW},    {"max-memory", required_argument, 0, O_MAXMEM},
+        {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
     const char *format = "json", *output = NULL;
@@ -74,6 +77,7 @@ int hs_cmd_dag(int argc, char **argv)
         case O_STATS: stats = true; break;
         case O_SPEED: speed = positive_si("--speed", optarg); break;
         case O_BW: bw = positive_si("--bw", optarg); break;
+        case O_MAXMEM: hs_opt_max_memory(optarg); break;
         case 'h': usage(stdout); return HS_EXIT_OK;
         default: return HS_EXIT_USAGE;
         }
@@ -82,9 +86,12 @@ int hs_cmd_dag(int argc, char **argv)
         hs_die(HS_EXIT_USAGE, "dag: --format '%s' is not json or dot", format);
     if (optind != argc - 1)
         hs_die(HS_EXIT_USAGE, "dag: give one workload (see `hetsim dag --help`)");
+    hs_output_require("dag", "-o", output, false);
     struct hs_dag *dag = hs_workload_build(argv[optind]);
     if (!dag)
         hs_die(HS_EXIT_USAGE, "%s", hs_last_error());
+    if (format[0] == 'd' && (!stats || output) && hs_dot_name_check(dag))
+        hs_die(HS_EXIT_USAGE, "%s", hs_last_error()); /* the input's doing: bad input */
     int rc = 0;
     if (!stats || output)
         rc = write_dag(dag, format, output);

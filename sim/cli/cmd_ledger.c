@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* ---- platform substitution ------------------------------------------------ */
 
@@ -162,20 +161,6 @@ static int run_study(const char *path, const struct hs_ledger_opts *o, struct hs
 
 /* ---- the ledger ----------------------------------------------------------- */
 
-static int check_output(const char *path)
-{
-    if (!path)
-        return 0;
-    char *dir = hs_xstrdup(path), *slash = strrchr(dir, '/');
-    if (slash)
-        *slash = '\0';
-    int rc = access(slash ? (*dir ? dir : "/") : ".", W_OK) == 0 && (access(path, F_OK) || !access(path, W_OK))
-                 ? 0
-                 : hs_fail("--markdown %s: cannot write there", path);
-    free(dir);
-    return rc;
-}
-
 int hs_ledger_run(const struct hs_ledger_opts *o, struct hs_sweep_opts *so)
 {
     char *claims = o->claims ? hs_xstrdup(o->claims) : hs_study_find_file("ledger/claims.json");
@@ -184,7 +169,7 @@ int hs_ledger_run(const struct hs_ledger_opts *o, struct hs_sweep_opts *so)
         fprintf(stderr, "hetsim: reproduce --ledger: no ledger/claims.json in %s\n", hs_study_dirs());
         return HS_EXIT_USAGE;
     }
-    if (check_output(o->markdown) || hs_ledger_load(claims, &l)) {
+    if (hs_ledger_load(claims, &l)) {
         fprintf(stderr, "hetsim: %s\n", hs_last_error());
         free(claims);
         return HS_EXIT_USAGE;

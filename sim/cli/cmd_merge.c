@@ -1,6 +1,6 @@
 /* sim/cli/cmd_merge.c — `hetsim merge`: join the CSV files of a sweep's
- * shards (or of several sweeps with the same columns) into one, keeping the
- * first row of every key. */
+ * shards (or, with --mixed, of several sweeps with the same columns) into
+ * one, keeping the first row of every key. */
 #include "analysis/csv.h"
 #include "sim/cli/cli.h"
 #include "sim/util.h"
@@ -13,9 +13,32 @@
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: hetsim merge [-o OUT.csv] FILE.csv...\n"
+    fprintf(out, "usage: hetsim merge [-o OUT.csv] [--mixed] FILE.csv...\n"
                  "Join sweep results with the same columns (the shards of a sweep run with\n"
-                 "--shard I/N): every row once, the first of each key; to OUT.csv or stdout.\n");
+                 "--shard I/N): every row once, the first of each key; to OUT.csv or stdout.\n"
+                 "Rows of different sweeps (their 'sweep' column differs) are refused unless\n"
+                 "--mixed says that they are meant to go together.\n");
+}
+
+/* Every row of every file from one sweep (the "sweep" column), unless mixed. */
+static int same_sweep(struct hs_csv *csv, char **files, int n)
+{
+    const char *first = NULL, *first_file = NULL;
+    for (int i = 0; i < n; i++) {
+        int c = hs_csv_col(&csv[i], "sweep");
+        for (long r = 0; c >= 0 && r < csv[i].nrows; r++) {
+            const char *id = csv[i].rows[r][c];
+            if (!first) {
+                first = id;
+                first_file = files[i];
+            } else if (strcmp(first, id) != 0) {
+                return hs_fail("%s: row %ld is from sweep %s, %s from sweep %s: these are different "
+                               "sweeps (--mixed merges them anyway)",
+                               files[i], r + 1, id, first_file, first);
+            }
+        }
+    }
+    return 0;
 }
 
 struct entry {
@@ -51,7 +74,7 @@ static int write_out(const char *path, const struct hs_buf *b)
 }
 
 /* Read every file (all before writing: OUT may be one of them). */
-static int merge(char **files, int n, struct hs_buf *out, long *rows, long *dups)
+static int merge(char **files, int n, bool mixed, struct hs_buf *out, long *rows, long *dups)
 {
     struct hs_csv *csv = hs_xcalloc((size_t)n, sizeof *csv);
     int rc = 0, nread = 0;
@@ -61,6 +84,8 @@ static int merge(char **files, int n, struct hs_buf *out, long *rows, long *dups
             rc = -1;
         else if (!same_header(&csv[0], &csv[nread]))
             rc = hs_fail("%s: its columns differ from those of %s", files[nread], files[0]);
+    if (!rc && !mixed)
+        rc = same_sweep(csv, files, nread);
     long total = 0;
     for (int i = 0; i < nread; i++)
         total += csv[i].nrows;
@@ -98,10 +123,11 @@ int hs_cmd_merge(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"output", required_argument, 0, 'o'}, {"quiet", no_argument, 0, 'q'},
-        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0},
+        {"mixed", no_argument, 0, 'm'},        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
     };
     const char *output = NULL;
-    bool quiet = false;
+    bool quiet = false, mixed = false;
     int c;
     optind = 1;
     while ((c = hs_getopt("merge", argc, argv, "o:qh", opts)) != -1) {
@@ -113,12 +139,15 @@ int hs_cmd_merge(int argc, char **argv)
             output = optarg;
         if (c == 'q')
             quiet = true;
+        if (c == 'm')
+            mixed = true;
     }
     if (optind >= argc)
         hs_die(HS_EXIT_USAGE, "merge: no file to merge (see `hetsim merge --help`)");
+    hs_output_require("merge", "-o", output, false);
     struct hs_buf out = {0};
     long rows = 0, dups = 0;
-    int rc = merge(argv + optind, argc - optind, &out, &rows, &dups) ? HS_EXIT_USAGE : 0;
+    int rc = merge(argv + optind, argc - optind, mixed, &out, &rows, &dups) ? HS_EXIT_USAGE : 0;
     if (!rc && write_out(output, &out))
         rc = HS_EXIT_FAIL;
     if (rc)

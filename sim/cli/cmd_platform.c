@@ -58,7 +58,7 @@ static void print_platform(const struct hs_platform *pf, const struct hs_invento
     for (int i = 0; i < inv->n; i++)
         if (inv->hosts[i].kind == HS_HOST_IGNORED)
             printf("note: host %s is ignored: %s\n", inv->hosts[i].name,
-                   hs_sg_ignored_why(inv->hosts[i].name));
+                   hs_inv_ignored_why(inv->hosts[i].name));
     printf("workers (selected):\n");
     for (int w = 0; w < pf->nworkers; w++) {
         const struct hs_worker *wk = &pf->workers[w];

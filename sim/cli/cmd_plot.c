@@ -80,6 +80,7 @@ static void parse_plot(int argc, char **argv, struct hs_plot_opts *o, const char
     if (!o->x || !o->y || !o->output)
         hs_die(HS_EXIT_USAGE, "plot: -x, -y and -o are required (see `hetsim plot --help`)");
     *file = argv[optind];
+    hs_output_require("plot", "-o", o->output, false);
 }
 
 int hs_cmd_plot(int argc, char **argv)
@@ -147,6 +148,7 @@ int hs_cmd_gantt(int argc, char **argv)
         hs_die(HS_EXIT_USAGE, "gantt: expected one run record (see `hetsim gantt --help`)");
     const char *file = argv[optind];
     char *out = output ? hs_xstrdup(output) : default_output(file);
+    hs_output_require("gantt", "-o", out, false);
     cJSON *rec = read_record(file);
     int rc = rec ? 0 : HS_EXIT_USAGE;
     if (!rc && hs_plot_gantt(rec, file, out, title, script))

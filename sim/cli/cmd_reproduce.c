@@ -270,6 +270,7 @@ int hs_cmd_reproduce(int argc, char **argv)
         case O_PARAM: policy_param(optarg, &lo); break;
         }
     }
+    hs_output_require("reproduce", "--markdown", lo.markdown, false);
     if (ledger) {
         if (optind != argc || quick || strict)
             hs_die(HS_EXIT_USAGE, "reproduce --ledger: takes no study, --quick or --strict");

@@ -5,6 +5,7 @@
 #include "sim/record.h"
 #include "sim/cli/scenario.h"
 #include "sim/util.h"
+#include "workloads/workload.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -38,6 +39,7 @@ static void usage(FILE *out)
             "      --tasks-rec FILE  write StarPU's tasks.rec (StarVZ, starpu_replay, -w taskrec:)\n"
             "      --events          add every task and transfer (times, worker) to the record\n"
             "      --timing          add wall-clock figures to the record (not reproducible)\n"
+            HS_MAX_MEMORY_HELP
             "  -q, --quiet           no summary\n"
             "  -v, --verbose         let SimGrid log\n"
             "  -h, --help            this help\n");
@@ -45,14 +47,14 @@ static void usage(FILE *out)
 
 static void parse_args(int argc, char **argv, struct run_args *a)
 {
-    enum { O_TRACE = 256, O_PAJE, O_TIMING, O_EVENTS, O_ENGINE, O_CHROME, O_TASKREC };
+    enum { O_TRACE = 256, O_PAJE, O_TIMING, O_EVENTS, O_ENGINE, O_CHROME, O_TASKREC, O_MAXMEM };
     static const struct option own[] = {
         {"output", required_argument, 0, 'o'},   {"trace", required_argument, 0, O_TRACE},
         {"paje", required_argument, 0, O_PAJE},  {"timing", no_argument, 0, O_TIMING},
         {"events", no_argument, 0, O_EVENTS},    {"engine", required_argument, 0, O_ENGINE},
         {"chrome-trace", required_argument, 0, O_CHROME},
         {"tasks-rec", required_argument, 0, O_TASKREC},
-        {"quiet", no_argument, 0, 'q'},
+        {"quiet", no_argument, 0, 'q'},          {"max-memory", required_argument, 0, O_MAXMEM},
         {"verbose", no_argument, 0, 'v'},        {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
@@ -72,6 +74,7 @@ static void parse_args(int argc, char **argv, struct run_args *a)
         case O_TASKREC: sc->tasks_rec = optarg; break;
         case O_TIMING: a->timing = true; break;
         case O_EVENTS: sc->events = true; break;
+        case O_MAXMEM: hs_opt_max_memory(optarg); break;
         case O_ENGINE:
             if (strcmp(optarg, "simgrid") && strcmp(optarg, "real") && strcmp(optarg, "cuda"))
                 hs_die(HS_EXIT_USAGE, "option --engine: '%s' is not simgrid or real (or cuda, its old name)",
@@ -85,6 +88,11 @@ static void parse_args(int argc, char **argv, struct run_args *a)
     if (optind < argc)
         hs_die(HS_EXIT_USAGE, "run: unexpected argument '%s' (see `hetsim run --help`)",
                argv[optind]);
+    hs_output_require("run", "-o", a->output, false);
+    hs_output_require("run", "--trace", sc->trace, false);
+    hs_output_require("run", "--paje", sc->cfg.paje_file, false);
+    hs_output_require("run", "--chrome-trace", sc->chrome_trace, false);
+    hs_output_require("run", "--tasks-rec", sc->tasks_rec, false);
 }
 
 static const char *human_bytes(double b, char *buf, size_t size)
@@ -213,11 +221,29 @@ static int write_record(const char *path, const cJSON *rec)
     return rc ? hs_fail("cannot write %s", path) : 0;
 }
 
+/* -s none: build the DAG (reading a file checks it) and stop. */
+static int build_only(const struct run_args *a)
+{
+    if (a->output || a->sc.trace || a->sc.cfg.paje_file)
+        hs_die(HS_EXIT_USAGE, "run: -s none runs nothing, so it writes no record or trace (drop "
+                              "-o, --trace and --paje)");
+    struct hs_dag *dag = hs_workload_build(a->sc.workload);
+    if (!dag)
+        hs_die(HS_EXIT_USAGE, "%s", hs_last_error());
+    if (!a->quiet)
+        printf("hetsim run: %s: %d tasks, %d dependencies, %d data (-s none: built, not run)\n",
+               dag->name, dag->ntasks, dag->nedges, dag->nhandles);
+    hs_dag_free(dag);
+    return HS_EXIT_OK;
+}
+
 int hs_cmd_run(int argc, char **argv)
 {
     struct run_args a = {0};
     hs_scenario_defaults(&a.sc);
     parse_args(argc, argv, &a);
+    if (strcmp(a.sc.policy, "none") == 0)
+        return build_only(&a);
     if (a.output && strcmp(a.output, "-") == 0)
         a.quiet = true;
     cJSON *rec = NULL;

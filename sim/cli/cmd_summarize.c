@@ -75,6 +75,8 @@ static void parse_args(int argc, char **argv, struct sum_args *a)
     if (optind != argc - 1)
         hs_die(HS_EXIT_USAGE, "summarize: expected one results file (see `hetsim summarize --help`)");
     a->file = argv[optind];
+    hs_output_require("summarize", "--csv", a->csv, false);
+    hs_output_require("summarize", "--pairwise-csv", a->pcsv, false);
 }
 
 /* Print and write the tables; returns the exit code. */

@@ -45,6 +45,7 @@ static void usage(FILE *out)
             "                        join the shards' files with `hetsim merge`\n"
             "      --retry-failed    run again the runs whose row is not ok (their rows are replaced)\n"
             "      --dry-run         list the runs (key, instance, rep, seed, parameters); run nothing\n"
+            HS_MAX_MEMORY_HELP
             "  -q, --quiet           no progress\n"
             "  -h, --help            this help\n");
 }
@@ -86,9 +87,22 @@ static void base_option(struct sweep_args *a, int c, const char *arg)
     a->bval[a->nbase++] = value;
 }
 
+/* Two --vary of one key on the command line: the second would replace the
+ * first without a word (a --vary replacing a study's axis is meant). */
+static void check_repeated_axes(const struct sweep_args *a)
+{
+    for (int i = 0; i < a->nvary; i++)
+        for (int j = 0; j < i; j++) {
+            size_t li = strcspn(a->vary[i], "="), lj = strcspn(a->vary[j], "=");
+            if (li == lj && strncmp(a->vary[i], a->vary[j], li) == 0)
+                hs_die(HS_EXIT_USAGE, "sweep: --vary %.*s is given twice ('%s' and '%s'): give its "
+                       "values in one list", (int)li, a->vary[i], a->vary[j], a->vary[i]);
+        }
+}
+
 static void parse_args(int argc, char **argv, struct sweep_args *a)
 {
-    enum { O_VARY = 256, O_REPS, O_STUDY, O_QUICK, O_TIMEOUT, O_SHARD, O_RETRY, O_DRY };
+    enum { O_VARY = 256, O_REPS, O_STUDY, O_QUICK, O_TIMEOUT, O_SHARD, O_RETRY, O_DRY, O_MAXMEM };
     static const struct option own[] = {
         {"vary", required_argument, 0, O_VARY},    {"reps", required_argument, 0, O_REPS},
         {"study", required_argument, 0, O_STUDY},  {"quick", no_argument, 0, O_QUICK},
@@ -96,6 +110,7 @@ static void parse_args(int argc, char **argv, struct sweep_args *a)
         {"timeout", required_argument, 0, O_TIMEOUT}, {"shard", required_argument, 0, O_SHARD},
         {"retry-failed", no_argument, 0, O_RETRY}, {"dry-run", no_argument, 0, O_DRY},
         {"quiet", no_argument, 0, 'q'},            {"help", no_argument, 0, 'h'},
+        {"max-memory", required_argument, 0, O_MAXMEM},
         {0, 0, 0, 0},
     };
     struct option *opts = hs_scenario_options(own);
@@ -118,6 +133,7 @@ static void parse_args(int argc, char **argv, struct sweep_args *a)
         case O_SHARD: parse_shard(optarg, &a->opts); break;
         case O_RETRY: a->opts.retry_failed = true; break;
         case O_DRY: a->dry_run = true; break;
+        case O_MAXMEM: hs_opt_max_memory(optarg); break;
         default: base_option(a, c, optarg);
         }
     }
@@ -126,6 +142,8 @@ static void parse_args(int argc, char **argv, struct sweep_args *a)
         hs_die(HS_EXIT_USAGE, "sweep: unexpected argument '%s' (see `hetsim sweep --help`)", argv[optind]);
     if (a->quick && !a->study)
         hs_die(HS_EXIT_USAGE, "sweep: --quick needs --study");
+    hs_output_require("sweep", "-o", a->opts.csv, false);
+    check_repeated_axes(a);
 }
 
 /* Study first, then the command line over it. */
@@ -157,9 +175,11 @@ static int define(struct sweep_args *a)
 
 static int dry_run(const struct sweep_args *a, const struct hs_sweep_ops *ops)
 {
+    if (hs_sweep_check(ops))
+        return -1;
     struct hs_buf b = {0};
-    const char *ident[] = {"key", "instance", "rep", "seed"};
-    for (int i = 0; i < 4; i++)
+    const char *ident[] = {"key", "instance", "rep", "seed", "sweep"};
+    for (int i = 0; i < 5; i++)
         hs_csv_field(&b, ident[i], i == 0);
     for (int i = 0; i < ops->nparams; i++)
         hs_csv_field(&b, ops->param_names[i], false);
@@ -175,8 +195,8 @@ static int dry_run(const struct sweep_args *a, const struct hs_sweep_ops *ops)
         }
         hs_sweep_ident(canon, inst, job.rep, ops->base_seed, &job.id);
         hs_buf_reset(&b);
-        hs_buf_printf(&b, "%016" PRIx64 ",%016" PRIx64 ",%d,%lu", job.id.key, job.id.instance, job.rep,
-                      job.id.seed);
+        hs_buf_printf(&b, "%016" PRIx64 ",%016" PRIx64 ",%d,%lu,%016" PRIx64, job.id.key,
+                      job.id.instance, job.rep, job.id.seed, ops->sweep);
         for (int p = 0; p < ops->nparams; p++)
             hs_csv_field(&b, job.params[p], false);
         puts(hs_buf_str(&b));

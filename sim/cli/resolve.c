@@ -111,6 +111,22 @@ void hs_print_flat_params(const char *indent)
     hs_params_print(flat_params, indent);
 }
 
+/* flat:P is written with a route between every two of its P+1 hosts: SimGrid
+ * and the route table take about 130 bytes per route (measured: flat:2000,
+ * 4 million routes, 510 MB), which must fit in the memory limit. */
+static int flat_too_large(int p)
+{
+    double routes = ((double)p + 1) * p, need = (40 << 20) + 130 * routes;
+    if (need <= hs_memory_limit())
+        return 0;
+    char n[32], h[32];
+    hs_format_bytes(need, n, sizeof n);
+    hs_format_bytes(hs_memory_limit(), h, sizeof h);
+    return hs_fail("platform flat:%d: its %.3g routes need about %s of memory, more than the %s %s "
+                   "(--max-memory sets the limit)",
+                   p, routes, n, h, hs_memory_limit_set() ? "allowed" : "this machine has");
+}
+
 static int generate_flat(const char *text, unsigned long seed, struct hs_platform_ref *ref)
 {
     struct hs_spec spec;
@@ -125,6 +141,10 @@ static int generate_flat(const char *text, unsigned long seed, struct hs_platfor
         hs_flat_speeds_free(&fs);
         return hs_fail("platform flat: drift (speeds that change after every task) exists only in "
                        "Beaumont and Marchal's model: bw=inf with one of their policies");
+    }
+    if (flat_too_large(fs.p)) {
+        hs_flat_speeds_free(&fs);
+        return -1;
     }
     struct hs_flat flat = {.p = fs.p, .speeds = fs.speeds, .bw = fs.bw, .lat = fs.lat};
     const char *tmpdir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
@@ -302,6 +322,15 @@ long hs_opt_long(const char *opt, const char *value, long min, long max)
         hs_die(HS_EXIT_USAGE, "option %s: '%s' is not an integer in [%ld, %ld]", opt, value, min,
                max);
     return v;
+}
+
+void hs_opt_max_memory(const char *value)
+{
+    double v;
+    if (hs_parse_si(value, &v) || !(v > 0) || isinf(v))
+        hs_die(HS_EXIT_USAGE, "option --max-memory: '%s' is not a number of bytes > 0 (e.g. 8G)",
+               value);
+    hs_set_memory_limit(v);
 }
 
 double hs_opt_double(const char *opt, const char *value, double min, double max)

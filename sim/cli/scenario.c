@@ -16,6 +16,7 @@
 #include "sim/real/run_real.h"
 #endif
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,6 +134,26 @@ static int run_resolved(const struct hs_scenario *sc, const struct hs_platform_r
     return rc;
 }
 
+/* A platform file with no timing table times kernels as flops / host speed:
+ * say so, since the user may expect the kernels of the machine it describes
+ * (flat:P is defined by its speeds, and explicit costs need no table). */
+static void warn_rate_based(const struct hs_scenario *sc, const struct hs_platform_ref *ref,
+                            const struct hs_dag *dag)
+{
+    if (ref->perf || hs_platform_is_flat(sc->platform) || strcmp(sc->engine, "simgrid") != 0)
+        return;
+    for (int i = 0; i < dag->ntasks; i++) {
+        const struct hs_task *t = &dag->tasks[i];
+        if (!t->proc_cost && isnan(t->arch_cost[HS_ARCH_CPU]) && isnan(t->arch_cost[HS_ARCH_GPU]) &&
+            t->flops > 0) {
+            fprintf(stderr, "hetsim: warning: platform %s has no timing table: kernels such as %s "
+                            "last flops / host speed (name a table with --perf)\n",
+                    sc->platform, dag->kernels[t->kernel]);
+            return;
+        }
+    }
+}
+
 int hs_scenario_run(const struct hs_scenario *sc, cJSON **record)
 {
     *record = NULL;
@@ -148,6 +169,8 @@ int hs_scenario_run(const struct hs_scenario *sc, cJSON **record)
     int rc = HS_EXIT_USAGE;
     if (policy) {
         rc = run_resolved(sc, &ref, dag, policy, &pspec, record);
+        if (rc == 0) /* once the platform is known to load */
+            warn_rate_based(sc, &ref, dag);
         hs_spec_free(&pspec);
     }
     hs_dag_free(dag);

@@ -269,7 +269,8 @@ int hs_sweep_def_fixed_columns(void)
 
 static bool taken(const struct hs_sweep_def *d, const char *name)
 {
-    static const char *const reserved[] = {"key", "instance", "rep", "seed", "status", "error", NULL};
+    static const char *const reserved[] = {"key", "instance", "rep", "seed", "sweep", "status",
+                                           "error", NULL};
     for (int i = 0; reserved[i]; i++)
         if (strcmp(reserved[i], name) == 0)
             return true;
@@ -322,6 +323,35 @@ static int check_platform(const struct hs_sweep_def *d, const char *text)
     return 0;
 }
 
+/* What makes the sweep: its base settings, axes, repetitions and base seed
+ * (not --shard, -j or the output), so that its shards and resumptions agree. */
+static int cmp_kv(const void *a, const void *b)
+{
+    return strcmp(((const struct hs_study_kv *)a)->key, ((const struct hs_study_kv *)b)->key);
+}
+
+static uint64_t definition_hash(const struct hs_sweep_def *d)
+{
+    struct hs_buf b = {0};
+    struct hs_study_kv *base = hs_xmalloc((size_t)(d->nbase + 1) * sizeof *base);
+    if (d->nbase) /* in key order: the order of the options does not matter */
+        memcpy(base, d->base, (size_t)d->nbase * sizeof *base);
+    qsort(base, (size_t)d->nbase, sizeof *base, cmp_kv);
+    for (int i = 0; i < d->nbase; i++)
+        hs_buf_printf(&b, "base %s=%s\n", base[i].key, base[i].value);
+    free(base);
+    for (int a = 0; a < d->naxes; a++) {
+        hs_buf_printf(&b, "axis %s", d->axes[a].name);
+        for (int i = 0; i < d->axes[a].n; i++)
+            hs_buf_printf(&b, "%c%s", i ? '\n' : '=', d->axes[a].values[i]);
+        hs_buf_add(&b, "\n");
+    }
+    hs_buf_printf(&b, "reps=%d\nseed=%lu\n", d->reps, d->sc.cfg.opts.seed);
+    uint64_t h = hs_fnv1a64(b.s, b.len, HS_FNV_OFFSET);
+    hs_buf_free(&b);
+    return h;
+}
+
 int hs_sweep_def_resolve(struct hs_sweep_def *d)
 {
     if (apply_base(d) || check_platform(d, d->sc.platform))
@@ -342,6 +372,7 @@ int hs_sweep_def_resolve(struct hs_sweep_def *d)
     d->nruns = hs_grid_size(&d->grid);
     if (d->nruns < 0)
         return hs_sweep_def_fail(d);
+    d->id = definition_hash(d);
     return 0;
 }
 

@@ -36,6 +36,7 @@ struct hs_sweep_def {
     int ncolumns;
     struct hs_grid grid;
     long nruns;
+    uint64_t id;                  /* FNV-1a 64 of the definition: the "sweep" column */
 };
 
 void hs_sweep_def_init(struct hs_sweep_def *d, const char *where);

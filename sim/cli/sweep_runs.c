@@ -167,6 +167,23 @@ static int axis_fail(const struct hs_sweep_def *d, int a)
     return hs_fail("%s--vary %s: %s", d->where, d->axes[a].name, msg);
 }
 
+/* A worker selection the platform cannot give, named by the axes that made it. */
+static int selection_fail(const struct hs_sweep_def *d, const int *choice)
+{
+    struct hs_buf b = {0};
+    hs_buf_add(&b, hs_last_error());
+    const char *sep = " (run with";
+    for (int a = 0; a < d->naxes; a++) {
+        hs_buf_printf(&b, "%s --vary %s=%s", sep, d->axes[a].name, d->axes[a].values[choice[a]]);
+        sep = ",";
+    }
+    if (d->naxes)
+        hs_buf_add(&b, ")");
+    int rc = hs_fail("%s%s", d->where, hs_buf_str(&b));
+    hs_buf_free(&b);
+    return rc;
+}
+
 /* The run's scenario and its specification texts (given and canonical). */
 static int build(const struct hs_sweep_def *d, const int *choice, struct hs_scenario *sc,
                  struct run_texts *t)
@@ -189,6 +206,8 @@ static int build(const struct hs_sweep_def *d, const int *choice, struct hs_scen
     for (int k = HS_AXIS_WORKLOAD; k <= HS_AXIS_PLATFORM; k++)
         if (!(t->canon[k] = canonical((enum hs_axis_kind)k, t->text[k])))
             return hs_sweep_def_fail(d);
+    if (hs_platform_select_check(sc->platform, &sc->cfg.select))
+        return selection_fail(d, choice);
     return 0;
 }
 
@@ -276,6 +295,7 @@ void hs_sweep_def_ops(struct hs_sweep_def *d, struct hs_sweep_ops *ops)
         .param_names = (const char *const *)d->columns,
         .nruns = d->nruns,
         .base_seed = d->sc.cfg.opts.seed,
+        .sweep = d->id,
         .describe = describe,
         .run = run,
         .ctx = d,

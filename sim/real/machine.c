@@ -2,6 +2,7 @@
  * platform they give (see machine.h). */
 #include "sim/real/machine.h"
 #include "analysis/buf.h"
+#include "platforms/inputfile.h"
 #include "sim/util.h"
 
 #include <cjson/cJSON.h>
@@ -42,10 +43,11 @@ int hs_machine_load(const char *path, struct hs_machine *m)
     }
     if (b.len == 0)
         return hs_fail("machine file %s is empty", path);
-    cJSON *root = cJSON_Parse(hs_buf_str(&b));
+    char err[1024];
+    cJSON *root = hs_json_parse_strict(path, hs_buf_str(&b), err, sizeof err);
     hs_buf_free(&b);
     if (!root)
-        return hs_fail("machine file %s: malformed JSON", path);
+        return hs_fail("machine file %s", err);
     bool ok = true;
     const cJSON *gpus = cJSON_GetObjectItemCaseSensitive(root, "gpus");
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");

@@ -131,7 +131,7 @@ static void test_not_regular(void)
         snprintf(args, sizeof args, "dag %s:file=/dev/zero", readers[i]);
         hs_test_bad_cli(args, "/dev/zero: not a regular file");
         snprintf(args, sizeof args, "dag %s:file=/tmp", readers[i]);
-        hs_test_bad_cli(args, "/tmp: not a regular file");
+        hs_test_bad_cli(args, "/tmp: is a folder, not a file");
     }
     hs_test_bad_cli("dag stg:file=/nonexistent/g.stg", "/nonexistent/g.stg: No such file or directory");
 }

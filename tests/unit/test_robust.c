@@ -1,0 +1,98 @@
+/* tests/unit/test_robust.c — odd but valid input runs, and says what it
+ * does: a WfFormat instance without a single dependency (it once gave an
+ * UndefinedBehaviorSanitizer report), `-s none` stopping after building the
+ * DAG (how a user checks a DAG file), a platform file without a timing table
+ * warning that kernels are timed by rates, StarPU's hosts that hetsim
+ * ignores (OpenCL views, disks) listed but not checked. */
+#include "tests/support/testing.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void test_wfformat_without_dependencies(void)
+{
+    char *path = hs_test_tmp(".json"), args[1024], *out, *err;
+    hs_test_write_file(path, "{\"name\": \"nodeps\", \"schemaVersion\": \"1.4\", \"workflow\": {\"tasks\": ["
+                             "{\"name\": \"a\", \"runtimeInSeconds\": 1}, {\"name\": \"b\", \"runtimeInSeconds\": 2}]}}");
+    snprintf(args, sizeof args, "dag %s --stats", path);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "tasks: 2\nedges: 0\n"));
+    CU_ASSERT_STRING_EQUAL(err, "");
+    free(out), free(err);
+    /* two tasks of 1 s and 2 s on two 1 Gflop/s processors: 2 s */
+    snprintf(args, sizeof args, "-p flat:2 -w %s -s heft", path);
+    cJSON *rec = hs_test_run_record(args);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(cJSON_GetObjectItem(rec, "results"), "makespan")->valuedouble,
+                           2, 1e-9);
+    cJSON_Delete(rec);
+    remove(path), free(path);
+}
+
+static void test_policy_none(void)
+{
+    char *out, *err;
+    CU_ASSERT_EQUAL(hs_test_cli("run -w " HETSIM_SOURCE_DIR "/tests/data/daggen-5.dot -s none", &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, ": 5 tasks, 5 dependencies, 5 data (-s none: built, not run)"));
+    CU_ASSERT_STRING_EQUAL(err, "");
+    free(out), free(err);
+    CU_ASSERT_EQUAL(hs_test_cli("run -q -w cholesky:n=2048,nb=512 -s none", &out, &err), 0);
+    CU_ASSERT_STRING_EQUAL(out, "");
+    free(out), free(err);
+}
+
+static void test_platform_file_without_table(void)
+{
+    char *out, *err;
+    CU_ASSERT_EQUAL(hs_test_cli("run -q -p " HETSIM_SOURCE_DIR "/platforms/mapuche.xml "
+                                "-w cholesky:n=1024,nb=512,precision=s", &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "has no timing table: kernels such as spotrf last flops / host "
+                                       "speed (name a table with --perf)"));
+    free(out), free(err);
+    /* with a table named, or the shipped name (its table), no warning */
+    CU_ASSERT_EQUAL(hs_test_cli("run -q -p " HETSIM_SOURCE_DIR "/platforms/mapuche.xml --perf mapuche "
+                                "-w cholesky:n=1024,nb=512,precision=s", &out, &err), 0);
+    CU_ASSERT_STRING_EQUAL(err, "");
+    free(out), free(err);
+    CU_ASSERT_EQUAL(hs_test_cli("run -q -p mapuche -w cholesky:n=1024,nb=512,precision=s", &out, &err), 0);
+    CU_ASSERT_STRING_EQUAL(err, "");
+    free(out), free(err);
+}
+
+/* OpenCL0 (beside CUDA0) and DISK0 are ignored: properties hetsim would
+ * refuse on a worker (a memsize in StarPU's OpenCL units, a copy_engines
+ * it does not know) must not stop the platform. */
+static void test_ignored_hosts_unchecked(void)
+{
+    char *pf = hs_test_tmp(".xml"), args[1024], *out, *err;
+    hs_test_write_file(pf, "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                           "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\">\n"
+                           "<host id=\"CPU0\" speed=\"1Gf\"/><host id=\"CPU1\" speed=\"1Gf\"/>\n"
+                           "<host id=\"CUDA0\" speed=\"10Gf\"><prop id=\"memsize\" value=\"1e9\"/></host>\n"
+                           "<host id=\"OpenCL0\" speed=\"0f\"><prop id=\"memsize\" value=\"12G\"/>"
+                           "<prop id=\"copy_engines\" value=\"x\"/></host>\n"
+                           "<host id=\"DISK0\" speed=\"0f\"><prop id=\"switch\" value=\"-7\"/></host>\n"
+                           "<host id=\"RAM\" speed=\"1f\"/>\n"
+                           "<link id=\"pcie\" bandwidth=\"1GBps\" latency=\"1us\"/>\n"
+                           "<route src=\"RAM\" dst=\"CUDA0\"><link_ctn id=\"pcie\"/></route>\n"
+                           "</zone></platform>\n");
+    snprintf(args, sizeof args, "platform %s", pf);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "note: host OpenCL0 is ignored: StarPU's OpenCL view"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "note: host DISK0 is ignored: disks are not modelled"));
+    CU_ASSERT_STRING_EQUAL(err, "");
+    free(out), free(err);
+    remove(pf), free(pf);
+}
+
+int main(void)
+{
+    static const CU_TestInfo tests[] = {
+        {"a WfFormat instance without dependencies", test_wfformat_without_dependencies},
+        {"-s none builds the DAG and stops", test_policy_none},
+        {"a platform file without a timing table: a warning", test_platform_file_without_table},
+        {"StarPU's ignored hosts are not checked", test_ignored_hosts_unchecked},
+        CU_TEST_INFO_NULL,
+    };
+    return hs_test_main("robust", tests);
+}
