@@ -257,6 +257,7 @@ static int load_analysis(const struct where *w, const cJSON *o, struct hs_study 
     char *problem = NULL;
     double draws = 0, seed = 1;
     struct where wk = sub(w, "kind", 0), wp = sub(w, "problem", 0), wd = sub(w, "draws", 0);
+    struct where wsd = sub(w, "seed", 0);
     int rc = known_keys(w, o, keys) || opt_string(w, o, "kind", &st->analysis) ||
              opt_string(w, o, "problem", &problem) || opt_number(w, o, "draws", 0, &draws) ||
              opt_number(w, o, "seed", 0, &seed);
@@ -266,6 +267,8 @@ static int load_analysis(const struct where *w, const cJSON *o, struct hs_study 
         rc = bad(&wp, "expected outer or matmul");
     else if (!rc && (draws != floor(draws) || draws > 1e5))
         rc = bad(&wd, "expected a whole number of draws (0: the paper's)");
+    else if (!rc && (seed != floor(seed) || seed > 4294967295.0))
+        rc = bad(&wsd, "expected a whole number below 2^32");
     if (!rc) {
         st->analysis_dim = strcmp(problem, "outer") == 0 ? 2 : 3;
         st->analysis_draws = (int)draws;

@@ -203,6 +203,10 @@ static void test_analysis_study(void)
     CU_ASSERT_EQUAL(hs_test_cli("reproduce grid -o /dev/null", &out, &err), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "analysis.problem: expected outer or matmul"));
     free(out), free(err);
+    hs_test_write_file(path, "{\"analysis\": {\"kind\": \"beta-grid\", \"problem\": \"outer\", \"seed\": 1.5}}");
+    CU_ASSERT_EQUAL(hs_test_cli("reproduce grid -o /dev/null", &out, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "analysis.seed: expected a whole number"));
+    free(out), free(err);
     hs_test_write_file(path, "{\"analysis\": {\"kind\": \"beta-grid\", \"problem\": \"outer\"}, "
                              "\"sweep\": {}}");
     CU_ASSERT_EQUAL(hs_test_cli("reproduce grid -o /dev/null", &out, &err), 2);
