@@ -2,7 +2,7 @@
  * (Beaumont and Marchal 2014, §3.6): β*_hom, computed from p and n alone, against the β* of
  * heterogeneous speed draws; the paper finds the relative difference below
  * 5% and the predicted volume within 0.1%. Statistics from GSL. */
-#include "analysis/bm_analysis.h"
+#include "policies/bm_analysis.h"
 #include "sim/util.h"
 
 #include <gsl/gsl_statistics_double.h>

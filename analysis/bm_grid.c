@@ -1,7 +1,7 @@
 /* analysis/bm_grid.c — the grid of Beaumont and Marchal's §3.6 (see
  * bm_grid.h): speed draws from a GSL stream, one CSV row per point. */
 #include "analysis/bm_grid.h"
-#include "analysis/buf.h"
+#include "sim/buf.h"
 #include "sim/util.h"
 
 #include <errno.h>

@@ -8,7 +8,7 @@
 #ifndef HS_BM_GRID_H
 #define HS_BM_GRID_H
 
-#include "analysis/bm_analysis.h"
+#include "policies/bm_analysis.h"
 
 struct hs_bm_grid_point {
     int p, n;

@@ -9,7 +9,7 @@
  *
  * from u(0) = (1, 0, 0). The switch happens when t_k Σ s / n^d = u2 / rs reaches
  * 1 − e^{−β}, i.e. when e^{−β} n^d tasks are left. */
-#include "analysis/bm_analysis.h"
+#include "policies/bm_analysis.h"
 #include "sim/util.h"
 
 #include <gsl/gsl_errno.h>

@@ -1,7 +1,7 @@
 /* analysis/ledger.c — the claims file (cJSON), the verdict of a claim from
  * its published values, and the ledger's table (text and Markdown). */
 #include "analysis/ledger.h"
-#include "analysis/buf.h"
+#include "sim/buf.h"
 #include "platforms/inputfile.h"
 #include "analysis/table.h"
 #include "sim/util.h"

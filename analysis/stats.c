@@ -1,7 +1,7 @@
 /* analysis/stats.c — grouping, mean / standard deviation / confidence
  * intervals (GSL), pairwise comparisons. */
 #include "analysis/stats.h"
-#include "analysis/buf.h"
+#include "sim/buf.h"
 #include "sim/util.h"
 
 #include <gsl/gsl_cdf.h>

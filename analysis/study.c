@@ -1,6 +1,6 @@
 /* analysis/study.c — loading and checking study files (cJSON). */
 #include "analysis/study.h"
-#include "analysis/buf.h"
+#include "sim/buf.h"
 #include "platforms/datadir.h"
 #include "platforms/inputfile.h"
 #include "sim/util.h"

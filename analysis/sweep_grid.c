@@ -1,7 +1,7 @@
 /* analysis/sweep_grid.c — the grid of a sweep (axes, values, repetitions)
  * and the keys and seeds of its runs. */
 #include "analysis/sweep.h"
-#include "analysis/buf.h"
+#include "sim/buf.h"
 #include "sim/util.h"
 
 #include <ctype.h>

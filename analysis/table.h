@@ -3,7 +3,7 @@
 #ifndef HS_TABLE_H
 #define HS_TABLE_H
 
-#include "analysis/buf.h"
+#include "sim/buf.h"
 
 #include <stdio.h>
 

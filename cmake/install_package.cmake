@@ -12,7 +12,7 @@ foreach(dir sim policies platforms workloads analysis)
 endforeach()
 
 # In link order (each library after those that use it).
-set(HETSIM_EXPORTED_LIBS hetsim_simgrid hetsim_analysis hetsim_workloads hetsim_policies hetsim_bm
+set(HETSIM_EXPORTED_LIBS hetsim_model_run hetsim_model hetsim_simgrid hetsim_analysis hetsim_workloads hetsim_policies hetsim_bm
   hetsim_sim hetsim_platforms)
 install(TARGETS hetsim_headers ${HETSIM_EXPORTED_LIBS} EXPORT hetsimTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})

@@ -21,8 +21,8 @@
  * task on each; beta=estimate assumes equal speeds (the paper's runtime
  * estimation of β, Beaumont and Marchal 2014, §3.6). */
 #include "policies/bm_policies.h"
-#include "analysis/bm_analysis.h"
-#include "analysis/bm_dag.h"
+#include "policies/bm_analysis.h"
+#include "policies/bm_dag.h"
 #include "policies/registry.h"
 #include "sim/util.h"
 

@@ -131,6 +131,8 @@ cJSON *hs_record_new(const struct hs_record_inputs *in, const struct hs_run *run
     cJSON *rec = cJSON_CreateObject();
     cJSON_AddStringToObject(rec, "hetsim_version", hs_version());
     cJSON_AddStringToObject(rec, "engine", run->engine ? run->engine : "simgrid");
+    if (in->engine_reason)
+        cJSON_AddStringToObject(rec, "engine_reason", in->engine_reason);
     cJSON_AddBoolToObject(rec, "measured", run->engine && strcmp(run->engine, "real") == 0);
     cJSON_AddItemToObject(rec, "inputs", inputs_json(in, run));
     cJSON_AddItemToObject(rec, "workers", workers_json(run));

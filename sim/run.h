@@ -1,8 +1,19 @@
-/* sim/run.h — one run: its configuration, and what it leaves (platform,
- * timing table, runtime with its results). hs_run_simgrid (run_simgrid.c)
- * checks and loads a SimGrid platform, builds the runtime platform, loads the
- * timing table and runs the runtime on the SimGrid engine; SimGrid keeps
- * global state, so that is done once per process (tests and sweeps fork). */
+/* sim/run.h — one run: its configuration, what it leaves (platform, timing
+ * table, runtime with its results), and the engines that carry it out.
+ *
+ * An engine kind (struct hs_engine_kind) takes a run from its configuration
+ * to its end: it loads what it needs (the platform, the timing table), builds
+ * the runtime with the policy, and executes the runtime's activities through
+ * the activity interface of sim/engine.h. The runtime, the policies and the
+ * record are the same whichever engine ran. Three kinds, one folder each:
+ *   - simgrid (sim/engines/simgrid): simulated time, transfers sharing the
+ *     platform's links in SimGrid;
+ *   - model (sim/engines/model): simulated time on a free network (transfers
+ *     take no time), an event loop of its own;
+ *   - real (sim/engines/real): this machine's cores and GPUs, measured (only
+ *     in hetsim-real, built with OpenBLAS and LAPACKE).
+ * SimGrid keeps global state, so a simulated run happens once per process
+ * (tests and sweeps fork). */
 #ifndef HS_RUN_H
 #define HS_RUN_H
 
@@ -26,7 +37,7 @@ struct hs_run_config {
 void hs_run_config_defaults(struct hs_run_config *cfg);
 
 struct hs_run {
-    const char *engine; /* "simgrid" or "real" */
+    const char *engine; /* the engine kind's name */
     struct hs_platform pf;
     struct hs_perfmodel perf;
     bool has_perf;
@@ -36,12 +47,34 @@ struct hs_run {
     double *core_time; /* measured runs: each CPU task's CPU time (NAN for others); else NULL */
 };
 
-/* Returns 0 on success, 2 for bad input (message in hs_last_error), 1 if the
- * run itself failed (message in run->rt->error). */
-int hs_run_simgrid(const struct hs_run_config *cfg, const struct hs_dag *dag,
-                   const struct hs_policy *policy, const struct hs_spec *policy_spec,
-                   struct hs_run *run);
+/* Carry out one run: returns 0 on success, 2 for bad input (message in
+ * hs_last_error), 1 if the run itself failed (message in run->rt->error).
+ * run is filled in either way and freed with hs_run_free. */
+typedef int hs_run_fn(const struct hs_run_config *cfg, const struct hs_dag *dag,
+                      const struct hs_policy *policy, const struct hs_spec *policy_spec,
+                      struct hs_run *run);
+
+struct hs_engine_kind {
+    const char *name;     /* as --engine names it and the record says */
+    const char *summary;  /* one line for the command's help */
+    bool measured;        /* real time on this machine, not simulated time */
+    hs_run_fn *run;
+};
+
+extern const struct hs_engine_kind hs_engine_simgrid; /* sim/engines/simgrid */
+extern const struct hs_engine_kind hs_engine_model;   /* sim/engines/model */
+extern const struct hs_engine_kind hs_engine_real;    /* sim/engines/real (hetsim_real) */
+
+hs_run_fn hs_run_simgrid, hs_run_model;
 void hs_run_free(struct hs_run *run);
+
+/* What the simulated engines share before they execute anything: load and
+ * check the platform file (SimGrid's parser), the timing table and the
+ * platform's runtime costs, and create the runtime in run->rt. Same return
+ * codes as hs_run_fn. */
+int hs_run_prepare_simulated(const struct hs_run_config *cfg, const struct hs_dag *dag,
+                             const struct hs_policy *policy, const struct hs_spec *policy_spec,
+                             struct hs_run *run);
 
 /* Load the platform (checked) and build the runtime platform without running
  * anything: for `hetsim platform`. Same return codes. */

@@ -25,7 +25,7 @@ link() { # OUTPUT OBJECTS...: the hetsim libraries and the static dependencies
     local out=$1
     shift
     gcc -o "$out" "$@" \
-        "$BUILD/sim/cli/libhetsim_cli_real.a" "$BUILD/sim/libhetsim_real.a" \
+        "$BUILD/cli/libhetsim_cli_real.a" "$BUILD/sim/libhetsim_real.a" \
         "$BUILD/analysis/libhetsim_analysis.a" "$BUILD/workloads/libhetsim_workloads.a" \
         "$BUILD/policies/libhetsim_policies.a" "$BUILD/analysis/libhetsim_bm.a" "$BUILD/sim/libhetsim_sim.a" \
         "$BUILD/platforms/libhetsim_platforms.a" \
@@ -36,7 +36,7 @@ link() { # OUTPUT OBJECTS...: the hetsim libraries and the static dependencies
         -L"$DEST/lib" -l:libcjson.so.1 -l:libcgraph.so.6 -l:libcdt.so.5 \
         -Wl,--disable-new-dtags -Wl,-rpath,'$ORIGIN/lib' -lstdc++ -lpthread -ldl -lrt -lm
 }
-link "$DEST/hetsim-real" "$BUILD/sim/cli/CMakeFiles/hetsim-real.dir/main.c.o"
+link "$DEST/hetsim-real" "$BUILD/cli/CMakeFiles/hetsim-real.dir/main.c.o"
 link "$DEST/test_cuda" "$BUILD/tests/CMakeFiles/test_cuda.dir/unit/test_cuda.c.o" \
     "$BUILD/tests/CMakeFiles/hetsim_testing.dir/support/testing.c.o"
 echo "$DEST/hetsim-real: $(du -sh "$DEST" | cut -f1) with its lib/"

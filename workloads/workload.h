@@ -67,7 +67,7 @@ int hs_element_bytes(const struct hs_spec *spec);
  * DAG has so far, added before the tasks that use them. */
 void hs_add_move_tasks(struct hs_dag *dag);
 /* Beaumont and Marchal's products (products.c) described without building
- * their DAG, for their own model (policies/bm_model.h): dimension (2 outer,
+ * their DAG, for their own model (sim/engines/model/bm_model.h): dimension (2 outer,
  * 3 matmul), blocks per dimension, bytes of a block, flops of a task and the
  * canonical spec (caller frees). 0; 1 if text is not an outer or matmul
  * workload; -1 with hs_fail for bad parameters. */

@@ -32,6 +32,11 @@ const char *hs_test_datafile(const char *name);
 cJSON *hs_test_simulate(const struct hs_run_config *cfg, const struct hs_dag *dag,
                         const struct hs_policy *policy, const char *policy_spec);
 
+/* The same on any engine kind (sim/run.h). */
+cJSON *hs_test_run_on(const struct hs_engine_kind *engine, const struct hs_run_config *cfg,
+                      const struct hs_dag *dag, const struct hs_policy *policy,
+                      const char *policy_spec);
+
 /* hs_test_simulate under the registered policy that policy_spec names,
  * asserting that the run gave a result and no error. */
 cJSON *hs_test_simulate_named(const struct hs_run_config *cfg, const struct hs_dag *dag,

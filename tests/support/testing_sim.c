@@ -57,6 +57,13 @@ static cJSON *events_json(const struct hs_run *run)
 cJSON *hs_test_simulate(const struct hs_run_config *cfg, const struct hs_dag *dag,
                         const struct hs_policy *policy, const char *policy_spec)
 {
+    return hs_test_run_on(&hs_engine_simgrid, cfg, dag, policy, policy_spec);
+}
+
+cJSON *hs_test_run_on(const struct hs_engine_kind *engine, const struct hs_run_config *cfg,
+                      const struct hs_dag *dag, const struct hs_policy *policy,
+                      const char *policy_spec)
+{
     int fds[2];
     if (pipe(fds))
         return NULL;
@@ -68,7 +75,7 @@ cJSON *hs_test_simulate(const struct hs_run_config *cfg, const struct hs_dag *da
         hs_spec_parse(policy_spec, &spec);
         hs_spec_check(&spec, policy->params, "policy");
         struct hs_run run;
-        int rc = hs_run_simgrid(cfg, dag, policy, &spec, &run);
+        int rc = engine->run(cfg, dag, policy, &spec, &run);
         cJSON *o = rc == 0 ? events_json(&run) : cJSON_CreateObject();
         if (rc)
             cJSON_AddStringToObject(o, "error", rc == 1 ? run.rt->error : hs_last_error());

@@ -9,7 +9,7 @@
  * allocation, β = ∞ is dynamic); every task allocated once; and the
  * realised-share lower bound (a worker that computed T tasks received at
  * least 2√T, 3T^{2/3} blocks) never beaten. */
-#include "policies/bm_model.h"
+#include "sim/engines/model/bm_model.h"
 #include "policies/bm_strategy.h"
 #include "tests/support/testing.h"
 

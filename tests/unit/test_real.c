@@ -8,9 +8,9 @@
  * residual ok, the same tasks per worker kind in both; never a timing);
  * synthetic DAGs (random, DOT, JSON, WfFormat) measured with spin kernels
  * that last at least the requested time; bad input refused with one line. */
-#include "sim/real/calibrate.h"
-#include "sim/real/machine.h"
-#include "sim/real/numeric.h"
+#include "sim/engines/real/calibrate.h"
+#include "sim/engines/real/machine.h"
+#include "sim/engines/real/numeric.h"
 #include "sim/util.h"
 #include "tests/support/testing.h"
 #include "workloads/workload.h"
@@ -364,7 +364,7 @@ static void test_bad_input(void)
     snprintf(args, sizeof args, "run --engine real -p %s -w cholesky:n=256,nb=64",
              hs_test_data("mapuche.xml"));
     hs_test_bad_cli(args, "mapuche.machine.json");
-    hs_test_bad_cli("run --engine gpu -w cholesky:n=256,nb=64", "is not simgrid or real");
+    hs_test_bad_cli("run --engine gpu -w cholesky:n=256,nb=64", "is not auto, simgrid, model or real");
     hs_test_bad_cli("calibrate -o a/b", "a name, not a path");
     hs_test_bad_cli("calibrate -o t --dir /nonexistent/hetsim", "not a folder this user can write");
     hs_test_bad_cli("calibrate -o t --engine simgrid", "only the real engine");

@@ -1,0 +1,167 @@
+/* cli/cmd_calibrate.c — `hetsim calibrate -o NAME`: measure this
+ * machine's kernels (on its cores, and on its GPUs when the real engine has
+ * CUDA and some are visible), its links and what the engine adds per task,
+ * and write the SimGrid platform, machine description and timing table
+ * that simulate it. */
+#include "cli/cli.h"
+#include "sim/util.h"
+#include "workloads/workload.h"
+#ifdef HETSIM_WITH_REAL
+#include "sim/engines/real/calibrate.h"
+#endif
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: hetsim calibrate -o NAME [--dir DIR] [--engine real] [--gpus G] [--nb LIST]\n"
+                 "                        [--workloads cholesky,lu,qr] [--reps 5] [--single]\n"
+                 "                        [--cores C] [--cpu-threads T] [-v]\n"
+                 "Measure this machine with the real engine (--engine cuda is another name for it):\n"
+                 "the kernels of tiled Cholesky and GEMM, LU (inner blocking min(128, nb)) and QR on\n"
+                 "cores with OpenBLAS/LAPACKE, in thread CPU time, T pinned cores at once (default:\n"
+                 "the CPU workers of a default run, at most 4), and on G GPUs (default: every visible\n"
+                 "one; none without CUDA) those with a GPU version, with cuBLAS/cuSOLVER back to back;\n"
+                 "pinned host<->GPU copies; what the engine and the runtime add to each task (tasks of\n"
+                 "a known length run through them). Tile sizes: --nb (default 512,1024,2048 with GPUs,\n"
+                 "128,256,512 without). Declared cores: C (default: every online core, less the\n"
+                 "runtime's when no GPU is calibrated). Writes DIR/NAME.xml (SimGrid platform),\n"
+                 "DIR/NAME.machine.json (for --engine real runs) and DIR/perf/NAME.json (timing table);\n"
+                 "DIR (default .) is created if its parent exists. Then compare a simulation and a\n"
+                 "measured run:\n"
+                 "  hetsim run -p DIR/NAME.xml --perf DIR/perf/NAME.json --events -o sim.json ...\n"
+                 "  hetsim run --engine real -p DIR/NAME.xml --perf DIR/perf/NAME.json --events -o real.json ...\n"
+                 "  hetsim compare sim.json real.json\n");
+}
+
+#ifdef HETSIM_WITH_REAL
+static int compare_ints(const void *a, const void *b)
+{
+    return *(const int *)a - *(const int *)b;
+}
+
+/* The small DAGs whose kernels calibrate times: for each tile size
+ * (increasing) and precision, each workload with every one of its kernels
+ * (3×3 tiles of Cholesky, which has GEMM's kernel too; 2×2 of LU and QR). */
+static int sample_dags(const char *workloads, const int *nbs, int nnb, bool single, struct hs_dag **dags,
+                       int max)
+{
+    int n = 0;
+    for (int i = 0; i < nnb; i++)
+        for (int p = 0; p < (single ? 2 : 1); p++) {
+            char *copy = hs_xstrdup(workloads), *save = NULL;
+            for (char *w = strtok_r(copy, ",", &save); w && n < max; w = strtok_r(NULL, ",", &save)) {
+                char spec[128];
+                bool chol = strcmp(w, "cholesky") == 0;
+                if (!chol && strcmp(w, "lu") && strcmp(w, "qr"))
+                    hs_die(HS_EXIT_USAGE, "calibrate: --workloads: unknown workload '%s' (valid: cholesky, "
+                                          "lu, qr)", w);
+                if (chol)
+                    snprintf(spec, sizeof spec, "cholesky:n=%d,nb=%d,precision=%c", 3 * nbs[i], nbs[i], p ? 's' : 'd');
+                else
+                    snprintf(spec, sizeof spec, "%s:n=%d,nb=%d,ib=%d,precision=%c", w, 2 * nbs[i], nbs[i],
+                             nbs[i] < 128 ? nbs[i] : 128, p ? 's' : 'd');
+                if (!(dags[n++] = hs_workload_build(spec)))
+                    hs_die(HS_EXIT_USAGE, "calibrate: %s", hs_last_error());
+            }
+            free(copy);
+        }
+    return n;
+}
+
+static int parse_nbs(const char *text, int *nbs, int max)
+{
+    int n = 0;
+    char *copy = hs_xstrdup(text), *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (n == max)
+            break;
+        nbs[n++] = (int)hs_opt_long("--nb", tok, 16, 16384);
+    }
+    free(copy);
+    return n;
+}
+
+static int calibrate(struct hs_calibrate_opts *o, const char *nb_text, const char *workloads, bool single)
+{
+    if (!nb_text)
+        nb_text = (o->gpus < 0 ? hs_calibrate_gpus_visible() : o->gpus) > 0 ? "512,1024,2048" : "128,256,512";
+    int nbs[16], nnb = parse_nbs(nb_text, nbs, 16);
+    qsort(nbs, (size_t)nnb, sizeof *nbs, compare_ints);
+    struct hs_dag *dags[16 * 2 * 3];
+    o->samples = dags;
+    o->nsamples = sample_dags(workloads, nbs, nnb, single, dags, 16 * 2 * 3);
+    int rc = hs_calibrate(o);
+    for (int i = 0; i < o->nsamples; i++)
+        hs_dag_free(dags[i]);
+    if (rc)
+        hs_die(HS_EXIT_USAGE, "%s", hs_last_error());
+    printf("calibrated: %s/%s.xml, %s/%s.machine.json, %s/perf/%s.json\n", o->dir, o->name, o->dir, o->name,
+           o->dir, o->name);
+    return HS_EXIT_OK;
+}
+#endif
+
+int hs_cmd_calibrate(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"engine", required_argument, 0, 'e'}, {"output", required_argument, 0, 'o'},
+        {"dir", required_argument, 0, 'd'},    {"nb", required_argument, 0, 'n'},
+        {"reps", required_argument, 0, 'r'},   {"single", no_argument, 0, 's'},
+        {"cores", required_argument, 0, 'c'},  {"verbose", no_argument, 0, 'v'},
+        {"cpu-threads", required_argument, 0, 't'}, {"workloads", required_argument, 0, 'w'},
+        {"gpus", required_argument, 0, 'g'},   {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    const char *name = NULL, *dir = ".", *nb_text = NULL, *workloads = "cholesky,lu,qr";
+    long reps = 5, cores = 0, cpu_threads = 0, gpus = -1;
+    bool single = false, verbose = false;
+    int c;
+    optind = 1;
+    while ((c = hs_getopt("calibrate", argc, argv, "o:vh", opts)) != -1) {
+        switch (c) {
+        case 'e':
+            if (strcmp(optarg, "real") && strcmp(optarg, "cuda"))
+                hs_die(HS_EXIT_USAGE, "calibrate: --engine '%s': only the real engine (real, or cuda) measures",
+                       optarg);
+            break;
+        case 'o': name = optarg; break;
+        case 'd': dir = optarg; break;
+        case 'n': nb_text = optarg; break;
+        case 'r': reps = hs_opt_long("--reps", optarg, 1, 64); break;
+        case 's': single = true; break;
+        case 'c': cores = hs_opt_long("--cores", optarg, 1, 4096); break;
+        case 't': cpu_threads = hs_opt_long("--cpu-threads", optarg, 1, 64); break;
+        case 'g': gpus = hs_opt_long("--gpus", optarg, 0, 64); break;
+        case 'w': workloads = optarg; break;
+        case 'v': verbose = true; break;
+        case 'h': usage(stdout); return HS_EXIT_OK;
+        default: return HS_EXIT_USAGE;
+        }
+    }
+    if (optind < argc)
+        hs_die(HS_EXIT_USAGE, "calibrate: unexpected argument '%s' (see `hetsim calibrate --help`)", argv[optind]);
+    if (!name || !*name || strchr(name, '/'))
+        hs_die(HS_EXIT_USAGE, "calibrate: give -o NAME (a name, not a path; --dir says where)");
+    struct stat st;
+    if (stat(dir, &st) && errno == ENOENT)
+        mkdir(dir, 0777); /* a new folder (its parent must exist) */
+    if (stat(dir, &st) || !S_ISDIR(st.st_mode) || access(dir, W_OK))
+        hs_die(HS_EXIT_USAGE, "calibrate: --dir %s: not a folder this user can write", dir);
+#ifdef HETSIM_WITH_REAL
+    struct hs_calibrate_opts o = {.name = name, .dir = dir, .reps = (int)reps, .gpus = (int)gpus,
+                                  .cores = (int)cores, .cpu_threads = (int)cpu_threads, .verbose = verbose};
+    return calibrate(&o, nb_text, workloads, single);
+#else
+    (void)reps, (void)cores, (void)single, (void)verbose, (void)nb_text, (void)dir, (void)cpu_threads,
+        (void)workloads, (void)gpus;
+    hs_die(HS_EXIT_USAGE, "this hetsim was built without the real engine (it needs OpenBLAS and LAPACKE "
+                          "at build time)");
+#endif
+}

@@ -1,0 +1,192 @@
+/* cli/cmd_ledger.c — the ledger of published claims: every study that
+ * checks a claim is run (full size) and its published values are counted
+ * towards their claims' verdicts. */
+#include "analysis/csv.h"
+#include "analysis/ledger.h"
+#include "analysis/published.h"
+#include "cli/cli.h"
+#include "cli/ledger_run.h"
+#include "cli/scenario.h"
+#include "cli/study_run.h"
+#include "sim/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- platform substitution ------------------------------------------------ */
+
+/* Does a platform or policy text name `name` ("idgraf", "idgraf:bw_scale=0.5")? */
+static bool names(const char *value, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(value, name, n) == 0 && (value[n] == '\0' || value[n] == ':');
+}
+
+/* A rewrite of the values of one key: a platform's name replaced, or a
+ * parameter added to a policy's. */
+struct rewrite {
+    const char *key, *name, *to, *param;
+};
+
+static void rewrite_value(char **value, const struct rewrite *rw)
+{
+    if (!names(*value, rw->name))
+        return;
+    const char *rest = *value + strlen(rw->name);
+    char *v = hs_xmalloc(strlen(*value) + strlen(rw->to ? rw->to : "") + strlen(rw->param ? rw->param : "") + 2);
+    if (rw->to)
+        sprintf(v, "%s%s", rw->to, rest);
+    else
+        sprintf(v, "%s%c%s", *value, *rest ? ',' : ':', rw->param);
+    free(*value);
+    *value = v;
+}
+
+static bool rewrite_kv(struct hs_study_kv *kv, int n, const struct rewrite *rw)
+{
+    bool found = false;
+    for (int i = 0; i < n; i++)
+        if (strcmp(kv[i].key, rw->key) == 0) {
+            rewrite_value(&kv[i].value, rw);
+            found = true;
+        }
+    return found;
+}
+
+/* Every value of the key the study gives (its base, its axes, its published
+ * values' filters) is rewritten; a study that sets no platform runs on the
+ * default one, which it then names. */
+static void rewrite_study(struct hs_study *st, const struct rewrite *rw)
+{
+    bool named = rewrite_kv(st->base, st->nbase, rw);
+    for (int a = 0; a < st->naxes; a++)
+        if (strcmp(st->axes[a].name, rw->key) == 0) {
+            named = true;
+            for (int i = 0; i < st->axes[a].n; i++)
+                rewrite_value(&st->axes[a].values[i], rw);
+        }
+    for (int r = 0; r < st->nrefs; r++) {
+        rewrite_kv(st->refs[r].where, st->refs[r].nwhere, rw);
+        rewrite_kv(st->refs[r].versus, st->refs[r].nversus, rw);
+    }
+    if (!named && rw->to && strcmp(rw->name, HS_DEFAULT_PLATFORM) == 0) {
+        st->base = hs_xrealloc(st->base, (size_t)(st->nbase + 1) * sizeof *st->base);
+        st->base[st->nbase].key = hs_xstrdup("platform");
+        st->base[st->nbase++].value = hs_xstrdup(rw->to);
+    }
+}
+
+/* ---- one study ------------------------------------------------------------ */
+
+static bool listed(const char *only, const char *name)
+{
+    if (!only)
+        return true;
+    size_t n = strlen(name);
+    for (const char *p = only; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+            return true;
+    return false;
+}
+
+/* Does the study check a claim of the ledger? Tags naming no claim of the
+ * ledger are reported (a typo would silently drop a value). */
+static bool carries_claims(const struct hs_study *st, const struct hs_ledger *l, bool warn)
+{
+    bool any = false;
+    for (int r = 0; r < st->nrefs; r++) {
+        const char *id = st->refs[r].claim;
+        if (!id)
+            continue;
+        if (hs_ledger_find(l, id))
+            any = true;
+        else if (warn)
+            fprintf(stderr, "hetsim: %s: published[%d].claim: '%s' is not a claim of %s\n", st->path, r, id,
+                    l->path);
+    }
+    return any;
+}
+
+/* Count the study's checked values towards their claims, from its rows. */
+static int tally(const struct hs_study *st, struct hs_ledger *l, const char *dir)
+{
+    char *file = hs_path_join(dir, "results.csv");
+    struct hs_csv csv;
+    int rc = hs_csv_read(file, &csv);
+    for (int r = 0; !rc && r < st->nrefs; r++) {
+        const struct hs_study_ref *ref = &st->refs[r];
+        struct hs_claim *c = ref->claim ? hs_ledger_find(l, ref->claim) : NULL;
+        if (!c || !hs_published_checked(ref))
+            continue;
+        struct hs_stat s;
+        if ((rc = hs_published_ours(&csv, file, ref, &s)) != 0)
+            break;
+        char published[64], ours[64], tolerance[64];
+        hs_published_texts(ref, &s, sizeof published, published, ours, tolerance);
+        hs_claim_add(c, s.n > 0, s.n > 0 && hs_published_met(ref, s.mean), published, ours, tolerance);
+    }
+    if (!rc)
+        hs_csv_free(&csv);
+    free(file);
+    return rc;
+}
+
+static int run_study(const char *path, const struct hs_ledger_opts *o, struct hs_ledger *l,
+                     struct hs_sweep_opts *so, bool *some_failed)
+{
+    struct hs_study st;
+    if (hs_study_load(path, false, &st))
+        return -1;
+    int rc = 0;
+    if (listed(o->only, st.name) && carries_claims(&st, l, !o->claims)) {
+        if (o->map_from)
+            rewrite_study(&st, &(struct rewrite){.key = "platform", .name = o->map_from, .to = o->map_to});
+        if (o->param_policy)
+            rewrite_study(&st, &(struct rewrite){.key = "policy", .name = o->param_policy, .param = o->param});
+        char *dir = hs_path_join(o->dir, st.name);
+        if (!so->quiet)
+            fprintf(stderr, "ledger: %s\n", st.name);
+        struct hs_sweep_opts run = *so;
+        int sweep = hs_study_execute(&st, dir, &run, o->set, o->nset);
+        *some_failed |= sweep == HS_EXIT_FAIL;
+        rc = sweep == HS_EXIT_USAGE || sweep > HS_EXIT_USAGE ? -1 : tally(&st, l, dir);
+        if (sweep > HS_EXIT_USAGE)
+            hs_fail("ledger: interrupted during %s (finished runs are kept)", st.name);
+        free(dir);
+    }
+    hs_study_free(&st);
+    return rc;
+}
+
+/* ---- the ledger ----------------------------------------------------------- */
+
+int hs_ledger_run(const struct hs_ledger_opts *o, struct hs_sweep_opts *so)
+{
+    char *claims = o->claims ? hs_xstrdup(o->claims) : hs_study_find_file("ledger/claims.json");
+    struct hs_ledger l;
+    if (!claims) {
+        fprintf(stderr, "hetsim: reproduce --ledger: no ledger/claims.json in %s\n", hs_study_dirs());
+        return HS_EXIT_USAGE;
+    }
+    if (hs_ledger_load(claims, &l)) {
+        fprintf(stderr, "hetsim: %s\n", hs_last_error());
+        free(claims);
+        return HS_EXIT_USAGE;
+    }
+    free(claims);
+    char **paths;
+    int n = hs_study_paths(&paths), rc = 0;
+    bool some_failed = false;
+    for (int i = 0; i < n && !rc; i++)
+        rc = run_study(paths[i], o, &l, so, &some_failed);
+    hs_study_paths_free(paths, n);
+    if (!rc) {
+        hs_ledger_print(&l, stdout);
+        rc = o->markdown ? hs_ledger_write_markdown(&l, o->markdown) : 0;
+    }
+    if (rc)
+        fprintf(stderr, "hetsim: %s\n", hs_last_error());
+    hs_ledger_free(&l);
+    return rc ? HS_EXIT_USAGE : some_failed ? HS_EXIT_FAIL : HS_EXIT_OK;
+}

@@ -1,0 +1,164 @@
+/* cli/cmd_platform.c — `hetsim platform`: what a platform offers and
+ * what a run would use: hosts, selected workers, memory nodes and the routes
+ * between host memory and every other memory node. */
+#include "cli/cli.h"
+#include "sim/engines/simgrid/platform_simgrid.h"
+#include "sim/run.h"
+#include "sim/util.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: hetsim platform PLATFORM [--gpus K] [--cpus C] [--gpu-order first|spread|script] [--p2p]\n"
+                 "List the workers, memory nodes and routes (bandwidth, latency, links) of\n"
+                 "PLATFORM: a shipped name (idgraf, idgraf-dada, idgraf-starpu, mapuche, h100),\n"
+                 "flat:P[,key=value] or the path of a SimGrid platform file. Parameters of flat:\n");
+    hs_print_flat_params("  ");
+    fprintf(out, "Parameters of a shipped name or a file (NAME:key=value,...):\n");
+    hs_print_file_platform_params("  ");
+}
+
+static void print_route(const struct hs_platform *pf, int s, int d)
+{
+    char links[1024];
+    int i = s * pf->nnodes + d;
+    if (pf->bw[i] <= 0)
+        return;
+    hs_sg_route_links(pf->nodes[s].host, pf->nodes[d].host, links, sizeof links);
+    printf("  %-8s -> %-8s %10.2f MB/s %9.3f us  [%s]\n", pf->nodes[s].name, pf->nodes[d].name,
+           pf->bw[i] / 1e6, pf->lat[i] * 1e6, links);
+}
+
+static void print_platform(const struct hs_platform *pf, const struct hs_inventory *inv,
+                           const char *file)
+{
+    printf("platform %s (%s)\n", pf->name, file);
+    printf("  offers %d cores, %d GPUs, %d flat processors\n", pf->ncores, pf->ngpus, pf->nprocs);
+    printf("hosts:\n");
+    static const char *kinds[] = {"cpu", "gpu", "ram", "proc"};
+    for (int i = 0; i < inv->n; i++) {
+        const struct hs_inv_host *h = &inv->hosts[i];
+        if (h->kind == HS_HOST_IGNORED)
+            continue;
+        printf("  %-8s %-4s %12.4g flop/s", h->name, kinds[h->kind], h->speed);
+        if (h->memsize > 0)
+            printf("  memory %.0f B", h->memsize);
+        if (h->sw >= 0)
+            printf("  switch %d", h->sw);
+        if (h->socket >= 0)
+            printf("  %s %d", h->kind == HS_HOST_GPU ? "ioh" : h->kind == HS_HOST_RAM ? "numa" : "socket",
+                   h->socket);
+        printf("\n");
+    }
+    for (int i = 0; i < inv->n; i++)
+        if (inv->hosts[i].kind == HS_HOST_IGNORED)
+            printf("note: host %s is ignored: %s\n", inv->hosts[i].name,
+                   hs_inv_ignored_why(inv->hosts[i].name));
+    printf("workers (selected):\n");
+    for (int w = 0; w < pf->nworkers; w++) {
+        const struct hs_worker *wk = &pf->workers[w];
+        printf("  %-3d %-8s %-4s memory %-8s window %d", w, wk->name, hs_arch_name(wk->arch),
+               pf->nodes[wk->node].name, wk->window);
+        if (wk->driver)
+            printf("  driven by %s", wk->driver);
+        printf("\n");
+    }
+    printf("memory nodes:\n");
+    for (int n = 0; n < pf->nnodes; n++) {
+        const struct hs_memnode *m = &pf->nodes[n];
+        printf("  %-3d %-8s %-4s endpoint %-8s", n, m->name, hs_node_kind_name(m->kind), m->host);
+        if (isfinite(m->capacity))
+            printf(" cache %.0f B", m->capacity);
+        printf("%s\n", m->copy_engines == 2   ? " (one copy engine each way)"
+                       : m->copy_engines == 1 ? " (one copy engine for both ways)"
+                                              : "");
+    }
+    printf("routes (bottleneck bandwidth, total latency, links):\n");
+    for (int n = 1; n < pf->nnodes; n++) {
+        print_route(pf, 0, n);
+        print_route(pf, n, 0);
+    }
+    int direct = 0;
+    for (int s = 1; s < pf->nnodes; s++)
+        for (int d = 1; d < pf->nnodes; d++)
+            direct += s != d && pf->bw[s * pf->nnodes + d] > 0;
+    printf("  %d direct routes between devices or processors%s\n", direct,
+           direct && pf->ngpus ? (pf->p2p ? " (used: --p2p)" : " (unused without --p2p)") : "");
+}
+
+/* The runtime's costs the platform declares (sim/costs.h). */
+static int print_costs(const char *name)
+{
+    struct hs_costs c;
+    for (int i = 0; hs_costs_props[i]; i++)
+        hs_costs_set(&c, i, NAN);
+    if (hs_sg_costs(name, &c)) {
+        fprintf(stderr, "hetsim: %s\n", hs_last_error());
+        return HS_EXIT_USAGE;
+    }
+    if (!hs_costs_any(&c)) {
+        printf("runtime costs: none (the platform sets no runtime/* property)\n");
+        return 0;
+    }
+    printf("runtime costs (seconds):");
+    for (int i = 0; hs_costs_props[i]; i++)
+        printf(" %s %g", strchr(hs_costs_props[i], '/') + 1, hs_costs_get(&c, i));
+    printf("\n");
+    return 0;
+}
+
+int hs_cmd_platform(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"gpus", required_argument, 0, 'g'}, {"cpus", required_argument, 0, 'c'},
+        {"gpu-order", required_argument, 0, 'o'}, {"p2p", no_argument, 0, 'P'},
+        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+    };
+    struct hs_run_config cfg;
+    hs_run_config_defaults(&cfg);
+    int c;
+    optind = 1;
+    while ((c = hs_getopt("platform", argc, argv, "h", opts)) != -1) {
+        switch (c) {
+        case 'g': cfg.select.gpus = (int)hs_opt_long("--gpus", optarg, 0, 1 << 20); break;
+        case 'c': cfg.select.cpus = (int)hs_opt_long("--cpus", optarg, 0, 1 << 20); break;
+        case 'o':
+            if (hs_gpu_order_parse(optarg, &cfg.select.gpu_order))
+                hs_die(HS_EXIT_USAGE, "option --gpu-order: %s", hs_last_error());
+            break;
+        case 'P': cfg.select.p2p = true; break;
+        case 'h': usage(stdout); return HS_EXIT_OK;
+        default: return HS_EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1)
+        hs_die(HS_EXIT_USAGE, "platform: give one platform (see `hetsim platform --help`)");
+    struct hs_platform_ref ref;
+    if (hs_resolve_platform(argv[optind], NULL, &ref))
+        hs_die(HS_EXIT_USAGE, "%s", hs_last_error());
+    cfg.platform_file = ref.file;
+    cfg.platform_name = ref.name;
+    cfg.bw_scale = ref.bw_scale;
+    cfg.host_map = ref.host_map;
+    struct hs_platform pf = {0};
+    struct hs_inventory inv;
+    int rc = hs_platform_open(&cfg, &pf, &inv);
+    if (rc) {
+        fprintf(stderr, "hetsim: %s\n", hs_last_error());
+    } else {
+        print_platform(&pf, &inv, ref.tmpfile ? "generated" : ref.file);
+        if (ref.perf)
+            printf("timing table: %s\n", ref.perf);
+        rc = print_costs(cfg.platform_name);
+        hs_inventory_free(&inv);
+    }
+    if (pf.name)
+        hs_platform_free(&pf);
+    hs_platform_ref_free(&ref);
+    return rc;
+}

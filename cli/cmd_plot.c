@@ -1,0 +1,161 @@
+/* cli/cmd_plot.c — `hetsim plot` (a metric of sweep results against a
+ * parameter, one curve per group, 95% confidence error bars) and `hetsim
+ * gantt` (the Gantt chart of one run record written with --events), both
+ * drawn by gnuplot to PNG, SVG or PDF. */
+#include "analysis/csv.h"
+#include "analysis/plot.h"
+#include "cli/cli.h"
+#include "sim/util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void plot_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: hetsim plot RESULTS.csv -x COL -y COL [--by COL,COL] -o OUT.png|svg|pdf\n"
+            "                   [--title T] [--xlabel T] [--ylabel T] [--logx] [--logy] [--script FILE]\n"
+            "                   [--overlay COL] [--sd]\n"
+            "Draw the mean of column Y against column X, one curve per combination of the --by\n"
+            "columns, with the 95%% confidence interval of each mean as error bars (gnuplot).\n"
+            "Failed runs are left out. --script also writes the gnuplot script. --overlay draws\n"
+            "the mean of another column (e.g. a prediction) as a dashed line of each curve's\n"
+            "colour; --sd makes the error bars the standard deviation.\n");
+}
+
+static void gantt_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: hetsim gantt RUN.json [-o OUT.png|svg|pdf] [--title T] [--script FILE]\n"
+            "Draw the Gantt chart of a run recorded with `hetsim run --events -o RUN.json`: one\n"
+            "row per worker, tasks coloured by kernel, transfers into (above) and out of (below)\n"
+            "the memory of each GPU on its row. Default output: RUN.png.\n");
+}
+
+static int split_list(char *text, char ***out)
+{
+    int n = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(text, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        *out = hs_xrealloc(*out, (size_t)(n + 1) * sizeof **out);
+        (*out)[n++] = t;
+    }
+    return n;
+}
+
+static void parse_plot(int argc, char **argv, struct hs_plot_opts *o, const char **file)
+{
+    enum { O_BY = 256, O_TITLE, O_XLABEL, O_YLABEL, O_LOGX, O_LOGY, O_SCRIPT, O_OVERLAY, O_SD };
+    static const struct option opts[] = {
+        {"overlay", required_argument, 0, O_OVERLAY}, {"sd", no_argument, 0, O_SD},
+        {"by", required_argument, 0, O_BY},         {"title", required_argument, 0, O_TITLE},
+        {"xlabel", required_argument, 0, O_XLABEL}, {"ylabel", required_argument, 0, O_YLABEL},
+        {"logx", no_argument, 0, O_LOGX},           {"logy", no_argument, 0, O_LOGY},
+        {"script", required_argument, 0, O_SCRIPT}, {"output", required_argument, 0, 'o'},
+        {"help", no_argument, 0, 'h'},              {0, 0, 0, 0},
+    };
+    int c;
+    optind = 1;
+    while ((c = hs_getopt("plot", argc, argv, "x:y:o:h", opts)) != -1) {
+        switch (c) {
+        case 'x': o->x = optarg; break;
+        case 'y': o->y = optarg; break;
+        case 'o': o->output = optarg; break;
+        case O_BY: o->nby = split_list(optarg, (char ***)&o->by); break;
+        case O_TITLE: o->title = optarg; break;
+        case O_XLABEL: o->xlabel = optarg; break;
+        case O_YLABEL: o->ylabel = optarg; break;
+        case O_LOGX: o->logx = true; break;
+        case O_LOGY: o->logy = true; break;
+        case O_SCRIPT: o->script = optarg; break;
+        case O_OVERLAY: o->overlay = optarg; break;
+        case O_SD: o->sd = true; break;
+        case 'h': plot_usage(stdout); exit(HS_EXIT_OK);
+        }
+    }
+    if (optind != argc - 1)
+        hs_die(HS_EXIT_USAGE, "plot: expected one results file (see `hetsim plot --help`)");
+    if (!o->x || !o->y || !o->output)
+        hs_die(HS_EXIT_USAGE, "plot: -x, -y and -o are required (see `hetsim plot --help`)");
+    *file = argv[optind];
+    hs_output_require("plot", "-o", o->output, false);
+}
+
+int hs_cmd_plot(int argc, char **argv)
+{
+    struct hs_plot_opts o = {0};
+    const char *file;
+    parse_plot(argc, argv, &o, &file);
+    struct hs_csv csv;
+    int rc = hs_csv_read(file, &csv) ? HS_EXIT_USAGE : 0;
+    if (!rc && hs_plot_metric(&csv, file, &o))
+        rc = strncmp(hs_last_error(), "gnuplot", 7) == 0 ? HS_EXIT_FAIL : HS_EXIT_USAGE;
+    if (rc)
+        fprintf(stderr, "hetsim: %s\n", hs_last_error());
+    hs_csv_free(&csv);
+    free((char **)o.by);
+    return rc;
+}
+
+static cJSON *read_record(const char *path)
+{
+    struct hs_buf b = {0};
+    if (hs_buf_read_file(&b, path)) {
+        hs_buf_free(&b);
+        return NULL;
+    }
+    cJSON *rec = cJSON_Parse(hs_buf_str(&b));
+    hs_buf_free(&b);
+    if (!rec)
+        hs_fail("%s: not a JSON run record", path);
+    return rec;
+}
+
+static char *default_output(const char *input)
+{
+    char *out = hs_xmalloc(strlen(input) + 8);
+    strcpy(out, input);
+    char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
+    if (dot && (!slash || dot > slash))
+        *dot = '\0';
+    strcat(out, ".png");
+    return out;
+}
+
+int hs_cmd_gantt(int argc, char **argv)
+{
+    enum { O_TITLE = 256, O_SCRIPT };
+    static const struct option opts[] = {
+        {"output", required_argument, 0, 'o'}, {"title", required_argument, 0, O_TITLE},
+        {"script", required_argument, 0, O_SCRIPT}, {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0},
+    };
+    const char *output = NULL, *title = NULL, *script = NULL;
+    int c;
+    optind = 1;
+    while ((c = hs_getopt("gantt", argc, argv, "o:h", opts)) != -1) {
+        if (c == 'h') {
+            gantt_usage(stdout);
+            return HS_EXIT_OK;
+        }
+        output = c == 'o' ? optarg : output;
+        title = c == O_TITLE ? optarg : title;
+        script = c == O_SCRIPT ? optarg : script;
+    }
+    if (optind != argc - 1)
+        hs_die(HS_EXIT_USAGE, "gantt: expected one run record (see `hetsim gantt --help`)");
+    const char *file = argv[optind];
+    char *out = output ? hs_xstrdup(output) : default_output(file);
+    hs_output_require("gantt", "-o", out, false);
+    cJSON *rec = read_record(file);
+    int rc = rec ? 0 : HS_EXIT_USAGE;
+    if (!rc && hs_plot_gantt(rec, file, out, title, script))
+        rc = strncmp(hs_last_error(), "gnuplot", 7) == 0 ? HS_EXIT_FAIL : HS_EXIT_USAGE;
+    if (rc)
+        fprintf(stderr, "hetsim: %s\n", hs_last_error());
+    cJSON_Delete(rec);
+    free(out);
+    return rc;
+}

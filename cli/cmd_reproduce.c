@@ -1,0 +1,306 @@
+/* cli/cmd_reproduce.c — `hetsim reproduce STUDY`: run a study's sweep
+ * (resumable) into a folder, print and write its summary table, draw its
+ * plots, and print the published values beside ours (checked against their
+ * tolerance where the paper gives an exact figure). `--list` lists the
+ * shipped studies; `--quick` runs the study's reduced version. */
+#include "analysis/csv.h"
+#include "analysis/plot.h"
+#include "analysis/published.h"
+#include "analysis/stats.h"
+#include "analysis/study.h"
+#include "analysis/summary.h"
+#include "cli/cli.h"
+#include "cli/ledger_run.h"
+#include "cli/study_run.h"
+#include "sim/util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: hetsim reproduce --list\n"
+            "       hetsim reproduce STUDY [--quick] [-o DIR] [-j N] [--timeout S] [--strict] [-q]\n"
+            "       hetsim reproduce --ledger [-o DIR] [-j N] [--only S1,S2] [--markdown FILE]\n"
+            "                        [--platform-map FROM=TO] [--policy-param NAME:KEY=VALUE]\n"
+            "                        [--set KEY=VALUE]... [--claims FILE]\n"
+            "Run the sweep of a study (a name from --list or a study file) into DIR/results.csv\n"
+            "(resumed if there), print its summary table (also DIR/summary.csv, DIR/pairwise.csv),\n"
+            "draw its plots into DIR, and print the published values beside ours\n"
+            "(DIR/published.csv). Default DIR: out/STUDY (out/STUDY-quick with --quick).\n\n"
+            "  --quick           the study's reduced version (seconds; used by the tests)\n"
+            "  -o, --output DIR  output folder\n"
+            "  -j, --jobs N      processes at once (default: every core)\n"
+            "  --timeout S       kill a run after S seconds (default: the study's)\n"
+            "  --strict          exit 1 when a published value with a tolerance is missed\n"
+            "  -q, --quiet       no progress\n\n"
+            "--ledger runs every study that checks a published claim (full size, into\n"
+            "DIR/STUDY, default DIR out/ledger; resumed like any sweep) and prints one row\n"
+            "per claim of the papers: published value, ours, tolerance, verdict (holds,\n"
+            "partly, fails, not run), then 'N claims: H hold, P partly, F fail, X not run'.\n"
+            "  --only S1,S2      run only these studies (the other claims: not run)\n"
+            "  --markdown FILE   also write the table, with each claim's text and reason\n"
+            "  --platform-map FROM=TO  run what names platform FROM on platform TO\n"
+            "                    (evidence for a machine model: --platform-map idgraf=idgraf-pcie)\n"
+            "  --policy-param NAME:KEY=VALUE  add a parameter to every use of policy NAME\n"
+            "                    (evidence for a policy's variant: --policy-param ws:order=fifo)\n"
+            "  --set KEY=VALUE   add a scenario setting to every study (repeatable)\n"
+            "  --claims FILE     another claims file (default: ledger/claims.json beside the studies)\n");
+}
+
+static int list(void)
+{
+    char **paths;
+    int n = hs_study_paths(&paths);
+    if (!n)
+        printf("no study found in %s\n", hs_study_dirs());
+    for (int i = 0; i < n; i++) {
+        struct hs_study st;
+        if (hs_study_load(paths[i], false, &st)) {
+            printf("%-28s (unreadable: %s)\n", strrchr(paths[i], '/') + 1, hs_last_error());
+            continue;
+        }
+        printf("%-28s %s\n", st.name, st.title ? st.title : "");
+        hs_study_free(&st);
+    }
+    hs_study_paths_free(paths, n);
+    return HS_EXIT_OK;
+}
+
+/* ---- the report ---------------------------------------------------------- */
+
+static int table(const struct hs_study *st, const struct hs_csv *csv, const char *file, const char *dir)
+{
+    struct hs_summary_opts o = {.by = st->by, .nby = st->nby, .metrics = st->metrics,
+                                .nmetrics = st->nmetrics, .pairwise = st->pairwise};
+    char *metric[] = {"makespan"}, **axes = hs_xmalloc((size_t)(st->naxes + 1) * sizeof *axes);
+    for (int a = 0; a < st->naxes; a++)
+        axes[a] = st->axes[a].name;
+    if (!o.nmetrics)
+        o.metrics = metric, o.nmetrics = 1;
+    if (!o.nby)
+        o.by = axes, o.nby = st->naxes;
+    char *s = hs_path_join(dir, "summary.csv"), *p = hs_path_join(dir, "pairwise.csv");
+    int rc = hs_summarize_report(csv, file, &o, s, p, false);
+    free(s), free(p), free(axes);
+    return rc;
+}
+
+static int plots(const struct hs_study *st, const struct hs_csv *csv, const char *dir, const char *file)
+{
+    for (int i = 0; i < st->nplots; i++) {
+        const struct hs_study_plot *sp = &st->plots[i];
+        char *out = hs_path_join(dir, sp->file);
+        struct hs_plot_opts o = {.x = sp->x, .y = sp->y, .by = sp->by, .nby = sp->nby, .output = out,
+                                 .title = sp->title, .xlabel = sp->xlabel, .ylabel = sp->ylabel,
+                                 .logx = sp->logx, .logy = sp->logy, .overlay = sp->overlay,
+                                 .sd = sp->sd, /* the paper's values fit its sizes, not --quick's */
+                                 .published = st->quick ? NULL : st->refs, .npublished = st->quick ? 0 : st->nrefs};
+        int rc = hs_plot_metric(csv, file, &o);
+        if (!rc)
+            printf("plot: %s\n", out);
+        free(out);
+        if (rc)
+            return strncmp(hs_last_error(), "gnuplot", 7) == 0 ? HS_EXIT_FAIL : HS_EXIT_USAGE;
+    }
+    return 0;
+}
+
+static void ref_row(struct hs_table *t, const struct hs_study_ref *r, const struct hs_stat *s, bool quick,
+                    int *missed)
+{
+    struct hs_buf where = {0};
+    for (int w = 0; w < r->nwhere; w++)
+        hs_buf_printf(&where, "%s%s=%s", w ? " " : "", r->where[w].key, r->where[w].value);
+    for (int v = 0; v < r->nversus; v++)
+        hs_buf_printf(&where, "%s%s=%s", v ? " " : " vs ", r->versus[v].key, r->versus[v].value);
+    if (r->stat && strcmp(r->stat, "mean") != 0)
+        hs_table_addf(t, "%s %s", r->metric, r->stat);
+    else
+        hs_table_add(t, r->metric);
+    hs_table_add(t, hs_buf_str(&where));
+    if (r->bound) /* a bound the paper states */
+        hs_table_addf(t, "%s%.6g", strcmp(r->bound, "upper") == 0 ? "<= " : ">= ", r->value);
+    else
+        hs_table_num(t, r->value, 6);
+    hs_table_num(t, s->mean, 6);
+    hs_table_num(t, s->ci95, 3);
+    hs_table_addf(t, "%ld", s->n);
+    double diff = (s->mean - r->value) / fabs(r->value);
+    if (s->n) /* (no empty format: clang's -Wformat-zero-length) */
+        hs_table_addf(t, "%+.1f%%", 100 * diff);
+    else
+        hs_table_add(t, "");
+    if (isnan(r->tolerance))
+        hs_table_add(t, "");
+    else
+        hs_table_addf(t, "%g%%", 100 * r->tolerance);
+    bool checked = hs_published_checked(r), in = s->n && hs_published_met(r, s->mean);
+    const char *verdict = !checked ? "-" : quick ? "not checked (quick)" : !s->n ? "no run" : in ? "ok" : "MISS";
+    *missed += checked && !quick && !in;
+    hs_table_add(t, verdict);
+    hs_table_add(t, r->source ? r->source : "");
+    hs_buf_free(&where);
+}
+
+static int published(const struct hs_study *st, const struct hs_csv *csv, const char *file,
+                     const char *dir, int *missed)
+{
+    if (!st->nrefs)
+        return 0;
+    struct hs_table t;
+    hs_table_init(&t, 10);
+    const char *h[] = {"metric", "where", "published", "ours", "ci95", "n", "diff", "tolerance", "verdict", "source"};
+    for (int i = 0; i < 10; i++)
+        hs_table_add(&t, h[i]);
+    int rc = 0;
+    for (int i = 0; i < st->nrefs && !rc; i++) {
+        struct hs_stat s;
+        if ((rc = hs_published_ours(csv, file, &st->refs[i], &s)) == 0)
+            ref_row(&t, &st->refs[i], &s, st->quick, missed);
+    }
+    if (!rc) {
+        printf("\npublished values beside ours%s:\n", st->quick ? " (quick run: other sizes, not checked)" : "");
+        hs_table_print(&t, stdout, "");
+        char *path = hs_path_join(dir, "published.csv");
+        rc = hs_table_write_csv(&t, path);
+        free(path);
+    }
+    hs_table_free(&t);
+    return rc ? HS_EXIT_USAGE : 0;
+}
+
+static int report(const struct hs_study *st, const char *dir, bool strict)
+{
+    char *file = hs_path_join(dir, "results.csv");
+    struct hs_csv csv;
+    int rc = hs_csv_read(file, &csv) ? HS_EXIT_USAGE : 0, missed = 0;
+    if (!rc) {
+        printf("\n%s%s\n\n", st->title ? st->title : st->name, st->quick ? " (quick)" : "");
+        rc = table(st, &csv, file, dir);
+    }
+    if (!rc)
+        rc = plots(st, &csv, dir, file);
+    if (!rc)
+        rc = published(st, &csv, file, dir, &missed);
+    if (!rc && missed)
+        printf("\n%d published value%s missed%s\n", missed, missed > 1 ? "s" : "",
+               strict ? "" : " (--strict makes this an error)");
+    hs_csv_free(&csv);
+    free(file);
+    return rc ? rc : strict && missed ? HS_EXIT_FAIL : 0;
+}
+
+/* --platform-map FROM=TO */
+static void platform_map(const char *arg, struct hs_ledger_opts *lo)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg || !eq[1])
+        hs_die(HS_EXIT_USAGE, "--platform-map %s: expected FROM=TO (e.g. idgraf=idgraf-pcie)", arg);
+    static char from[256];
+    snprintf(from, sizeof from, "%.*s", (int)(eq - arg), arg);
+    lo->map_from = from;
+    lo->map_to = eq + 1;
+}
+
+/* --policy-param NAME:KEY=VALUE */
+static void policy_param(const char *arg, struct hs_ledger_opts *lo)
+{
+    const char *colon = strchr(arg, ':');
+    if (!colon || colon == arg || !strchr(colon + 1, '=') || colon[1] == '=')
+        hs_die(HS_EXIT_USAGE, "--policy-param %s: expected NAME:KEY=VALUE (e.g. ws:order=fifo)", arg);
+    static char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)(colon - arg), arg);
+    lo->param_policy = name;
+    lo->param = colon + 1;
+}
+
+/* --set KEY=VALUE */
+static void add_setting(const char *arg, struct hs_ledger_opts *lo)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg || !eq[1])
+        hs_die(HS_EXIT_USAGE, "--set %s: expected KEY=VALUE (a scenario setting, e.g. window=1)", arg);
+    lo->set = hs_xrealloc(lo->set, (size_t)(lo->nset + 1) * sizeof *lo->set);
+    char *key = hs_xstrdup(arg);
+    key[eq - arg] = '\0';
+    lo->set[lo->nset].key = key;
+    lo->set[lo->nset++].value = hs_xstrdup(eq + 1);
+}
+
+int hs_cmd_reproduce(int argc, char **argv)
+{
+    enum { O_LIST = 256, O_QUICK, O_TIMEOUT, O_STRICT, O_LEDGER, O_ONLY, O_MARKDOWN, O_MAP, O_SET, O_CLAIMS, O_PARAM };
+    static const struct option opts[] = {
+        {"list", no_argument, 0, O_LIST},       {"quick", no_argument, 0, O_QUICK},
+        {"output", required_argument, 0, 'o'},  {"jobs", required_argument, 0, 'j'},
+        {"timeout", required_argument, 0, O_TIMEOUT}, {"strict", no_argument, 0, O_STRICT},
+        {"quiet", no_argument, 0, 'q'},         {"help", no_argument, 0, 'h'},
+        {"ledger", no_argument, 0, O_LEDGER},   {"only", required_argument, 0, O_ONLY},
+        {"markdown", required_argument, 0, O_MARKDOWN}, {"platform-map", required_argument, 0, O_MAP},
+        {"set", required_argument, 0, O_SET},   {"claims", required_argument, 0, O_CLAIMS},
+        {"policy-param", required_argument, 0, O_PARAM},
+        {0, 0, 0, 0},
+    };
+    struct hs_sweep_opts so = {0};
+    const char *dir = NULL;
+    bool quick = false, strict = false, ledger = false;
+    struct hs_ledger_opts lo = {0};
+    int c;
+    optind = 1;
+    while ((c = hs_getopt("reproduce", argc, argv, "o:j:qh", opts)) != -1) {
+        switch (c) {
+        case O_LIST: return list();
+        case O_QUICK: quick = true; break;
+        case 'o': dir = optarg; break;
+        case 'j': so.jobs = (int)hs_opt_long("--jobs", optarg, 1, 4096); break;
+        case O_TIMEOUT: so.timeout = hs_opt_double("--timeout", optarg, 1e-3, 1e9); break;
+        case O_STRICT: strict = true; break;
+        case 'q': so.quiet = true; break;
+        case 'h': usage(stdout); return HS_EXIT_OK;
+        case O_LEDGER: ledger = true; break;
+        case O_ONLY: lo.only = optarg; break;
+        case O_MARKDOWN: lo.markdown = optarg; break;
+        case O_CLAIMS: lo.claims = optarg; break;
+        case O_MAP: platform_map(optarg, &lo); break;
+        case O_SET: add_setting(optarg, &lo); break;
+        case O_PARAM: policy_param(optarg, &lo); break;
+        }
+    }
+    hs_output_require("reproduce", "--markdown", lo.markdown, false);
+    if (ledger) {
+        if (optind != argc || quick || strict)
+            hs_die(HS_EXIT_USAGE, "reproduce --ledger: takes no study, --quick or --strict");
+        lo.dir = dir ? dir : "out/ledger";
+        int rc = hs_ledger_run(&lo, &so);
+        for (int i = 0; i < lo.nset; i++)
+            free(lo.set[i].key), free(lo.set[i].value);
+        free(lo.set);
+        return rc;
+    }
+    if (lo.only || lo.markdown || lo.claims || lo.map_from || lo.nset || lo.param)
+        hs_die(HS_EXIT_USAGE, "reproduce: --only, --markdown, --platform-map, --policy-param, --set and --claims go "
+                              "with --ledger");
+    if (optind != argc - 1)
+        hs_die(HS_EXIT_USAGE, "reproduce: expected one study (see `hetsim reproduce --list`)");
+    struct hs_study st;
+    if (hs_study_load(argv[optind], quick, &st))
+        hs_die(HS_EXIT_USAGE, "%s", hs_last_error());
+    char defdir[512];
+    snprintf(defdir, sizeof defdir, "out/%s%s", st.name, quick ? "-quick" : "");
+    dir = dir ? dir : defdir;
+    int rc = hs_study_execute(&st, dir, &so, NULL, 0);
+    if (rc == HS_EXIT_USAGE)
+        fprintf(stderr, "hetsim: %s\n", hs_last_error());
+    if (rc == HS_EXIT_OK || rc == HS_EXIT_FAIL) {
+        int r = report(&st, dir, strict);
+        if (r == HS_EXIT_USAGE)
+            fprintf(stderr, "hetsim: %s\n", hs_last_error());
+        rc = r ? r : rc;
+    }
+    hs_study_free(&st);
+    return rc;
+}

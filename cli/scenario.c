@@ -1,0 +1,266 @@
+/* cli/scenario.c — reading a scenario's names once into its plan (which
+ * engine runs it, and why), resolving them, running it on its engine, and
+ * turning the run into its record (with the metrics of analysis/).
+ * Beaumont and Marchal's policies on a free flat platform run in the model
+ * engine's request-level form (bm_scenario.c). */
+#include "cli/scenario.h"
+#include "cli/bm_scenario.h"
+#include "analysis/metrics.h"
+#include "policies/registry.h"
+#include "cli/cli.h"
+#include "policies/bm_policies.h"
+#include "sim/record.h"
+#include "sim/trace_chrome.h"
+#include "sim/trace_taskrec.h"
+#include "sim/util.h"
+#include "workloads/workload.h"
+#ifdef HETSIM_WITH_REAL
+#include "sim/engines/real/run_real.h"
+#endif
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void hs_scenario_defaults(struct hs_scenario *sc)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->engine = "auto";
+    sc->platform = HS_DEFAULT_PLATFORM;
+    sc->workload = HS_DEFAULT_WORKLOAD;
+    sc->policy = HS_DEFAULT_POLICY;
+    hs_run_config_defaults(&sc->cfg);
+    sc->costs = "platform";
+}
+
+const char *hs_engine_name(const char *text)
+{
+    static const char *const names[] = {"auto", "simgrid", "model", "real"};
+    if (strcmp(text, "cuda") == 0)
+        return "real";
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(text, names[i]) == 0)
+            return names[i];
+    return NULL;
+}
+
+/* The policy's name: the text before ':'. */
+static void policy_name(const char *text, char *name, size_t size)
+{
+    size_t n = strcspn(text, ":");
+    snprintf(name, size, "%.*s", (int)(n < size ? n : size - 1), text);
+}
+
+static int read_platform_kind(const struct hs_scenario *sc, struct hs_scenario_plan *p)
+{
+    p->flat = hs_platform_is_flat(sc->platform);
+    if (!p->flat)
+        return 0;
+    if (hs_spec_parse(sc->platform, &p->flat_spec))
+        return -1;
+    if (hs_spec_check(&p->flat_spec, hs_flat_params(), "platform flat")) {
+        hs_spec_free(&p->flat_spec);
+        p->flat = false;
+        return -1;
+    }
+    p->free_network = isinf(hs_spec_double(&p->flat_spec, "bw"));
+    return 0;
+}
+
+/* Which engine runs the scenario, and why (the record says both). This
+ * hetsim simulates (simgrid, model); hetsim-real measures (real): main.c
+ * hands it `run --engine real`. */
+static int choose_engine(const struct hs_scenario *sc, struct hs_scenario_plan *p)
+{
+    const char *asked = sc->engine;
+#if defined(HETSIM_WITH_REAL)
+    if (strcmp(asked, "auto") && strcmp(asked, "real"))
+        return hs_fail("hetsim-real measures only (--engine real): simulate with hetsim (--engine %s)",
+                       asked);
+    p->engine = &hs_engine_real;
+    snprintf(p->engine_reason, sizeof p->engine_reason, "%s", strcmp(asked, "real") == 0
+             ? "asked for (--engine real): measured on this machine" : "hetsim-real measures");
+    return 0;
+#else
+    bool bm_model = p->bm_policy && p->free_network;
+    if (strcmp(asked, "real") == 0)
+        return hs_fail("this hetsim was built without the real engine (it needs OpenBLAS and LAPACKE "
+                       "at build time)");
+    if (strcmp(asked, "simgrid") == 0) {
+        p->engine = &hs_engine_simgrid;
+        snprintf(p->engine_reason, sizeof p->engine_reason, "asked for (--engine simgrid)");
+    } else if (strcmp(asked, "model") == 0) {
+        p->engine = bm_model ? NULL : &hs_engine_model;
+        snprintf(p->engine_reason, sizeof p->engine_reason, "asked for (--engine model)%s",
+                 bm_model ? ": Beaumont and Marchal's policy at the level of its requests" : "");
+    } else if (bm_model) {
+        p->engine = NULL;
+        snprintf(p->engine_reason, sizeof p->engine_reason,
+                 "auto: Beaumont and Marchal's policy on a free network (flat:P with bw=inf) runs in "
+                 "their model, at the level of its requests");
+    } else {
+        p->engine = &hs_engine_simgrid;
+        snprintf(p->engine_reason, sizeof p->engine_reason, "auto: simulated runs use SimGrid");
+    }
+    return 0;
+#endif
+}
+
+int hs_scenario_plan(const struct hs_scenario *sc, struct hs_scenario_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    char name[128];
+    enum hs_bm_kind kind;
+    policy_name(sc->policy, name, sizeof name);
+    p->bm_policy = hs_bm_policy_kind(name, &p->bm_dim, &kind);
+    if (read_platform_kind(sc, p) || choose_engine(sc, p)) {
+        hs_scenario_plan_free(p);
+        return HS_EXIT_USAGE;
+    }
+    return 0;
+}
+
+void hs_scenario_plan_free(struct hs_scenario_plan *p)
+{
+    if (p->flat)
+        hs_spec_free(&p->flat_spec);
+    memset(p, 0, sizeof *p);
+}
+
+static void add_metrics(cJSON *rec, const struct hs_run *run)
+{
+    struct hs_metrics m;
+    hs_metrics_compute(run->rt, run->rt->makespan, &m);
+    cJSON *res = cJSON_GetObjectItemCaseSensitive(rec, "results");
+    cJSON_AddNumberToObject(res, "flops", m.flops);
+    cJSON_AddNumberToObject(res, "gflops", m.gflops);
+    cJSON_AddNumberToObject(res, "cp_min", m.cp_min);
+    cJSON_AddNumberToObject(res, "slr", m.slr);
+    cJSON_AddNumberToObject(res, "cpic", m.cpic);
+    cJSON_AddNumberToObject(res, "slr_cpic", m.slr_cpic);
+    cJSON_AddNumberToObject(res, "sequential_time", m.sequential);
+    cJSON_AddNumberToObject(res, "speedup", m.speedup);
+    cJSON_AddNumberToObject(res, "efficiency", m.efficiency);
+    /* for the summary of `hetsim run` only (not written to the record) */
+    cJSON *x = cJSON_AddObjectToObject(rec, "explain");
+    if (m.sequential_worker >= 0)
+        cJSON_AddStringToObject(x, "sequential_worker", hs_sched_worker(run->rt, m.sequential_worker)->name);
+    cJSON *t = cJSON_AddObjectToObject(rec, "timing");
+    cJSON_AddNumberToObject(t, "wall_seconds", run->wall);
+    cJSON_AddNumberToObject(t, "policy_seconds", run->rt->policy_wall);
+}
+
+static int write_trace(const char *path, const struct hs_run *run,
+                       int (*writer)(const struct hs_sched *, FILE *))
+{
+    if (!path)
+        return 0;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return hs_fail("cannot write %s", path);
+    int rc = writer(run->rt, f);
+    if (fclose(f))
+        rc = hs_fail("cannot write %s", path);
+    return rc;
+}
+
+static int run_resolved(const struct hs_scenario *sc, const struct hs_scenario_plan *plan,
+                        const struct hs_platform_ref *ref, const struct hs_dag *dag,
+                        const struct hs_policy *policy, const struct hs_spec *pspec, cJSON **record)
+{
+    struct hs_run_config cfg = sc->cfg;
+    cfg.platform_file = ref->file;
+    cfg.platform_name = ref->name;
+    cfg.perf_file = ref->perf;
+    cfg.bw_scale = ref->bw_scale;
+    cfg.host_map = ref->host_map;
+    cfg.opts.gpu_speed = ref->gpu_speed;
+    if (plan->engine->measured && (ref->bw_scale != 1 || ref->gpu_speed != 1)) {
+        hs_fail("platform %s: bw_scale and gpu_speed scale a simulated machine; the real engine "
+                "measures this one",
+                sc->platform);
+        return HS_EXIT_USAGE;
+    }
+    struct hs_run run;
+    int rc = plan->engine->run(&cfg, dag, policy, pspec, &run);
+    if (rc == HS_EXIT_FAIL)
+        hs_fail("run failed: %s", run.rt->error);
+    else if (rc && run.rt && run.rt->refused)
+        hs_fail("%s", run.rt->error);
+    if (rc == 0) {
+        char *policy_text = hs_spec_text(pspec);
+        struct hs_record_inputs in = {sc->platform, dag->name, policy_text, ref->perf_label, &cfg,
+                                      plan->engine_reason};
+        *record = hs_record_new(&in, &run);
+        free(policy_text);
+        add_metrics(*record, &run);
+        hs_bm_scenario_volume(*record, &run);
+        if (sc->events) {
+            hs_record_add_events(*record, run.rt);
+            hs_record_add_core_times(*record, &run);
+        }
+        if (write_trace(sc->trace, &run, hs_trace_write_csv) ||
+            write_trace(sc->chrome_trace, &run, hs_trace_write_chrome) ||
+            write_trace(sc->tasks_rec, &run, hs_trace_write_taskrec)) {
+            cJSON_Delete(*record);
+            *record = NULL;
+            rc = HS_EXIT_FAIL;
+        }
+    }
+    hs_run_free(&run);
+    return rc;
+}
+
+/* A platform file with no timing table times kernels as flops / host speed:
+ * say so, since the user may expect the kernels of the machine it describes
+ * (flat:P is defined by its speeds, and explicit costs need no table). */
+static void warn_rate_based(const struct hs_scenario *sc, const struct hs_scenario_plan *plan,
+                            const struct hs_platform_ref *ref, const struct hs_dag *dag)
+{
+    if (ref->perf || plan->flat || plan->engine->measured)
+        return;
+    for (int i = 0; i < dag->ntasks; i++) {
+        const struct hs_task *t = &dag->tasks[i];
+        if (!t->proc_cost && isnan(t->arch_cost[HS_ARCH_CPU]) && isnan(t->arch_cost[HS_ARCH_GPU]) &&
+            t->flops > 0) {
+            fprintf(stderr, "hetsim: warning: platform %s has no timing table: kernels such as %s "
+                            "last flops / host speed (name a table with --perf)\n",
+                    sc->platform, dag->kernels[t->kernel]);
+            return;
+        }
+    }
+}
+
+int hs_scenario_run(const struct hs_scenario *sc, cJSON **record)
+{
+    *record = NULL;
+    struct hs_scenario_plan plan;
+    if (hs_scenario_plan(sc, &plan))
+        return HS_EXIT_USAGE;
+    int rc = HS_EXIT_USAGE;
+    if (!plan.engine) {
+        rc = hs_bm_scenario_run(sc, &plan, record);
+        hs_scenario_plan_free(&plan);
+        return rc;
+    }
+    struct hs_platform_ref ref;
+    if (hs_resolve_platform_seeded(sc->platform, sc->perf, sc->cfg.opts.seed, &ref)) {
+        hs_scenario_plan_free(&plan);
+        return HS_EXIT_USAGE;
+    }
+    struct hs_dag *dag = hs_workload_build(sc->workload);
+    struct hs_spec pspec;
+    const struct hs_policy *policy = dag ? hs_policy_parse(sc->policy, &pspec) : NULL;
+    if (policy && !hs_bm_scenario_check(dag, &plan, policy->name)) {
+        rc = run_resolved(sc, &plan, &ref, dag, policy, &pspec, record);
+        if (rc == 0) /* once the platform is known to load */
+            warn_rate_based(sc, &plan, &ref, dag);
+    }
+    if (policy)
+        hs_spec_free(&pspec);
+    hs_dag_free(dag);
+    hs_platform_ref_free(&ref);
+    hs_scenario_plan_free(&plan);
+    return rc;
+}

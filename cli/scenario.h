@@ -1,0 +1,65 @@
+/* cli/scenario.h — one run described by names, as on the command line
+ * (platform, workload, policy, engine and options), carried out in this
+ * process and returned as its run record. `hetsim run` prints and writes it;
+ * sweeps fork a child per scenario (SimGrid allows one simulation per
+ * process).
+ *
+ * The path of one run: hs_scenario_run reads the names once into a plan
+ * (struct hs_scenario_plan: the engine and why, the checked policy, the
+ * platform's kind), resolves the platform (cli/resolve.c, platforms/),
+ * builds the DAG (workloads/), and hands both with the policy (policies/) to
+ * the engine kind (sim/run.h: simgrid, model or real under sim/engines/),
+ * which builds the runtime (sim/runtime.c) and executes it; the run becomes
+ * its record (sim/record.c) with the metrics of analysis/metrics.c. */
+#ifndef HS_SCENARIO_H
+#define HS_SCENARIO_H
+
+#include "sim/run.h"
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+
+struct hs_scenario {
+    const char *engine;        /* "auto" (default), "simgrid", "model" or "real" */
+    const char *platform, *workload, *policy;
+    const char *perf;          /* timing table overriding the shipped one, or NULL */
+    const char *costs;         /* the runtime's costs: "platform" (default), "off", KEY=DURATION/... */
+    struct hs_run_config cfg;  /* selection, runtime options, paje_file, verbose */
+    const char *trace;         /* per-task CSV trace to write, or NULL */
+    const char *chrome_trace;  /* Chrome trace-event JSON to write, or NULL */
+    const char *tasks_rec;     /* StarPU tasks.rec to write, or NULL */
+    bool events;               /* per-task and per-transfer events in the record */
+};
+
+#define HS_DEFAULT_PLATFORM "idgraf"
+#define HS_DEFAULT_WORKLOAD "cholesky:n=8192,nb=512"
+#define HS_DEFAULT_POLICY "dmda"
+
+void hs_scenario_defaults(struct hs_scenario *sc);
+
+/* The engine names --engine takes ("cuda" is another name for "real"): the
+ * canonical name, or NULL if text is none of them. */
+const char *hs_engine_name(const char *text);
+
+/* A scenario's names read once: what everything after the first checks
+ * reads instead of the text. */
+struct hs_scenario_plan {
+    const struct hs_engine_kind *engine; /* NULL: Beaumont and Marchal's request-level model */
+    char engine_reason[256];             /* why that engine (the record's engine_reason) */
+    bool bm_policy;                      /* one of Beaumont and Marchal's strategies */
+    int bm_dim;                          /* its product: 2 outer, 3 matrix */
+    bool flat, free_network;             /* flat:P; with bw=inf */
+    struct hs_spec flat_spec;            /* checked, when flat */
+};
+
+/* Read the scenario's names into p: 0, or 2 with hs_fail (bad input). */
+int hs_scenario_plan(const struct hs_scenario *sc, struct hs_scenario_plan *p);
+void hs_scenario_plan_free(struct hs_scenario_plan *p);
+
+/* Run the scenario. Returns 0 with the run record in *record (the caller
+ * deletes it; its "timing" section holds wall-clock figures, not
+ * reproducible, that callers drop unless asked for), 2 for bad input, 1 if
+ * the run failed; the message is in hs_last_error(). */
+int hs_scenario_run(const struct hs_scenario *sc, cJSON **record);
+
+#endif

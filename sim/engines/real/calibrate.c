@@ -1,0 +1,483 @@
+/* sim/engines/real/calibrate.c — measuring a real machine.
+ *
+ * Kernels: every kernel of the sample DAGs the caller gives (small tiled
+ * Cholesky, LU and QR for each tile size), on the inputs a run would give
+ * them. On the cores they run on --cpu-threads pinned cores at once, as in
+ * a run where several workers compute (a core is slower when its neighbours
+ * work), each run on freshly restored inputs and timed in its thread's CPU
+ * time (what it takes of its core, however loaded the machine), the median
+ * kept. On a GPU
+ * (kernels that have a GPU version, when GPUs are calibrated) they run back
+ * to back (calibrate_gpu.c). A kernel with no GPU version gets no gpu
+ * entry: the simulation then never puts it on a GPU.
+ * What a real run adds to each task — noticing a completion, the runtime's
+ * and the policy's work, handing the next task to its worker — is measured
+ * by running tasks of a known length through the runtime and the real
+ * engine on one worker of each architecture (what they took beyond their
+ * length, per task: see overhead_run), and added
+ * to every entry of that architecture: the task times a measured run
+ * records hold it too. The platform file therefore states
+ * no runtime costs of its own (its comment says so).
+ * Links (GPUs only): see calibrate_gpu.c.
+ * Output: NAME.machine.json (cores, GPUs, links, overheads), NAME.xml (a
+ * SimGrid platform of the machine), perf/NAME.json (timing table, every
+ * entry marked as measured here). */
+#include "sim/engines/real/calibrate.h"
+#include "sim/engines/real/calibrate_gpu.h"
+#include "sim/engines/real/machine.h"
+#include "sim/engines/real/numeric.h"
+#include "sim/engines/real/pin.h"
+#include "sim/engines/real/run_real.h"
+#include "sim/util.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static double median(double *v, int n)
+{
+    gsl_sort(v, 1, (size_t)n);
+    return gsl_stats_median_from_sorted_data(v, 1, (size_t)n);
+}
+
+int hs_calibrate_gpus_visible(void)
+{
+#ifdef HETSIM_HAVE_CUDA
+    return hs_cal_gpus_visible();
+#else
+    return 0;
+#endif
+}
+
+/* What a calibration builds up. */
+struct calib {
+    const struct hs_calibrate_opts *o;
+    struct hs_machine m;
+    int cpu_threads;
+    char model[256];  /* the processors measured, for the sources */
+    char source[640]; /* of every entry */
+    cJSON *entries;
+};
+
+/* ---- samples ----------------------------------------------------------------- */
+
+static void sample_take(struct hs_cal_sample *sm, const struct hs_dag *dag, const struct hs_numeric *num,
+                        int t, void **host)
+{
+    const struct hs_task *task = &dag->tasks[t];
+    *sm = (struct hs_cal_sample){.dag = dag, .num = num, .task = t, .n = task->naccess};
+    for (int i = 0; i < sm->n; i++) {
+        sm->bytes[i] = (size_t)dag->handles[task->access[i].handle].bytes;
+        sm->input[i] = hs_xmalloc(sm->bytes[i]);
+        memcpy(sm->input[i], host[task->access[i].handle], sm->bytes[i]);
+    }
+}
+
+static void sample_free(struct hs_cal_sample *sm)
+{
+    for (int i = 0; i < sm->n; i++)
+        free(sm->input[i]);
+}
+
+/* ---- kernels on cores ----------------------------------------------------------- */
+
+struct cpu_job {
+    const struct hs_cal_sample *sm;
+    int reps;
+    double median;
+};
+
+static double thread_time(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* reps timings of the kernel on restored inputs, in the thread's CPU time:
+ * what the kernel takes of its core, whatever else runs on the machine (a
+ * measured run records both its tasks' wall and CPU times, so that
+ * `hetsim compare` tells a slower kernel from a core taken by others). */
+static void *cpu_thread_main(void *arg)
+{
+    struct cpu_job *job = arg;
+    const struct hs_cal_sample *sm = job->sm;
+    void *bufs[16];
+    double t[64];
+    for (int i = 0; i < sm->n; i++)
+        bufs[i] = hs_xmalloc(sm->bytes[i]);
+    for (int r = 0; r <= job->reps; r++) { /* r == 0 warms up */
+        for (int i = 0; i < sm->n; i++)
+            memcpy(bufs[i], sm->input[i], sm->bytes[i]);
+        double t0 = thread_time();
+        hs_numeric_cpu(sm->num, sm->dag, sm->task, bufs);
+        if (r)
+            t[r - 1] = thread_time() - t0;
+    }
+    for (int i = 0; i < sm->n; i++)
+        free(bufs[i]);
+    job->median = median(t, job->reps);
+    return NULL;
+}
+
+/* The kernel on `threads` cores at once, each thread pinned to a core of its
+ * own after the first (as the real engine pins its CPU workers): the mean of
+ * the per-thread medians. */
+static double time_cpu_kernel(const struct hs_cal_sample *sm, int reps, int threads)
+{
+    struct cpu_job jobs[64];
+    pthread_t th[64];
+    struct hs_cores *cores = hs_cores_get();
+    threads = threads < 1 ? 1 : threads > 64 ? 64 : threads;
+    for (int i = 0; i < threads; i++) {
+        jobs[i] = (struct cpu_job){sm, reps > 64 ? 64 : reps, 0};
+        pthread_create(&th[i], NULL, cpu_thread_main, &jobs[i]);
+        hs_cores_pin(cores, th[i], i + 1);
+    }
+    double sum = 0;
+    for (int i = 0; i < threads; i++) {
+        pthread_join(th[i], NULL);
+        sum += jobs[i].median;
+    }
+    hs_cores_free(cores);
+    return sum / threads;
+}
+
+/* ---- what the engine and the runtime add to every task ------------------------ */
+
+/* A FIFO policy for the measurement (the policies library is not linked here). */
+static struct hs_task *fifo[4096];
+static int fifo_head, fifo_len;
+
+static void fifo_push(struct hs_sched *s, struct hs_task *t)
+{
+    (void)s;
+    fifo[(fifo_head + fifo_len++) % 4096] = t;
+}
+
+static struct hs_task *fifo_pop(struct hs_sched *s, int w)
+{
+    (void)s, (void)w;
+    if (!fifo_len)
+        return NULL;
+    fifo_len--;
+    struct hs_task *t = fifo[fifo_head];
+    fifo_head = (fifo_head + 1) % 4096;
+    return t;
+}
+
+static const struct hs_policy fifo_policy = {.name = "calibration-fifo", .push = fifo_push, .pop = fifo_pop};
+
+/* The typical time from one task's start to the next's on the run's one
+ * worker, less the tasks' length: the median, so that a moment another
+ * process took the core (a loaded machine) does not count as the engine's. */
+static double median_cycle(const struct hs_sched *rt, double length)
+{
+    int n = rt->dag->ntasks;
+    double *start = hs_xmalloc((size_t)n * sizeof *start);
+    for (int t = 0; t < n; t++)
+        start[t] = rt->ts[t].ev.start;
+    gsl_sort(start, 1, (size_t)n);
+    for (int t = 0; t + 1 < n; t++)
+        start[t] = start[t + 1] - start[t];
+    double m = median(start, n - 1) - length;
+    free(start);
+    return m;
+}
+
+/* One run of n independent tasks of `length` seconds each (spins: no real
+ * kernel) through the runtime and the real engine on one worker of `arch`:
+ * what each task takes beyond its length. On a core, the median cycle (see
+ * median_cycle); on a GPU, with a window of 2 (the next task is ready when
+ * one ends, as in a run, so cycles overlap), makespan / n. */
+static int overhead_run(const char *platform_file, enum hs_arch arch, int n, double length, double *per_task)
+{
+    struct hs_dag *dag = hs_dag_new("calibration:overhead");
+    for (int i = 0; i < n; i++) {
+        int t = hs_dag_add_task(dag, "null", NULL, 0, 0);
+        dag->tasks[t].arch_cost[arch] = length;
+        dag->tasks[t].arch_mask = HS_ARCH_BIT(arch);
+    }
+    hs_dag_finalize(dag);
+    struct hs_run_config cfg;
+    hs_run_config_defaults(&cfg);
+    cfg.platform_file = platform_file;
+    cfg.platform_name = "calibration";
+    cfg.select.gpus = arch == HS_ARCH_GPU;
+    cfg.select.cpus = arch == HS_ARCH_CPU;
+    struct hs_run run;
+    fifo_head = fifo_len = 0;
+    struct hs_spec none = {0};
+    int rc = hs_run_real(&cfg, dag, &fifo_policy, &none, &run);
+    if (rc == 0)
+        *per_task = fmax(0, arch == HS_ARCH_CPU ? median_cycle(run.rt, length) : run.rt->makespan / n - length);
+    else
+        hs_fail("calibrate: the overhead run failed: %s", run.rt && run.rt->error ? run.rt->error : hs_last_error());
+    hs_run_free(&run);
+    hs_dag_free(dag);
+    return rc ? -1 : 0;
+}
+
+/* The median of five runs. On a core 300 tasks of 1 ms, as a kernel lasts
+ * (a worker that has waited that long for a core's kernel must notice its
+ * end), on a GPU 2,000 empty ones. */
+static int task_overhead(const char *platform_file, enum hs_arch arch, double *overhead)
+{
+    double v[5];
+    for (int i = 0; i < 5; i++)
+        if (overhead_run(platform_file, arch, arch == HS_ARCH_CPU ? 300 : 2000, arch == HS_ARCH_CPU ? 1e-3 : 0,
+                         &v[i]))
+            return -1;
+    *overhead = median(v, 5);
+    return 0;
+}
+
+/* ---- the timing table ----------------------------------------------------------- */
+
+static void add_entry(cJSON *arr, const char *kernel, const char *arch, int nb, double seconds,
+                      const char *source)
+{
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "kernel", kernel);
+    cJSON_AddStringToObject(e, "arch", arch);
+    cJSON_AddNumberToObject(e, "nb", nb);
+    cJSON_AddNumberToObject(e, "seconds", seconds);
+    cJSON_AddStringToObject(e, "source", source);
+    cJSON_AddItemToArray(arr, e);
+}
+
+/* Has (kernel, nb) been timed already? Cholesky and GEMM share dgemm. */
+static bool timed(const cJSON *entries, const char *kernel, int nb)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, entries)
+    {
+        if (strcmp(cJSON_GetObjectItem(e, "kernel")->valuestring, kernel) == 0 &&
+            cJSON_GetObjectItem(e, "nb")->valueint == nb)
+            return true;
+    }
+    return false;
+}
+
+/* Time one kernel (task t of the sample DAG, its inputs in host) on a core
+ * and, when it has a GPU version and GPUs are calibrated, on GPU 0. */
+static void measure_kernel(struct calib *c, const struct hs_dag *dag, const struct hs_numeric *num, int t,
+                           void **host, struct hs_cal_gpu *gpu)
+{
+    const struct hs_task *task = &dag->tasks[t];
+    const char *kernel = dag->kernels[task->kernel];
+    struct hs_cal_sample sm;
+    sample_take(&sm, dag, num, t, host);
+    double cpu = time_cpu_kernel(&sm, c->o->reps, c->cpu_threads), gpu_time = NAN;
+    add_entry(c->entries, kernel, "cpu", num->nb, cpu + c->m.task_overhead[HS_ARCH_CPU], c->source);
+#ifdef HETSIM_HAVE_CUDA
+    if (gpu && hs_numeric_has_gpu_kernel(num, dag, t)) {
+        gpu_time = hs_cal_gpu_time(gpu, &sm, c->o->reps) + c->m.task_overhead[HS_ARCH_GPU];
+        add_entry(c->entries, kernel, "gpu", num->nb, gpu_time, c->source);
+    }
+#else
+    (void)gpu;
+#endif
+    sample_free(&sm);
+    if (c->o->verbose) {
+        printf("  %-7s nb %5d  cpu %12.3f us", kernel, num->nb, cpu * 1e6);
+        if (!isnan(gpu_time)) /* GPUs calibrated, and this kernel has a GPU version */
+            printf("  gpu %9.3f us", gpu_time * 1e6);
+        printf("\n");
+    }
+    if (strcmp(kernel, "dgemm") == 0) { /* nominal speeds: DGEMM at the largest tile */
+        c->m.core_speed = task->flops / cpu;
+        for (int g = 0; g < c->m.ngpus; g++)
+            c->m.gpus[g].speed = task->flops / gpu_time;
+    }
+}
+
+/* Time every kernel of one sample DAG (its first task of each kernel). */
+static int measure_dag(struct calib *c, const struct hs_dag *dag)
+{
+    struct hs_numeric num;
+    hs_numeric_init(&num, dag);
+    if (num.family == HS_FAMILY_NONE)
+        return hs_fail("calibrate: %s has no real kernels", dag->name);
+    struct hs_cal_gpu *gpu = NULL;
+#ifdef HETSIM_HAVE_CUDA
+    if (c->m.ngpus && !(gpu = hs_cal_gpu_new(&num))) {
+        hs_numeric_free(&num);
+        return -1;
+    }
+#endif
+    void **host = hs_xcalloc((size_t)dag->nhandles, sizeof(void *));
+    for (int h = 0; h < dag->nhandles; h++)
+        host[h] = hs_xcalloc(1, (size_t)dag->handles[h].bytes + 1);
+    hs_numeric_fill(&num, dag, host);
+    for (int t = 0; t < dag->ntasks; t++) {
+        const struct hs_task *task = &dag->tasks[t];
+        if (task->naccess > 16)
+            continue;
+        void *bufs[16];
+        for (int i = 0; i < task->naccess; i++)
+            bufs[i] = host[task->access[i].handle];
+        if (hs_numeric_has_cpu_kernel(&num, dag, t) && !timed(c->entries, dag->kernels[task->kernel], num.nb))
+            measure_kernel(c, dag, &num, t, host, gpu);
+        hs_numeric_cpu(&num, dag, t, bufs); /* on to the next kernel's inputs */
+    }
+    for (int h = 0; h < dag->nhandles; h++)
+        free(host[h]);
+    free(host);
+#ifdef HETSIM_HAVE_CUDA
+    hs_cal_gpu_free(gpu);
+#endif
+    hs_numeric_free(&num);
+    return 0;
+}
+
+static int write_perf(const char *path, const char *model, cJSON *entries)
+{
+    cJSON *root = cJSON_CreateObject();
+    char desc[768];
+    snprintf(desc, sizeof desc, "Kernel timings measured on %s by hetsim calibrate", model);
+    cJSON_AddStringToObject(root, "description", desc);
+    cJSON_AddItemToObject(root, "kernels", entries);
+    return hs_machine_write_json(path, root);
+}
+
+/* ---- the machine ------------------------------------------------------------------ */
+
+/* The processor's model name (Linux's /proc/cpuinfo), else a plain word. */
+static void cpu_model(char *out, size_t size)
+{
+    snprintf(out, size, "this machine's cores");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        if (strncmp(line, "model name", 10) == 0 && colon) {
+            colon += strspn(colon + 1, " \t") + 1;
+            colon[strcspn(colon, "\n")] = '\0';
+            snprintf(out, size, "%s", colon);
+            break;
+        }
+    }
+    if (f)
+        fclose(f);
+}
+
+/* Cores and GPUs to declare, each GPU's model, memory and links. */
+static int describe_machine(struct calib *c)
+{
+    const struct hs_calibrate_opts *o = c->o;
+#ifdef HETSIM_HAVE_CUDA
+    const char *why = "";
+#else
+    const char *why = " (this hetsim was built without CUDA)";
+#endif
+    int visible = hs_calibrate_gpus_visible();
+    if (o->gpus > visible)
+        return hs_fail("calibrate: --gpus %d, but %d GPU%s visible here%s", o->gpus, visible,
+                       visible == 1 ? " is" : "s are", why);
+    struct hs_machine *m = &c->m;
+    m->name = hs_xstrdup(o->name);
+    m->ngpus = o->gpus >= 0 ? o->gpus : visible;
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    online = online > 0 ? online : 1;
+    m->cores = o->cores > 0 ? o->cores : (int)(m->ngpus || online == 1 ? online : online - 1);
+    m->core_speed = 1e9; /* placeholders until the kernels are timed */
+    m->gpus = hs_xcalloc((size_t)(m->ngpus ? m->ngpus : 1), sizeof *m->gpus);
+    m->task_overhead[HS_ARCH_CPU] = m->task_overhead[HS_ARCH_GPU] = NAN;
+    int workers = m->cores - m->ngpus;
+    c->cpu_threads = o->cpu_threads > 0 ? o->cpu_threads : workers < 1 ? 1 : workers > 4 ? 4 : workers;
+    cpu_model(c->model, sizeof c->model);
+    int rc = 0;
+#ifdef HETSIM_HAVE_CUDA
+    for (int g = 0; !rc && g < m->ngpus; g++) {
+        free(m->gpu_model);
+        m->gpu_model = hs_cal_gpu_model(g, &m->gpus[g].memsize);
+        m->gpus[g].speed = 1e12;
+        rc = hs_cal_links(g, o->reps, &m->gpus[g], o->verbose);
+    }
+#endif
+    if (!m->gpu_model)
+        m->gpu_model = hs_xstrdup("");
+    return rc;
+}
+
+/* Every entry's source: how it was measured. */
+static void write_source(struct calib *c)
+{
+    const struct hs_machine *m = &c->m;
+    int n = snprintf(c->source, sizeof c->source, "measured by hetsim calibrate on %s: OpenBLAS/LAPACKE "
+                     "with %d pinned cores busy, thread CPU time, medians of %d runs, plus %.1f us of "
+                     "engine and runtime overhead per task", c->model, c->cpu_threads, c->o->reps,
+                     m->task_overhead[HS_ARCH_CPU] * 1e6);
+    if (m->ngpus && n > 0 && (size_t)n < sizeof c->source)
+        snprintf(c->source + n, sizeof c->source - (size_t)n, "; %s: cuBLAS/cuSOLVER back to back (CUDA "
+                 "events) plus %.1f us per task", m->gpu_model, m->task_overhead[HS_ARCH_GPU] * 1e6);
+}
+
+/* The machine files, at dir/NAME.xml and dir/NAME.machine.json. */
+static int save_machine(const struct calib *c, const char *xml)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.machine.json", c->o->dir, c->o->name);
+    return hs_machine_save(path, &c->m) || hs_machine_write_platform(&c->m, xml) ? -1 : 0;
+}
+
+static int measure_overheads(struct calib *c, const char *xml)
+{
+    struct hs_machine *m = &c->m;
+    int rc = task_overhead(xml, HS_ARCH_CPU, &m->task_overhead[HS_ARCH_CPU]);
+    if (!rc && m->ngpus)
+        rc = task_overhead(xml, HS_ARCH_GPU, &m->task_overhead[HS_ARCH_GPU]);
+    if (!rc && c->o->verbose) {
+        printf("  engine and runtime overhead per task: %.3f us on a core", m->task_overhead[HS_ARCH_CPU] * 1e6);
+        if (m->ngpus)
+            printf(", %.3f us on a GPU", m->task_overhead[HS_ARCH_GPU] * 1e6);
+        printf("\n");
+    }
+    return rc;
+}
+
+static int write_table(struct calib *c)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/perf", c->o->dir);
+    if (mkdir(path, 0777) && errno != EEXIST)
+        return hs_fail("cannot create %s: %s", path, strerror(errno));
+    snprintf(path, sizeof path, "%s/perf/%s.json", c->o->dir, c->o->name);
+    char model[640];
+    snprintf(model, sizeof model, "%s%s%s", c->model, c->m.ngpus ? " and " : "", c->m.gpu_model);
+    int rc = write_perf(path, model, c->entries);
+    c->entries = NULL; /* the table's now */
+    return rc;
+}
+
+int hs_calibrate(const struct hs_calibrate_opts *o)
+{
+    struct calib c = {.o = o, .entries = cJSON_CreateArray()};
+    char xml[4096];
+    snprintf(xml, sizeof xml, "%s/%s.xml", o->dir, o->name);
+    int rc = describe_machine(&c);
+    if (!rc) /* the overhead runs need the machine's files */
+        rc = save_machine(&c, xml);
+    if (!rc)
+        rc = measure_overheads(&c, xml);
+    if (!rc)
+        write_source(&c);
+    for (int i = 0; !rc && i < o->nsamples; i++) /* sorted by tile size: dgemm's largest comes last */
+        rc = measure_dag(&c, o->samples[i]);
+    if (!rc)
+        rc = write_table(&c);
+    if (!rc) /* again, with the speeds the kernels gave and the overheads */
+        rc = save_machine(&c, xml);
+    cJSON_Delete(c.entries);
+    hs_machine_free(&c.m);
+    return rc;
+}

@@ -1,0 +1,41 @@
+/* sim/engines/real/calibrate_gpu.h — inside `hetsim calibrate` (calibrate.c): one
+ * kernel's real inputs (a sample), and the measurements that need CUDA:
+ * the host links of a GPU and the steady-state time of a kernel on it
+ * (calibrate_gpu.c, built with CUDA only). */
+#ifndef HS_REAL_CALIBRATE_GPU_H
+#define HS_REAL_CALIBRATE_GPU_H
+
+#include "sim/engines/real/machine.h"
+#include "sim/engines/real/numeric.h"
+
+#include <stddef.h>
+
+/* One kernel's real inputs, in its access order: a sample DAG's data just
+ * before that task ran, the DAG run in submission order on a core (so that
+ * pivots, reflectors and factors are the ones a run feeds the kernel). */
+struct hs_cal_sample {
+    const struct hs_dag *dag;
+    const struct hs_numeric *num;
+    int task, n;
+    size_t bytes[16];
+    void *input[16];
+};
+
+/* GPUs visible here; their model name (caller frees) and memory. */
+int hs_cal_gpus_visible(void);
+char *hs_cal_gpu_model(int device, double *memsize);
+
+/* Fit the pinned host<->device copies of `device` as latency +
+ * bytes/bandwidth: -1 with hs_fail. */
+int hs_cal_links(int device, int reps, struct hs_machine_gpu *g, bool verbose);
+
+/* Kernel timing on GPU 0 for one sample DAG's numerics: a stream and the
+ * libraries' handles (NULL with hs_fail), the steady-state time of a
+ * sample's kernel (back to back, reps × 4 runs, the restoring of its inputs
+ * timed apart and taken off), and their release. */
+struct hs_cal_gpu;
+struct hs_cal_gpu *hs_cal_gpu_new(const struct hs_numeric *num);
+double hs_cal_gpu_time(struct hs_cal_gpu *g, const struct hs_cal_sample *sm, int reps);
+void hs_cal_gpu_free(struct hs_cal_gpu *g);
+
+#endif

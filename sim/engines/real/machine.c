@@ -1,0 +1,234 @@
+/* sim/engines/real/machine.c — reading and writing machine descriptions, and the
+ * platform they give (see machine.h). */
+#include "sim/engines/real/machine.h"
+#include "sim/buf.h"
+#include "platforms/inputfile.h"
+#include "sim/util.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double number(const cJSON *o, const char *key, bool *ok)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0)) {
+        *ok = false;
+        return 0;
+    }
+    return v->valuedouble;
+}
+
+static struct hs_link_fit link_of(const cJSON *o, const char *key, bool *ok)
+{
+    const cJSON *l = cJSON_GetObjectItemCaseSensitive(o, key);
+    struct hs_link_fit f = {number(l, "bandwidth", ok), number(l, "latency", ok)};
+    if (!(f.bandwidth > 0))
+        *ok = false;
+    return f;
+}
+
+int hs_machine_load(const char *path, struct hs_machine *m)
+{
+    memset(m, 0, sizeof *m);
+    struct hs_buf b = {0};
+    if (hs_buf_read_file(&b, path)) {
+        char why[1024];
+        snprintf(why, sizeof why, "%s", hs_last_error()); /* hs_fail writes over it */
+        hs_buf_free(&b);
+        return hs_fail("machine file %s (run `hetsim calibrate` on the machine first)", why);
+    }
+    if (b.len == 0)
+        return hs_fail("machine file %s is empty", path);
+    char err[1024];
+    cJSON *root = hs_json_parse_strict(path, hs_buf_str(&b), err, sizeof err);
+    hs_buf_free(&b);
+    if (!root)
+        return hs_fail("machine file %s", err);
+    bool ok = true;
+    const cJSON *gpus = cJSON_GetObjectItemCaseSensitive(root, "gpus");
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
+    const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "gpu_model");
+    m->cores = (int)number(root, "cores", &ok);
+    m->core_speed = number(root, "core_speed", &ok);
+    m->ngpus = cJSON_GetArraySize(gpus);
+    m->gpus = hs_xcalloc((size_t)(m->ngpus ? m->ngpus : 1), sizeof *m->gpus);
+    for (int i = 0; i < m->ngpus; i++) {
+        const cJSON *g = cJSON_GetArrayItem(gpus, i);
+        m->gpus[i] = (struct hs_machine_gpu){number(g, "memsize", &ok), number(g, "speed", &ok),
+                                             link_of(g, "h2d", &ok), link_of(g, "d2h", &ok)};
+    }
+    const cJSON *over = cJSON_GetObjectItemCaseSensitive(root, "task_overhead");
+    static const char *const arch[HS_NARCH] = {"cpu", "gpu"};
+    for (int a = 0; a < HS_NARCH; a++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(over, arch[a]);
+        m->task_overhead[a] = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+        ok &= !v || (cJSON_IsNumber(v) && v->valuedouble >= 0);
+    }
+    m->name = hs_xstrdup(cJSON_IsString(name) ? name->valuestring : "machine");
+    m->gpu_model = hs_xstrdup(cJSON_IsString(model) ? model->valuestring : "");
+    cJSON_Delete(root);
+    if (!ok || m->cores < 1 || !cJSON_IsArray(gpus)) {
+        hs_machine_free(m);
+        return hs_fail("machine file %s: needs cores >= 1, core_speed, gpus[] (maybe empty) with memsize, "
+                       "speed, h2d and d2h {bandwidth > 0, latency}, and task_overhead {cpu, gpu} >= 0 if "
+                       "given", path);
+    }
+    return 0;
+}
+
+static cJSON *link_json(const struct hs_link_fit *l)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "bandwidth", l->bandwidth);
+    cJSON_AddNumberToObject(o, "latency", l->latency);
+    return o;
+}
+
+int hs_machine_save(const char *path, const struct hs_machine *m)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "name", m->name);
+    cJSON_AddStringToObject(root, "gpu_model", m->gpu_model);
+    cJSON_AddNumberToObject(root, "cores", m->cores);
+    cJSON_AddNumberToObject(root, "core_speed", m->core_speed);
+    cJSON *gpus = cJSON_AddArrayToObject(root, "gpus");
+    for (int i = 0; i < m->ngpus; i++) {
+        cJSON *g = cJSON_CreateObject();
+        cJSON_AddNumberToObject(g, "memsize", m->gpus[i].memsize);
+        cJSON_AddNumberToObject(g, "speed", m->gpus[i].speed);
+        cJSON_AddItemToObject(g, "h2d", link_json(&m->gpus[i].h2d));
+        cJSON_AddItemToObject(g, "d2h", link_json(&m->gpus[i].d2h));
+        cJSON_AddItemToArray(gpus, g);
+    }
+    if (!isnan(m->task_overhead[HS_ARCH_CPU]) || !isnan(m->task_overhead[HS_ARCH_GPU])) {
+        cJSON *over = cJSON_AddObjectToObject(root, "task_overhead");
+        if (!isnan(m->task_overhead[HS_ARCH_CPU]))
+            cJSON_AddNumberToObject(over, "cpu", m->task_overhead[HS_ARCH_CPU]);
+        if (!isnan(m->task_overhead[HS_ARCH_GPU]))
+            cJSON_AddNumberToObject(over, "gpu", m->task_overhead[HS_ARCH_GPU]);
+    }
+    return hs_machine_write_json(path, root);
+}
+
+int hs_machine_write_json(const char *path, cJSON *root)
+{
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    FILE *f = fopen(path, "w");
+    int rc = !f || fputs(text, f) < 0 || fputc('\n', f) == EOF;
+    if (f)
+        rc |= fclose(f) != 0;
+    free(text);
+    return rc ? hs_fail("cannot write %s", path) : 0;
+}
+
+void hs_machine_free(struct hs_machine *m)
+{
+    free(m->name);
+    free(m->gpu_model);
+    free(m->gpus);
+    memset(m, 0, sizeof *m);
+}
+
+void hs_machine_inventory(const struct hs_machine *m, struct hs_inventory *inv)
+{
+    inv->n = 0;
+    inv->hosts = hs_xcalloc((size_t)(m->cores + m->ngpus + 1), sizeof *inv->hosts);
+    char name[32];
+    for (int i = 0; i < m->cores; i++) {
+        snprintf(name, sizeof name, "CPU%d", i);
+        inv->hosts[inv->n++] = (struct hs_inv_host){hs_xstrdup(name), HS_HOST_CPU, m->core_speed, 0, -1, 0, 0};
+    }
+    for (int i = 0; i < m->ngpus; i++) {
+        snprintf(name, sizeof name, "GPU%d", i);
+        inv->hosts[inv->n++] = (struct hs_inv_host){hs_xstrdup(name), HS_HOST_GPU, m->gpus[i].speed,
+                                                    m->gpus[i].memsize, i, 0, 2};
+    }
+    inv->hosts[inv->n++] = (struct hs_inv_host){hs_xstrdup("RAM0"), HS_HOST_RAM, 1, 0, -1, 0, 0};
+}
+
+bool hs_machine_route(void *machine, const char *src, const char *dst, double *lat, double *bw)
+{
+    const struct hs_machine *m = machine;
+    int g;
+    const struct hs_link_fit *l = NULL;
+    if (strcmp(src, "RAM0") == 0 && sscanf(dst, "GPU%d", &g) == 1 && g < m->ngpus)
+        l = &m->gpus[g].h2d;
+    else if (strcmp(dst, "RAM0") == 0 && sscanf(src, "GPU%d", &g) == 1 && g < m->ngpus)
+        l = &m->gpus[g].d2h;
+    if (!l)
+        return false;
+    *lat = l->latency;
+    *bw = l->bandwidth;
+    return true;
+}
+
+/* The platform's comment: what it is, and why it states no runtime costs. */
+static void write_comment(FILE *f, const struct hs_machine *m)
+{
+    fprintf(f, "<!-- %s: %d cores", m->name, m->cores);
+    if (m->ngpus)
+        fprintf(f, ", %d x %s", m->ngpus, m->gpu_model);
+    fprintf(f, "; written by `hetsim calibrate` from measurements.\n     No runtime/* costs (sim/costs.h): ");
+    bool cpu = !isnan(m->task_overhead[HS_ARCH_CPU]), gpu = !isnan(m->task_overhead[HS_ARCH_GPU]);
+    if (!cpu && !gpu) {
+        fprintf(f, "none was measured. -->\n");
+        return;
+    }
+    fprintf(f, "what the real engine and the runtime add to each\n     task (");
+    if (cpu)
+        fprintf(f, "%.2f us on a core%s", m->task_overhead[HS_ARCH_CPU] * 1e6, gpu ? ", " : "");
+    if (gpu)
+        fprintf(f, "%.2f us on a GPU", m->task_overhead[HS_ARCH_GPU] * 1e6);
+    fprintf(f, "; calibrate runs tasks of a known length through them and times\n"
+               "     what each takes beyond it) is in the timing table's entries, as it is in the\n"
+               "     task times a measured run records. -->\n");
+}
+
+int hs_machine_write_platform(const struct hs_machine *m, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return hs_fail("cannot write %s: %s", path, strerror(errno));
+    fprintf(f, "<?xml version=\"1.0\"?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n");
+    write_comment(f, m);
+    fprintf(f, "<platform version=\"4.1\">\n <config>\n  <prop id=\"network/model\" value=\"CM02\"/>\n"
+               "  <prop id=\"network/crosstraffic\" value=\"0\"/>\n </config>\n"
+               " <zone id=\"%s\" routing=\"Full\">\n",
+            m->name);
+    for (int i = 0; i < m->cores; i++)
+        fprintf(f, "  <host id=\"CPU%d\" speed=\"%.17gf\"><prop id=\"kind\" value=\"cpu\"/></host>\n", i,
+                m->core_speed);
+    for (int i = 0; i < m->ngpus; i++)
+        fprintf(f, "  <host id=\"GPU%d\" speed=\"%.17gf\"><prop id=\"kind\" value=\"gpu\"/>"
+                   "<prop id=\"memsize\" value=\"%.0f\"/><prop id=\"switch\" value=\"%d\"/></host>\n",
+                i, m->gpus[i].speed, m->gpus[i].memsize, i);
+    fprintf(f, "  <host id=\"RAM0\" speed=\"1f\"><prop id=\"kind\" value=\"ram\"/></host>\n");
+    for (int i = 0; i < m->ngpus; i++) {
+        fprintf(f, "  <link id=\"gpu%d_h2d\" bandwidth=\"%.17gBps\" latency=\"%.17gs\"/>\n", i,
+                m->gpus[i].h2d.bandwidth, m->gpus[i].h2d.latency);
+        fprintf(f, "  <link id=\"gpu%d_d2h\" bandwidth=\"%.17gBps\" latency=\"%.17gs\"/>\n", i,
+                m->gpus[i].d2h.bandwidth, m->gpus[i].d2h.latency);
+    }
+    for (int i = 0; i < m->ngpus; i++)
+        fprintf(f, "  <route src=\"RAM0\" dst=\"GPU%d\" symmetrical=\"NO\"><link_ctn id=\"gpu%d_h2d\"/></route>\n"
+                   "  <route src=\"GPU%d\" dst=\"RAM0\" symmetrical=\"NO\"><link_ctn id=\"gpu%d_d2h\"/></route>\n",
+                i, i, i, i);
+    fprintf(f, " </zone>\n</platform>\n");
+    return fclose(f) ? hs_fail("cannot write %s", path) : 0;
+}
+
+char *hs_machine_path(const char *platform_file)
+{
+    size_t n = strlen(platform_file);
+    if (n > 4 && strcmp(platform_file + n - 4, ".xml") == 0)
+        n -= 4;
+    char *p = hs_xmalloc(n + 16);
+    memcpy(p, platform_file, n);
+    strcpy(p + n, ".machine.json");
+    return p;
+}

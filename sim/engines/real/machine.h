@@ -1,0 +1,62 @@
+/* sim/engines/real/machine.h — the description of a real machine that `hetsim
+ * calibrate` writes beside the SimGrid platform it makes (NAME.machine.json
+ * next to NAME.xml): cores, GPUs (none on a machine calibrated without one)
+ * with their memory and measured host links, and what the real engine adds
+ * to each task. A real run builds its runtime platform from it, so that
+ * policies see the same estimates as in the simulation of that machine.
+ *
+ *   { "name": "h100", "gpu_model": "...", "cores": 16, "core_speed": f,
+ *     "gpus": [ { "memsize": b, "speed": f,
+ *                 "h2d": {"bandwidth": B/s, "latency": s},
+ *                 "d2h": {"bandwidth": B/s, "latency": s} } ],
+ *     "task_overhead": {"cpu": s, "gpu": s} }      (optional; measured) */
+#ifndef HS_REAL_MACHINE_H
+#define HS_REAL_MACHINE_H
+
+#include "sim/platform.h"
+
+#include <cjson/cJSON.h>
+
+struct hs_link_fit {
+    double bandwidth, latency;
+};
+
+struct hs_machine_gpu {
+    double memsize, speed;
+    struct hs_link_fit h2d, d2h;
+};
+
+struct hs_machine {
+    char *name, *gpu_model;
+    int cores, ngpus;
+    double core_speed;
+    struct hs_machine_gpu *gpus;
+    /* What the real engine and the runtime add to each task on a core and
+     * on a GPU (measured by calibrate; included in the timing table's
+     * entries); NAN when not measured. */
+    double task_overhead[HS_NARCH];
+};
+
+int hs_machine_load(const char *path, struct hs_machine *m);
+int hs_machine_save(const char *path, const struct hs_machine *m);
+void hs_machine_free(struct hs_machine *m);
+
+/* The machine's hosts (CPU0.., GPU0.., RAM0) and a route function over its
+ * links, for hs_platform_build. */
+void hs_machine_inventory(const struct hs_machine *m, struct hs_inventory *inv);
+bool hs_machine_route(void *machine, const char *src, const char *dst, double *lat, double *bw);
+
+/* The SimGrid platform that simulates this machine (CM02, one link per GPU
+ * and direction with the measured figures; no runtime costs (runtime/task_cpu
+ * and the like, sim/costs.h), as its comment says: what the engine adds per
+ * task is in the timing table). */
+int hs_machine_write_platform(const struct hs_machine *m, const char *path);
+
+/* Write root (then deleted) to path, as calibrate writes its JSON files:
+ * -1 with hs_fail if it cannot. */
+int hs_machine_write_json(const char *path, cJSON *root);
+
+/* NAME.xml -> NAME.machine.json (caller frees). */
+char *hs_machine_path(const char *platform_file);
+
+#endif

@@ -1,0 +1,14 @@
+/* sim/engines/simgrid/engine_simgrid.h — the SimGrid engine: simulated time. */
+#ifndef HS_ENGINE_SIMGRID_H
+#define HS_ENGINE_SIMGRID_H
+
+#include "sim/runtime.h"
+
+#include <stdbool.h>
+
+/* Run the runtime to completion on the loaded SimGrid platform (one
+ * simulation per process). With paje, kernels appear as "task" states of
+ * their worker's host in the Paje trace. */
+void hs_sg_engine_run(struct hs_sched *rt, const struct hs_platform *pf, bool paje);
+
+#endif

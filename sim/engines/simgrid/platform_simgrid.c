@@ -1,0 +1,374 @@
+/* sim/engines/simgrid/platform_simgrid.c — SimGrid platform files: checking, loading, listing. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#include "sim/engines/simgrid/platform_simgrid.h"
+#include "platforms/inputfile.h"
+#include "sim/hostmap.h"
+#include "sim/util.h"
+
+#include <stdbool.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/link.h>
+#include <simgrid/zone.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <xbt/config.h>
+#include <xbt/dynar.h>
+
+/* Keep the useful part of SimGrid's complaint ("Parse error at f.xml:12: …",
+ * "Uncaught exception std::invalid_argument: Link not found: x"). */
+static void extract_message(const char *log, char *out, size_t size)
+{
+    static const char *markers[] = {"Parse error at ", "Uncaught exception ", "[xbt_cfg/",
+                                    "Exception: ", NULL};
+    snprintf(out, size, "SimGrid could not load it");
+    for (int i = 0; markers[i]; i++) {
+        const char *p = strstr(log, markers[i]);
+        if (!p)
+            continue;
+        p += strlen(markers[i]);
+        if (i == 1 || i == 2) { /* skip the exception type / category */
+            const char *colon = strstr(p, ": ");
+            if (colon)
+                p = colon + 2;
+        }
+        size_t len = strcspn(p, "\n");
+        snprintf(out, size, "%.*s", (int)len, p);
+        return;
+    }
+}
+
+/* StarPU still ships version-3 files (power=) beside the .v4.xml ones. */
+static const char *old_version_hint(const char *path)
+{
+    char head[1024] = "";
+    FILE *f = fopen(path, "r");
+    if (f) {
+        head[fread(head, 1, sizeof head - 1, f)] = '\0';
+        fclose(f);
+    }
+    return strstr(head, "version=\"3\"") || strstr(head, "version='3'")
+               ? " (a version-3 platform: SimGrid 3.32 reads version 4; StarPU ships a .v4.xml "
+                 "beside its version-3 files)"
+               : "";
+}
+
+/* SimGrid's TCP artefacts, turned off unless the platform file's own <config>
+ * sets them (as StarPU's platform files do): the TCP window bound
+ * (a flow runs at most at TCP-gamma / (2 latency), so routes of large latency
+ * no longer take latency + bytes / bandwidth), interference between the two
+ * directions of a link, and the bandwidth term of CM02's flow weights. */
+static const struct {
+    const char *key, *value;
+} tcp_off[HS_SG_NCONFIG] = {
+    {"network/TCP-gamma", "0"}, {"network/crosstraffic", "0"}, {"network/weight-S", "0"}};
+
+/* Which of tcp_off the file's <config> sets: SimGrid says so, at level info,
+ * for every key of the file that was set before loading it. */
+static unsigned file_config(const char *log)
+{
+    unsigned mask = 0;
+    for (int i = 0; i < HS_SG_NCONFIG; i++) {
+        char line[128];
+        snprintf(line, sizeof line, "The custom configuration '%s' is already defined", tcp_off[i].key);
+        if (strstr(log, line))
+            mask |= 1u << i;
+    }
+    return mask;
+}
+
+/* What the checking child was doing when it failed: the route it was asking
+ * SimGrid for (SimGrid crashes on some missing routes), in shared memory. */
+struct probe_state {
+    char src[128], dst[128];
+    bool probing;
+    int count[HS_HOST_IGNORED + 1]; /* hosts per hs_host_kind, once the inventory is read */
+    bool counted;
+};
+
+static bool memory_node(enum hs_host_kind k)
+{
+    return k == HS_HOST_GPU || k == HS_HOST_RAM || k == HS_HOST_PROC;
+}
+
+/* Ask SimGrid for the route between every two hosts that are memory nodes
+ * (the pairs hs_platform_build asks about). */
+static void probe_routes(const char *path, const char *map_file, struct probe_state *ps)
+{
+    struct hs_inventory inv;
+    if (hs_sg_inventory_map(path, map_file, &inv))
+        return; /* the parent says what is wrong with the hosts */
+    for (int i = 0; i < inv.n; i++)
+        ps->count[inv.hosts[i].kind]++;
+    ps->counted = true;
+    xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
+    for (int a = 0; a < inv.n; a++)
+        for (int b = 0; b < inv.n; b++) {
+            if (a == b || !memory_node(inv.hosts[a].kind) || !memory_node(inv.hosts[b].kind))
+                continue;
+            snprintf(ps->src, sizeof ps->src, "%s", inv.hosts[a].name);
+            snprintf(ps->dst, sizeof ps->dst, "%s", inv.hosts[b].name);
+            ps->probing = true;
+            xbt_dynar_reset(links);
+            sg_host_get_route(sg_host_by_name(inv.hosts[a].name), sg_host_by_name(inv.hosts[b].name),
+                              links);
+            ps->probing = false;
+        }
+    xbt_dynar_free(&links);
+    hs_inventory_free(&inv);
+}
+
+static _Noreturn void check_child(const char *path, const char *map_file, int fd, struct probe_state *ps)
+{
+    dup2(fd, STDERR_FILENO);
+    int null = open("/dev/null", O_WRONLY);
+    if (null >= 0)
+        dup2(null, STDOUT_FILENO);
+    char *argv[4 + HS_SG_NCONFIG] = {"hetsim", "--log=root.thres:critical",
+                                     "--log=xbt_exception.thres:error",
+                                     "--log=surf_parse.thres:info"};
+    char cfg[HS_SG_NCONFIG][64];
+    int argc = 4;
+    for (int i = 0; i < HS_SG_NCONFIG; i++) { /* set first, so that the file's own show */
+        snprintf(cfg[i], sizeof cfg[i], "--cfg=%s:%s", tcp_off[i].key, tcp_off[i].value);
+        argv[argc++] = cfg[i];
+    }
+    simgrid_init(&argc, argv);
+    simgrid_load_platform(path);
+    if (sg_host_count() == 0) {
+        fprintf(stderr, "hetsim-check: the platform has no host\n");
+        _exit(3);
+    }
+    probe_routes(path, map_file, ps);
+    _exit(0);
+}
+
+/* Everything the child writes, keeping the first size-1 bytes. */
+static void read_log(int fd, char *log, size_t size)
+{
+    size_t len = 0;
+    char scratch[4096];
+    for (;;) {
+        char *to = len < size - 1 ? log + len : scratch;
+        size_t room = len < size - 1 ? size - 1 - len : sizeof scratch;
+        ssize_t r = read(fd, to, room);
+        if (r <= 0)
+            break;
+        if (to != scratch)
+            len += (size_t)r;
+    }
+    log[len] = '\0';
+}
+
+int hs_sg_check_platform(const char *path, const char *map_file, struct hs_sg_check *out)
+{
+    char err[1024];
+    FILE *f = hs_input_open(path, HS_INPUT_MAX_BYTES, err, sizeof err);
+    if (!f)
+        return hs_fail("platform file %s", err);
+    fclose(f);
+    int fds[2];
+    if (pipe(fds) != 0)
+        return hs_fail("platform file %s: cannot create a pipe", path);
+    struct probe_state *ps = mmap(NULL, sizeof *ps, PROT_READ | PROT_WRITE,
+                                  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (ps == MAP_FAILED) {
+        close(fds[0]);
+        close(fds[1]);
+        return hs_fail("platform file %s: cannot map memory to check it", path);
+    }
+    memset(ps, 0, sizeof *ps);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        check_child(path, map_file, fds[1], ps);
+    }
+    close(fds[1]);
+    static char log[16384];
+    log[0] = '\0';
+    if (pid > 0)
+        read_log(fds[0], log, sizeof log);
+    close(fds[0]);
+    int status = 0;
+    if (pid > 0)
+        waitpid(pid, &status, 0);
+    struct probe_state at = *ps;
+    munmap(ps, sizeof *ps);
+    if (pid < 0)
+        return hs_fail("platform file %s: cannot fork to check it", path);
+    if (out) {
+        out->file_sets = file_config(log);
+        out->ncores = at.counted ? at.count[HS_HOST_CPU] : -1;
+        out->ngpus = at.counted ? at.count[HS_HOST_GPU] : -1;
+        out->nprocs = at.counted ? at.count[HS_HOST_PROC] : -1;
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return 0;
+    if (strstr(log, "hetsim-check: the platform has no host"))
+        return hs_fail("platform file %s: no host (a platform needs a RAM host and workers)", path);
+    char msg[512];
+    extract_message(log, msg, sizeof msg);
+    if (at.probing)
+        return hs_fail("platform file %s: no route from %s to %s (SimGrid %s; hetsim asks for the "
+                       "route between every two memory nodes)",
+                       path, at.src, at.dst,
+                       strcmp(msg, "SimGrid could not load it") ? msg : "crashed looking it up");
+    return hs_fail("platform file %s: %s%s", path, msg, old_version_hint(path));
+}
+
+void hs_sg_init(bool verbose, const char *paje_file, unsigned file_sets)
+{
+    static char *argv[16 + HS_SG_NCONFIG];
+    static char cfg[HS_SG_NCONFIG][64];
+    int argc = 0;
+    argv[argc++] = "hetsim";
+    if (!verbose)
+        argv[argc++] = "--log=root.thres:critical";
+#ifdef HETSIM_SANITIZE
+    /* AddressSanitizer follows threads, not SimGrid's hand-made stacks */
+    argv[argc++] = "--cfg=contexts/factory:thread";
+#endif
+    for (int i = 0; i < HS_SG_NCONFIG; i++)
+        if (!(file_sets & (1u << i))) {
+            snprintf(cfg[i], sizeof cfg[i], "--cfg=%s:%s", tcp_off[i].key, tcp_off[i].value);
+            argv[argc++] = cfg[i];
+        }
+    static char trace_file[4096];
+    if (paje_file) {
+        snprintf(trace_file, sizeof trace_file, "--cfg=tracing/filename:%s", paje_file);
+        argv[argc++] = "--cfg=tracing:yes";
+        argv[argc++] = trace_file;
+        argv[argc++] = "--cfg=tracing/uncategorized:yes";
+    }
+    argv[argc] = NULL;
+    simgrid_init(&argc, argv);
+}
+
+void hs_sg_load(const char *path)
+{
+    simgrid_load_platform(path);
+}
+
+void hs_sg_scale_bandwidths(double factor)
+{
+    size_t n = sg_link_count();
+    sg_link_t *links = sg_link_list();
+    for (size_t i = 0; i < n; i++)
+        sg_link_set_bandwidth(links[i], sg_link_get_bandwidth(links[i]) * factor);
+    free(links);
+}
+
+/* Every link's latency >= 0 and bandwidth > 0 (SimGrid takes a negative
+ * latency without a word). */
+static int check_links(const char *pfname)
+{
+    size_t n = sg_link_count();
+    sg_link_t *links = sg_link_list();
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        double lat = sg_link_get_latency(links[i]), bw = sg_link_get_bandwidth(links[i]);
+        if (!(lat >= 0) || !isfinite(lat))
+            rc = hs_fail("platform %s: link %s: latency %g s is negative", pfname,
+                         sg_link_get_name(links[i]), lat);
+        else if (!(bw > 0))
+            rc = hs_fail("platform %s: link %s: bandwidth %g B/s (it must be > 0)", pfname,
+                         sg_link_get_name(links[i]), bw);
+    }
+    free(links);
+    return rc;
+}
+
+static const char *host_prop(const void *host, const char *key)
+{
+    return sg_host_get_property_value((sg_host_t)host, key);
+}
+
+int hs_sg_inventory(const char *platform_name, struct hs_inventory *inv)
+{
+    return hs_sg_inventory_map(platform_name, NULL, inv);
+}
+
+int hs_sg_inventory_map(const char *platform_name, const char *map_file, struct hs_inventory *inv)
+{
+    memset(inv, 0, sizeof *inv);
+    size_t n = sg_host_count();
+    if (n == 0) /* sg_host_list aborts then */
+        return hs_fail("platform %s: no host", platform_name);
+    if (check_links(platform_name))
+        return -1;
+    struct hs_hostmap map;
+    if (map_file && hs_hostmap_read(map_file, &map))
+        return -1;
+    struct hs_inv_ctx ctx = {.pfname = platform_name, .prop = host_prop, .map = map_file ? &map : NULL};
+    sg_host_t *hosts = sg_host_list();
+    for (size_t i = 0; i < n; i++)
+        hs_inv_ctx_note(&ctx, sg_host_get_name(hosts[i]));
+    inv->hosts = hs_xcalloc(n, sizeof *inv->hosts);
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) /* a host's name is set even when it fails */
+        rc = hs_inv_host_read(&inv->hosts[inv->n++], &ctx, sg_host_get_name(hosts[i]),
+                              sg_host_get_speed(hosts[i]), hosts[i]);
+    free(hosts);
+    if (map_file)
+        hs_hostmap_free(&map);
+    if (rc) {
+        hs_inventory_free(inv);
+        return -1;
+    }
+    hs_inventory_sort(inv);
+    return 0;
+}
+
+int hs_sg_costs(const char *platform_name, struct hs_costs *c)
+{
+    sg_netzone_t zone = sg_zone_get_root();
+    for (int i = 0; hs_costs_props[i]; i++) {
+        if (!isnan(hs_costs_get(c, i)))
+            continue; /* set by the run */
+        const char *v = zone ? sg_zone_get_property_value(zone, hs_costs_props[i]) : NULL;
+        double seconds = 0;
+        if (v && hs_costs_parse_time(v, &seconds))
+            return hs_fail("platform %s: zone property %s='%s' is not a duration (e.g. 5us, 2e-6)",
+                           platform_name, hs_costs_props[i], v);
+        hs_costs_set(c, i, seconds);
+    }
+    return 0;
+}
+
+bool hs_sg_route(void *ctx, const char *src, const char *dst, double *lat, double *bw)
+{
+    (void)ctx;
+    sg_host_t s = sg_host_by_name(src), d = sg_host_by_name(dst);
+    if (!s || !d)
+        return false;
+    xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
+    sg_host_get_route(s, d, links);
+    bool found = xbt_dynar_length(links) > 0;
+    xbt_dynar_free(&links);
+    if (!found)
+        return false;
+    *lat = sg_host_get_route_latency(s, d);
+    *bw = sg_host_get_route_bandwidth(s, d);
+    return *bw > 0;
+}
+
+void hs_sg_route_links(const char *src, const char *dst, char *buf, int size)
+{
+    xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
+    sg_host_get_route(sg_host_by_name(src), sg_host_by_name(dst), links);
+    int len = 0;
+    buf[0] = '\0';
+    for (unsigned long i = 0; i < xbt_dynar_length(links) && len < size; i++) {
+        sg_link_t l = xbt_dynar_get_as(links, i, sg_link_t);
+        len += snprintf(buf + len, (size_t)(size - len), "%s%s", i ? "," : "", sg_link_get_name(l));
+    }
+    xbt_dynar_free(&links);
+}

@@ -1,0 +1,61 @@
+/* sim/engines/simgrid/platform_simgrid.h — reading a SimGrid platform file: checking it in a
+ * child process first (SimGrid aborts with a backtrace on a malformed file;
+ * we turn that into one clear line), initialising SimGrid quietly, and
+ * listing its hosts and routes for hs_platform_build. */
+#ifndef HS_PLATFORM_SIMGRID_H
+#define HS_PLATFORM_SIMGRID_H
+
+#include "sim/costs.h"
+#include "sim/platform.h"
+
+#include <stdbool.h>
+
+/* SimGrid settings hetsim makes unless the platform file sets them: the TCP
+ * artefacts (TCP-gamma, crosstraffic, weight-S) off. */
+#define HS_SG_NCONFIG 3
+
+/* What checking a platform file found out. */
+struct hs_sg_check {
+    unsigned file_sets;        /* a bit per hetsim setting the file's own <config> makes */
+    int ncores, ngpus, nprocs; /* its hosts by kind; -1 if they could not be told apart */
+};
+
+/* Load the file in a child process (a regular file only) and ask for the
+ * route between every two memory nodes (hosts told apart with the host map
+ * map_file, or NULL); returns 0, or -1 with hs_fail naming the file and
+ * SimGrid's complaint. out may be NULL. */
+int hs_sg_check_platform(const char *path, const char *map_file, struct hs_sg_check *out);
+
+/* Initialise SimGrid once per process: quiet unless verbose; Paje tracing to
+ * paje_file if not NULL; hetsim's settings except those in file_sets. */
+void hs_sg_init(bool verbose, const char *paje_file, unsigned file_sets);
+
+/* Load a checked platform file. */
+void hs_sg_load(const char *path);
+
+/* Multiply the bandwidth of every link of the loaded platform by factor. */
+void hs_sg_scale_bandwidths(double factor);
+
+/* Hosts of the loaded platform, sorted by kind then natural name. The kind
+ * comes from the host property "kind" (cpu, gpu, ram, proc), else from the
+ * name (CPU*, GPU*, RAM*, P<n>). Returns 0 or -1 with hs_fail. */
+int hs_sg_inventory(const char *platform_name, struct hs_inventory *inv);
+/* The same with a host map side file (sim/hostmap.h; NULL: none), which
+ * decides first. StarPU's platform files are read as they are: CPUn, CUDAn
+ * and RAM by name; DISKn, MAIN (beside RAM) and OpenCLn (beside CUDAn) are
+ * kept as IGNORED hosts with their reason. */
+int hs_sg_inventory_map(const char *platform_name, const char *map_file, struct hs_inventory *inv);
+
+/* The runtime's costs the loaded platform's root zone declares
+ * (sim/costs.h: runtime/task_cpu, ...): entries of c still NAN are set
+ * from the zone's properties, or to 0 where it has none. Returns 0, or -1
+ * with hs_fail naming the platform, the property and its value. */
+int hs_sg_costs(const char *platform_name, struct hs_costs *c);
+
+/* hs_route_fn over the loaded platform. */
+bool hs_sg_route(void *ctx, const char *src, const char *dst, double *lat, double *bw);
+
+/* Names of the links of the route src -> dst, comma separated, in buf. */
+void hs_sg_route_links(const char *src, const char *dst, char *buf, int size);
+
+#endif

@@ -1,0 +1,81 @@
+/* sim/engines/simgrid/run_simgrid.c — loading everything a simulated run
+ * needs (platform file, timing table, runtime costs), shared with the model
+ * engine, and the SimGrid engine kind, which runs it in SimGrid. */
+#include "sim/run.h"
+#include "sim/engines/simgrid/engine_simgrid.h"
+#include "sim/engines/simgrid/paje.h"
+#include "sim/engines/simgrid/platform_simgrid.h"
+#include "sim/util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int hs_platform_open(const struct hs_run_config *cfg, struct hs_platform *pf,
+                     struct hs_inventory *inv)
+{
+    struct hs_sg_check chk;
+    if (hs_sg_check_platform(cfg->platform_file, cfg->host_map, &chk))
+        return 2;
+    hs_sg_init(cfg->verbose, cfg->paje_file, chk.file_sets);
+    hs_sg_load(cfg->platform_file);
+    if (cfg->bw_scale != 1)
+        hs_sg_scale_bandwidths(cfg->bw_scale);
+    if (hs_sg_inventory_map(cfg->platform_name, cfg->host_map, inv))
+        return 2;
+    if (hs_platform_build(pf, cfg->platform_name, inv, &cfg->select, hs_sg_route, NULL)) {
+        hs_inventory_free(inv);
+        return 2;
+    }
+    return 0;
+}
+
+int hs_run_prepare_simulated(const struct hs_run_config *cfg, const struct hs_dag *dag,
+                             const struct hs_policy *policy, const struct hs_spec *policy_spec,
+                             struct hs_run *run)
+{
+    run->residual = NAN;
+    struct hs_inventory inv;
+    int rc = hs_platform_open(cfg, &run->pf, &inv);
+    if (rc)
+        return rc;
+    hs_inventory_free(&inv);
+    if (cfg->perf_file) {
+        char err[1024];
+        if (hs_perf_load(cfg->perf_file, &run->perf, err, sizeof err)) {
+            hs_fail("%s", err);
+            return 2;
+        }
+        run->has_perf = true;
+    }
+    struct hs_runtime_opts opts = cfg->opts;
+    if (hs_sg_costs(cfg->platform_name, &opts.costs))
+        return 2;
+    run->rt = hs_runtime_new(dag, &run->pf, run->has_perf ? &run->perf : NULL, policy,
+                             policy_spec, &opts);
+    return run->rt ? 0 : 2;
+}
+
+int hs_run_simgrid(const struct hs_run_config *cfg, const struct hs_dag *dag,
+                   const struct hs_policy *policy, const struct hs_spec *policy_spec,
+                   struct hs_run *run)
+{
+    memset(run, 0, sizeof *run);
+    run->engine = hs_engine_simgrid.name;
+    int rc = hs_run_prepare_simulated(cfg, dag, policy, policy_spec, run);
+    if (rc)
+        return rc;
+    double t0 = hs_now();
+    hs_sg_engine_run(run->rt, &run->pf, cfg->paje_file != NULL);
+    run->wall = hs_now() - t0;
+    if (policy->fini)
+        policy->fini(run->rt);
+    /* SimGrid closed the trace when the simulation ended: leave only what the run used */
+    if (!run->rt->error && cfg->paje_file && hs_paje_trim(cfg->paje_file, &run->pf))
+        run->rt->error = hs_xstrdup(hs_last_error());
+    return !run->rt->error ? 0 : run->rt->refused ? 2 : 1;
+}
+
+const struct hs_engine_kind hs_engine_simgrid = {
+    "simgrid", "simulated in SimGrid: transfers share the platform's links", false,
+    hs_run_simgrid};

@@ -1,0 +1,204 @@
+/* tests/unit/test_layout.c — the include arrows between folders: every
+ * `#include "folder/..."` of a C, header or CUDA file of the tree is allowed
+ * by the table "Folders and the includes they may make" of docs/layout.md
+ * (a folder may include itself and the entries of its row: a folder, or one
+ * header). A file belongs to the longest folder of the table that holds it,
+ * so sim/engines/simgrid/ is not sim/. */
+#include "sim/util.h"
+#include "tests/support/testing.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_FOLDERS 16
+#define MAX_ALLOWED 16
+
+struct row {
+    char folder[64]; /* "sim/engines/simgrid/" */
+    char allowed[MAX_ALLOWED][64];
+    int nallowed;
+};
+
+struct table {
+    struct row rows[MAX_FOLDERS];
+    int n;
+};
+
+/* The backquoted items of a table cell, in order. */
+static int cell_items(const char *cell, size_t len, char items[][64], int max)
+{
+    int n = 0;
+    const char *end = cell + len;
+    for (const char *p = memchr(cell, '`', len); p && p < end && n < max;) {
+        const char *q = memchr(p + 1, '`', (size_t)(end - p - 1));
+        if (!q)
+            break;
+        snprintf(items[n++], 64, "%.*s", (int)(q - p - 1), p + 1);
+        p = q + 1 < end ? memchr(q + 1, '`', (size_t)(end - q - 1)) : NULL;
+    }
+    return n;
+}
+
+static void read_table(const char *text, struct table *t)
+{
+    memset(t, 0, sizeof *t);
+    const char *p = strstr(text, "| folder | holds | may include |");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    p = strchr(p, '\n') + 1;
+    p = strchr(p, '\n') + 1; /* the |---| line */
+    while (*p == '|' && t->n < MAX_FOLDERS) {
+        const char *eol = strchr(p, '\n');
+        const char *c1 = p + 1, *c2 = strchr(c1, '|'), *c3 = strchr(c2 + 1, '|') + 1;
+        struct row *r = &t->rows[t->n++];
+        char first[1][64];
+        CU_ASSERT_EQUAL_FATAL(cell_items(c1, (size_t)(c2 - c1), first, 1), 1);
+        snprintf(r->folder, sizeof r->folder, "%s", first[0]);
+        r->nallowed = cell_items(c3, (size_t)(eol - c3), r->allowed, MAX_ALLOWED);
+        p = eol + 1;
+    }
+}
+
+/* The row of the longest folder that is a prefix of path, or NULL. */
+static const struct row *owner(const struct table *t, const char *path)
+{
+    const struct row *best = NULL;
+    for (int i = 0; i < t->n; i++) {
+        size_t n = strlen(t->rows[i].folder);
+        if (strncmp(path, t->rows[i].folder, n) == 0 && (!best || n > strlen(best->folder)))
+            best = &t->rows[i];
+    }
+    return best;
+}
+
+/* May a file of folder `from` include `header`? */
+static bool allowed(const struct table *t, const struct row *from, const char *header)
+{
+    const struct row *to = owner(t, header);
+    if (!to || to == from)
+        return true; /* not one of the tree's folders, or its own */
+    for (int i = 0; i < from->nallowed; i++)
+        if (strcmp(from->allowed[i], to->folder) == 0 || strcmp(from->allowed[i], header) == 0)
+            return true;
+    return false;
+}
+
+static bool source_file(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    return dot && (strcmp(dot, ".c") == 0 || strcmp(dot, ".h") == 0 || strcmp(dot, ".cu") == 0);
+}
+
+/* Check every include of file rel (relative to the tree); count violations. */
+static int check_file(const struct table *t, const char *rel, long *includes)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", HETSIM_SOURCE_DIR, rel);
+    char *text = hs_test_read_file(path);
+    const struct row *from = owner(t, rel);
+    int bad = 0;
+    for (const char *p = text; from && (p = strstr(p, "#include \"")); p++) {
+        const char *h = p + 10, *q = strchr(h, '"');
+        if (!q)
+            break;
+        char header[256];
+        snprintf(header, sizeof header, "%.*s", (int)(q - h), h);
+        ++*includes;
+        if (!allowed(t, from, header)) {
+            fprintf(stderr, "\n%s includes %s: not allowed for %s (docs/layout.md)", rel, header,
+                    from->folder);
+            bad++;
+        }
+    }
+    free(text);
+    return bad;
+}
+
+static int walk(const struct table *t, const char *rel, long *files, long *includes)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", HETSIM_SOURCE_DIR, rel);
+    DIR *d = opendir(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    int bad = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        char sub[1024], full[4096];
+        if (snprintf(sub, sizeof sub - 1, "%s%s", rel, e->d_name) >= (int)sizeof sub - 1)
+            continue; /* no path of the tree is that long */
+        snprintf(full, sizeof full, "%s/%s", HETSIM_SOURCE_DIR, sub);
+        struct stat st;
+        if (stat(full, &st))
+            continue;
+        if (S_ISDIR(st.st_mode)) {
+            strcat(sub, "/");
+            bad += walk(t, sub, files, includes);
+        } else if (source_file(e->d_name)) {
+            ++*files;
+            bad += check_file(t, sub, includes);
+        }
+    }
+    closedir(d);
+    return bad;
+}
+
+static void load(struct table *t)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/docs/layout.md", HETSIM_SOURCE_DIR);
+    char *text = hs_test_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    read_table(text, t);
+    free(text);
+}
+
+/* The table itself: every folder exists, and the rule catches what it must. */
+static void test_table(void)
+{
+    struct table t;
+    load(&t);
+    CU_ASSERT_EQUAL(t.n, 10);
+    for (int i = 0; i < t.n; i++) {
+        char path[1024];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", HETSIM_SOURCE_DIR, t.rows[i].folder);
+        CU_ASSERT_TRUE(stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+    }
+    const struct row *sim = owner(&t, "sim/runtime.c"), *sg = owner(&t, "sim/engines/simgrid/paje.c");
+    const struct row *pol = owner(&t, "policies/heft.c"), *an = owner(&t, "analysis/plot.c");
+    CU_ASSERT_STRING_EQUAL(sim->folder, "sim/");
+    CU_ASSERT_STRING_EQUAL(sg->folder, "sim/engines/simgrid/");
+    CU_ASSERT_TRUE(allowed(&t, sim, "policies/policy.h"));
+    CU_ASSERT_FALSE(allowed(&t, sim, "policies/heft.h"));     /* one header, not the folder */
+    CU_ASSERT_FALSE(allowed(&t, sim, "sim/engines/simgrid/engine_simgrid.h")); /* the runtime never sees an engine */
+    CU_ASSERT_FALSE(allowed(&t, pol, "sim/engines/simgrid/engine_simgrid.h")); /* nor does a policy */
+    CU_ASSERT_FALSE(allowed(&t, an, "cli/cli.h"));            /* the command is on top */
+    CU_ASSERT_FALSE(allowed(&t, owner(&t, "platforms/flat.c"), "sim/util.h"));
+    CU_ASSERT_TRUE(allowed(&t, sg, "sim/engines/simgrid/paje.h"));
+}
+
+static void test_every_include(void)
+{
+    struct table t;
+    load(&t);
+    long files = 0, includes = 0;
+    int bad = 0;
+    for (int i = 0; i < t.n; i++)
+        if (!strchr(t.rows[i].folder, '/') || strchr(t.rows[i].folder, '/')[1] == '\0')
+            bad += walk(&t, t.rows[i].folder, &files, &includes); /* top-level folders hold the rest */
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_TRUE(files > 200 && includes > 500); /* the walk saw the tree */
+}
+
+int main(void)
+{
+    const CU_TestInfo tests[] = {
+        {"the table of docs/layout.md", test_table},
+        {"every include follows it", test_every_include},
+        CU_TEST_INFO_NULL,
+    };
+    return hs_test_main("layout", tests);
+}
