@@ -107,6 +107,33 @@ static int choose_engine(const struct hs_scenario *sc, struct hs_scenario_plan *
 #endif
 }
 
+/* The platform, the DAG and the policy of a run through the runtime, in the
+ * order their errors are reported. */
+static int plan_runtime_run(const struct hs_scenario *sc, struct hs_scenario_plan *p)
+{
+    if (hs_resolve_platform_seeded(sc->platform, sc->perf, sc->cfg.opts.seed, &p->platform))
+        return -1;
+    if (!(p->dag = hs_workload_build(sc->workload)))
+        return -1;
+    if (!(p->policy = hs_policy_parse(sc->policy, &p->policy_spec)))
+        return -1;
+    if (hs_bm_scenario_check(p->dag, p, p->policy->name))
+        return -1;
+    const struct hs_platform_ref *ref = &p->platform;
+    if (p->engine->measured && (ref->bw_scale != 1 || ref->gpu_speed != 1))
+        return hs_fail("platform %s: bw_scale and gpu_speed scale a simulated machine; the real "
+                       "engine measures this one",
+                       sc->platform);
+    p->cfg = sc->cfg;
+    p->cfg.platform_file = ref->file;
+    p->cfg.platform_name = ref->name;
+    p->cfg.perf_file = ref->perf;
+    p->cfg.bw_scale = ref->bw_scale;
+    p->cfg.host_map = ref->host_map;
+    p->cfg.opts.gpu_speed = ref->gpu_speed;
+    return 0;
+}
+
 int hs_scenario_plan(const struct hs_scenario *sc, struct hs_scenario_plan *p)
 {
     memset(p, 0, sizeof *p);
@@ -114,7 +141,7 @@ int hs_scenario_plan(const struct hs_scenario *sc, struct hs_scenario_plan *p)
     enum hs_bm_kind kind;
     policy_name(sc->policy, name, sizeof name);
     p->bm_policy = hs_bm_policy_kind(name, &p->bm_dim, &kind);
-    if (read_platform_kind(sc, p) || choose_engine(sc, p)) {
+    if (read_platform_kind(sc, p) || choose_engine(sc, p) || (p->engine && plan_runtime_run(sc, p))) {
         hs_scenario_plan_free(p);
         return HS_EXIT_USAGE;
     }
@@ -125,6 +152,11 @@ void hs_scenario_plan_free(struct hs_scenario_plan *p)
 {
     if (p->flat)
         hs_spec_free(&p->flat_spec);
+    if (p->platform.name)
+        hs_platform_ref_free(&p->platform);
+    hs_dag_free(p->dag);
+    if (p->policy)
+        hs_spec_free(&p->policy_spec);
     memset(p, 0, sizeof *p);
 }
 
@@ -165,33 +197,20 @@ static int write_trace(const char *path, const struct hs_run *run,
     return rc;
 }
 
-static int run_resolved(const struct hs_scenario *sc, const struct hs_scenario_plan *plan,
-                        const struct hs_platform_ref *ref, const struct hs_dag *dag,
-                        const struct hs_policy *policy, const struct hs_spec *pspec, cJSON **record)
+static int run_planned(const struct hs_scenario *sc, const struct hs_scenario_plan *plan,
+                       cJSON **record)
 {
-    struct hs_run_config cfg = sc->cfg;
-    cfg.platform_file = ref->file;
-    cfg.platform_name = ref->name;
-    cfg.perf_file = ref->perf;
-    cfg.bw_scale = ref->bw_scale;
-    cfg.host_map = ref->host_map;
-    cfg.opts.gpu_speed = ref->gpu_speed;
-    if (plan->engine->measured && (ref->bw_scale != 1 || ref->gpu_speed != 1)) {
-        hs_fail("platform %s: bw_scale and gpu_speed scale a simulated machine; the real engine "
-                "measures this one",
-                sc->platform);
-        return HS_EXIT_USAGE;
-    }
+    const struct hs_dag *dag = plan->dag;
     struct hs_run run;
-    int rc = plan->engine->run(&cfg, dag, policy, pspec, &run);
+    int rc = plan->engine->run(&plan->cfg, dag, plan->policy, &plan->policy_spec, &run);
     if (rc == HS_EXIT_FAIL)
         hs_fail("run failed: %s", run.rt->error);
     else if (rc && run.rt && run.rt->refused)
         hs_fail("%s", run.rt->error);
     if (rc == 0) {
-        char *policy_text = hs_spec_text(pspec);
-        struct hs_record_inputs in = {sc->platform, dag->name, policy_text, ref->perf_label, &cfg,
-                                      plan->engine_reason};
+        char *policy_text = hs_spec_text(&plan->policy_spec);
+        struct hs_record_inputs in = {sc->platform, dag->name, policy_text, plan->platform.perf_label,
+                                      &plan->cfg, plan->engine_reason};
         *record = hs_record_new(&in, &run);
         free(policy_text);
         add_metrics(*record, &run);
@@ -215,10 +234,10 @@ static int run_resolved(const struct hs_scenario *sc, const struct hs_scenario_p
 /* A platform file with no timing table times kernels as flops / host speed:
  * say so, since the user may expect the kernels of the machine it describes
  * (flat:P is defined by its speeds, and explicit costs need no table). */
-static void warn_rate_based(const struct hs_scenario *sc, const struct hs_scenario_plan *plan,
-                            const struct hs_platform_ref *ref, const struct hs_dag *dag)
+static void warn_rate_based(const struct hs_scenario *sc, const struct hs_scenario_plan *plan)
 {
-    if (ref->perf || plan->flat || plan->engine->measured)
+    const struct hs_dag *dag = plan->dag;
+    if (plan->platform.perf || plan->flat || plan->engine->measured)
         return;
     for (int i = 0; i < dag->ntasks; i++) {
         const struct hs_task *t = &dag->tasks[i];
@@ -238,29 +257,14 @@ int hs_scenario_run(const struct hs_scenario *sc, cJSON **record)
     struct hs_scenario_plan plan;
     if (hs_scenario_plan(sc, &plan))
         return HS_EXIT_USAGE;
-    int rc = HS_EXIT_USAGE;
+    int rc;
     if (!plan.engine) {
         rc = hs_bm_scenario_run(sc, &plan, record);
-        hs_scenario_plan_free(&plan);
-        return rc;
-    }
-    struct hs_platform_ref ref;
-    if (hs_resolve_platform_seeded(sc->platform, sc->perf, sc->cfg.opts.seed, &ref)) {
-        hs_scenario_plan_free(&plan);
-        return HS_EXIT_USAGE;
-    }
-    struct hs_dag *dag = hs_workload_build(sc->workload);
-    struct hs_spec pspec;
-    const struct hs_policy *policy = dag ? hs_policy_parse(sc->policy, &pspec) : NULL;
-    if (policy && !hs_bm_scenario_check(dag, &plan, policy->name)) {
-        rc = run_resolved(sc, &plan, &ref, dag, policy, &pspec, record);
+    } else {
+        rc = run_planned(sc, &plan, record);
         if (rc == 0) /* once the platform is known to load */
-            warn_rate_based(sc, &plan, &ref, dag);
+            warn_rate_based(sc, &plan);
     }
-    if (policy)
-        hs_spec_free(&pspec);
-    hs_dag_free(dag);
-    hs_platform_ref_free(&ref);
     hs_scenario_plan_free(&plan);
     return rc;
 }

@@ -14,6 +14,7 @@
 #ifndef HS_SCENARIO_H
 #define HS_SCENARIO_H
 
+#include "cli/cli.h"
 #include "sim/run.h"
 
 #include <cjson/cJSON.h>
@@ -41,8 +42,8 @@ void hs_scenario_defaults(struct hs_scenario *sc);
  * canonical name, or NULL if text is none of them. */
 const char *hs_engine_name(const char *text);
 
-/* A scenario's names read once: what everything after the first checks
- * reads instead of the text. */
+/* A scenario's names read and checked once: what everything downstream
+ * reads instead of the texts. */
 struct hs_scenario_plan {
     const struct hs_engine_kind *engine; /* NULL: Beaumont and Marchal's request-level model */
     char engine_reason[256];             /* why that engine (the record's engine_reason) */
@@ -50,9 +51,16 @@ struct hs_scenario_plan {
     int bm_dim;                          /* its product: 2 outer, 3 matrix */
     bool flat, free_network;             /* flat:P; with bw=inf */
     struct hs_spec flat_spec;            /* checked, when flat */
+    /* runs through the runtime (engine != NULL): */
+    struct hs_platform_ref platform;     /* resolved: its file, timing table, host map, scales */
+    struct hs_dag *dag;                  /* built and finalized */
+    const struct hs_policy *policy;      /* with its checked parameters: */
+    struct hs_spec policy_spec;
+    struct hs_run_config cfg;            /* the scenario's, with the platform's files and scales */
 };
 
-/* Read the scenario's names into p: 0, or 2 with hs_fail (bad input). */
+/* Read the scenario's names into p: 0, or 2 with hs_fail (bad input);
+ * hs_scenario_plan_free in either case. */
 int hs_scenario_plan(const struct hs_scenario *sc, struct hs_scenario_plan *p);
 void hs_scenario_plan_free(struct hs_scenario_plan *p);
 
