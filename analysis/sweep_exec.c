@@ -301,12 +301,23 @@ static int run_local(const struct hs_sweep_opts *opts, const struct hs_sweep_ops
     return rc ? -1 : 0;
 }
 
+int (*hs_sweep_distributed)(const struct hs_sweep_opts *, const struct hs_sweep_ops *);
+
+bool hs_sweep_mpi_launched(void)
+{
+    static const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "MPI_LOCALNRANKS"};
+    for (int i = 0; i < 3; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && atoi(v) > 1)
+            return true;
+    }
+    return false;
+}
+
 int hs_sweep_execute(const struct hs_sweep_opts *opts, const struct hs_sweep_ops *ops)
 {
-#ifdef HETSIM_MPI
-    if (hs_sweep_mpi_launched())
-        return hs_sweep_mpi_execute(opts, ops);
-#endif
+    if (hs_sweep_distributed && hs_sweep_mpi_launched())
+        return hs_sweep_distributed(opts, ops);
     long *pending, npending;
     struct hs_sweep_out out;
     if (hs_sweep_prepare(opts, ops, &pending, &npending, &out)) {

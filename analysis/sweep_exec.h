@@ -39,10 +39,14 @@ void hs_sweep_catch_signals(bool on);
 /* Default number of processes at once: the cores of this machine. */
 int hs_sweep_default_jobs(void);
 
-#ifdef HETSIM_MPI
 /* Launched by mpirun (or srun) with more than one rank? */
 bool hs_sweep_mpi_launched(void);
+/* A sweep spread over MPI ranks (sweep_mpi.c, library hetsim_sweep_mpi).
+ * Only `hetsim-mpi` links MPI, so that no other run loads Open MPI: its main
+ * sets hs_sweep_distributed to it, and hs_sweep_execute takes it when
+ * launched by mpirun. NULL in `hetsim`, which hands MPI launches over to
+ * `hetsim-mpi` (cli/main.c). */
 int hs_sweep_mpi_execute(const struct hs_sweep_opts *opts, const struct hs_sweep_ops *ops);
-#endif
+extern int (*hs_sweep_distributed)(const struct hs_sweep_opts *opts, const struct hs_sweep_ops *ops);
 
 #endif

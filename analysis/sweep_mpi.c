@@ -1,5 +1,5 @@
 /* analysis/sweep_mpi.c — a sweep spread over MPI ranks (built with
- * HETSIM_MPI): rank 0 plans, resumes and writes the CSV, and hands out run
+ * HETSIM_MPI into hetsim_sweep_mpi, linked by hetsim-mpi alone): rank 0 plans, resumes and writes the CSV, and hands out run
  * indices on request; every rank (rank 0 too) runs its runs in its own pool
  * of child processes (-j each, default 1: one rank per core is the MPI way)
  * and sends each row back. Runs are described from their index on the rank
@@ -20,17 +20,6 @@
 #include <unistd.h>
 
 enum { TAG_REQ = 1, TAG_ROW, TAG_RUN, TAG_STOP, TAG_DONE };
-
-bool hs_sweep_mpi_launched(void)
-{
-    static const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "MPI_LOCALNRANKS"};
-    for (int i = 0; i < 3; i++) {
-        const char *v = getenv(vars[i]);
-        if (v && atoi(v) > 1)
-            return true;
-    }
-    return false;
-}
 
 static void nap(void)
 {

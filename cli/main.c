@@ -1,7 +1,10 @@
-/* cli/main.c — `hetsim` and `hetsim-real`: dispatch to the subcommands.
- * The same file builds both: `hetsim` (SimGrid) hands `calibrate` and
- * `run --engine real` (or its alias `cuda`) over to `hetsim-real` installed
- * beside it. */
+/* cli/main.c — `hetsim`, `hetsim-real` and `hetsim-mpi`: dispatch to the
+ * subcommands. The same file builds the three: `hetsim` (SimGrid) hands
+ * `calibrate` and `run --engine real` (or its alias `cuda`) over to
+ * `hetsim-real` installed beside it, and a launch by mpirun with more than
+ * one rank over to `hetsim-mpi` (hetsim with MPI sweeps), so that only the
+ * runs that use them load the CUDA or MPI libraries. */
+#include "analysis/sweep_exec.h"
 #include "cli/cli.h"
 #include "sim/record.h"
 
@@ -66,8 +69,9 @@ static bool wants_real(int argc, char **argv)
     return false;
 }
 
-/* Replace this process by hetsim-real from the same folder, if it is there. */
-static void hand_over_to_real(char **argv)
+/* Replace this process by the executable `name` from the same folder, if
+ * it is there. */
+static void hand_over(const char *name, char **argv)
 {
     char self[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 16);
@@ -75,7 +79,7 @@ static void hand_over_to_real(char **argv)
         return;
     self[n] = '\0';
     char *slash = strrchr(self, '/');
-    strcpy(slash ? slash + 1 : self, "hetsim-real");
+    strcpy(slash ? slash + 1 : self, name);
     if (access(self, X_OK) == 0)
         execv(self, argv);
 }
@@ -98,7 +102,22 @@ int main(int argc, char **argv)
     }
 #ifdef HETSIM_WITH_SIMGRID
     if (wants_real(argc, argv))
-        hand_over_to_real(argv); /* returns only if hetsim-real is not installed */
+        hand_over("hetsim-real", argv); /* returns only if hetsim-real is not installed */
+#ifdef HETSIM_MPI_LAUNCHER
+    hs_sweep_distributed = hs_sweep_mpi_execute;
+#else
+    if (hs_sweep_mpi_launched()) {
+#ifdef HETSIM_MPI
+        hand_over("hetsim-mpi", argv);
+        fprintf(stderr, "hetsim: launched by mpirun, but hetsim-mpi (hetsim with MPI sweeps) is not "
+                        "beside this hetsim\n");
+#else
+        fprintf(stderr, "hetsim: launched by mpirun, but this hetsim was built without MPI "
+                        "(-DHETSIM_MPI=ON, with Open MPI installed)\n");
+#endif
+        return HS_EXIT_USAGE;
+    }
+#endif
 #endif
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
