@@ -14,9 +14,6 @@
 #include "sim/trace_taskrec.h"
 #include "sim/util.h"
 #include "workloads/workload.h"
-#ifdef HETSIM_WITH_REAL
-#include "sim/engines/real/run_real.h"
-#endif
 
 #include <math.h>
 #include <stdio.h>
