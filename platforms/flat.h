@@ -24,5 +24,8 @@ int hs_flat_write(FILE *out, const struct hs_flat *flat, char *err, size_t errle
 /* The bandwidth written for bw = inf: large enough that any transfer takes
  * no measurable time, finite so that SimGrid accepts it. */
 #define HS_FLAT_FREE_BW 1e30
+/* Up to this many processors a flat platform gives each ordered pair of hosts
+ * its own link (platforms/flat.c says why); past it, one link for all. */
+#define HS_FLAT_PAIR_LINKS_MAX 128
 
 #endif
