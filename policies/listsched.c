@@ -63,7 +63,7 @@ void hs_ls_free(struct hs_listsched *ls)
     if (!ls)
         return;
     for (int p = 0; p < ls->nworkers; p++) {
-        free(ls->tl[p].iv);
+        hs_timeline_free(&ls->tl[p]);
         if (ls->order)
             free(ls->order[p]);
     }
@@ -140,29 +140,6 @@ double hs_ls_ready_time(const struct hs_listsched *ls, int t, int p)
     return ready;
 }
 
-/* Earliest t >= ready with [t, t + dur) free on the timeline. Intervals are
- * disjoint and sorted, so their ends are sorted too: skip those that end
- * before `ready` by bisection, then walk the gaps. */
-static double first_fit(const struct hs_timeline *tl, double ready, double dur)
-{
-    int lo = 0, hi = tl->n;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (tl->iv[mid].end <= ready)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    double t = ready;
-    for (int i = lo; i < tl->n; i++) {
-        if (tl->iv[i].start >= t + dur)
-            return t;
-        if (tl->iv[i].end > t)
-            t = tl->iv[i].end;
-    }
-    return t;
-}
-
 double hs_ls_est(const struct hs_listsched *ls, int t, int p, bool insertion)
 {
     double dur = ls->w[(size_t)t * ls->nworkers + p];
@@ -171,8 +148,8 @@ double hs_ls_est(const struct hs_listsched *ls, int t, int p, bool insertion)
     double ready = hs_ls_ready_time(ls, t, p);
     const struct hs_timeline *tl = &ls->tl[p];
     if (!insertion)
-        return tl->n && tl->iv[tl->n - 1].end > ready ? tl->iv[tl->n - 1].end : ready;
-    return first_fit(tl, ready, dur);
+        return tl->n && hs_timeline_end(tl) > ready ? hs_timeline_end(tl) : ready;
+    return hs_timeline_first_fit(tl, ready, dur);
 }
 
 void hs_ls_place(struct hs_listsched *ls, int t, int p, double start)
@@ -183,17 +160,7 @@ void hs_ls_place(struct hs_listsched *ls, int t, int p, double start)
     ls->aft[t] = start + dur;
     if (dur <= 0)
         return; /* takes no room on the timeline */
-    struct hs_timeline *tl = &ls->tl[p];
-    if (tl->n == tl->cap) {
-        tl->cap = tl->cap ? 2 * tl->cap : 16;
-        tl->iv = hs_xrealloc(tl->iv, (size_t)tl->cap * sizeof *tl->iv);
-    }
-    int pos = tl->n;
-    while (pos > 0 && tl->iv[pos - 1].start > start)
-        pos--;
-    memmove(&tl->iv[pos + 1], &tl->iv[pos], (size_t)(tl->n - pos) * sizeof *tl->iv);
-    tl->iv[pos] = (struct hs_interval){start, start + dur, t};
-    tl->n++;
+    hs_timeline_insert(&ls->tl[p], start, dur, t);
 }
 
 /* ---- ready list: a binary max-heap on (priority, -id) ----------------------

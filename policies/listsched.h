@@ -22,18 +22,10 @@
 #define HS_LISTSCHED_H
 
 #include "policies/policy.h"
+#include "policies/timeline.h"
 
 #include <stdbool.h>
 
-struct hs_interval {
-    double start, end;
-    int task;
-};
-
-struct hs_timeline {
-    struct hs_interval *iv; /* sorted by start, disjoint */
-    int n, cap;
-};
 
 struct hs_listsched {
     struct hs_sched *s;

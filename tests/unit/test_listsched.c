@@ -3,7 +3,8 @@
  * schedule, makespans 80 and 86, from the paper), the simulated makespan equal
  * to the plan's on a contention-free platform, schedule properties on
  * random DAGs (precedence with communication, no overlap, lower bounds), and
- * online HEFT's two finish-time formulas on a hand-made case. */
+ * online HEFT's two finish-time formulas on a hand-made case; the timeline's
+ * first fit (by hand, and against a plain walk on 5,000 intervals). */
 #include "policies/listsched.h"
 #include "policies/registry.h"
 #include "sim/util.h"
@@ -274,6 +275,72 @@ static void test_online_eft_forms(void)
     hs_dag_free(dag);
 }
 
+
+/* The plain walk the timeline's blocks must agree with: the first gap after
+ * the last interval ending by `ready` that holds dur. */
+static double first_fit_walk(const struct hs_timeline *tl, double ready, double dur)
+{
+    double t = ready;
+    for (int i = 0; i < tl->n; i++) {
+        if (tl->iv[i].end <= ready)
+            continue;
+        if (tl->iv[i].start >= t + dur)
+            return t;
+        if (tl->iv[i].end > t)
+            t = tl->iv[i].end;
+    }
+    return t;
+}
+
+/* By hand on [0,2) [3,4) [10,12): 1 fits at 2, 2 at 4, 7 after 12; and on
+ * 5,000 intervals (78 blocks of 64) with random gaps, where most queries
+ * cross blocks too small to hold them, the blocks' answers equal the walk's
+ * bit for bit. */
+static void test_timeline_first_fit(void)
+{
+    struct hs_timeline tl = {0};
+    hs_timeline_insert(&tl, 10, 2, 2);
+    hs_timeline_insert(&tl, 0, 2, 0);
+    hs_timeline_insert(&tl, 3, 1, 1);
+    CU_ASSERT_EQUAL(tl.n, 3);
+    CU_ASSERT_EQUAL(tl.iv[1].task, 1);
+    CU_ASSERT_DOUBLE_EQUAL(hs_timeline_first_fit(&tl, 0, 1), 2, 0);
+    CU_ASSERT_DOUBLE_EQUAL(hs_timeline_first_fit(&tl, 0, 2), 4, 0);
+    CU_ASSERT_DOUBLE_EQUAL(hs_timeline_first_fit(&tl, 0, 7), 12, 0);
+    CU_ASSERT_DOUBLE_EQUAL(hs_timeline_first_fit(&tl, 5, 5), 5, 0);
+    CU_ASSERT_DOUBLE_EQUAL(hs_timeline_first_fit(&tl, 13, 1), 13, 0);
+    CU_ASSERT_DOUBLE_EQUAL(hs_timeline_end(&tl), 12, 0);
+    hs_timeline_free(&tl);
+
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 19);
+    double t = 0.1;
+    for (int i = 0; i < 5000; i++) {
+        double gap = gsl_rng_uniform(rng) < 0.01 ? 5 * gsl_rng_uniform(rng) : 0.01 * gsl_rng_uniform(rng);
+        double dur = 0.1 + gsl_rng_uniform(rng);
+        hs_timeline_insert(&tl, t + gap, dur, i);
+        t += gap + dur;
+    }
+    int mismatches = 0;
+    for (int q = 0; q < 20000; q++) {
+        double ready = t * gsl_rng_uniform(rng), dur = 6 * gsl_rng_uniform(rng);
+        if (hs_timeline_first_fit(&tl, ready, dur) != first_fit_walk(&tl, ready, dur))
+            mismatches++;
+    }
+    CU_ASSERT_EQUAL(mismatches, 0);
+    /* an insertion into a gap keeps every block's largest gap right */
+    double at = hs_timeline_first_fit(&tl, 0, 2);
+    hs_timeline_insert(&tl, at, 2, -1);
+    for (int q = 0; q < 2000; q++) {
+        double ready = t * gsl_rng_uniform(rng), dur = 6 * gsl_rng_uniform(rng);
+        if (hs_timeline_first_fit(&tl, ready, dur) != first_fit_walk(&tl, ready, dur))
+            mismatches++;
+    }
+    CU_ASSERT_EQUAL(mismatches, 0);
+    hs_timeline_free(&tl);
+    gsl_rng_free(rng);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -283,6 +350,7 @@ int main(void)
         {"a chain stays on the fastest processor", test_chain_on_fastest},
         {"SLR over CP_min and over CPIC (by hand)", test_slr_definitions},
         {"online HEFT: XKaapi's and Topcuoglu's finish times (by hand)", test_online_eft_forms},
+        {"timeline: first fit by hand, and the blocks agree with a plain walk", test_timeline_first_fit},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("listsched", tests);
