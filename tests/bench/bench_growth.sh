@@ -8,7 +8,7 @@
 # wait4 (tests/bench/cputime.c); then the exponent log(cpu2/cpu1)/log(n2/n1)
 # between consecutive sizes and over the whole range, and the memory per task
 # between the smallest and the largest run. Reported figures, not pass/fail.
-# Usage: tests/bench/bench_growth.sh [BUILD_DIR] [MAX_TASKS]  (default
+# Usage: [POLICIES="heft"] tests/bench/bench_growth.sh [BUILD_DIR] [MAX_TASKS]  (default
 # build-rel or build, 1000000)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -49,7 +49,7 @@ series() {
 
 echo "# hetsim $(git rev-parse --short HEAD 2>/dev/null || echo '?'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 printf "%-24s %9s %9s %9s %8s %6s\n" series tasks cpu_s rss_MiB us/task exp
-for policy in dmda eager heft; do
+for policy in ${POLICIES:-dmda eager heft}; do
     for v in 10000 30000 100000 300000 1000000; do
         [ "$v" -le "$MAX" ] || continue
         run "$v" -p flat:4 -w "random:v=$v,p=4" -s "$policy"
