@@ -4,6 +4,29 @@
 #include <math.h>
 #include <stdbool.h>
 
+/* The host of processor i, or of the memory (i < 0). */
+static const char *host_id(int i, char *buf, size_t size)
+{
+    snprintf(buf, size, i < 0 ? "RAM" : "P%d", i);
+    return buf;
+}
+
+/* The link of the route from host i to host j. */
+static const char *route_link(bool per_pair, int i, int j, char *buf, size_t size)
+{
+    char src[32], dst[32];
+    if (!per_pair)
+        return "net";
+    snprintf(buf, size, "net-%s-%s", host_id(i, src, sizeof src), host_id(j, dst, sizeof dst));
+    return buf;
+}
+
+static void write_link(FILE *out, const char *id, double bw, double lat)
+{
+    fprintf(out, "  <link id=\"%s\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" "
+                 "sharing_policy=\"FATPIPE\"/>\n", id, bw, lat);
+}
+
 int hs_flat_write(FILE *out, const struct hs_flat *flat, char *err, size_t errlen)
 {
     if (flat->p < 1) {
@@ -40,29 +63,26 @@ int hs_flat_write(FILE *out, const struct hs_flat *flat, char *err, size_t errle
      * starts or ends, so a single link made each event cost as much as all
      * the transfers in flight (issue 19: 58% of a 100,000-task run). Past
      * HS_FLAT_PAIR_LINKS_MAX processors the pairs would be too many links, and
-     * all pairs share one, with the same times. */
+     * all pairs share one, with the same times. SimGrid wants the links
+     * before the routes. */
     bool per_pair = flat->p <= HS_FLAT_PAIR_LINKS_MAX;
-    for (int pass = 0; pass < 2; pass++) { /* the links, then the routes */
-        if (pass == 0 && !per_pair)
-            fprintf(out, "  <link id=\"net\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" "
-                         "sharing_policy=\"FATPIPE\"/>\n", bw, flat->lat);
+    char link[80];
+    if (!per_pair)
+        write_link(out, "net", bw, flat->lat);
+    else
         for (int i = -1; i < flat->p; i++)
-            for (int j = -1; j < flat->p; j++) {
-                if (i == j || (pass == 0 && !per_pair))
-                    continue;
-                char src[32], dst[32], link[80] = "net";
-                snprintf(src, sizeof src, i < 0 ? "RAM" : "P%d", i);
-                snprintf(dst, sizeof dst, j < 0 ? "RAM" : "P%d", j);
-                if (per_pair)
-                    snprintf(link, sizeof link, "net-%s-%s", src, dst);
-                if (pass == 0)
-                    fprintf(out, "  <link id=\"%s\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" "
-                                 "sharing_policy=\"FATPIPE\"/>\n", link, bw, flat->lat);
-                else
-                    fprintf(out, "  <route src=\"%s\" dst=\"%s\" symmetrical=\"NO\">"
-                                 "<link_ctn id=\"%s\"/></route>\n", src, dst, link);
-            }
-    }
+            for (int j = -1; j < flat->p; j++)
+                if (i != j)
+                    write_link(out, route_link(true, i, j, link, sizeof link), bw, flat->lat);
+    for (int i = -1; i < flat->p; i++)
+        for (int j = -1; j < flat->p; j++) {
+            if (i == j)
+                continue;
+            char src[32], dst[32];
+            fprintf(out, "  <route src=\"%s\" dst=\"%s\" symmetrical=\"NO\"><link_ctn id=\"%s\"/></route>\n",
+                    host_id(i, src, sizeof src), host_id(j, dst, sizeof dst),
+                    route_link(per_pair, i, j, link, sizeof link));
+        }
     fprintf(out, " </zone>\n</platform>\n");
     return ferror(out) ? (snprintf(err, errlen, "cannot write the flat platform"), -1) : 0;
 }

@@ -148,7 +148,7 @@ double hs_ls_est(const struct hs_listsched *ls, int t, int p, bool insertion)
     double ready = hs_ls_ready_time(ls, t, p);
     const struct hs_timeline *tl = &ls->tl[p];
     if (!insertion)
-        return tl->n && hs_timeline_end(tl) > ready ? hs_timeline_end(tl) : ready;
+        return fmax(hs_timeline_end(tl), ready); /* ready >= 0, the end of an empty timeline */
     return hs_timeline_first_fit(tl, ready, dur);
 }
 

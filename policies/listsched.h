@@ -26,7 +26,6 @@
 
 #include <stdbool.h>
 
-
 struct hs_listsched {
     struct hs_sched *s;
     const struct hs_dag *dag;

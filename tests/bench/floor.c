@@ -107,7 +107,7 @@ static void add_task(int *last_writer, enum kernel k, int w, int r1, int r2)
 
 static void build_cholesky(int T)
 {
-    long n = (long)T * (T + 1) * (T + 2) / 6 + (long)T * T; /* an upper bound */
+    long n = (long)T * (T + 1) * (T + 2) / 6; /* T POTRF, T(T-1)/2 TRSM and SYRK, T(T-1)(T-2)/6 GEMM */
     S.tasks = xcalloc((size_t)n, sizeof *S.tasks);
     S.ready = xcalloc((size_t)n, sizeof *S.ready);
     int *last_writer = xcalloc((size_t)T * T, sizeof *last_writer);
