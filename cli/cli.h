@@ -59,6 +59,10 @@ int hs_platform_select_check(const char *text, const struct hs_select *sel);
 /* Print the parameters of flat:P (for help texts). */
 void hs_print_flat_params(const char *indent);
 
+/* Split a comma-separated option value in place: its items go to (*out)[0],
+ * (*out)[1], ... (*out reallocated to hold them); returns their number. */
+int hs_split_list(char *text, char ***out);
+
 /* getopt_long with one-line errors: returns like getopt_long, but on an
  * unknown option or a missing argument prints "hetsim CMD: …" and exits 2. */
 int hs_getopt(const char *cmd, int argc, char **argv, const char *shortopts,

@@ -34,17 +34,6 @@ static void gantt_usage(FILE *out)
             "the memory of each GPU on its row. Default output: RUN.png.\n");
 }
 
-static int split_list(char *text, char ***out)
-{
-    int n = 0;
-    char *save = NULL;
-    for (char *t = strtok_r(text, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        *out = hs_xrealloc(*out, (size_t)(n + 1) * sizeof **out);
-        (*out)[n++] = t;
-    }
-    return n;
-}
-
 static void parse_plot(int argc, char **argv, struct hs_plot_opts *o, const char **file)
 {
     enum { O_BY = 256, O_TITLE, O_XLABEL, O_YLABEL, O_LOGX, O_LOGY, O_SCRIPT, O_OVERLAY, O_SD };
@@ -63,7 +52,7 @@ static void parse_plot(int argc, char **argv, struct hs_plot_opts *o, const char
         case 'x': o->x = optarg; break;
         case 'y': o->y = optarg; break;
         case 'o': o->output = optarg; break;
-        case O_BY: o->nby = split_list(optarg, (char ***)&o->by); break;
+        case O_BY: o->nby = hs_split_list(optarg, (char ***)&o->by); break;
         case O_TITLE: o->title = optarg; break;
         case O_XLABEL: o->xlabel = optarg; break;
         case O_YLABEL: o->ylabel = optarg; break;

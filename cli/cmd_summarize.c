@@ -31,17 +31,6 @@ static void usage(FILE *out)
             "  -q, --quiet        print nothing (with --csv)\n");
 }
 
-static int split_list(char *text, char ***out)
-{
-    int n = 0;
-    char *save = NULL;
-    for (char *t = strtok_r(text, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        *out = hs_xrealloc(*out, (size_t)(n + 1) * sizeof **out);
-        (*out)[n++] = t;
-    }
-    return n;
-}
-
 struct sum_args {
     const char *file, *csv, *pcsv;
     struct hs_summary_opts o;
@@ -62,8 +51,8 @@ static void parse_args(int argc, char **argv, struct sum_args *a)
     optind = 1;
     while ((c = hs_getopt("summarize", argc, argv, "qh", opts)) != -1) {
         switch (c) {
-        case O_BY: a->o.nby = split_list(optarg, (char ***)&a->o.by); break;
-        case O_METRICS: a->o.nmetrics = split_list(optarg, (char ***)&a->o.metrics); break;
+        case O_BY: a->o.nby = hs_split_list(optarg, (char ***)&a->o.by); break;
+        case O_METRICS: a->o.nmetrics = hs_split_list(optarg, (char ***)&a->o.metrics); break;
         case O_PAIR: a->o.pairwise = strcmp(optarg, "none") ? optarg : ""; break;
         case O_CSV: a->csv = optarg; break;
         case O_PCSV: a->pcsv = optarg; break;

@@ -296,6 +296,17 @@ void hs_platform_ref_free(struct hs_platform_ref *ref)
     memset(ref, 0, sizeof *ref);
 }
 
+int hs_split_list(char *text, char ***out)
+{
+    int n = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(text, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        *out = hs_xrealloc(*out, (size_t)(n + 1) * sizeof **out);
+        (*out)[n++] = t;
+    }
+    return n;
+}
+
 int hs_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
               const struct option *longopts)
 {
