@@ -1,12 +1,20 @@
-/* policies/dmda.c — StarPU-like "deque model data aware": a ready task goes
- * to the worker that minimises its expected completion time, counting the
- * work that worker already holds, the estimated transfers of the task's
- * missing inputs and its estimated execution time there:
+/* policies/dmda.c — StarPU's "deque model data aware" (dmda; StarPU 1.0's
+ * heft is the same policy): a ready task goes to the worker that minimises
  *
- *   avail(w)      = max(now, ready_at(w)) + queued estimates of w's queue
- *   completion(w) = max(avail, now + beta*transfer)  + exec   (GPU, processor:
- *                   inputs move while earlier tasks run)
- *                 = avail + beta*transfer + exec             (core: fetches block)
+ *   fitness(w) = exp_end(w) + beta * penalty(w)        (eft=additive, default)
+ *   exp_end(w) = max(now, ready_at(w)) + queued(w) + exec(w)
+ *
+ * penalty(w) is the estimated transfer time of the task's inputs that are
+ * neither valid on w's memory nor already on their way there. This is StarPU
+ * 1.0's rule (src/sched_policies/heft.c and deque_modeling_policy_data_aware.c:
+ * fitness = alpha (exp_end - best_exp_end) + beta data_penalty, with
+ * starpu_data_expected_transfer_time() = 0 for data "present or requested").
+ * The chosen worker's queue then grows by exec plus the part of the transfer
+ * not hidden behind its queued work (StarPU's predicted_transfer), and, with
+ * prefetch=1 (StarPU's STARPU_PREFETCH, on by default), the task's inputs are
+ * requested on that memory at once, so later decisions see them as there.
+ * eft=overlap (hetsim 0.1's rule) hides a GPU's transfers behind its queue:
+ * max(avail, now + beta*transfer) + exec, and counts only exec in the queue.
  *
  * Ties go to the lowest worker id. Each worker runs its queue in FIFO order. */
 #include "policies/registry.h"
@@ -14,17 +22,28 @@
 #include "sim/util.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct dmda {
     struct hs_taskq *q;   /* per worker */
-    double *queued;       /* estimated execution time of each queue */
+    double *queued;       /* estimated time of each queue: executions (and, additive, transfers) */
+    double *charge;       /* per task: what its push added to its worker's queued time */
     double beta;
+    bool additive; /* eft=additive: the transfer penalty is added, never hidden */
+    bool prefetch; /* request a pushed task's inputs on its worker's memory at once */
 };
 
 static const struct hs_param dmda_params[] = {
     {.name = "beta", .type = HS_P_DOUBLE, .defval = "1", .range = "[0,inf)",
      .help = "weight of the estimated transfer time"},
+    {.name = "eft", .type = HS_P_CHOICE, .defval = "additive", .choices = "additive|overlap",
+     .help = "additive: expected end plus the transfer penalty, as StarPU's dmda and heft; "
+             "overlap: transfers hidden behind a GPU's queued work"},
+    {.name = "prefetch", .type = HS_P_BOOL, .defval = "1",
+     .help = "request a task's inputs on its worker's memory as soon as it is pushed (StarPU's "
+             "STARPU_PREFETCH, on by default); requested data then cost no transfer in estimates"},
     {0},
 };
 
@@ -34,7 +53,10 @@ static int dmda_init(struct hs_sched *s)
     struct dmda *d = hs_xcalloc(1, sizeof *d);
     d->q = hs_xcalloc((size_t)n, sizeof *d->q);
     d->queued = hs_xcalloc((size_t)n, sizeof(double));
+    d->charge = hs_xcalloc((size_t)hs_sched_dag(s)->ntasks, sizeof(double));
     d->beta = hs_spec_double(hs_sched_params(s), "beta");
+    d->prefetch = hs_spec_bool(hs_sched_params(s), "prefetch");
+    d->additive = strcmp(hs_spec_get(hs_sched_params(s), "eft"), "additive") == 0;
     hs_sched_set_decision(s, HS_DECIDE_WORKERS); /* an expected end on every worker per task */
     hs_sched_set_data(s, d);
     return 0;
@@ -48,9 +70,16 @@ static double expected_completion(struct hs_sched *s, struct dmda *d, struct hs_
         return INFINITY;
     double avail = fmax(now, hs_sched_worker_ready_at(s, w)) + d->queued[w];
     double transfer = d->beta * hs_sched_transfer_estimate(s, t, w);
-    if (hs_sched_worker(s, w)->window > 1)
+    if (!d->additive && hs_sched_worker(s, w)->window > 1)
         return fmax(avail, now + transfer) + exec;
     return avail + transfer + exec;
+}
+
+static void prefetch_inputs(struct hs_sched *s, const struct hs_task *t, int w)
+{
+    for (int i = 0; i < t->naccess; i++)
+        if (HS_MODE_READS(t->access[i].mode))
+            hs_sched_prefetch(s, t->access[i].handle, hs_sched_worker(s, w)->node);
 }
 
 static void dmda_push(struct hs_sched *s, struct hs_task *t)
@@ -65,8 +94,16 @@ static void dmda_push(struct hs_sched *s, struct hs_task *t)
             best_w = w;
         }
     }
+    double exec = hs_sched_exec_estimate(s, t, best_w), charge = exec;
+    if (d->additive) {
+        double end = fmax(now, hs_sched_worker_ready_at(s, best_w)) + d->queued[best_w] + exec;
+        charge += fmax(0, now + hs_sched_transfer_estimate(s, t, best_w) - end);
+    }
     hs_taskq_push(&d->q[best_w], t, 0);
-    d->queued[best_w] += hs_sched_exec_estimate(s, t, best_w);
+    d->queued[best_w] += charge;
+    d->charge[t->id] = charge;
+    if (d->prefetch)
+        prefetch_inputs(s, t, best_w);
 }
 
 static struct hs_task *dmda_pop(struct hs_sched *s, int w)
@@ -75,7 +112,7 @@ static struct hs_task *dmda_pop(struct hs_sched *s, int w)
     if (!d->q[w].len)
         return NULL;
     struct hs_task *t = hs_taskq_take(&d->q[w], 0);
-    d->queued[w] -= hs_sched_exec_estimate(s, t, w);
+    d->queued[w] -= d->charge[t->id];
     if (d->q[w].len == 0)
         d->queued[w] = 0; /* no drift from rounding */
     return t;
@@ -88,13 +125,14 @@ static void dmda_fini(struct hs_sched *s)
         hs_taskq_free(&d->q[w]);
     free(d->q);
     free(d->queued);
+    free(d->charge);
     free(d);
 }
 
 const struct hs_policy hs_policy_dmda = {
     .name = "dmda",
-    .summary = "each ready task goes to the worker with the earliest expected completion, "
-               "estimated transfers included",
+    .summary = "StarPU's dmda: each ready task goes to the worker with the earliest expected "
+               "end plus its transfer penalty; inputs prefetched",
     .params = dmda_params,
     .init = dmda_init,
     .push = dmda_push,

@@ -275,6 +275,47 @@ static void test_online_eft_forms(void)
     hs_dag_free(dag);
 }
 
+/* dmda's fitness and prefetch, by hand on flat:2 (1 B/s, no latency, no
+ * final flush). A (P1 only, 1 s) writes the 10-byte datum h; X0 keeps P0 busy
+ * until 5, X1 keeps P1 busy from 1 to 11.5; B (P0 only) and C (1 s anywhere)
+ * read h and are pushed at 1, B first. B goes to P0 and, with prefetch (the
+ * default), h is requested there at 1. C on P0: exp_end 5 + 1 (B) + 1 = 7 and
+ * no penalty (h requested), against 11.5 + 1 = 12.5 on P1: P0; h lands at
+ * 11, B runs 11-12, C 12-13: makespan 13. With prefetch=0, C on P0 costs
+ * 7 + 10 = 17: P1, which ends at 12.5; B, taken by P0 at once (flat workers
+ * hold two tasks), fetches h from 1 to 11 and ends at 12: makespan 12.5.
+ * eft=overlap with prefetch=0: P0 max(7, 1 + 10) = 11 against 12.5: P0. */
+static void test_dmda_fitness_and_prefetch(void)
+{
+    struct hs_dag *dag = hs_dag_new("dmda");
+    int h = hs_dag_add_handle(dag, "h", 10);
+    int a = hs_test_task(dag, "A", (const double[]){-1, 1}, 2);
+    hs_dag_access(dag, a, h, HS_MODE_W);
+    hs_test_task(dag, "X0", (const double[]){5, -1}, 2);
+    hs_test_task(dag, "X1", (const double[]){-1, 10.5}, 2);
+    int b = hs_test_task(dag, "B", (const double[]){1, -1}, 2);
+    hs_dag_access(dag, b, h, HS_MODE_R);
+    int c = hs_test_task(dag, "C", (const double[]){1, 1}, 2);
+    hs_dag_access(dag, c, h, HS_MODE_R);
+    hs_dag_finalize(dag);
+    struct hs_run_config cfg = hs_test_flat_config(2, NULL);
+    cfg.opts.flush = false;
+    hs_test_no_costs(&cfg);
+    const char *policies[] = {"dmda", "dmda:prefetch=0", "dmda:eft=overlap,prefetch=0"};
+    const int worker[] = {0, 1, 0};
+    for (int i = 0; i < 3; i++) {
+        cJSON *r = hs_test_simulate_named(&cfg, dag, policies[i]);
+        CU_ASSERT_EQUAL(field(r, "tasks", b, "worker"), 0);
+        CU_ASSERT_EQUAL(field(r, "tasks", c, "worker"), worker[i]);
+        if (i == 0)
+            CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "makespan")->valuedouble, 13, 1e-9);
+        if (i == 1)
+            CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "makespan")->valuedouble, 12.5, 1e-9);
+        cJSON_Delete(r);
+    }
+    hs_dag_free(dag);
+}
+
 
 /* The plain walk the timeline's blocks must agree with: the first gap after
  * the last interval ending by `ready` that holds dur. */
@@ -350,6 +391,7 @@ int main(void)
         {"a chain stays on the fastest processor", test_chain_on_fastest},
         {"SLR over CP_min and over CPIC (by hand)", test_slr_definitions},
         {"online HEFT: XKaapi's and Topcuoglu's finish times (by hand)", test_online_eft_forms},
+        {"dmda: StarPU's fitness, prefetch and the overlap variant (by hand)", test_dmda_fitness_and_prefetch},
         {"timeline: first fit by hand, and the blocks agree with a plain walk", test_timeline_first_fit},
         CU_TEST_INFO_NULL,
     };
