@@ -12,7 +12,8 @@ static int node_of(const struct hs_listsched *ls, int p)
     return hs_sched_worker(ls->s, p)->node;
 }
 
-struct hs_listsched *hs_ls_new_costs(struct hs_sched *s, const struct hs_dag *dag, const double *w)
+/* A list scheduler that takes ownership of the costs w[t * P + p]. */
+static struct hs_listsched *ls_new(struct hs_sched *s, const struct hs_dag *dag, double *w)
 {
     struct hs_listsched *ls = hs_xcalloc(1, sizeof *ls);
     ls->s = s;
@@ -20,8 +21,7 @@ struct hs_listsched *hs_ls_new_costs(struct hs_sched *s, const struct hs_dag *da
     ls->ntasks = dag->ntasks;
     ls->nworkers = hs_sched_nworkers(s);
     int V = ls->ntasks, P = ls->nworkers;
-    ls->w = hs_xmalloc((size_t)V * P * sizeof(double));
-    memcpy(ls->w, w, (size_t)V * P * sizeof(double));
+    ls->w = w;
     ls->wmean = hs_xmalloc((size_t)V * sizeof(double));
     for (int t = 0; t < V; t++) {
         double sum = 0;
@@ -45,6 +45,16 @@ struct hs_listsched *hs_ls_new_costs(struct hs_sched *s, const struct hs_dag *da
     return ls;
 }
 
+struct hs_listsched *hs_ls_new_costs(struct hs_sched *s, const struct hs_dag *dag, const double *w)
+{
+    size_t size = (size_t)dag->ntasks * (size_t)hs_sched_nworkers(s) * sizeof(double);
+    double *copy = hs_xmalloc(size);
+    memcpy(copy, w, size);
+    return ls_new(s, dag, copy);
+}
+
+/* The costs are filled in place: a copy would double the tasks x workers
+ * table at the peak of the plan. */
 struct hs_listsched *hs_ls_new(struct hs_sched *s)
 {
     const struct hs_dag *dag = hs_sched_dag(s);
@@ -53,30 +63,36 @@ struct hs_listsched *hs_ls_new(struct hs_sched *s)
     for (int t = 0; t < V; t++)
         for (int p = 0; p < P; p++)
             w[(size_t)t * P + p] = hs_sched_exec_estimate(s, &dag->tasks[t], p);
-    struct hs_listsched *ls = hs_ls_new_costs(s, dag, w);
-    free(w);
-    return ls;
+    return ls_new(s, dag, w);
+}
+
+/* What only the planning uses: costs, timelines, planned times (wmean is
+ * kept: ranks can still be computed from it). */
+static void free_plan_state(struct hs_listsched *ls)
+{
+    for (int p = 0; ls->tl && p < ls->nworkers; p++)
+        hs_timeline_free(&ls->tl[p]);
+    free(ls->tl);
+    free(ls->w);
+    free(ls->ast);
+    free(ls->aft);
+    ls->tl = NULL;
+    ls->w = ls->ast = ls->aft = NULL;
 }
 
 void hs_ls_free(struct hs_listsched *ls)
 {
     if (!ls)
         return;
-    for (int p = 0; p < ls->nworkers; p++) {
-        hs_timeline_free(&ls->tl[p]);
-        if (ls->order)
-            free(ls->order[p]);
-    }
-    free(ls->tl);
+    free_plan_state(ls);
+    free(ls->wmean);
+    for (int p = 0; ls->order && p < ls->nworkers; p++)
+        free(ls->order[p]);
     free(ls->order);
     free(ls->norder);
     free(ls->next);
     free(ls->ready);
-    free(ls->w);
-    free(ls->wmean);
     free(ls->proc);
-    free(ls->ast);
-    free(ls->aft);
     free(ls);
 }
 
@@ -283,6 +299,9 @@ void hs_ls_commit(struct hs_listsched *ls)
     sort_ls = ls;
     for (int p = 0; p < P; p++)
         qsort(ls->order[p], (size_t)ls->norder[p], sizeof(int), cmp_start);
+    /* the run needs only the order and the placement (proc): the costs
+     * (tasks x workers) and the timelines would stay resident to the end */
+    free_plan_state(ls);
     hs_sched_set_predicted_makespan(ls->s, makespan);
     hs_sched_set_in_order(ls->s, true);
     hs_sched_set_data(ls->s, ls);

@@ -88,7 +88,8 @@ int hs_heft_best_worker(const struct hs_listsched *ls, int t, bool insertion, do
 int hs_heft_place_all(struct hs_listsched *ls, const char *variant, bool insertion);
 
 /* Finish planning: per-worker orders and the predicted makespan, given to
- * the runtime. The policy's data becomes ls. */
+ * the runtime. The policy's data becomes ls. The planning state (w, tl,
+ * ast, aft) is freed and set to NULL: proc, wmean and the orders remain. */
 void hs_ls_commit(struct hs_listsched *ls);
 
 /* Executing a committed plan: w's next planned task if it is ready (else

@@ -23,6 +23,55 @@ const char *hs_arch_name(enum hs_arch arch)
     return arch == HS_ARCH_GPU ? "gpu" : "cpu";
 }
 
+/* Task labels, handle names and per-processor costs are packed in blocks
+ * that the DAG owns: a malloc each would cost a 32-byte chunk for "n12345"
+ * or "e12_345" and 16 bytes of header for 4 costs, tens of bytes per task in
+ * a DAG of a million tasks. */
+struct hs_dag_pool {
+    struct hs_dag_pool *next;
+    size_t used, size;
+    _Alignas(double) unsigned char data[];
+};
+
+enum { POOL_BLOCK = 64 * 1024 };
+
+static struct hs_dag_pool *new_pool_block(size_t size)
+{
+    struct hs_dag_pool *b = hs_xmalloc(sizeof *b + size);
+    b->next = NULL;
+    b->used = 0;
+    b->size = size;
+    return b;
+}
+
+/* n bytes aligned to align (at most a double's), freed with the DAG. */
+static void *pool_alloc(struct hs_dag *dag, size_t n, size_t align)
+{
+    struct hs_dag_pool *b = dag->pool;
+    size_t at = b ? (b->used + align - 1) / align * align : 0;
+    if (!b || at + n > b->size) {
+        if (b && n > POOL_BLOCK / 8) { /* a large one gets its own block, behind the head */
+            struct hs_dag_pool *own = new_pool_block(n);
+            own->next = b->next;
+            b->next = own;
+            b = own;
+        } else {
+            b = new_pool_block(n > POOL_BLOCK ? n : POOL_BLOCK);
+            b->next = dag->pool;
+            dag->pool = b;
+        }
+        at = 0;
+    }
+    b->used = at + n;
+    return b->data + at;
+}
+
+static char *pool_strdup(struct hs_dag *dag, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    return memcpy(pool_alloc(dag, n, 1), s, n);
+}
+
 struct hs_dag *hs_dag_new(const char *name)
 {
     struct hs_dag *dag = hs_xcalloc(1, sizeof *dag);
@@ -35,15 +84,16 @@ void hs_dag_free(struct hs_dag *dag)
     if (!dag)
         return;
     for (int i = 0; i < dag->ntasks; i++) {
-        free(dag->tasks[i].label);
         free(dag->tasks[i].access);
-        free(dag->tasks[i].proc_cost);
         for (char **x = dag->tasks[i].extra; x && *x; x++)
             free(*x);
         free(dag->tasks[i].extra);
     }
-    for (int i = 0; i < dag->nhandles; i++)
-        free(dag->handles[i].name);
+    while (dag->pool) {
+        struct hs_dag_pool *next = dag->pool->next;
+        free(dag->pool);
+        dag->pool = next;
+    }
     for (int i = 0; i < dag->nkernels; i++)
         free(dag->kernels[i]);
     free(dag->tasks);
@@ -84,7 +134,7 @@ static int new_handle(struct hs_dag *dag, const char *name, double bytes, int or
     dag->cap_handles = (int)cap;
     struct hs_handle *h = &dag->handles[dag->nhandles];
     h->id = dag->nhandles;
-    h->name = hs_xstrdup(name);
+    h->name = pool_strdup(dag, name);
     h->bytes = round(bytes);
     h->origin = origin < 0 ? h->id : origin;
     h->version = version;
@@ -107,7 +157,7 @@ int hs_dag_add_task(struct hs_dag *dag, const char *kernel, const char *label, d
     memset(t, 0, sizeof *t);
     t->id = dag->ntasks;
     t->kernel = hs_dag_kernel(dag, kernel);
-    t->label = hs_xstrdup(label ? label : kernel);
+    t->label = pool_strdup(dag, label ? label : kernel);
     t->flops = flops;
     t->footprint = footprint;
     t->arch_cost[HS_ARCH_CPU] = NAN;
@@ -138,8 +188,8 @@ void hs_dag_add_edge(struct hs_dag *dag, int src, int dst, double bytes)
 void hs_dag_set_proc_costs(struct hs_dag *dag, int task, const double *costs, int n)
 {
     struct hs_task *t = &dag->tasks[task];
-    free(t->proc_cost);
-    t->proc_cost = hs_xmalloc((size_t)n * sizeof(double));
+    /* in the DAG's pool: costs set again for a task leave the old ones there */
+    t->proc_cost = pool_alloc(dag, (size_t)n * sizeof(double), _Alignof(double));
     memcpy(t->proc_cost, costs, (size_t)n * sizeof(double));
     if (n > dag->nproc_costs)
         dag->nproc_costs = n;
@@ -384,6 +434,13 @@ static int order_tasks(struct hs_dag *dag)
     return 0;
 }
 
+/* The builders grow tasks, handles and edges by doubling (hs_grow zeroes
+ * the room, so it is resident): a finalised DAG keeps only what it uses. */
+static void *fit(void *array, size_t n, size_t elem_size)
+{
+    return hs_xrealloc(array, (n ? n : 1) * elem_size);
+}
+
 int hs_dag_finalize(struct hs_dag *dag)
 {
     if (dag->finalized)
@@ -391,10 +448,14 @@ int hs_dag_finalize(struct hs_dag *dag)
     if (dag->ntasks == 0)
         return hs_fail("DAG '%s' has no task", dag->name);
     igraph_set_error_handler(igraph_error_handler_ignore);
+    dag->tasks = fit(dag->tasks, (size_t)dag->ntasks, sizeof *dag->tasks);
+    dag->cap_tasks = dag->ntasks;
     struct edge_list el = {0};
-    infer_edges(dag, &el);
+    infer_edges(dag, &el); /* adds the renamed versions of handles */
     free(el.pend);
-    dag->edges = el.edges;
+    dag->handles = fit(dag->handles, (size_t)dag->nhandles, sizeof *dag->handles);
+    dag->cap_handles = dag->nhandles;
+    dag->edges = fit(el.edges, el.n, sizeof *el.edges);
     dag->nedges = (int)el.n;
     index_edges(dag);
     if (order_tasks(dag))

@@ -24,10 +24,12 @@ struct hs_access {
     enum hs_mode mode;
 };
 
+/* Fields ordered so that it takes 32 bytes, not 40 (one per datum and per
+ * explicit edge: millions in a large DAG). */
 struct hs_handle {
-    int id;
     char *name;     /* "A(3,2)"; renamed versions get "#k" appended */
     double bytes;
+    int id;
     int origin;     /* id of the first version of this datum */
     int version;    /* 0 for the original */
     bool temporary; /* private handle of an explicit edge: never flushed */
@@ -76,6 +78,7 @@ struct hs_dag {
     int *edge_ids;
     int *pred_ids;
     int cap_tasks, cap_handles, cap_kernels;
+    struct hs_dag_pool *pool; /* blocks holding labels, names and per-processor costs */
 };
 
 struct hs_dag *hs_dag_new(const char *name);

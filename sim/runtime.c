@@ -102,12 +102,17 @@ static double true_duration(const struct hs_sched *rt, const struct hs_task *t, 
 static void precompute_estimates(struct hs_sched *rt)
 {
     const struct hs_dag *dag = rt->dag;
-    rt->est_arch = hs_xmalloc((size_t)dag->ntasks * HS_NARCH * sizeof(double));
-    rt->true_arch = hs_xmalloc((size_t)dag->ntasks * HS_NARCH * sizeof(double));
     rt->kernel_in_table = hs_xcalloc((size_t)dag->nkernels, sizeof(bool));
-    for (int k = 0; k < dag->nkernels; k++)
+    bool any = false;
+    for (int k = 0; k < dag->nkernels; k++) {
         rt->kernel_in_table[k] = rt->perf && (hs_perf_has(rt->perf, dag->kernels[k], "cpu") ||
                                               hs_perf_has(rt->perf, dag->kernels[k], "gpu"));
+        any |= rt->kernel_in_table[k];
+    }
+    if (!any)
+        return; /* raw_cost reads the tables only for a kernel in the timing table */
+    rt->est_arch = hs_xmalloc((size_t)dag->ntasks * HS_NARCH * sizeof(double));
+    rt->true_arch = hs_xmalloc((size_t)dag->ntasks * HS_NARCH * sizeof(double));
     int last_kernel = -1, last_nb = -1;
     double last_flops = -1, last[HS_NARCH] = {NAN, NAN}, last_true[HS_NARCH] = {NAN, NAN};
     for (int i = 0; i < dag->ntasks; i++) {

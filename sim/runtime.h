@@ -43,9 +43,9 @@ struct hs_task_event {
 
 struct hs_xfer_event {
     int handle, src, dst;
+    enum hs_xfer_purpose purpose; /* beside the ints: no padding (one record per copy) */
     double bytes;
     double request, start, end;
-    enum hs_xfer_purpose purpose;
 };
 
 /* ---- internal state (policies use sim/sched.h, not this) ------------------ */
@@ -59,13 +59,15 @@ struct hs_waiter {
     struct hs_waiter *next;
 };
 
+/* One per copy of the run, kept to the end for the events: packed to 72
+ * bytes (a run of a million tasks makes millions of them). */
 struct hs_xfer {
     struct hs_xfer_event ev;
-    enum hs_xfer_state state;
+    uint8_t state;  /* an enum hs_xfer_state */
+    bool pinned_src;
     uint32_t version;
     int stream;     /* -1: none, else node * 2 + (0 in, 1 out) */
     int next;       /* next in its stream's FIFO */
-    bool pinned_src;
     struct hs_waiter *waiters;
 };
 
@@ -112,7 +114,8 @@ struct hs_sched {
 
     struct hs_task_state *ts;
     struct hs_worker_state *ws;
-    double *est_arch;        /* [task * HS_NARCH + arch]: timing-table estimate, NAN */
+    double *est_arch;        /* [task * HS_NARCH + arch]: timing-table estimate, NAN
+                                (NULL, as true_arch, when no kernel is in the table) */
     double *true_arch;       /* the same as executed: differs where the table is calibrated */
     bool *kernel_in_table;   /* per kernel: the timing table decides */
     double *task_bytes;      /* per task: bytes of the distinct data it accesses, which the

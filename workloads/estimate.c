@@ -7,8 +7,9 @@
  * inferred from accesses, explicit edges, data); a DAG file's from its size.
  * The bytes per item were measured on hetsim's own DAGs (peak RSS of `hetsim
  * dag W --stats`, Release build): about 220 B per task, 120 B per inferred
- * dependency, 200 to 290 B per explicit edge (a private handle, two accesses
- * and the edge); rounded up here, over a 40 MiB process (the libraries). A
+ * dependency, about 140 B per explicit edge (a private handle, two accesses
+ * and the edge; 200 to 290 B before the DAG kept its names in blocks);
+ * rounded up here, over a 40 MiB process (the libraries). A
  * DAG file takes a multiple of its size that depends on its format
  * (file_bytes). */
 #include "workloads/workload.h"
@@ -19,7 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum { TASK_B = 250, INFERRED_B = 130, EDGE_B = 300, HANDLE_B = 150, BASE_B = 40 << 20 };
+enum { TASK_B = 250, INFERRED_B = 130, EDGE_B = 250, HANDLE_B = 150, BASE_B = 40 << 20 };
 
 struct counts {
     double tasks, inferred, edges, handles;

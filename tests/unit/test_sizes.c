@@ -90,9 +90,9 @@ static void test_counts(void)
 static void test_refused_before_building(void)
 {
     char *err;
-    /* about 13 GB for ten million tasks: refused under a 4 GB limit, in no time */
+    /* about 11 GB for ten million tasks: refused under a 4 GB limit, in no time */
     CU_ASSERT_EQUAL(hs_test_cli("dag random:v=10000000 --stats --max-memory 4G", NULL, &err), 2);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "building its DAG needs about 13.0 GB of memory, more than "
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "building its DAG needs about 11.3 GB of memory, more than "
                                        "the 4.0 GB allowed"));
     free(err);
     CU_ASSERT_EQUAL(hs_test_cli("run -q -w outer:n=100000 -s eager", NULL, &err), 2);
