@@ -62,17 +62,27 @@ static int dmda_init(struct hs_sched *s)
     return 0;
 }
 
-static double expected_completion(struct hs_sched *s, struct dmda *d, struct hs_task *t, int w,
-                                  double now)
+/* What the decision weighs for t on w, kept for the bookkeeping of the chosen one. */
+struct estimate {
+    double avail;    /* max(now, ready_at) + queued */
+    double exec;     /* INFINITY: w cannot run t */
+    double transfer; /* estimated time of the missing inputs, unweighted */
+    double fitness;
+};
+
+static struct estimate estimate(struct hs_sched *s, struct dmda *d, struct hs_task *t, int w,
+                                double now)
 {
-    double exec = hs_sched_exec_estimate(s, t, w);
-    if (!isfinite(exec))
-        return INFINITY;
-    double avail = fmax(now, hs_sched_worker_ready_at(s, w)) + d->queued[w];
-    double transfer = d->beta * hs_sched_transfer_estimate(s, t, w);
+    struct estimate e = {.exec = hs_sched_exec_estimate(s, t, w), .fitness = INFINITY};
+    if (!isfinite(e.exec))
+        return e;
+    e.avail = fmax(now, hs_sched_worker_ready_at(s, w)) + d->queued[w];
+    e.transfer = hs_sched_transfer_estimate(s, t, w);
     if (!d->additive && hs_sched_worker(s, w)->window > 1)
-        return fmax(avail, now + transfer) + exec;
-    return avail + transfer + exec;
+        e.fitness = fmax(e.avail, now + d->beta * e.transfer) + e.exec;
+    else
+        e.fitness = e.avail + d->beta * e.transfer + e.exec;
+    return e;
 }
 
 static void prefetch_inputs(struct hs_sched *s, const struct hs_task *t, int w)
@@ -85,20 +95,19 @@ static void prefetch_inputs(struct hs_sched *s, const struct hs_task *t, int w)
 static void dmda_push(struct hs_sched *s, struct hs_task *t)
 {
     struct dmda *d = hs_sched_data(s);
-    double now = hs_sched_now(s), best = INFINITY;
+    double now = hs_sched_now(s);
+    struct estimate best = {.fitness = INFINITY};
     int best_w = -1;
     for (int w = 0; w < hs_sched_nworkers(s); w++) {
-        double c = expected_completion(s, d, t, w, now);
-        if (c < best) {
-            best = c;
+        struct estimate e = estimate(s, d, t, w, now);
+        if (e.fitness < best.fitness) {
+            best = e;
             best_w = w;
         }
     }
-    double exec = hs_sched_exec_estimate(s, t, best_w), charge = exec;
-    if (d->additive) {
-        double end = fmax(now, hs_sched_worker_ready_at(s, best_w)) + d->queued[best_w] + exec;
-        charge += fmax(0, now + hs_sched_transfer_estimate(s, t, best_w) - end);
-    }
+    double charge = best.exec;
+    if (d->additive) /* the part of the transfer not hidden behind the queue */
+        charge += fmax(0, now + best.transfer - (best.avail + best.exec));
     hs_taskq_push(&d->q[best_w], t, 0);
     d->queued[best_w] += charge;
     d->charge[t->id] = charge;

@@ -41,20 +41,9 @@ static void attach(struct hs_sched *rt, int x, enum hs_waiter_kind kind, int id)
 
 _Static_assert(sizeof(void *) != 8 || sizeof(struct hs_xfer) == 72, "struct hs_xfer is packed");
 
-/* Room for one more transfer record. Doubling like hs_grow but without
- * zeroing the new room (new_xfer clears each record it fills): a large array
- * comes from fresh pages, and the untouched half stays out of resident memory. */
-static void grow_xfers(struct hs_sched *rt)
-{
-    if (rt->nxfers < rt->cap_xfers)
-        return;
-    rt->cap_xfers = rt->cap_xfers ? 2 * rt->cap_xfers : 64;
-    rt->xfers = hs_xrealloc(rt->xfers, rt->cap_xfers * sizeof *rt->xfers);
-}
-
 static int new_xfer(struct hs_sched *rt, int h, int src, int dst, enum hs_xfer_purpose purpose)
 {
-    grow_xfers(rt);
+    HS_GROW_UNINIT(rt->xfers, rt->cap_xfers, rt->nxfers + 1); /* each record is cleared below */
     int id = (int)rt->nxfers++;
     struct hs_xfer *x = &rt->xfers[id];
     memset(x, 0, sizeof *x);

@@ -50,7 +50,7 @@ char *hs_xstrdup(const char *s)
     return d;
 }
 
-void hs_grow(void **array, size_t *capacity, size_t need, size_t elem_size)
+void hs_grow_uninit(void **array, size_t *capacity, size_t need, size_t elem_size)
 {
     if (need <= *capacity)
         return;
@@ -58,8 +58,14 @@ void hs_grow(void **array, size_t *capacity, size_t need, size_t elem_size)
     while (cap < need)
         cap *= 2;
     *array = hs_xrealloc(*array, cap * elem_size);
-    memset((char *)*array + *capacity * elem_size, 0, (cap - *capacity) * elem_size);
     *capacity = cap;
+}
+
+void hs_grow(void **array, size_t *capacity, size_t need, size_t elem_size)
+{
+    size_t old = *capacity;
+    hs_grow_uninit(array, capacity, need, elem_size);
+    memset((char *)*array + old * elem_size, 0, (*capacity - old) * elem_size);
 }
 
 int hs_fail(const char *fmt, ...)

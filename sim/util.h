@@ -13,6 +13,10 @@ char *hs_xstrdup(const char *s);
 /* Grow *array (of elem_size elements) so that it can hold at least need elements. */
 void hs_grow(void **array, size_t *capacity, size_t need, size_t elem_size);
 #define HS_GROW(arr, cap, need) hs_grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
+/* The same without zeroing the new room, for a caller that fills every
+ * element it uses: a large array's untouched room stays out of resident memory. */
+void hs_grow_uninit(void **array, size_t *capacity, size_t need, size_t elem_size);
+#define HS_GROW_UNINIT(arr, cap, need) hs_grow_uninit((void **)&(arr), &(cap), (need), sizeof(*(arr)))
 
 /* Record an error message (printf format) and return -1, so that callers can
  * `return hs_fail("...")`. The message is one line, without "hetsim:" prefix. */
