@@ -65,6 +65,8 @@ void hs_grow(void **array, size_t *capacity, size_t need, size_t elem_size)
 {
     size_t old = *capacity;
     hs_grow_uninit(array, capacity, need, elem_size);
+    if (*capacity == old)
+        return; /* nothing grew; *array may still be NULL, which memset must not see */
     memset((char *)*array + old * elem_size, 0, (*capacity - old) * elem_size);
 }
 
