@@ -2,12 +2,14 @@
  * main, the hetsim command as a subprocess, files (simulations in a child
  * process are in testing_sim.c). */
 #define _DEFAULT_SOURCE /* mkdtemp */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "tests/support/testing.h"
 #include "sim/util.h"
 #include "analysis/csv.h"
 
 #include <CUnit/Basic.h>
 #include <errno.h>
+#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +25,26 @@
 #error "HETSIM_BIN must be defined"
 #endif
 
+static char tmp_dir[256]; /* hs_test_tmp's folder, made on first use */
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st, (void)type, (void)ftw;
+    return remove(path);
+}
+
+/* A passing suite leaves nothing in /tmp; a failing one keeps its files
+ * for a look and says where they are. */
+static void tidy_tmp_dir(unsigned failed)
+{
+    if (!tmp_dir[0])
+        return;
+    if (failed)
+        fprintf(stderr, "test files kept in %s\n", tmp_dir);
+    else
+        nftw(tmp_dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 int hs_test_main(const char *suite, const CU_TestInfo *tests)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -35,6 +57,7 @@ int hs_test_main(const char *suite, const CU_TestInfo *tests)
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
     CU_cleanup_registry();
+    tidy_tmp_dir(failed);
     return failed ? 1 : 0;
 }
 
@@ -184,10 +207,10 @@ char *hs_test_read_file(const char *path)
 
 char *hs_test_tmp(const char *suffix)
 {
-    static char dir[256];
+    char *dir = tmp_dir;
     static int counter;
     if (!dir[0]) {
-        snprintf(dir, sizeof dir, "%s/hetsim-test-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+        snprintf(dir, sizeof tmp_dir, "%s/hetsim-test-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
         if (!mkdtemp(dir)) {
             perror("mkdtemp");
             exit(1);
