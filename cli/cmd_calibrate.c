@@ -22,11 +22,13 @@ static void usage(FILE *out)
 {
     fprintf(out, "usage: hetsim calibrate -o NAME [--dir DIR] [--engine real] [--gpus G] [--nb LIST]\n"
                  "                        [--workloads cholesky,lu,qr] [--reps 5] [--single]\n"
-                 "                        [--cores C] [--cpu-threads T] [-v]\n"
+                 "                        [--cores C] [--cpu-threads T] [--warm] [-v]\n"
                  "Measure this machine with the real engine (--engine cuda is another name for it):\n"
                  "the kernels of tiled Cholesky and GEMM, LU (inner blocking min(128, nb)) and QR on\n"
                  "cores with OpenBLAS/LAPACKE, in thread CPU time, T pinned cores at once (default:\n"
-                 "the CPU workers of a default run, at most 4), and on G GPUs (default: every visible\n"
+                 "the CPU workers of a default run, at most 4), each call on inputs evicted from the\n"
+                 "caches first, as a run whose data exceed the last-level cache gives them (--warm:\n"
+                 "left in the caches, as for data that fit in it), and on G GPUs (default: every visible\n"
                  "one; none without CUDA) those with a GPU version, with cuBLAS/cuSOLVER back to back;\n"
                  "pinned host<->GPU copies; what the engine and the runtime add to each task (tasks of\n"
                  "a known length run through them). Tile sizes: --nb (default 512,1024,2048 with GPUs,\n"
@@ -117,11 +119,12 @@ int hs_cmd_calibrate(int argc, char **argv)
         {"cores", required_argument, 0, 'c'},  {"verbose", no_argument, 0, 'v'},
         {"cpu-threads", required_argument, 0, 't'}, {"workloads", required_argument, 0, 'w'},
         {"gpus", required_argument, 0, 'g'},   {"help", no_argument, 0, 'h'},
+        {"warm", no_argument, 0, 'W'},
         {0, 0, 0, 0},
     };
     const char *name = NULL, *dir = ".", *nb_text = NULL, *workloads = "cholesky,lu,qr";
     long reps = 5, cores = 0, cpu_threads = 0, gpus = -1;
-    bool single = false, verbose = false;
+    bool single = false, verbose = false, warm = false;
     int c;
     optind = 1;
     while ((c = hs_getopt("calibrate", argc, argv, "o:vh", opts)) != -1) {
@@ -141,6 +144,7 @@ int hs_cmd_calibrate(int argc, char **argv)
         case 'g': gpus = hs_opt_long("--gpus", optarg, 0, 64); break;
         case 'w': workloads = optarg; break;
         case 'v': verbose = true; break;
+        case 'W': warm = true; break;
         case 'h': usage(stdout); return HS_EXIT_OK;
         default: return HS_EXIT_USAGE;
         }
@@ -156,10 +160,11 @@ int hs_cmd_calibrate(int argc, char **argv)
         hs_die(HS_EXIT_USAGE, "calibrate: --dir %s: not a folder this user can write", dir);
 #ifdef HETSIM_WITH_REAL
     struct hs_calibrate_opts o = {.name = name, .dir = dir, .reps = (int)reps, .gpus = (int)gpus,
-                                  .cores = (int)cores, .cpu_threads = (int)cpu_threads, .verbose = verbose};
+                                  .cores = (int)cores, .cpu_threads = (int)cpu_threads, .warm = warm,
+                                  .verbose = verbose};
     return calibrate(&o, nb_text, workloads, single);
 #else
-    (void)reps, (void)cores, (void)single, (void)verbose, (void)nb_text, (void)dir, (void)cpu_threads,
+    (void)reps, (void)cores, (void)single, (void)verbose, (void)warm, (void)nb_text, (void)dir, (void)cpu_threads,
         (void)workloads, (void)gpus;
     hs_die(HS_EXIT_USAGE, "this hetsim was built without the real engine (it needs OpenBLAS and LAPACKE "
                           "at build time)");

@@ -4,9 +4,11 @@
  * Cholesky, LU and QR for each tile size), on the inputs a run would give
  * them. On the cores they run on --cpu-threads pinned cores at once, as in
  * a run where several workers compute (a core is slower when its neighbours
- * work), each run on freshly restored inputs and timed in its thread's CPU
- * time (what it takes of its core, however loaded the machine), the median
- * kept. On a GPU
+ * work), each run on freshly restored inputs, evicted from the caches
+ * (unless --warm: a run whose data exceed the last-level cache reads its
+ * tiles from memory, and DGEMM at nb 256 then takes 15% longer than on
+ * cached inputs), and timed in its thread's CPU time (what it takes of its
+ * core, however loaded the machine), the median kept. On a GPU
  * (kernels that have a GPU version, when GPUs are calibrated) they run back
  * to back (calibrate_gpu.c). A kernel with no GPU version gets no gpu
  * entry: the simulation then never puts it on a GPU.
@@ -92,8 +94,49 @@ static void sample_free(struct hs_cal_sample *sm)
 struct cpu_job {
     const struct hs_cal_sample *sm;
     int reps;
+    bool warm;
     double median;
 };
+
+/* The largest cache of the first core, in bytes, from sysfs (sizes such
+ * as "32768K"); 0 if none is described. sysfs, not sysconf: glibc sums the
+ * L3 of every core complex on some AMD processors (320 MiB here). */
+static size_t largest_cache(void)
+{
+    size_t largest = 0;
+    for (int i = 0; i < 10; i++) {
+        char path[96], unit = 0;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        FILE *f = fopen(path, "r");
+        unsigned long v = 0;
+        if (!f)
+            continue;
+        int got = fscanf(f, "%lu%c", &v, &unit);
+        fclose(f);
+        size_t bytes = got < 1 ? 0 : unit == 'K' ? v << 10 : unit == 'M' ? v << 20 : unit == 'G' ? v << 30 : v;
+        if (bytes > largest)
+            largest = bytes;
+    }
+    return largest;
+}
+
+/* Bytes to write to push a kernel's inputs out of the caches: twice the
+ * largest cache (32 MiB if none is described), between 8 and 512 MiB. */
+static size_t eviction_bytes(void)
+{
+    size_t largest = largest_cache(), bytes = largest ? 2 * largest : (size_t)32 << 20;
+    if (bytes < ((size_t)8 << 20))
+        return (size_t)8 << 20;
+    return bytes > ((size_t)512 << 20) ? (size_t)512 << 20 : bytes;
+}
+
+/* Write one byte per cache line of junk, so that what the kernel reads next
+ * comes from memory. */
+static void evict_caches(volatile unsigned char *junk, size_t bytes)
+{
+    for (size_t k = 0; k < bytes; k += 64)
+        junk[k]++;
+}
 
 static double thread_time(void)
 {
@@ -112,11 +155,15 @@ static void *cpu_thread_main(void *arg)
     const struct hs_cal_sample *sm = job->sm;
     void *bufs[16];
     double t[64];
+    size_t junk_bytes = job->warm ? 0 : eviction_bytes();
+    unsigned char *junk = junk_bytes ? hs_xcalloc(1, junk_bytes) : NULL;
     for (int i = 0; i < sm->n; i++)
         bufs[i] = hs_xmalloc(sm->bytes[i]);
     for (int r = 0; r <= job->reps; r++) { /* r == 0 warms up */
         for (int i = 0; i < sm->n; i++)
             memcpy(bufs[i], sm->input[i], sm->bytes[i]);
+        if (junk)
+            evict_caches(junk, junk_bytes);
         double t0 = thread_time();
         hs_numeric_cpu(sm->num, sm->dag, sm->task, bufs);
         if (r)
@@ -124,6 +171,7 @@ static void *cpu_thread_main(void *arg)
     }
     for (int i = 0; i < sm->n; i++)
         free(bufs[i]);
+    free(junk);
     job->median = median(t, job->reps);
     return NULL;
 }
@@ -131,14 +179,14 @@ static void *cpu_thread_main(void *arg)
 /* The kernel on `threads` cores at once, each thread pinned to a core of its
  * own after the first (as the real engine pins its CPU workers): the mean of
  * the per-thread medians. */
-static double time_cpu_kernel(const struct hs_cal_sample *sm, int reps, int threads)
+static double time_cpu_kernel(const struct hs_cal_sample *sm, int reps, bool warm, int threads)
 {
     struct cpu_job jobs[64];
     pthread_t th[64];
     struct hs_cores *cores = hs_cores_get();
     threads = threads < 1 ? 1 : threads > 64 ? 64 : threads;
     for (int i = 0; i < threads; i++) {
-        jobs[i] = (struct cpu_job){sm, reps > 64 ? 64 : reps, 0};
+        jobs[i] = (struct cpu_job){sm, reps > 64 ? 64 : reps, warm, 0};
         pthread_create(&th[i], NULL, cpu_thread_main, &jobs[i]);
         hs_cores_pin(cores, th[i], i + 1);
     }
@@ -276,7 +324,7 @@ static void measure_kernel(struct calib *c, const struct hs_dag *dag, const stru
     const char *kernel = dag->kernels[task->kernel];
     struct hs_cal_sample sm;
     sample_take(&sm, dag, num, t, host);
-    double cpu = time_cpu_kernel(&sm, c->o->reps, c->cpu_threads), gpu_time = NAN;
+    double cpu = time_cpu_kernel(&sm, c->o->reps, c->o->warm, c->cpu_threads), gpu_time = NAN;
     add_entry(c->entries, kernel, "cpu", num->nb, cpu + c->m.task_overhead[HS_ARCH_CPU], c->source);
 #ifdef HETSIM_HAVE_CUDA
     if (gpu && hs_numeric_has_gpu_kernel(num, dag, t)) {
@@ -414,8 +462,9 @@ static void write_source(struct calib *c)
 {
     const struct hs_machine *m = &c->m;
     int n = snprintf(c->source, sizeof c->source, "measured by hetsim calibrate on %s: OpenBLAS/LAPACKE "
-                     "with %d pinned cores busy, thread CPU time, medians of %d runs, plus %.1f us of "
-                     "engine and runtime overhead per task", c->model, c->cpu_threads, c->o->reps,
+                     "with %d pinned cores busy, thread CPU time, medians of %d runs on inputs %s, plus "
+                     "%.1f us of engine and runtime overhead per task", c->model, c->cpu_threads, c->o->reps,
+                     c->o->warm ? "left in the caches (--warm)" : "evicted from the caches first",
                      m->task_overhead[HS_ARCH_CPU] * 1e6);
     if (m->ngpus && n > 0 && (size_t)n < sizeof c->source)
         snprintf(c->source + n, sizeof c->source - (size_t)n, "; %s: cuBLAS/cuSOLVER back to back (CUDA "

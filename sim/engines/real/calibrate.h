@@ -20,6 +20,9 @@ struct hs_calibrate_opts {
                           when no GPU is calibrated (its core drives the GPUs otherwise) */
     int cpu_threads;   /* cores working at once while CPU kernels are timed; 0: the CPU
                           workers of a default run on the machine, at most 4 */
+    bool warm;         /* time CPU kernels on inputs left in the caches; by default they are
+                          evicted first, as a run whose data exceed the last-level cache
+                          gives them to its kernels */
     bool verbose;      /* print each measurement */
 };
 
