@@ -190,6 +190,7 @@ static void check_calibration(const char *dir)
         {
             CU_ASSERT_STRING_EQUAL(cJSON_GetObjectItem(e, "arch")->valuestring, "cpu");
             CU_ASSERT_PTR_NOT_NULL(strstr(cJSON_GetObjectItem(e, "source")->valuestring, "measured by hetsim calibrate"));
+            CU_ASSERT_PTR_NOT_NULL(strstr(cJSON_GetObjectItem(e, "source")->valuestring, "inputs evicted from the caches first"));
             if (strcmp(cJSON_GetObjectItem(e, "kernel")->valuestring, kernels[k]) == 0) {
                 CU_ASSERT_EQUAL(cJSON_GetObjectItem(e, "nb")->valueint, 64);
                 CU_ASSERT(cJSON_GetObjectItem(e, "seconds")->valuedouble > 0);
@@ -391,9 +392,34 @@ static void test_bad_input(void)
     free(base);
 }
 
+/* --warm leaves the inputs cached, and every entry's source says how the
+ * kernel was timed (the shared calibration above evicts them). */
+static void test_warm_calibration(void)
+{
+    char *dir = hs_test_tmp(""), args[2048], path[2100];
+    snprintf(args, sizeof args, "calibrate -o w --dir %s --gpus 0 --nb 64 --workloads lu --reps 1 --warm", dir);
+    CU_ASSERT_EQUAL_FATAL(hs_test_cli(args, NULL, NULL), 0);
+    snprintf(path, sizeof path, "%s/perf/w.json", dir);
+    cJSON *perf = read_json(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(perf);
+    int n = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(perf, "kernels"))
+    {
+        const char *source = cJSON_GetObjectItem(e, "source")->valuestring;
+        CU_ASSERT_PTR_NOT_NULL(strstr(source, "inputs left in the caches (--warm)"));
+        CU_ASSERT_PTR_NULL(strstr(source, "evicted"));
+        n++;
+    }
+    CU_ASSERT_EQUAL(n, 4); /* dgetrf, dtstrf, dgessm, dssssm */
+    cJSON_Delete(perf);
+    free(dir);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
+        {"calibrate --warm: inputs left in the caches, said in every source", test_warm_calibration},
         {"real kernels on a core, residual catches a missing task", test_cpu_kernels_and_residual},
         {"machine descriptions (GPUs, cores only) and their platform", test_machine_files},
         {"calibrate, simulate, measure, compare on the cores", test_loop},
