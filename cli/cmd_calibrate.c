@@ -8,9 +8,11 @@
 #include "workloads/workload.h"
 #ifdef HETSIM_WITH_REAL
 #include "sim/engines/real/calibrate.h"
+#include "sim/engines/real/calibrate_run.h"
 #endif
 
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,17 +24,18 @@ static void usage(FILE *out)
 {
     fprintf(out, "usage: hetsim calibrate -o NAME [--dir DIR] [--engine real] [--gpus G] [--nb LIST]\n"
                  "                        [--workloads cholesky,lu,qr] [--reps 5] [--single]\n"
-                 "                        [--cores C] [--cpu-threads T] [--warm] [-v]\n"
+                 "                        [--cores C] [--cpu-threads T] [--timing run|cold|warm] [-v]\n"
                  "Measure this machine with the real engine (--engine cuda is another name for it):\n"
                  "the kernels of tiled Cholesky and GEMM, LU (inner blocking min(128, nb)) and QR on\n"
                  "cores with OpenBLAS/LAPACKE, in thread CPU time, T pinned cores at once (default:\n"
-                 "the CPU workers of a default run, at most 4), each call on inputs evicted from the\n"
-                 "caches first, as a run whose data exceed the last-level cache gives them (--warm:\n"
-                 "left in the caches, as for data that fit in it), and on G GPUs (default: every visible\n"
-                 "one; none without CUDA) those with a GPU version, with cuBLAS/cuSOLVER back to back;\n"
-                 "pinned host<->GPU copies; what the engine and the runtime add to each task (tasks of\n"
-                 "a known length run through them). Tile sizes: --nb (default 512,1024,2048 with GPUs,\n"
-                 "128,256,512 without). Declared cores: C (default: every online core, less the\n"
+                 "the CPU workers of a default run, at most 4): --timing run (default) times every\n"
+                 "task inside a run of the sample DAGs, made larger than the caches, on each of those\n"
+                 "cores (a kernel then finds some tiles cached, as in a real run); cold and warm time\n"
+                 "each kernel alone, its inputs evicted from the caches or left in them. On G GPUs\n"
+                 "(default: every visible one; none without CUDA) those with a GPU version, with\n"
+                 "cuBLAS/cuSOLVER back to back; pinned host<->GPU copies; what the engine and the\n"
+                 "runtime add to each task (tasks of a known length run through them). Tile sizes:\n"
+                 "--nb (default 512,1024,2048 with GPUs, 128,256,512 without). Declared cores: C (default: every online core, less the\n"
                  "runtime's when no GPU is calibrated). Writes DIR/NAME.xml (SimGrid platform),\n"
                  "DIR/NAME.machine.json (for --engine real runs) and DIR/perf/NAME.json (timing table);\n"
                  "DIR (default .) is created if its parent exists. Then compare a simulation and a\n"
@@ -48,11 +51,35 @@ static int compare_ints(const void *a, const void *b)
     return *(const int *)a - *(const int *)b;
 }
 
-/* The small DAGs whose kernels calibrate times: for each tile size
- * (increasing) and precision, each workload with every one of its kernels
- * (3×3 tiles of Cholesky, which has GEMM's kernel too; 2×2 of LU and QR). */
-static int sample_dags(const char *workloads, const int *nbs, int nnb, bool single, struct hs_dag **dags,
-                       int max)
+static enum hs_cal_timing timing_mode(const char *text)
+{
+    if (strcmp(text, "run") == 0)
+        return HS_CAL_IN_RUN;
+    if (strcmp(text, "cold") == 0)
+        return HS_CAL_COLD;
+    if (strcmp(text, "warm") == 0)
+        return HS_CAL_WARM;
+    hs_die(HS_EXIT_USAGE, "calibrate: --timing '%s': valid: run, cold, warm", text);
+}
+
+/* Tiles per side of a sample DAG: `least`, or more when kernels are timed
+ * inside a run, so that its matrix takes twice the largest cache (at most
+ * 64 tiles: nb 16 on a 1 GiB cache). */
+static int sample_tiles(int least, int nb, bool single, bool in_run)
+{
+    if (!in_run)
+        return least;
+    double tile = (double)nb * nb * (single ? 4 : 8), want = 2.0 * (double)hs_calibrate_cache_bytes();
+    int t = (int)ceil(sqrt(want / tile));
+    return t < least ? least : t > 64 ? 64 : t;
+}
+
+/* The DAGs whose kernels calibrate times: for each tile size (increasing)
+ * and precision, each workload with every one of its kernels (Cholesky,
+ * which has GEMM's kernel too, at least 3×3 tiles; LU and QR at least 2×2;
+ * larger than the caches when kernels are timed inside a run). */
+static int sample_dags(const char *workloads, const int *nbs, int nnb, bool single, bool in_run,
+                       struct hs_dag **dags, int max)
 {
     int n = 0;
     for (int i = 0; i < nnb; i++)
@@ -64,10 +91,12 @@ static int sample_dags(const char *workloads, const int *nbs, int nnb, bool sing
                 if (!chol && strcmp(w, "lu") && strcmp(w, "qr"))
                     hs_die(HS_EXIT_USAGE, "calibrate: --workloads: unknown workload '%s' (valid: cholesky, "
                                           "lu, qr)", w);
+                int tiles = sample_tiles(chol ? 3 : 2, nbs[i], p == 1, in_run);
                 if (chol)
-                    snprintf(spec, sizeof spec, "cholesky:n=%d,nb=%d,precision=%c", 3 * nbs[i], nbs[i], p ? 's' : 'd');
+                    snprintf(spec, sizeof spec, "cholesky:n=%d,nb=%d,precision=%c", tiles * nbs[i], nbs[i],
+                             p ? 's' : 'd');
                 else
-                    snprintf(spec, sizeof spec, "%s:n=%d,nb=%d,ib=%d,precision=%c", w, 2 * nbs[i], nbs[i],
+                    snprintf(spec, sizeof spec, "%s:n=%d,nb=%d,ib=%d,precision=%c", w, tiles * nbs[i], nbs[i],
                              nbs[i] < 128 ? nbs[i] : 128, p ? 's' : 'd');
                 if (!(dags[n++] = hs_workload_build(spec)))
                     hs_die(HS_EXIT_USAGE, "calibrate: %s", hs_last_error());
@@ -98,7 +127,7 @@ static int calibrate(struct hs_calibrate_opts *o, const char *nb_text, const cha
     qsort(nbs, (size_t)nnb, sizeof *nbs, compare_ints);
     struct hs_dag *dags[16 * 2 * 3];
     o->samples = dags;
-    o->nsamples = sample_dags(workloads, nbs, nnb, single, dags, 16 * 2 * 3);
+    o->nsamples = sample_dags(workloads, nbs, nnb, single, o->timing == HS_CAL_IN_RUN, dags, 16 * 2 * 3);
     int rc = hs_calibrate(o);
     for (int i = 0; i < o->nsamples; i++)
         hs_dag_free(dags[i]);
@@ -119,12 +148,13 @@ int hs_cmd_calibrate(int argc, char **argv)
         {"cores", required_argument, 0, 'c'},  {"verbose", no_argument, 0, 'v'},
         {"cpu-threads", required_argument, 0, 't'}, {"workloads", required_argument, 0, 'w'},
         {"gpus", required_argument, 0, 'g'},   {"help", no_argument, 0, 'h'},
-        {"warm", no_argument, 0, 'W'},
+        {"timing", required_argument, 0, 'T'},
         {0, 0, 0, 0},
     };
     const char *name = NULL, *dir = ".", *nb_text = NULL, *workloads = "cholesky,lu,qr";
     long reps = 5, cores = 0, cpu_threads = 0, gpus = -1;
-    bool single = false, verbose = false, warm = false;
+    bool single = false, verbose = false;
+    const char *timing = "run";
     int c;
     optind = 1;
     while ((c = hs_getopt("calibrate", argc, argv, "o:vh", opts)) != -1) {
@@ -144,7 +174,7 @@ int hs_cmd_calibrate(int argc, char **argv)
         case 'g': gpus = hs_opt_long("--gpus", optarg, 0, 64); break;
         case 'w': workloads = optarg; break;
         case 'v': verbose = true; break;
-        case 'W': warm = true; break;
+        case 'T': timing = optarg; break;
         case 'h': usage(stdout); return HS_EXIT_OK;
         default: return HS_EXIT_USAGE;
         }
@@ -160,11 +190,11 @@ int hs_cmd_calibrate(int argc, char **argv)
         hs_die(HS_EXIT_USAGE, "calibrate: --dir %s: not a folder this user can write", dir);
 #ifdef HETSIM_WITH_REAL
     struct hs_calibrate_opts o = {.name = name, .dir = dir, .reps = (int)reps, .gpus = (int)gpus,
-                                  .cores = (int)cores, .cpu_threads = (int)cpu_threads, .warm = warm,
-                                  .verbose = verbose};
+                                  .cores = (int)cores, .cpu_threads = (int)cpu_threads, .verbose = verbose};
+    o.timing = timing_mode(timing);
     return calibrate(&o, nb_text, workloads, single);
 #else
-    (void)reps, (void)cores, (void)single, (void)verbose, (void)warm, (void)nb_text, (void)dir, (void)cpu_threads,
+    (void)reps, (void)cores, (void)single, (void)verbose, (void)timing, (void)nb_text, (void)dir, (void)cpu_threads,
         (void)workloads, (void)gpus;
     hs_die(HS_EXIT_USAGE, "this hetsim was built without the real engine (it needs OpenBLAS and LAPACKE "
                           "at build time)");

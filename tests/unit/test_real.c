@@ -190,7 +190,7 @@ static void check_calibration(const char *dir)
         {
             CU_ASSERT_STRING_EQUAL(cJSON_GetObjectItem(e, "arch")->valuestring, "cpu");
             CU_ASSERT_PTR_NOT_NULL(strstr(cJSON_GetObjectItem(e, "source")->valuestring, "measured by hetsim calibrate"));
-            CU_ASSERT_PTR_NOT_NULL(strstr(cJSON_GetObjectItem(e, "source")->valuestring, "inputs evicted from the caches first"));
+            CU_ASSERT_PTR_NOT_NULL(strstr(cJSON_GetObjectItem(e, "source")->valuestring, "in a run of a sample DAG larger than the caches (--timing run)"));
             if (strcmp(cJSON_GetObjectItem(e, "kernel")->valuestring, kernels[k]) == 0) {
                 CU_ASSERT_EQUAL(cJSON_GetObjectItem(e, "nb")->valueint, 64);
                 CU_ASSERT(cJSON_GetObjectItem(e, "seconds")->valuedouble > 0);
@@ -369,6 +369,7 @@ static void test_bad_input(void)
     hs_test_bad_cli("calibrate -o a/b", "a name, not a path");
     hs_test_bad_cli("calibrate -o t --dir /nonexistent/hetsim", "not a folder this user can write");
     hs_test_bad_cli("calibrate -o t --engine simgrid", "only the real engine");
+    hs_test_bad_cli("calibrate -o t --timing hot", "--timing 'hot': valid: run, cold, warm");
     /* a GPU machine: its GPUs need CUDA and a GPU here; its cores run alone */
     struct hs_machine m = gpu_machine();
     write_machine(&m, base);
@@ -392,12 +393,13 @@ static void test_bad_input(void)
     free(base);
 }
 
-/* --warm leaves the inputs cached, and every entry's source says how the
- * kernel was timed (the shared calibration above evicts them). */
+/* --timing warm times each kernel alone on cached inputs, and every
+ * entry's source says how the kernel was timed (the shared calibration
+ * above times them inside a run). */
 static void test_warm_calibration(void)
 {
     char *dir = hs_test_tmp(""), args[2048], path[2100];
-    snprintf(args, sizeof args, "calibrate -o w --dir %s --gpus 0 --nb 64 --workloads lu --reps 1 --warm", dir);
+    snprintf(args, sizeof args, "calibrate -o w --dir %s --gpus 0 --nb 64 --workloads lu --reps 1 --timing warm", dir);
     CU_ASSERT_EQUAL_FATAL(hs_test_cli(args, NULL, NULL), 0);
     snprintf(path, sizeof path, "%s/perf/w.json", dir);
     cJSON *perf = read_json(path);
@@ -407,8 +409,8 @@ static void test_warm_calibration(void)
     cJSON_ArrayForEach(e, cJSON_GetObjectItem(perf, "kernels"))
     {
         const char *source = cJSON_GetObjectItem(e, "source")->valuestring;
-        CU_ASSERT_PTR_NOT_NULL(strstr(source, "inputs left in the caches (--warm)"));
-        CU_ASSERT_PTR_NULL(strstr(source, "evicted"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(source, "medians of 1 calls on inputs left in the caches (--timing warm)"));
+        CU_ASSERT_PTR_NULL(strstr(source, "in a run"));
         n++;
     }
     CU_ASSERT_EQUAL(n, 4); /* dgetrf, dtstrf, dgessm, dssssm */
@@ -419,7 +421,7 @@ static void test_warm_calibration(void)
 int main(void)
 {
     static const CU_TestInfo tests[] = {
-        {"calibrate --warm: inputs left in the caches, said in every source", test_warm_calibration},
+        {"calibrate --timing warm: kernels alone on cached inputs, said in every source", test_warm_calibration},
         {"real kernels on a core, residual catches a missing task", test_cpu_kernels_and_residual},
         {"machine descriptions (GPUs, cores only) and their platform", test_machine_files},
         {"calibrate, simulate, measure, compare on the cores", test_loop},

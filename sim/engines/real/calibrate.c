@@ -4,11 +4,12 @@
  * Cholesky, LU and QR for each tile size), on the inputs a run would give
  * them. On the cores they run on --cpu-threads pinned cores at once, as in
  * a run where several workers compute (a core is slower when its neighbours
- * work), each run on freshly restored inputs, evicted from the caches
- * (unless --warm: a run whose data exceed the last-level cache reads its
- * tiles from memory, and DGEMM at nb 256 then takes 15% longer than on
- * cached inputs), and timed in its thread's CPU time (what it takes of its
- * core, however loaded the machine), the median kept. On a GPU
+ * work), timed in each thread's CPU time (what the kernel takes of its
+ * core, however loaded the machine): by default inside a run of the sample
+ * DAG on each of those cores (calibrate_run.c: a kernel then finds some of
+ * its tiles cached, as in a real run), or alone on freshly restored inputs,
+ * evicted from the caches first (--timing cold) or left in them (warm), the
+ * median of --reps kept. On a GPU
  * (kernels that have a GPU version, when GPUs are calibrated) they run back
  * to back (calibrate_gpu.c). A kernel with no GPU version gets no gpu
  * entry: the simulation then never puts it on a GPU.
@@ -26,6 +27,7 @@
  * entry marked as measured here). */
 #include "sim/engines/real/calibrate.h"
 #include "sim/engines/real/calibrate_gpu.h"
+#include "sim/engines/real/calibrate_run.h"
 #include "sim/engines/real/machine.h"
 #include "sim/engines/real/numeric.h"
 #include "sim/engines/real/pin.h"
@@ -98,33 +100,11 @@ struct cpu_job {
     double median;
 };
 
-/* The largest cache of the first core, in bytes, from sysfs (sizes such
- * as "32768K"); 0 if none is described. sysfs, not sysconf: glibc sums the
- * L3 of every core complex on some AMD processors (320 MiB here). */
-static size_t largest_cache(void)
-{
-    size_t largest = 0;
-    for (int i = 0; i < 10; i++) {
-        char path[96], unit = 0;
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-        FILE *f = fopen(path, "r");
-        unsigned long v = 0;
-        if (!f)
-            continue;
-        int got = fscanf(f, "%lu%c", &v, &unit);
-        fclose(f);
-        size_t bytes = got < 1 ? 0 : unit == 'K' ? v << 10 : unit == 'M' ? v << 20 : unit == 'G' ? v << 30 : v;
-        if (bytes > largest)
-            largest = bytes;
-    }
-    return largest;
-}
-
 /* Bytes to write to push a kernel's inputs out of the caches: twice the
- * largest cache (32 MiB if none is described), between 8 and 512 MiB. */
+ * largest cache, between 8 and 512 MiB. */
 static size_t eviction_bytes(void)
 {
-    size_t largest = largest_cache(), bytes = largest ? 2 * largest : (size_t)32 << 20;
+    size_t bytes = 2 * hs_calibrate_cache_bytes();
     if (bytes < ((size_t)8 << 20))
         return (size_t)8 << 20;
     return bytes > ((size_t)512 << 20) ? (size_t)512 << 20 : bytes;
@@ -318,13 +298,16 @@ static bool timed(const cJSON *entries, const char *kernel, int nb)
 /* Time one kernel (task t of the sample DAG, its inputs in host) on a core
  * and, when it has a GPU version and GPUs are calibrated, on GPU 0. */
 static void measure_kernel(struct calib *c, const struct hs_dag *dag, const struct hs_numeric *num, int t,
-                           void **host, struct hs_cal_gpu *gpu)
+                           void **host, struct hs_cal_gpu *gpu, double in_run)
 {
     const struct hs_task *task = &dag->tasks[t];
     const char *kernel = dag->kernels[task->kernel];
     struct hs_cal_sample sm;
     sample_take(&sm, dag, num, t, host);
-    double cpu = time_cpu_kernel(&sm, c->o->reps, c->o->warm, c->cpu_threads), gpu_time = NAN;
+    double cpu = c->o->timing == HS_CAL_IN_RUN
+                     ? in_run
+                     : time_cpu_kernel(&sm, c->o->reps, c->o->timing == HS_CAL_WARM, c->cpu_threads);
+    double gpu_time = NAN;
     add_entry(c->entries, kernel, "cpu", num->nb, cpu + c->m.task_overhead[HS_ARCH_CPU], c->source);
 #ifdef HETSIM_HAVE_CUDA
     if (gpu && hs_numeric_has_gpu_kernel(num, dag, t)) {
@@ -366,6 +349,7 @@ static int measure_dag(struct calib *c, const struct hs_dag *dag)
     for (int h = 0; h < dag->nhandles; h++)
         host[h] = hs_xcalloc(1, (size_t)dag->handles[h].bytes + 1);
     hs_numeric_fill(&num, dag, host);
+    double *in_run = c->o->timing == HS_CAL_IN_RUN ? hs_calibrate_in_run(dag, &num, c->cpu_threads) : NULL;
     for (int t = 0; t < dag->ntasks; t++) {
         const struct hs_task *task = &dag->tasks[t];
         if (task->naccess > 16)
@@ -374,12 +358,13 @@ static int measure_dag(struct calib *c, const struct hs_dag *dag)
         for (int i = 0; i < task->naccess; i++)
             bufs[i] = host[task->access[i].handle];
         if (hs_numeric_has_cpu_kernel(&num, dag, t) && !timed(c->entries, dag->kernels[task->kernel], num.nb))
-            measure_kernel(c, dag, &num, t, host, gpu);
+            measure_kernel(c, dag, &num, t, host, gpu, in_run ? in_run[task->kernel] : NAN);
         hs_numeric_cpu(&num, dag, t, bufs); /* on to the next kernel's inputs */
     }
     for (int h = 0; h < dag->nhandles; h++)
         free(host[h]);
     free(host);
+    free(in_run);
 #ifdef HETSIM_HAVE_CUDA
     hs_cal_gpu_free(gpu);
 #endif
@@ -461,11 +446,17 @@ static int describe_machine(struct calib *c)
 static void write_source(struct calib *c)
 {
     const struct hs_machine *m = &c->m;
+    char how[160];
+    if (c->o->timing == HS_CAL_IN_RUN)
+        snprintf(how, sizeof how, "medians over every task of the kernel in a run of a sample DAG larger "
+                                  "than the caches (--timing run)");
+    else
+        snprintf(how, sizeof how, "medians of %d calls on inputs %s", c->o->reps,
+                 c->o->timing == HS_CAL_WARM ? "left in the caches (--timing warm)"
+                                             : "evicted from the caches first (--timing cold)");
     int n = snprintf(c->source, sizeof c->source, "measured by hetsim calibrate on %s: OpenBLAS/LAPACKE "
-                     "with %d pinned cores busy, thread CPU time, medians of %d runs on inputs %s, plus "
-                     "%.1f us of engine and runtime overhead per task", c->model, c->cpu_threads, c->o->reps,
-                     c->o->warm ? "left in the caches (--warm)" : "evicted from the caches first",
-                     m->task_overhead[HS_ARCH_CPU] * 1e6);
+                     "with %d pinned cores busy, thread CPU time, %s, plus %.1f us of engine and runtime "
+                     "overhead per task", c->model, c->cpu_threads, how, m->task_overhead[HS_ARCH_CPU] * 1e6);
     if (m->ngpus && n > 0 && (size_t)n < sizeof c->source)
         snprintf(c->source + n, sizeof c->source - (size_t)n, "; %s: cuBLAS/cuSOLVER back to back (CUDA "
                  "events) plus %.1f us per task", m->gpu_model, m->task_overhead[HS_ARCH_GPU] * 1e6);

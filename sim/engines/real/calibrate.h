@@ -20,9 +20,12 @@ struct hs_calibrate_opts {
                           when no GPU is calibrated (its core drives the GPUs otherwise) */
     int cpu_threads;   /* cores working at once while CPU kernels are timed; 0: the CPU
                           workers of a default run on the machine, at most 4 */
-    bool warm;         /* time CPU kernels on inputs left in the caches; by default they are
-                          evicted first, as a run whose data exceed the last-level cache
-                          gives them to its kernels */
+    enum hs_cal_timing {
+        HS_CAL_IN_RUN, /* CPU kernels timed inside a run of the sample DAGs (the default;
+                          the caller makes them larger than the caches) */
+        HS_CAL_COLD,   /* each kernel alone, its inputs evicted from the caches first */
+        HS_CAL_WARM    /* each kernel alone, its inputs just copied (cached) */
+    } timing;
     bool verbose;      /* print each measurement */
 };
 

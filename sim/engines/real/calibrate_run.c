@@ -1,0 +1,112 @@
+/* sim/engines/real/calibrate_run.c — timing CPU kernels inside a run.
+ *
+ * A kernel timed alone sees either cached inputs (just copied) or inputs
+ * fetched from memory (the caches evicted first); inside a run it sees
+ * something in between: the tiles the previous tasks wrote or read are
+ * still cached, the others come from memory. So each of T pinned threads
+ * runs the whole sample DAG in topological order on its own copy of the
+ * matrices (T cores busy at once, as in a run with T CPU workers), timing
+ * every task in its thread's CPU time; a kernel's time is the median over
+ * all its tasks on all threads. The caller sizes the sample DAG so that its
+ * matrices exceed the caches (hs_calibrate_cache_bytes). */
+#include "sim/engines/real/calibrate_run.h"
+#include "sim/engines/real/pin.h"
+#include "sim/util.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+size_t hs_calibrate_cache_bytes(void)
+{
+    size_t largest = 0;
+    for (int i = 0; i < 10; i++) {
+        char path[96], unit = 0;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        FILE *f = fopen(path, "r");
+        unsigned long v = 0;
+        if (!f)
+            continue;
+        int got = fscanf(f, "%lu%c", &v, &unit);
+        fclose(f);
+        size_t bytes = got < 1 ? 0 : unit == 'K' ? v << 10 : unit == 'M' ? v << 20 : unit == 'G' ? v << 30 : v;
+        if (bytes > largest)
+            largest = bytes;
+    }
+    return largest ? largest : (size_t)32 << 20;
+}
+
+struct run_job {
+    const struct hs_dag *dag;
+    const struct hs_numeric *num;
+    double *seconds; /* per task; NAN for a task without a CPU kernel */
+};
+
+static double thread_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void *run_thread_main(void *arg)
+{
+    struct run_job *job = arg;
+    const struct hs_dag *dag = job->dag;
+    void **host = hs_xcalloc((size_t)dag->nhandles, sizeof(void *));
+    for (int h = 0; h < dag->nhandles; h++)
+        host[h] = hs_xcalloc(1, (size_t)dag->handles[h].bytes + 1);
+    hs_numeric_fill(job->num, dag, host);
+    for (int t = 0; t < dag->ntasks; t++) { /* the tasks are numbered in a topological order */
+        const struct hs_task *task = &dag->tasks[t];
+        job->seconds[t] = NAN;
+        if (task->naccess > 16 || !hs_numeric_has_cpu_kernel(job->num, dag, t))
+            continue;
+        void *bufs[16];
+        for (int i = 0; i < task->naccess; i++)
+            bufs[i] = host[task->access[i].handle];
+        double t0 = thread_seconds();
+        hs_numeric_cpu(job->num, dag, t, bufs);
+        job->seconds[t] = thread_seconds() - t0;
+    }
+    for (int h = 0; h < dag->nhandles; h++)
+        free(host[h]);
+    free(host);
+    return NULL;
+}
+
+double *hs_calibrate_in_run(const struct hs_dag *dag, const struct hs_numeric *num, int threads)
+{
+    threads = threads < 1 ? 1 : threads > 64 ? 64 : threads;
+    struct run_job jobs[64];
+    pthread_t th[64];
+    struct hs_cores *cores = hs_cores_get();
+    for (int i = 0; i < threads; i++) {
+        jobs[i] = (struct run_job){dag, num, hs_xmalloc((size_t)dag->ntasks * sizeof(double))};
+        pthread_create(&th[i], NULL, run_thread_main, &jobs[i]);
+        hs_cores_pin(cores, th[i], i + 1); /* as the real engine pins its CPU workers */
+    }
+    for (int i = 0; i < threads; i++)
+        pthread_join(th[i], NULL);
+    hs_cores_free(cores);
+
+    double *median = hs_xmalloc((size_t)(dag->nkernels > 0 ? dag->nkernels : 1) * sizeof(double));
+    double *all = hs_xmalloc((size_t)dag->ntasks * (size_t)threads * sizeof(double));
+    for (int k = 0; k < dag->nkernels; k++) {
+        size_t n = 0;
+        for (int i = 0; i < threads; i++)
+            for (int t = 0; t < dag->ntasks; t++)
+                if (dag->tasks[t].kernel == k && !isnan(jobs[i].seconds[t]))
+                    all[n++] = jobs[i].seconds[t];
+        gsl_sort(all, 1, n);
+        median[k] = n ? gsl_stats_median_from_sorted_data(all, 1, n) : NAN;
+    }
+    free(all);
+    for (int i = 0; i < threads; i++)
+        free(jobs[i].seconds);
+    return median;
+}
