@@ -331,6 +331,15 @@ static void measure_kernel(struct calib *c, const struct hs_dag *dag, const stru
     }
 }
 
+/* Has every kernel of dag with a CPU version an entry at this tile size? */
+static bool all_timed(const struct calib *c, const struct hs_dag *dag, const struct hs_numeric *num)
+{
+    for (int k = 0; k < dag->nkernels; k++)
+        if (!timed(c->entries, dag->kernels[k], num->nb))
+            return false;
+    return true;
+}
+
 /* Time every kernel of one sample DAG (its first task of each kernel). */
 static int measure_dag(struct calib *c, const struct hs_dag *dag)
 {
@@ -359,6 +368,8 @@ static int measure_dag(struct calib *c, const struct hs_dag *dag)
             bufs[i] = host[task->access[i].handle];
         if (hs_numeric_has_cpu_kernel(&num, dag, t) && !timed(c->entries, dag->kernels[task->kernel], num.nb))
             measure_kernel(c, dag, &num, t, host, gpu, in_run ? in_run[task->kernel] : NAN);
+        if (all_timed(c, dag, &num))
+            break; /* the rest of the DAG would only advance the inputs */
         hs_numeric_cpu(&num, dag, t, bufs); /* on to the next kernel's inputs */
     }
     for (int h = 0; h < dag->nhandles; h++)
