@@ -158,6 +158,13 @@ double hs_now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+double hs_thread_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 static double memory_limit; /* 0: the machine's */
 
 void hs_set_memory_limit(double bytes)

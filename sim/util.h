@@ -25,6 +25,9 @@ const char *hs_last_error(void);
 
 /* Seconds of a monotonic clock (wall time: for durations only). */
 double hs_now(void);
+/* Seconds of CPU time the calling thread has had (what a kernel takes of
+ * its core, however loaded the machine). */
+double hs_thread_seconds(void);
 
 /* Print "hetsim: <msg>" on stderr and exit with the given code. */
 _Noreturn void hs_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -118,13 +118,6 @@ static void evict_caches(volatile unsigned char *junk, size_t bytes)
         junk[k]++;
 }
 
-static double thread_time(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* reps timings of the kernel on restored inputs, in the thread's CPU time:
  * what the kernel takes of its core, whatever else runs on the machine (a
  * measured run records both its tasks' wall and CPU times, so that
@@ -144,10 +137,10 @@ static void *cpu_thread_main(void *arg)
             memcpy(bufs[i], sm->input[i], sm->bytes[i]);
         if (junk)
             evict_caches(junk, junk_bytes);
-        double t0 = thread_time();
+        double t0 = hs_thread_seconds();
         hs_numeric_cpu(sm->num, sm->dag, sm->task, bufs);
         if (r)
-            t[r - 1] = thread_time() - t0;
+            t[r - 1] = hs_thread_seconds() - t0;
     }
     for (int i = 0; i < sm->n; i++)
         free(bufs[i]);

@@ -19,7 +19,6 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 size_t hs_calibrate_cache_bytes(void)
 {
@@ -46,13 +45,6 @@ struct run_job {
     double *seconds; /* per task; NAN for a task without a CPU kernel */
 };
 
-static double thread_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static void *run_thread_main(void *arg)
 {
     struct run_job *job = arg;
@@ -69,9 +61,9 @@ static void *run_thread_main(void *arg)
         void *bufs[16];
         for (int i = 0; i < task->naccess; i++)
             bufs[i] = host[task->access[i].handle];
-        double t0 = thread_seconds();
+        double t0 = hs_thread_seconds();
         hs_numeric_cpu(job->num, dag, t, bufs);
-        job->seconds[t] = thread_seconds() - t0;
+        job->seconds[t] = hs_thread_seconds() - t0;
     }
     for (int h = 0; h < dag->nhandles; h++)
         free(host[h]);

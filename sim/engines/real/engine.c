@@ -113,13 +113,6 @@ static void complete(struct real_engine *eng, struct hs_real_cb d)
     pthread_mutex_unlock(&eng->rt_mu);
 }
 
-static double thread_time(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* The task's kernel, and the CPU time its thread had meanwhile: the wall
  * time less what other processes took of the core. */
 static void run_cpu_task(struct real_engine *eng, int task, double seconds)
@@ -128,11 +121,11 @@ static void run_cpu_task(struct real_engine *eng, int task, double seconds)
     void *bufs[16];
     for (int i = 0; i < t->naccess && i < 16; i++)
         bufs[i] = eng->host[t->access[i].handle];
-    double t0 = thread_time();
+    double t0 = hs_thread_seconds();
     if (t->naccess > 16 || !hs_numeric_cpu(eng->num, eng->dag, task, bufs))
         spin_for(seconds);
     if (eng->core_time)
-        eng->core_time[task] = thread_time() - t0;
+        eng->core_time[task] = hs_thread_seconds() - t0;
 }
 
 /* Run every real kernel of the DAG once on zeroed scratch data, so that the
