@@ -295,8 +295,9 @@ static void measure_kernel(struct calib *c, const struct hs_dag *dag, const stru
 {
     const struct hs_task *task = &dag->tasks[t];
     const char *kernel = dag->kernels[task->kernel];
-    struct hs_cal_sample sm;
-    sample_take(&sm, dag, num, t, host);
+    struct hs_cal_sample sm = {0};
+    if (host) /* the kernel alone, or on a GPU: on a copy of the task's inputs */
+        sample_take(&sm, dag, num, t, host);
     double cpu = c->o->timing == HS_CAL_IN_RUN
                      ? in_run
                      : time_cpu_kernel(&sm, c->o->reps, c->o->timing == HS_CAL_WARM, c->cpu_threads);
@@ -347,27 +348,38 @@ static int measure_dag(struct calib *c, const struct hs_dag *dag)
         return -1;
     }
 #endif
-    void **host = hs_xcalloc((size_t)dag->nhandles, sizeof(void *));
-    for (int h = 0; h < dag->nhandles; h++)
-        host[h] = hs_xcalloc(1, (size_t)dag->handles[h].bytes + 1);
-    hs_numeric_fill(&num, dag, host);
     double *in_run = c->o->timing == HS_CAL_IN_RUN ? hs_calibrate_in_run(dag, &num, c->cpu_threads) : NULL;
+    /* Kernels timed alone, and GPU kernels, run on the inputs the DAG's own
+     * order gives them; timed in a run, CPU kernels need none. */
+    void **host = NULL;
+    if (!in_run || gpu) {
+        if (!(host = hs_real_host_alloc(dag, false))) {
+            free(in_run);
+#ifdef HETSIM_HAVE_CUDA
+            hs_cal_gpu_free(gpu);
+#endif
+            hs_numeric_free(&num);
+            return -1;
+        }
+        hs_numeric_fill(&num, dag, host);
+    }
     for (int t = 0; t < dag->ntasks; t++) {
         const struct hs_task *task = &dag->tasks[t];
         if (task->naccess > 16)
             continue;
-        void *bufs[16];
-        for (int i = 0; i < task->naccess; i++)
-            bufs[i] = host[task->access[i].handle];
         if (hs_numeric_has_cpu_kernel(&num, dag, t) && !timed(c->entries, dag->kernels[task->kernel], num.nb))
             measure_kernel(c, dag, &num, t, host, gpu, in_run ? in_run[task->kernel] : NAN);
         if (all_timed(c, dag, &num))
             break; /* the rest of the DAG would only advance the inputs */
+        if (!host)
+            continue;
+        void *bufs[16];
+        for (int i = 0; i < task->naccess; i++)
+            bufs[i] = host[task->access[i].handle];
         hs_numeric_cpu(&num, dag, t, bufs); /* on to the next kernel's inputs */
     }
-    for (int h = 0; h < dag->nhandles; h++)
-        free(host[h]);
-    free(host);
+    if (host)
+        hs_real_host_free(dag, host, false);
     free(in_run);
 #ifdef HETSIM_HAVE_CUDA
     hs_cal_gpu_free(gpu);

@@ -5,12 +5,13 @@
  * something in between: the tiles the previous tasks wrote or read are
  * still cached, the others come from memory. So each of T pinned threads
  * runs the whole sample DAG in topological order on its own copy of the
- * matrices (T cores busy at once, as in a run with T CPU workers), timing
+ * matrices, allocated as a measured run allocates them (T cores busy at once, as in a run with T CPU workers), timing
  * every task in its thread's CPU time; a kernel's time is the median over
  * all its tasks on all threads. The caller sizes the sample DAG so that its
  * matrices exceed the caches (hs_calibrate_cache_bytes). */
 #include "sim/engines/real/calibrate_run.h"
 #include "sim/engines/real/pin.h"
+#include "sim/engines/real/run_real.h"
 #include "sim/util.h"
 
 #include <gsl/gsl_sort.h>
@@ -49,9 +50,9 @@ static void *run_thread_main(void *arg)
 {
     struct run_job *job = arg;
     const struct hs_dag *dag = job->dag;
-    void **host = hs_xcalloc((size_t)dag->nhandles, sizeof(void *));
-    for (int h = 0; h < dag->nhandles; h++)
-        host[h] = hs_xcalloc(1, (size_t)dag->handles[h].bytes + 1);
+    void **host = hs_real_host_alloc(dag, false);
+    if (!host)
+        hs_die(1, "calibrate: %s", hs_last_error());
     hs_numeric_fill(job->num, dag, host);
     for (int t = 0; t < dag->ntasks; t++) { /* the tasks are numbered in a topological order */
         const struct hs_task *task = &dag->tasks[t];
@@ -65,9 +66,7 @@ static void *run_thread_main(void *arg)
         hs_numeric_cpu(job->num, dag, t, bufs);
         job->seconds[t] = hs_thread_seconds() - t0;
     }
-    for (int h = 0; h < dag->nhandles; h++)
-        free(host[h]);
-    free(host);
+    hs_real_host_free(dag, host, false);
     return NULL;
 }
 

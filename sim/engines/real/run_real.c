@@ -81,7 +81,7 @@ static int check_gpu_versions(const struct hs_run *run, const struct hs_numeric 
 
 /* Host buffers of every datum, zeroed: pinned when GPUs copy from them,
  * else cache-line aligned. NULL with hs_fail. */
-static void **alloc_host(const struct hs_dag *dag, bool gpus)
+void **hs_real_host_alloc(const struct hs_dag *dag, bool gpus)
 {
 #ifdef HETSIM_HAVE_CUDA
     if (gpus)
@@ -105,7 +105,7 @@ static void **alloc_host(const struct hs_dag *dag, bool gpus)
     return host;
 }
 
-static void free_host(const struct hs_dag *dag, void **host, bool gpus)
+void hs_real_host_free(const struct hs_dag *dag, void **host, bool gpus)
 {
 #ifdef HETSIM_HAVE_CUDA
     if (gpus) {
@@ -171,7 +171,7 @@ int hs_run_real(const struct hs_run_config *cfg, const struct hs_dag *dag,
     hs_numeric_init(&num, dag);
     bool gpus = selected_gpus(&run->pf) > 0;
     void **host = NULL;
-    if (prepare(cfg, dag, policy, policy_spec, run, &num) || !(host = alloc_host(dag, gpus))) {
+    if (prepare(cfg, dag, policy, policy_spec, run, &num) || !(host = hs_real_host_alloc(dag, gpus))) {
         hs_numeric_free(&num);
         return 2;
     }
@@ -187,7 +187,7 @@ int hs_run_real(const struct hs_run_config *cfg, const struct hs_dag *dag,
     if (rc == 0 && !run->rt->error && cfg->opts.flush)
         run->residual = hs_numeric_residual(&num, dag, host);
     hs_numeric_free(&num);
-    free_host(dag, host, gpus);
+    hs_real_host_free(dag, host, gpus);
     if (rc)
         return 2; /* the GPU could not be set up (memory, handles): bad input for this machine */
     return !run->rt->error ? 0 : run->rt->refused ? 2 : 1;
