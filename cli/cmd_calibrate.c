@@ -62,16 +62,37 @@ static enum hs_cal_timing timing_mode(const char *text)
     hs_die(HS_EXIT_USAGE, "calibrate: --timing '%s': valid: run, cold, warm", text);
 }
 
-/* Tiles per side of a sample DAG: `least`, or more when kernels are timed
- * inside a run, so that its matrix takes twice the largest cache (at most
- * 64 tiles: nb 16 on a 1 GiB cache). */
-static int sample_tiles(int least, int nb, bool single, bool in_run)
+static struct hs_dag *build_sample(const char *workload, int tiles, int nb, bool single)
 {
-    if (!in_run)
-        return least;
-    double tile = (double)nb * nb * (single ? 4 : 8), want = 2.0 * (double)hs_calibrate_cache_bytes();
-    int t = (int)ceil(sqrt(want / tile));
-    return t < least ? least : t > 64 ? 64 : t;
+    char spec[128];
+    if (strcmp(workload, "cholesky") == 0)
+        snprintf(spec, sizeof spec, "cholesky:n=%d,nb=%d,precision=%c", tiles * nb, nb, single ? 's' : 'd');
+    else
+        snprintf(spec, sizeof spec, "%s:n=%d,nb=%d,ib=%d,precision=%c", workload, tiles * nb, nb,
+                 nb < 128 ? nb : 128, single ? 's' : 'd');
+    struct hs_dag *dag = hs_workload_build(spec);
+    if (!dag)
+        hs_die(HS_EXIT_USAGE, "calibrate: %s", hs_last_error());
+    return dag;
+}
+
+/* One sample DAG of `workload`: `least` tiles per side, or, when kernels are
+ * timed inside a run, the fewest tiles whose data (the DAG's handles: the
+ * lower triangle only for Cholesky) take twice the largest cache, at most
+ * 64 tiles per side (nb 16 on a 1 GiB cache). Counting the handles, not
+ * N², matters: a Cholesky of 12×12 tiles at nb 256 holds 39 MiB, not 72. */
+static struct hs_dag *sample_dag(const char *workload, int least, int nb, bool single, bool in_run)
+{
+    double want = 2.0 * (double)hs_calibrate_cache_bytes();
+    int tiles = least;
+    if (in_run) /* N² is a lower bound of the tiles that the data need: start there */
+        tiles = (int)fmax(least, fmin(64, floor(sqrt(want / ((double)nb * nb * (single ? 4 : 8))))));
+    struct hs_dag *dag = build_sample(workload, tiles, nb, single);
+    while (in_run && tiles < 64 && hs_dag_data_bytes(dag) < want) {
+        hs_dag_free(dag);
+        dag = build_sample(workload, ++tiles, nb, single);
+    }
+    return dag;
 }
 
 /* The DAGs whose kernels calibrate times: for each tile size (increasing)
@@ -86,20 +107,11 @@ static int sample_dags(const char *workloads, const int *nbs, int nnb, bool sing
         for (int p = 0; p < (single ? 2 : 1); p++) {
             char *copy = hs_xstrdup(workloads), *save = NULL;
             for (char *w = strtok_r(copy, ",", &save); w && n < max; w = strtok_r(NULL, ",", &save)) {
-                char spec[128];
                 bool chol = strcmp(w, "cholesky") == 0;
                 if (!chol && strcmp(w, "lu") && strcmp(w, "qr"))
                     hs_die(HS_EXIT_USAGE, "calibrate: --workloads: unknown workload '%s' (valid: cholesky, "
                                           "lu, qr)", w);
-                int tiles = sample_tiles(chol ? 3 : 2, nbs[i], p == 1, in_run);
-                if (chol)
-                    snprintf(spec, sizeof spec, "cholesky:n=%d,nb=%d,precision=%c", tiles * nbs[i], nbs[i],
-                             p ? 's' : 'd');
-                else
-                    snprintf(spec, sizeof spec, "%s:n=%d,nb=%d,ib=%d,precision=%c", w, tiles * nbs[i], nbs[i],
-                             nbs[i] < 128 ? nbs[i] : 128, p ? 's' : 'd');
-                if (!(dags[n++] = hs_workload_build(spec)))
-                    hs_die(HS_EXIT_USAGE, "calibrate: %s", hs_last_error());
+                dags[n++] = sample_dag(w, chol ? 3 : 2, nbs[i], p == 1, in_run);
             }
             free(copy);
         }

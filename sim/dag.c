@@ -205,6 +205,14 @@ double hs_dag_flops(const struct hs_dag *dag)
     return sum;
 }
 
+double hs_dag_data_bytes(const struct hs_dag *dag)
+{
+    double sum = 0;
+    for (int h = 0; h < dag->nhandles; h++)
+        sum += dag->handles[h].bytes;
+    return sum;
+}
+
 /* ---- inference ---------------------------------------------------------- */
 
 struct pending_edge {

@@ -102,5 +102,6 @@ void hs_dag_set_proc_costs(struct hs_dag *dag, int task, const double *costs, in
 int hs_dag_finalize(struct hs_dag *dag);
 
 double hs_dag_flops(const struct hs_dag *dag); /* total_flops, or the sum of task flops */
+double hs_dag_data_bytes(const struct hs_dag *dag); /* the sum of the handles' sizes */
 
 #endif

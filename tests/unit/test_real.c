@@ -174,6 +174,29 @@ static cJSON *read_json(const char *path)
     return j;
 }
 
+/* A --timing run entry names its sample DAG and the data it holds: twice
+ * the largest cache or more, counted on the DAG's tiles (Cholesky's lower
+ * triangle), unless the sample reached its cap of 64 tiles per side. */
+static void check_sample_size(const char *source)
+{
+    const char *sample = strstr(source, "sample DAG cholesky:n=");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sample);
+    int n = 0, nb = 0;
+    double mib = 0, cache = 0;
+    CU_ASSERT_EQUAL(sscanf(sample, "sample DAG cholesky:n=%d,nb=%d", &n, &nb), 2);
+    const char *sizes = strstr(sample, ": ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sizes);
+    CU_ASSERT_EQUAL(sscanf(sizes, ": %lf MiB of data, the largest cache %lf MiB", &mib, &cache), 2);
+    int tiles = nb > 0 ? n / nb : 0;
+    /* the lower triangle of tiles×tiles double tiles of nb×nb, by hand */
+    double want_mib = tiles * (tiles + 1) / 2.0 * nb * nb * 8 / 1048576.0;
+    CU_ASSERT(fabs(mib - want_mib) <= 0.5);
+    CU_ASSERT(tiles == 64 || mib >= 2 * cache - 0.5);
+    /* and the fewest tiles that do: one fewer would not have been enough */
+    double fewer = (tiles - 1) * tiles / 2.0 * nb * nb * 8 / 1048576.0;
+    CU_ASSERT(tiles == 3 || fewer < 2 * cache + 0.5);
+}
+
 /* The timing table: a CPU entry, in seconds, for each of Cholesky's kernels
  * at nb 64, and no GPU entry. */
 static void check_calibration(const char *dir)
@@ -191,6 +214,7 @@ static void check_calibration(const char *dir)
             CU_ASSERT_STRING_EQUAL(cJSON_GetObjectItem(e, "arch")->valuestring, "cpu");
             CU_ASSERT_PTR_NOT_NULL(strstr(cJSON_GetObjectItem(e, "source")->valuestring, "measured by hetsim calibrate"));
             CU_ASSERT_PTR_NOT_NULL(strstr(cJSON_GetObjectItem(e, "source")->valuestring, "in a run of a sample DAG larger than the caches (--timing run)"));
+            check_sample_size(cJSON_GetObjectItem(e, "source")->valuestring);
             if (strcmp(cJSON_GetObjectItem(e, "kernel")->valuestring, kernels[k]) == 0) {
                 CU_ASSERT_EQUAL(cJSON_GetObjectItem(e, "nb")->valueint, 64);
                 CU_ASSERT(cJSON_GetObjectItem(e, "seconds")->valuedouble > 0);

@@ -302,7 +302,14 @@ static void measure_kernel(struct calib *c, const struct hs_dag *dag, const stru
                      ? in_run
                      : time_cpu_kernel(&sm, c->o->reps, c->o->timing == HS_CAL_WARM, c->cpu_threads);
     double gpu_time = NAN;
-    add_entry(c->entries, kernel, "cpu", num->nb, cpu + c->m.task_overhead[HS_ARCH_CPU], c->source);
+    char cpu_source[1024]; /* timed inside a run: of which DAG, how much data against the caches */
+    if (c->o->timing == HS_CAL_IN_RUN)
+        snprintf(cpu_source, sizeof cpu_source, "%s; sample DAG %s: %.0f MiB of data, the largest cache %.0f MiB",
+                 c->source, dag->name ? dag->name : "(unnamed)", hs_dag_data_bytes(dag) / 1048576.0,
+                 (double)hs_calibrate_cache_bytes() / 1048576.0);
+    else
+        snprintf(cpu_source, sizeof cpu_source, "%s", c->source);
+    add_entry(c->entries, kernel, "cpu", num->nb, cpu + c->m.task_overhead[HS_ARCH_CPU], cpu_source);
 #ifdef HETSIM_HAVE_CUDA
     if (gpu && hs_numeric_has_gpu_kernel(num, dag, t)) {
         gpu_time = hs_cal_gpu_time(gpu, &sm, c->o->reps) + c->m.task_overhead[HS_ARCH_GPU];

@@ -60,9 +60,7 @@ int hs_real_gpus_visible(void)
 int hs_real_gpus_check_memory(const struct hs_platform *pf, const struct hs_dag *dag)
 {
     const double reserve = 512.0 * 1048576; /* cuBLAS/cuSOLVER handles and workspaces */
-    double bytes = 0;
-    for (int h = 0; h < dag->nhandles; h++)
-        bytes += dag->handles[h].bytes;
+    double bytes = hs_dag_data_bytes(dag);
     int device = 0;
     for (int node = 0; node < pf->nnodes; node++) {
         if (pf->nodes[node].kind != HS_NODE_GPU)
