@@ -53,12 +53,6 @@ void hs_sweep_axis_free(struct hs_sweep_axis *axis);
 
 /* ---- keys and seeds ------------------------------------------------------ */
 
-/* FNV-1a, 64 bits. Hand-written on purpose: the key must stay the same
- * across machines, library versions and builds (it is what makes a sweep
- * resumable), it needs no cryptographic strength, and it is four lines. */
-#define HS_FNV_OFFSET 14695981039346656037ULL
-uint64_t hs_fnv1a64(const void *data, size_t len, uint64_t hash);
-
 struct hs_sweep_id {
     uint64_t key, instance;
     unsigned long seed; /* in [1, 2^32 - 1] */

@@ -117,14 +117,6 @@ void hs_sweep_axis_free(struct hs_sweep_axis *axis)
     memset(axis, 0, sizeof *axis);
 }
 
-uint64_t hs_fnv1a64(const void *data, size_t len, uint64_t hash)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < len; i++)
-        hash = (hash ^ p[i]) * 1099511628211ULL;
-    return hash;
-}
-
 static uint64_t hash_text(const char *text, int rep, unsigned long base_seed)
 {
     char suffix[64];

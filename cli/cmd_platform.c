@@ -2,6 +2,7 @@
  * what a run would use: hosts, selected workers, memory nodes and the routes
  * between host memory and every other memory node. */
 #include "cli/cli.h"
+#include "sim/engines/simgrid/platform_checked.h"
 #include "sim/engines/simgrid/platform_simgrid.h"
 #include "sim/run.h"
 #include "sim/util.h"
@@ -15,12 +16,15 @@
 static void usage(FILE *out)
 {
     fprintf(out, "usage: hetsim platform PLATFORM [--gpus K] [--cpus C] [--gpu-order first|spread|script] [--p2p]\n"
+                 "       hetsim platform --write-checked DIR\n"
                  "List the workers, memory nodes and routes (bandwidth, latency, links) of\n"
                  "PLATFORM: a shipped name (idgraf, idgraf-dada, idgraf-starpu, mapuche, h100),\n"
                  "flat:P[,key=value] or the path of a SimGrid platform file. Parameters of flat:\n");
     hs_print_flat_params("  ");
     fprintf(out, "Parameters of a shipped name or a file (NAME:key=value,...):\n");
     hs_print_file_platform_params("  ");
+    fprintf(out, "--write-checked DIR checks every *.xml platform file of DIR (SimGrid loads it in a child\n"
+                 "process) and writes DIR/checked.json: runs of those files, unchanged, skip that check.\n");
 }
 
 static void print_route(const struct hs_platform *pf, int s, int d)
@@ -117,7 +121,7 @@ int hs_cmd_platform(int argc, char **argv)
     static const struct option opts[] = {
         {"gpus", required_argument, 0, 'g'}, {"cpus", required_argument, 0, 'c'},
         {"gpu-order", required_argument, 0, 'o'}, {"p2p", no_argument, 0, 'P'},
-        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+        {"write-checked", required_argument, 0, 'W'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
     };
     struct hs_run_config cfg;
     hs_run_config_defaults(&cfg);
@@ -132,6 +136,11 @@ int hs_cmd_platform(int argc, char **argv)
                 hs_die(HS_EXIT_USAGE, "option --gpu-order: %s", hs_last_error());
             break;
         case 'P': cfg.select.p2p = true; break;
+        case 'W':
+            if (hs_sg_checked_write(optarg))
+                hs_die(HS_EXIT_USAGE, "%s", hs_last_error());
+            printf("wrote %s/%s\n", optarg, HS_SG_CHECKED_NAME);
+            return HS_EXIT_OK;
         case 'h': usage(stdout); return HS_EXIT_OK;
         default: return HS_EXIT_USAGE;
         }

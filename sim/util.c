@@ -151,6 +151,14 @@ int hs_parse_si(const char *s, double *out)
     return -1;
 }
 
+uint64_t hs_fnv1a64(const void *data, size_t len, uint64_t hash)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++)
+        hash = (hash ^ p[i]) * 1099511628211ULL;
+    return hash;
+}
+
 double hs_now(void)
 {
     struct timespec t;

@@ -4,6 +4,7 @@
 #define HS_UTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 void *hs_xmalloc(size_t size);
 void *hs_xcalloc(size_t count, size_t size);
@@ -24,6 +25,14 @@ int hs_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *hs_last_error(void);
 
 /* Seconds of a monotonic clock (wall time: for durations only). */
+/* FNV-1a, 64 bits, continuing from hash (HS_FNV_OFFSET to start).
+ * Hand-written on purpose: a sweep's resume keys and checked.json's file
+ * digests must stay the same across machines, library versions and builds,
+ * need no cryptographic strength, and it is four lines (none of our
+ * libraries hashes bytes). */
+#define HS_FNV_OFFSET 14695981039346656037ULL
+uint64_t hs_fnv1a64(const void *data, size_t len, uint64_t hash);
+
 double hs_now(void);
 /* Seconds of CPU time the calling thread has had (what a kernel takes of
  * its core, however loaded the machine). */

@@ -26,6 +26,11 @@ struct hs_sg_check {
  * SimGrid's complaint. out may be NULL. */
 int hs_sg_check_platform(const char *path, const char *map_file, struct hs_sg_check *out);
 
+/* The same, always in the child: hs_sg_check_platform takes what
+ * checked.json beside path says of an unchanged shipped file instead
+ * (platform_checked.h). */
+int hs_sg_check_platform_child(const char *path, const char *map_file, struct hs_sg_check *out);
+
 /* Initialise SimGrid once per process: quiet unless verbose; Paje tracing to
  * paje_file if not NULL; hetsim's settings except those in file_sets. */
 void hs_sg_init(bool verbose, const char *paje_file, unsigned file_sets);
