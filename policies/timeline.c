@@ -6,9 +6,13 @@
  * tasks, and walking them one by one made HEFT quadratic (issue 19: half the
  * CPU of a 300,000-task run, an exponent of 1.7 at a million tasks). Each
  * block of HS_TIMELINE_BLOCK intervals keeps its largest gap, so the search
- * skips whole blocks where the task cannot fit. The blocks only prune: inside
- * a block that may hold a fit the test is the exact one of the plain walk, so
- * the answers are the same bit for bit. */
+ * skips whole blocks where the task cannot fit, and each superblock of
+ * HS_TIMELINE_BLOCK blocks the largest of theirs, so that it skips whole
+ * superblocks: with blocks alone a million-task HEFT still spent 23% of its
+ * CPU here, walking 3,900 blocks per query (an exponent of 1.23 from 300,000
+ * to a million tasks). The blocks only prune: inside a block that may hold a
+ * fit the test is the exact one of the plain walk, so the answers are the
+ * same bit for bit. */
 #include "policies/timeline.h"
 #include "sim/util.h"
 
@@ -25,26 +29,35 @@ static double gap_before(const struct hs_timeline *tl, int i)
 
 static void update_blocks_from(struct hs_timeline *tl, int from)
 {
-    for (int b = from / HS_TIMELINE_BLOCK; b * HS_TIMELINE_BLOCK < tl->n; b++) {
+    int nblocks = (tl->n + HS_TIMELINE_BLOCK - 1) / HS_TIMELINE_BLOCK;
+    for (int b = from / HS_TIMELINE_BLOCK; b < nblocks; b++) {
         int lo = b * HS_TIMELINE_BLOCK, hi = lo + HS_TIMELINE_BLOCK;
         double g = -INFINITY;
         for (int i = lo; i < hi && i < tl->n; i++)
             g = fmax(g, gap_before(tl, i));
         tl->blockgap[b] = g;
     }
+    for (int s = from / HS_TIMELINE_SUPER; s * HS_TIMELINE_BLOCK < nblocks; s++) {
+        int lo = s * HS_TIMELINE_BLOCK, hi = lo + HS_TIMELINE_BLOCK;
+        double g = -INFINITY;
+        for (int b = lo; b < hi && b < nblocks; b++)
+            g = fmax(g, tl->blockgap[b]);
+        tl->supergap[s] = g;
+    }
 }
 
-/* Whether no interval of block b (at or after `from`) can have dur fit
- * before it. The gaps were computed as start - end, the exact test is
- * start >= end + dur: they differ by rounding, a few ulps of the times, so
- * a block is skipped only with a margin far above that. */
-static bool block_too_small(const struct hs_timeline *tl, int b, double dur)
+/* Whether no interval of the span of `size` intervals numbered k, whose
+ * largest gap is gap, can have dur fit before it. The gaps were computed
+ * as start - end, the exact test is start >= end + dur: they differ by
+ * rounding, a few ulps of the times, so a span is skipped only with a
+ * margin far above that. */
+static bool span_too_small(const struct hs_timeline *tl, int k, int size, double gap, double dur)
 {
-    int last = (b + 1) * HS_TIMELINE_BLOCK - 1;
+    int last = (k + 1) * size - 1;
     if (last >= tl->n)
         last = tl->n - 1;
     double margin = 1e-12 * (fabs(tl->iv[last].end) + dur);
-    return tl->blockgap[b] + margin < dur;
+    return gap + margin < dur;
 }
 
 double hs_timeline_first_fit(const struct hs_timeline *tl, double ready, double dur)
@@ -63,7 +76,13 @@ double hs_timeline_first_fit(const struct hs_timeline *tl, double ready, double 
         return ready;
     /* from here the candidate start is the end of the previous interval */
     for (int i = lo + 1; i < tl->n; i++) {
-        if (i % HS_TIMELINE_BLOCK == 0 && block_too_small(tl, i / HS_TIMELINE_BLOCK, dur)) {
+        if (i % HS_TIMELINE_SUPER == 0 &&
+            span_too_small(tl, i / HS_TIMELINE_SUPER, HS_TIMELINE_SUPER, tl->supergap[i / HS_TIMELINE_SUPER], dur)) {
+            i += HS_TIMELINE_SUPER - 1;
+            continue;
+        }
+        if (i % HS_TIMELINE_BLOCK == 0 &&
+            span_too_small(tl, i / HS_TIMELINE_BLOCK, HS_TIMELINE_BLOCK, tl->blockgap[i / HS_TIMELINE_BLOCK], dur)) {
             i += HS_TIMELINE_BLOCK - 1;
             continue;
         }
@@ -85,6 +104,8 @@ void hs_timeline_insert(struct hs_timeline *tl, double start, double dur, int ta
         tl->iv = hs_xrealloc(tl->iv, (size_t)tl->cap * sizeof *tl->iv);
         tl->blockgap = hs_xrealloc(tl->blockgap,
                                    (size_t)(tl->cap / HS_TIMELINE_BLOCK + 1) * sizeof *tl->blockgap);
+        tl->supergap = hs_xrealloc(tl->supergap,
+                                   (size_t)(tl->cap / HS_TIMELINE_SUPER + 1) * sizeof *tl->supergap);
     }
     int pos = tl->n;
     while (pos > 0 && tl->iv[pos - 1].start > start)
@@ -99,5 +120,6 @@ void hs_timeline_free(struct hs_timeline *tl)
 {
     free(tl->iv);
     free(tl->blockgap);
+    free(tl->supergap);
     memset(tl, 0, sizeof *tl);
 }

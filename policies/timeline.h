@@ -17,9 +17,13 @@ struct hs_timeline {
      * them (iv[i].start - iv[i - 1].end): lets a search skip blocks where
      * nothing fits */
     double *blockgap;
+    /* per superblock of HS_TIMELINE_SUPER intervals (HS_TIMELINE_BLOCK
+     * blocks), the largest of its blocks' gaps */
+    double *supergap;
 };
 
 #define HS_TIMELINE_BLOCK 64
+#define HS_TIMELINE_SUPER (HS_TIMELINE_BLOCK * HS_TIMELINE_BLOCK)
 
 /* Earliest t >= ready with [t, t + dur) free on the timeline. */
 double hs_timeline_first_fit(const struct hs_timeline *tl, double ready, double dur);
