@@ -68,6 +68,7 @@ struct calib {
     int cpu_threads;
     char model[256];  /* the processors measured, for the sources */
     char source[640]; /* of every entry */
+    char cpu_source[1024]; /* of the CPU entries of the sample DAG being timed */
     cJSON *entries;
 };
 
@@ -302,14 +303,7 @@ static void measure_kernel(struct calib *c, const struct hs_dag *dag, const stru
                      ? in_run
                      : time_cpu_kernel(&sm, c->o->reps, c->o->timing == HS_CAL_WARM, c->cpu_threads);
     double gpu_time = NAN;
-    char cpu_source[1024]; /* timed inside a run: of which DAG, how much data against the caches */
-    if (c->o->timing == HS_CAL_IN_RUN)
-        snprintf(cpu_source, sizeof cpu_source, "%s; sample DAG %s: %.0f MiB of data, the largest cache %.0f MiB",
-                 c->source, dag->name ? dag->name : "(unnamed)", hs_dag_data_bytes(dag) / 1048576.0,
-                 (double)hs_calibrate_cache_bytes() / 1048576.0);
-    else
-        snprintf(cpu_source, sizeof cpu_source, "%s", c->source);
-    add_entry(c->entries, kernel, "cpu", num->nb, cpu + c->m.task_overhead[HS_ARCH_CPU], cpu_source);
+    add_entry(c->entries, kernel, "cpu", num->nb, cpu + c->m.task_overhead[HS_ARCH_CPU], c->cpu_source);
 #ifdef HETSIM_HAVE_CUDA
     if (gpu && hs_numeric_has_gpu_kernel(num, dag, t)) {
         gpu_time = hs_cal_gpu_time(gpu, &sm, c->o->reps) + c->m.task_overhead[HS_ARCH_GPU];
@@ -341,6 +335,18 @@ static bool all_timed(const struct calib *c, const struct hs_dag *dag, const str
     return true;
 }
 
+/* The source of the CPU entries a sample DAG gives: timed inside a run, it
+ * names the DAG and how much data it held against the caches. */
+static void write_cpu_source(struct calib *c, const struct hs_dag *dag)
+{
+    if (c->o->timing == HS_CAL_IN_RUN)
+        snprintf(c->cpu_source, sizeof c->cpu_source, "%s; sample DAG %s: %.0f MiB of data, the largest cache "
+                 "%.0f MiB", c->source, dag->name ? dag->name : "(unnamed)", hs_dag_data_bytes(dag) / 1048576.0,
+                 (double)hs_calibrate_cache_bytes() / 1048576.0);
+    else
+        snprintf(c->cpu_source, sizeof c->cpu_source, "%s", c->source);
+}
+
 /* Time every kernel of one sample DAG (its first task of each kernel). */
 static int measure_dag(struct calib *c, const struct hs_dag *dag)
 {
@@ -355,6 +361,7 @@ static int measure_dag(struct calib *c, const struct hs_dag *dag)
         return -1;
     }
 #endif
+    write_cpu_source(c, dag);
     double *in_run = c->o->timing == HS_CAL_IN_RUN ? hs_calibrate_in_run(dag, &num, c->cpu_threads) : NULL;
     /* Kernels timed alone, and GPU kernels, run on the inputs the DAG's own
      * order gives them; timed in a run, CPU kernels need none. */

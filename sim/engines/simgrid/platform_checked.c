@@ -31,9 +31,17 @@ static void simgrid_version(char *out, size_t size)
     snprintf(out, size, "%d.%d.%d", major, minor, patch);
 }
 
-static void digest_text(uint64_t h, char out[17])
+/* The FNV-1a digest of the file at path, in hex, and its size in *len;
+ * false when it cannot be read. */
+static bool file_digest(const char *path, size_t *len, char digest[17])
 {
-    snprintf(out, 17, "%016" PRIx64, h);
+    char err[256];
+    char *content = hs_input_read(path, HS_INPUT_MAX_BYTES, len, err, sizeof err);
+    if (!content)
+        return false;
+    snprintf(digest, 17, "%016" PRIx64, hs_fnv1a64(content, *len, HS_FNV_OFFSET));
+    free(content);
+    return true;
 }
 
 /* The folder of path ("." when it has none), and its last component. */
@@ -88,13 +96,9 @@ bool hs_sg_checked_lookup(const char *path, const char *map_file, struct hs_sg_c
     if (!manifest)
         return false;
     size_t len = 0;
-    char *content = hs_input_read(path, HS_INPUT_MAX_BYTES, &len, err, sizeof err);
-    cJSON *root = content ? cJSON_Parse(manifest) : NULL;
-    free(manifest);
     char digest[17];
-    if (content)
-        digest_text(hs_fnv1a64(content, len, HS_FNV_OFFSET), digest);
-    free(content);
+    cJSON *root = file_digest(path, &len, digest) ? cJSON_Parse(manifest) : NULL;
+    free(manifest);
     simgrid_version(version, sizeof version);
     const cJSON *sg = cJSON_GetObjectItemCaseSensitive(root, "simgrid");
     bool found = false;
@@ -142,7 +146,7 @@ static char **xml_files(const char *dir, int *n)
 /* The manifest entry of one file, or NULL (named on stderr) when it does not pass. */
 static cJSON *check_entry(const char *dir, const char *name)
 {
-    char path[4400], err[256];
+    char path[4400];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     struct hs_sg_check chk;
     if (hs_sg_check_platform_child(path, NULL, &chk)) {
@@ -150,12 +154,9 @@ static cJSON *check_entry(const char *dir, const char *name)
         return NULL;
     }
     size_t len = 0;
-    char *content = hs_input_read(path, HS_INPUT_MAX_BYTES, &len, err, sizeof err);
-    if (!content)
-        return NULL;
     char digest[17];
-    digest_text(hs_fnv1a64(content, len, HS_FNV_OFFSET), digest);
-    free(content);
+    if (!file_digest(path, &len, digest))
+        return NULL;
     cJSON *e = cJSON_CreateObject();
     cJSON_AddStringToObject(e, "file", name);
     cJSON_AddNumberToObject(e, "bytes", (double)len);

@@ -170,12 +170,7 @@ static void read_log(int fd, char *log, size_t size)
 
 int hs_sg_check_platform(const char *path, const char *map_file, struct hs_sg_check *out)
 {
-    char err[1024];
-    FILE *f = hs_input_open(path, HS_INPUT_MAX_BYTES, err, sizeof err);
-    if (!f)
-        return hs_fail("platform file %s", err);
-    fclose(f);
-    struct hs_sg_check known;
+    struct hs_sg_check known; /* a file that cannot be read has no entry: the child's check says why */
     if (hs_sg_checked_lookup(path, map_file, &known)) { /* a shipped file, unchanged: checked before */
         if (out)
             *out = known;
