@@ -78,12 +78,16 @@ static struct hs_dag *build_sample(const char *workload, int tiles, int nb, bool
 
 /* One sample DAG of `workload`: `least` tiles per side, or, when kernels are
  * timed inside a run, the fewest tiles whose data (the DAG's handles: the
- * lower triangle only for Cholesky) take twice the largest cache, at most
- * 64 tiles per side (nb 16 on a 1 GiB cache). Counting the handles, not
- * N², matters: a Cholesky of 12×12 tiles at nb 256 holds 39 MiB, not 72. */
-static struct hs_dag *sample_dag(const char *workload, int least, int nb, bool single, bool in_run)
+ * lower triangle only for Cholesky), times the `copies` that cores run at
+ * once, take twice the largest cache, at most 64 tiles per side (nb 16 on a
+ * 1 GiB cache). Counting the handles, not N², matters: a Cholesky of 12×12
+ * tiles at nb 256 holds 39 MiB, not 72. Counting the copies matters on a
+ * large shared cache: they share it, as a real run's workers share one
+ * matrix; one copy twice a 300 MiB cache made the calibration of an H100
+ * node's four cores take three minutes at nb 1024 alone. */
+static struct hs_dag *sample_dag(const char *workload, int least, int nb, bool single, bool in_run, int copies)
 {
-    double want = 2.0 * (double)hs_calibrate_cache_bytes();
+    double want = 2.0 * (double)hs_calibrate_cache_bytes() / copies;
     int tiles = least;
     if (in_run) /* N² is a lower bound of the tiles that the data need: start there */
         tiles = (int)fmax(least, fmin(64, floor(sqrt(want / ((double)nb * nb * (single ? 4 : 8))))));
@@ -99,7 +103,7 @@ static struct hs_dag *sample_dag(const char *workload, int least, int nb, bool s
  * and precision, each workload with every one of its kernels (Cholesky,
  * which has GEMM's kernel too, at least 3×3 tiles; LU and QR at least 2×2;
  * larger than the caches when kernels are timed inside a run). */
-static int sample_dags(const char *workloads, const int *nbs, int nnb, bool single, bool in_run,
+static int sample_dags(const char *workloads, const int *nbs, int nnb, bool single, bool in_run, int copies,
                        struct hs_dag **dags, int max)
 {
     int n = 0;
@@ -111,7 +115,7 @@ static int sample_dags(const char *workloads, const int *nbs, int nnb, bool sing
                 if (!chol && strcmp(w, "lu") && strcmp(w, "qr"))
                     hs_die(HS_EXIT_USAGE, "calibrate: --workloads: unknown workload '%s' (valid: cholesky, "
                                           "lu, qr)", w);
-                dags[n++] = sample_dag(w, chol ? 3 : 2, nbs[i], p == 1, in_run);
+                dags[n++] = sample_dag(w, chol ? 3 : 2, nbs[i], p == 1, in_run, copies);
             }
             free(copy);
         }
@@ -133,13 +137,15 @@ static int parse_nbs(const char *text, int *nbs, int max)
 
 static int calibrate(struct hs_calibrate_opts *o, const char *nb_text, const char *workloads, bool single)
 {
+    int ngpus = o->gpus < 0 ? hs_calibrate_gpus_visible() : o->gpus;
     if (!nb_text)
-        nb_text = (o->gpus < 0 ? hs_calibrate_gpus_visible() : o->gpus) > 0 ? "512,1024,2048" : "128,256,512";
+        nb_text = ngpus > 0 ? "512,1024,2048" : "128,256,512";
     int nbs[16], nnb = parse_nbs(nb_text, nbs, 16);
     qsort(nbs, (size_t)nnb, sizeof *nbs, compare_ints);
     struct hs_dag *dags[16 * 2 * 3];
     o->samples = dags;
-    o->nsamples = sample_dags(workloads, nbs, nnb, single, o->timing == HS_CAL_IN_RUN, dags, 16 * 2 * 3);
+    o->nsamples = sample_dags(workloads, nbs, nnb, single, o->timing == HS_CAL_IN_RUN,
+                              hs_calibrate_cpu_threads(o, ngpus), dags, 16 * 2 * 3);
     int rc = hs_calibrate(o);
     for (int i = 0; i < o->nsamples; i++)
         hs_dag_free(dags[i]);

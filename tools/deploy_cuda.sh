@@ -10,6 +10,7 @@
 # $ORIGIN rpath).
 # The real engine's GPU test is linked the same way as DEST/test_cuda (run it
 # there with HETSIM_TEST_BIN=DEST/hetsim-real: its GPU tests call the command).
+# DEST takes about 60 MiB (static OpenBLAS and ICU data); xz makes it 11 MiB.
 # Usage: tools/deploy_cuda.sh [BUILD_DIR] [DEST]   (BUILD_DIR: a configured CMake
 # build of the real engine with CUDA, default build; DEST default build-deploy)
 set -euo pipefail
@@ -25,9 +26,9 @@ link() { # OUTPUT OBJECTS...: the hetsim libraries and the static dependencies
     local out=$1
     shift
     gcc -o "$out" "$@" \
-        "$BUILD/cli/libhetsim_cli_real.a" "$BUILD/sim/libhetsim_real.a" \
+        "$BUILD/cli/libhetsim_cli_real.a" "$BUILD/sim/libhetsim_real.a" "$BUILD/sim/libhetsim_model.a" \
         "$BUILD/analysis/libhetsim_analysis.a" "$BUILD/workloads/libhetsim_workloads.a" \
-        "$BUILD/policies/libhetsim_policies.a" "$BUILD/analysis/libhetsim_bm.a" "$BUILD/sim/libhetsim_sim.a" \
+        "$BUILD/policies/libhetsim_policies.a" "$BUILD/policies/libhetsim_bm.a" "$BUILD/sim/libhetsim_sim.a" \
         "$BUILD/platforms/libhetsim_platforms.a" \
         $ML/libigraph.a $ML/libgsl.a $ML/liblapacke.a $ML/openblas-serial/libopenblas.a \
         "$GCCLIB/libgfortran.a" "$GCCLIB/libquadmath.a" $ML/libcunit.a \

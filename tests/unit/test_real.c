@@ -183,10 +183,13 @@ static void check_sample_size(const char *source)
     CU_ASSERT_PTR_NOT_NULL_FATAL(sample);
     int n = 0, nb = 0;
     double mib = 0, cache = 0;
+    int copies = 0;
     CU_ASSERT_EQUAL(sscanf(sample, "sample DAG cholesky:n=%d,nb=%d", &n, &nb), 2);
     const char *sizes = strstr(sample, ": ");
     CU_ASSERT_PTR_NOT_NULL_FATAL(sizes);
-    CU_ASSERT_EQUAL(sscanf(sizes, ": %lf MiB of data, the largest cache %lf MiB", &mib, &cache), 2);
+    CU_ASSERT_EQUAL(sscanf(sizes, ": %lf MiB of data, the largest cache %lf MiB, %d cop", &mib, &cache, &copies), 3);
+    CU_ASSERT_FATAL(copies >= 1);
+    cache /= copies; /* the copies timed at once share the cache */
     int tiles = nb > 0 ? n / nb : 0;
     /* the lower triangle of tiles×tiles double tiles of nb×nb, by hand */
     double want_mib = tiles * (tiles + 1) / 2.0 * nb * nb * 8 / 1048576.0;
@@ -442,10 +445,36 @@ static void test_warm_calibration(void)
     free(dir);
 }
 
+/* With two cores timing at once, each runs its own copy of the sample DAG:
+ * the copies share the cache, so each holds twice the cache over two. */
+static void test_copies_share_the_cache(void)
+{
+    char *dir = hs_test_tmp(""), args[2048], path[2100];
+    snprintf(args, sizeof args, "calibrate -o c --dir %s --gpus 0 --nb 64 --workloads cholesky --reps 1 --cpu-threads 2",
+             dir);
+    CU_ASSERT_EQUAL_FATAL(hs_test_cli(args, NULL, NULL), 0);
+    snprintf(path, sizeof path, "%s/perf/c.json", dir);
+    cJSON *perf = read_json(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(perf);
+    int n = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(perf, "kernels"))
+    {
+        const char *source = cJSON_GetObjectItem(e, "source")->valuestring;
+        CU_ASSERT_PTR_NOT_NULL(strstr(source, "MiB, 2 copies at once"));
+        check_sample_size(source);
+        n++;
+    }
+    CU_ASSERT_EQUAL(n, 4);
+    cJSON_Delete(perf);
+    free(dir);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
         {"calibrate --timing warm: kernels alone on cached inputs, said in every source", test_warm_calibration},
+        {"calibrate --cpu-threads 2: the copies timed at once share the cache", test_copies_share_the_cache},
         {"real kernels on a core, residual catches a missing task", test_cpu_kernels_and_residual},
         {"machine descriptions (GPUs, cores only) and their platform", test_machine_files},
         {"calibrate, simulate, measure, compare on the cores", test_loop},

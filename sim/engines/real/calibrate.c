@@ -341,8 +341,9 @@ static void write_cpu_source(struct calib *c, const struct hs_dag *dag)
 {
     if (c->o->timing == HS_CAL_IN_RUN)
         snprintf(c->cpu_source, sizeof c->cpu_source, "%s; sample DAG %s: %.0f MiB of data, the largest cache "
-                 "%.0f MiB", c->source, dag->name ? dag->name : "(unnamed)", hs_dag_data_bytes(dag) / 1048576.0,
-                 (double)hs_calibrate_cache_bytes() / 1048576.0);
+                 "%.0f MiB, %d cop%s at once", c->source, dag->name ? dag->name : "(unnamed)",
+                 hs_dag_data_bytes(dag) / 1048576.0, (double)hs_calibrate_cache_bytes() / 1048576.0, c->cpu_threads,
+                 c->cpu_threads == 1 ? "y" : "ies");
     else
         snprintf(c->cpu_source, sizeof c->cpu_source, "%s", c->source);
 }
@@ -449,14 +450,11 @@ static int describe_machine(struct calib *c)
     struct hs_machine *m = &c->m;
     m->name = hs_xstrdup(o->name);
     m->ngpus = o->gpus >= 0 ? o->gpus : visible;
-    long online = sysconf(_SC_NPROCESSORS_ONLN);
-    online = online > 0 ? online : 1;
-    m->cores = o->cores > 0 ? o->cores : (int)(m->ngpus || online == 1 ? online : online - 1);
+    m->cores = hs_calibrate_cores(o, m->ngpus);
     m->core_speed = 1e9; /* placeholders until the kernels are timed */
     m->gpus = hs_xcalloc((size_t)(m->ngpus ? m->ngpus : 1), sizeof *m->gpus);
     m->task_overhead[HS_ARCH_CPU] = m->task_overhead[HS_ARCH_GPU] = NAN;
-    int workers = m->cores - m->ngpus;
-    c->cpu_threads = o->cpu_threads > 0 ? o->cpu_threads : workers < 1 ? 1 : workers > 4 ? 4 : workers;
+    c->cpu_threads = hs_calibrate_cpu_threads(o, m->ngpus);
     cpu_model(c->model, sizeof c->model);
     int rc = 0;
 #ifdef HETSIM_HAVE_CUDA
@@ -527,6 +525,19 @@ static int write_table(struct calib *c)
     int rc = write_perf(path, model, c->entries);
     c->entries = NULL; /* the table's now */
     return rc;
+}
+
+int hs_calibrate_cores(const struct hs_calibrate_opts *o, int ngpus)
+{
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    online = online > 0 ? online : 1;
+    return o->cores > 0 ? o->cores : (int)(ngpus || online == 1 ? online : online - 1);
+}
+
+int hs_calibrate_cpu_threads(const struct hs_calibrate_opts *o, int ngpus)
+{
+    int workers = hs_calibrate_cores(o, ngpus) - ngpus;
+    return o->cpu_threads > 0 ? o->cpu_threads : workers < 1 ? 1 : workers > 4 ? 4 : workers;
 }
 
 int hs_calibrate(const struct hs_calibrate_opts *o)

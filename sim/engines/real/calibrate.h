@@ -32,6 +32,11 @@ struct hs_calibrate_opts {
 /* GPUs a calibration can use here (0 without CUDA). */
 int hs_calibrate_gpus_visible(void);
 
+/* The cores a calibration with `o` declares, and how many of them time CPU
+ * kernels at once (each on its own copy of the sample DAG). */
+int hs_calibrate_cores(const struct hs_calibrate_opts *o, int ngpus);
+int hs_calibrate_cpu_threads(const struct hs_calibrate_opts *o, int ngpus);
+
 /* Returns 0, or -1 with hs_fail (more GPUs asked than visible, cannot write). */
 int hs_calibrate(const struct hs_calibrate_opts *o);
 
