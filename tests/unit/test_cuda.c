@@ -1,9 +1,12 @@
 /* tests/unit/test_cuda.c — the real engine's GPUs (built with CUDA; every
  * test skips cleanly without a GPU, and tests/unit/test_real.c covers the
- * cores): calibrate, then measured runs on 1 GPU + 3 cores under several
- * policies with a small residual, and bad input on a GPU machine. */
+ * cores): each GPU kernel against its CPU version on the same inputs,
+ * calibrate, then measured runs on 1 GPU + 3 cores under several policies
+ * with a small residual, and bad input on a GPU machine. */
+#include "sim/engines/real/numeric_gpu.h"
 #include "sim/util.h"
 #include "tests/support/testing.h"
+#include "workloads/workload.h"
 
 #include <cuda_runtime_api.h>
 #include <math.h>
@@ -44,6 +47,94 @@ static void check_perf_table(const char *path)
     }
     cJSON_Delete(perf);
     free(text);
+}
+
+/* Task t of `dag` on the GPU, on copies of its inputs in `host`: the
+ * largest difference between what it wrote and what the CPU version then
+ * writes in `host`, relative to the largest magnitude written (the CPU's
+ * result stays in `host`, so the next task starts from the same state). */
+static double gpu_against_cpu(const struct hs_numeric *num, const struct hs_dag *dag, int t, void **host,
+                              struct hs_gpu_libs *libs, cudaStream_t stream)
+{
+    const struct hs_task *task = &dag->tasks[t];
+    void *dev[16], *back[16];
+    for (int i = 0; i < task->naccess; i++) {
+        size_t bytes = (size_t)dag->handles[task->access[i].handle].bytes;
+        back[i] = hs_xcalloc(1, bytes);
+        CU_ASSERT_FATAL(cudaMalloc(&dev[i], bytes) == cudaSuccess);
+        cudaMemcpy(dev[i], host[task->access[i].handle], bytes, cudaMemcpyHostToDevice);
+    }
+    CU_ASSERT_FATAL(hs_numeric_gpu(num, dag, t, dev, libs));
+    CU_ASSERT_FATAL(cudaStreamSynchronize(stream) == cudaSuccess);
+    void *bufs[16];
+    for (int i = 0; i < task->naccess; i++) {
+        cudaMemcpy(back[i], dev[i], (size_t)dag->handles[task->access[i].handle].bytes, cudaMemcpyDeviceToHost);
+        bufs[i] = host[task->access[i].handle];
+    }
+    CU_ASSERT_FATAL(hs_numeric_cpu(num, dag, t, bufs));
+    double diff = 0, scale = 0;
+    for (int i = 0; i < task->naccess; i++) {
+        int h = task->access[i].handle;
+        if (HS_MODE_WRITES(task->access[i].mode) && num->kind[h] != HS_TILE_IPIV) {
+            long n = (long)(dag->handles[h].bytes / (num->single ? sizeof(float) : sizeof(double)));
+            for (long e = 0; e < n; e++) {
+                double g = num->single ? ((float *)back[i])[e] : ((double *)back[i])[e];
+                double c = num->single ? ((float *)host[h])[e] : ((double *)host[h])[e];
+                diff = fmax(diff, isnan(g) ? INFINITY : fabs(g - c));
+                scale = fmax(scale, fabs(c));
+            }
+        }
+        cudaFree(dev[i]);
+        free(back[i]);
+    }
+    return diff / (scale > 0 ? scale : 1);
+}
+
+/* Every GPU kernel of Cholesky, GEMM, LU and QR gives what its CPU version
+ * gives on the same inputs (the factorisation's own, task after task):
+ * a wrong GPU kernel is named here, before any measured run. */
+static void test_gpu_kernels(void)
+{
+    if (!have_gpu()) {
+        printf("(no GPU here: skipped) ");
+        return;
+    }
+    const char *workloads[] = {"cholesky:n=768,nb=256", "gemm:n=512,nb=256", "lu:n=768,nb=256,ib=64",
+                               "qr:n=768,nb=256,ib=64"};
+    for (int w = 0; w < 4; w++) {
+        struct hs_dag *dag = hs_workload_build(workloads[w]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
+        struct hs_numeric num;
+        hs_numeric_init(&num, dag);
+        void **host = hs_xcalloc((size_t)dag->nhandles, sizeof(void *));
+        for (int h = 0; h < dag->nhandles; h++)
+            host[h] = hs_xcalloc(1, (size_t)dag->handles[h].bytes + 1);
+        hs_numeric_fill(&num, dag, host);
+        cudaStream_t stream;
+        struct hs_gpu_libs libs;
+        CU_ASSERT_FATAL(cudaStreamCreate(&stream) == cudaSuccess);
+        CU_ASSERT_FATAL(hs_gpu_libs_init(&libs, stream, &num) == 0);
+        for (int t = 0; t < dag->ntasks; t++) { /* tasks are in the algorithm's order */
+            if (!hs_numeric_has_gpu_kernel(&num, dag, t)) {
+                void *bufs[16];
+                for (int i = 0; i < dag->tasks[t].naccess; i++)
+                    bufs[i] = host[dag->tasks[t].access[i].handle];
+                CU_ASSERT_FATAL(hs_numeric_cpu(&num, dag, t, bufs));
+                continue;
+            }
+            double err = gpu_against_cpu(&num, dag, t, host, &libs, stream);
+            if (err > 1e-9)
+                printf("[%s %s: GPU differs by %.3g] ", workloads[w], dag->tasks[t].label, err);
+            CU_ASSERT(err <= 1e-9); /* rounding differs (cuBLAS), a wrong kernel by O(1) */
+        }
+        hs_gpu_libs_free(&libs);
+        cudaStreamDestroy(stream);
+        for (int h = 0; h < dag->nhandles; h++)
+            free(host[h]);
+        free(host);
+        hs_numeric_free(&num);
+        hs_dag_free(dag);
+    }
 }
 
 /* A run of W under S on 1 GPU + 3 cores: its record, or NULL (exit code in *rc). */
@@ -139,6 +230,7 @@ static void test_measured_bad_input(void)
 int main(void)
 {
     static const CU_TestInfo tests[] = {
+        {"each GPU kernel gives its CPU version's result (GPU only)", test_gpu_kernels},
         {"calibration and measured runs (GPU only)", test_measured_runs},
         {"measured runs refuse bad input (GPU only)", test_measured_bad_input},
         CU_TEST_INFO_NULL,
