@@ -420,17 +420,26 @@ static void test_bad_input(void)
     free(base);
 }
 
+/* The timing table of a calibration of the cores at nb 64, one repetition,
+ * with OPTIONS (fails the test if there is none). */
+static cJSON *cores_table(const char *options)
+{
+    char *dir = hs_test_tmp(""), args[2048], path[2100];
+    snprintf(args, sizeof args, "calibrate -o t --dir %s --gpus 0 --nb 64 --reps 1 %s", dir, options);
+    CU_ASSERT_EQUAL_FATAL(hs_test_cli(args, NULL, NULL), 0);
+    snprintf(path, sizeof path, "%s/perf/t.json", dir);
+    free(dir);
+    cJSON *perf = read_json(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(perf);
+    return perf;
+}
+
 /* --timing warm times each kernel alone on cached inputs, and every
  * entry's source says how the kernel was timed (the shared calibration
  * above times them inside a run). */
 static void test_warm_calibration(void)
 {
-    char *dir = hs_test_tmp(""), args[2048], path[2100];
-    snprintf(args, sizeof args, "calibrate -o w --dir %s --gpus 0 --nb 64 --workloads lu --reps 1 --timing warm", dir);
-    CU_ASSERT_EQUAL_FATAL(hs_test_cli(args, NULL, NULL), 0);
-    snprintf(path, sizeof path, "%s/perf/w.json", dir);
-    cJSON *perf = read_json(path);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(perf);
+    cJSON *perf = cores_table("--workloads lu --timing warm");
     int n = 0;
     const cJSON *e;
     cJSON_ArrayForEach(e, cJSON_GetObjectItem(perf, "kernels"))
@@ -442,32 +451,23 @@ static void test_warm_calibration(void)
     }
     CU_ASSERT_EQUAL(n, 4); /* dgetrf, dtstrf, dgessm, dssssm */
     cJSON_Delete(perf);
-    free(dir);
 }
 
 /* With two cores timing at once, each runs its own copy of the sample DAG:
  * the copies share the cache, so each holds twice the cache over two. */
 static void test_copies_share_the_cache(void)
 {
-    char *dir = hs_test_tmp(""), args[2048], path[2100];
-    snprintf(args, sizeof args, "calibrate -o c --dir %s --gpus 0 --nb 64 --workloads cholesky --reps 1 --cpu-threads 2",
-             dir);
-    CU_ASSERT_EQUAL_FATAL(hs_test_cli(args, NULL, NULL), 0);
-    snprintf(path, sizeof path, "%s/perf/c.json", dir);
-    cJSON *perf = read_json(path);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(perf);
+    cJSON *perf = cores_table("--workloads cholesky --cpu-threads 2");
     int n = 0;
     const cJSON *e;
     cJSON_ArrayForEach(e, cJSON_GetObjectItem(perf, "kernels"))
     {
-        const char *source = cJSON_GetObjectItem(e, "source")->valuestring;
-        CU_ASSERT_PTR_NOT_NULL(strstr(source, "MiB, 2 copies at once"));
-        check_sample_size(source);
+        CU_ASSERT_PTR_NOT_NULL(strstr(cJSON_GetObjectItem(e, "source")->valuestring, "MiB, 2 copies at once"));
+        check_sample_size(cJSON_GetObjectItem(e, "source")->valuestring);
         n++;
     }
     CU_ASSERT_EQUAL(n, 4);
     cJSON_Delete(perf);
-    free(dir);
 }
 
 int main(void)
