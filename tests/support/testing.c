@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -219,6 +220,13 @@ char *hs_test_tmp(const char *suffix)
     char *path = hs_xmalloc(strlen(dir) + 64);
     sprintf(path, "%s/f%d-%d%s", dir, (int)getpid(), counter++, suffix);
     return path;
+}
+
+char *hs_test_tmp_dir(const char *suffix)
+{
+    char *dir = hs_test_tmp(suffix);
+    CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0755), 0);
+    return dir;
 }
 
 void hs_test_write_file(const char *path, const char *text)

@@ -79,6 +79,8 @@ char *hs_test_read_file(const char *path);
 char *hs_test_read_fd(int fd);
 /* A fresh temporary path with the given suffix (the file does not exist). */
 char *hs_test_tmp(const char *suffix);
+/* The same, made a folder (mode 0755; the test stops if it cannot be). */
+char *hs_test_tmp_dir(const char *suffix);
 void hs_test_write_file(const char *path, const char *text);
 
 #define HS_ASSERT_NEAR_REL(a, b, rel)                                                              \

@@ -4,6 +4,7 @@
  * calibrate, then measured runs on 1 GPU + 3 cores under several policies
  * with a small residual, and bad input on a GPU machine. */
 #include "sim/engines/real/numeric_gpu.h"
+#include "sim/engines/real/run_real.h"
 #include "sim/util.h"
 #include "tests/support/testing.h"
 #include "workloads/workload.h"
@@ -49,6 +50,15 @@ static void check_perf_table(const char *path)
     free(text);
 }
 
+/* Task t's real kernel on a core, on the buffers in host. */
+static bool cpu_task(const struct hs_numeric *num, const struct hs_dag *dag, int t, void **host)
+{
+    void *bufs[16];
+    for (int i = 0; i < dag->tasks[t].naccess; i++)
+        bufs[i] = host[dag->tasks[t].access[i].handle];
+    return hs_numeric_cpu(num, dag, t, bufs);
+}
+
 /* Task t of `dag` on the GPU, on copies of its inputs in `host`: the
  * largest difference between what it wrote and what the CPU version then
  * writes in `host`, relative to the largest magnitude written (the CPU's
@@ -66,12 +76,9 @@ static double gpu_against_cpu(const struct hs_numeric *num, const struct hs_dag 
     }
     CU_ASSERT_FATAL(hs_numeric_gpu(num, dag, t, dev, libs));
     CU_ASSERT_FATAL(cudaStreamSynchronize(stream) == cudaSuccess);
-    void *bufs[16];
-    for (int i = 0; i < task->naccess; i++) {
+    for (int i = 0; i < task->naccess; i++)
         cudaMemcpy(back[i], dev[i], (size_t)dag->handles[task->access[i].handle].bytes, cudaMemcpyDeviceToHost);
-        bufs[i] = host[task->access[i].handle];
-    }
-    CU_ASSERT_FATAL(hs_numeric_cpu(num, dag, t, bufs));
+    CU_ASSERT_FATAL(cpu_task(num, dag, t, host));
     double diff = 0, scale = 0;
     for (int i = 0; i < task->naccess; i++) {
         int h = task->access[i].handle;
@@ -106,9 +113,8 @@ static void test_gpu_kernels(void)
         CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
         struct hs_numeric num;
         hs_numeric_init(&num, dag);
-        void **host = hs_xcalloc((size_t)dag->nhandles, sizeof(void *));
-        for (int h = 0; h < dag->nhandles; h++)
-            host[h] = hs_xcalloc(1, (size_t)dag->handles[h].bytes + 1);
+        void **host = hs_real_host_alloc(dag, false);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(host);
         hs_numeric_fill(&num, dag, host);
         cudaStream_t stream;
         struct hs_gpu_libs libs;
@@ -116,10 +122,7 @@ static void test_gpu_kernels(void)
         CU_ASSERT_FATAL(hs_gpu_libs_init(&libs, stream, &num) == 0);
         for (int t = 0; t < dag->ntasks; t++) { /* tasks are in the algorithm's order */
             if (!hs_numeric_has_gpu_kernel(&num, dag, t)) {
-                void *bufs[16];
-                for (int i = 0; i < dag->tasks[t].naccess; i++)
-                    bufs[i] = host[dag->tasks[t].access[i].handle];
-                CU_ASSERT_FATAL(hs_numeric_cpu(&num, dag, t, bufs));
+                CU_ASSERT_FATAL(cpu_task(&num, dag, t, host));
                 continue;
             }
             double err = gpu_against_cpu(&num, dag, t, host, &libs, stream);
@@ -129,9 +132,7 @@ static void test_gpu_kernels(void)
         }
         hs_gpu_libs_free(&libs);
         cudaStreamDestroy(stream);
-        for (int h = 0; h < dag->nhandles; h++)
-            free(host[h]);
-        free(host);
+        hs_real_host_free(dag, host, false);
         hs_numeric_free(&num);
         hs_dag_free(dag);
     }

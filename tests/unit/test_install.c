@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #ifndef HETSIM_BUILD_DIR
 #error "HETSIM_BUILD_DIR must be defined"
@@ -43,8 +42,7 @@ static char *sh(int want, const char *fmt, ...)
  * still point at the first place. */
 static void test_install_and_move(void)
 {
-    work = hs_test_tmp("-install");
-    CU_ASSERT_EQUAL_FATAL(mkdir(work, 0755), 0);
+    work = hs_test_tmp_dir("-install");
     snprintf(prefix, sizeof prefix, "%s/moved", work);
     snprintf(hetsim, sizeof hetsim, "%s/bin/hetsim", prefix);
     free(sh(0, "cmake --install '%s' --prefix staged >install.log", HETSIM_BUILD_DIR));

@@ -13,7 +13,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static void test_verdicts(void)
 {
@@ -111,9 +110,8 @@ static const char *const toy_study =
 
 static void test_cli_ledger(void)
 {
-    char *dir = hs_test_tmp("-studies"), *claims = hs_test_tmp(".json"), *out_dir = hs_test_tmp("-out");
+    char *dir = hs_test_tmp_dir("-studies"), *claims = hs_test_tmp(".json"), *out_dir = hs_test_tmp("-out");
     char *md = hs_test_tmp(".md"), path[1024], args[4096];
-    CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0755), 0);
     snprintf(path, sizeof path, "%s/ledger-toy.json", dir);
     hs_test_write_file(path, toy_study);
     hs_test_write_file(claims, claims_ok);
@@ -178,9 +176,8 @@ static const char *const grid_study =
 
 static void test_analysis_study(void)
 {
-    char *dir = hs_test_tmp("-astudies"), *claims = hs_test_tmp(".json"), *out_dir = hs_test_tmp("-aout");
+    char *dir = hs_test_tmp_dir("-astudies"), *claims = hs_test_tmp(".json"), *out_dir = hs_test_tmp("-aout");
     char path[1024], args[4096];
-    CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0755), 0);
     snprintf(path, sizeof path, "%s/grid.json", dir);
     hs_test_write_file(path, grid_study);
     hs_test_write_file(claims, claims_ok);

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static const char *shipped(const char *name)
 {
@@ -78,8 +77,7 @@ static char *copy_into(const char *dir, const char *from, const char *name, cons
  * of Beniamine 2013's Mapuche). */
 static void test_lookup_exact_file_only(void)
 {
-    char *dir = hs_test_tmp(".d");
-    CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0777), 0);
+    char *dir = hs_test_tmp_dir(".d");
     char *manifest = copy_into(dir, shipped(HS_SG_CHECKED_NAME), HS_SG_CHECKED_NAME, "");
     char *same = copy_into(dir, shipped("mapuche.xml"), "mapuche.xml", "");
     struct hs_sg_check c = {.ncores = -7};
@@ -112,8 +110,7 @@ static void test_lookup_exact_file_only(void)
  * so it is checked and refused with one line. */
 static void test_changed_file_still_checked(void)
 {
-    char *dir = hs_test_tmp(".d");
-    CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0777), 0);
+    char *dir = hs_test_tmp_dir(".d");
     free(copy_into(dir, shipped(HS_SG_CHECKED_NAME), HS_SG_CHECKED_NAME, ""));
     char path[4200];
     snprintf(path, sizeof path, "%s/idgraf.xml", dir);
@@ -136,8 +133,7 @@ static void test_changed_file_still_checked(void)
  * and leaves out, naming it, one that does not. */
 static void test_write(void)
 {
-    char *dir = hs_test_tmp(".d");
-    CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0777), 0);
+    char *dir = hs_test_tmp_dir(".d");
     free(copy_into(dir, shipped("h100.xml"), "h100.xml", ""));
     char bad[4200], args[4400], *out = NULL, *err = NULL;
     snprintf(bad, sizeof bad, "%s/broken.xml", dir);
