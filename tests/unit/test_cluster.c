@@ -245,6 +245,10 @@ static void test_study_quick(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "R4 (Fig. 3.6)"));
     CU_ASSERT_EQUAL(n, 8); /* 2 sizes x 2 policies x 2 costs */
     free(out);
+    out = hs_test_quick_study("convex-idgraf-decide", &n);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "R17 (Fig. 3.13b)"));
+    CU_ASSERT_EQUAL(n, 8); /* 1 size x 4 policies x 2 decision costs */
+    free(out);
 }
 
 /* The synchronisation tasks cost what the runtime charges any task: a chain
@@ -280,7 +284,7 @@ int main(void)
         {"Cholesky with moves on Idgraf", test_cholesky_idgraf},
         {"ties of zero-cost tasks never stall a run", test_no_stall},
         {"command: bad parameters, single update, stats", test_cli},
-        {"reproduce convex-idgraf-heft and convex-sync-overhead --quick", test_study_quick},
+        {"reproduce convex-idgraf-heft, convex-sync-overhead and convex-idgraf-decide --quick", test_study_quick},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("cluster", tests);
