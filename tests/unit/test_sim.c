@@ -340,6 +340,46 @@ static void test_staging_through_host(void)
     hs_dag_free(dag);
 }
 
+/* A peer copy across the host bridges, GPU4 -> GPU0 (--p2p, GPUs spread:
+ * workers GPU0, GPU2, GPU4), alone: A writes h on GPU4, B reads it on GPU0.
+ * The driver stages it through host memory, so its route crosses the host
+ * side twice. Latency: p2p_4_0's 27.8 us + QPI's 0.1 us. Rate, by hand:
+ *   idgraf-pcie    p2p_4_0's sampled 3.802 GB/s (nothing above the tree)
+ *   idgraf-starpu  the one Host link carries the bytes twice: 6520981045 / 2
+ *                  = 3260490522.5 B/s, under p2p_4_0's 3.802 GB/s
+ *   idgraf-numa    host1 and host0 once each (6.52 GB/s): p2p_4_0 binds */
+static void test_peer_copy_across_bridges(void)
+{
+    const struct {
+        const char *file;
+        double rate;
+    } models[] = {{"idgraf-pcie.xml", 3802000000.0},
+                  {"idgraf-starpu.xml", 6520981045.0 / 2},
+                  {"idgraf-numa.xml", 3802000000.0}};
+    struct hs_dag *dag = hs_dag_new("peer");
+    int h = hs_dag_add_handle(dag, "h", MIB8);
+    int a = hs_dag_add_task(dag, "k", "A", 0, 0), b = hs_dag_add_task(dag, "k", "B", 0, 0);
+    double ca[] = {-1, -1, 1e-3}, cb[] = {1e-3, -1, -1};
+    hs_dag_set_proc_costs(dag, a, ca, 3);
+    hs_dag_set_proc_costs(dag, b, cb, 3);
+    hs_dag_access(dag, a, h, HS_MODE_W);
+    hs_dag_access(dag, b, h, HS_MODE_R);
+    hs_dag_finalize(dag);
+    for (int m = 0; m < 3; m++) {
+        struct hs_run_config cfg = idgraf(3, 0);
+        cfg.platform_file = hs_test_data(models[m].file);
+        cfg.select.gpu_order = HS_GPU_SPREAD;
+        cfg.select.p2p = true;
+        cJSON *r = simulate(&cfg, dag, "eager");
+        CU_ASSERT_EQUAL(num(item(r, "tasks", 0), "worker"), 2); /* GPU4 */
+        CU_ASSERT_EQUAL(num(item(r, "tasks", 1), "worker"), 0); /* GPU0 */
+        double copy = 27.8e-6 + 0.1e-6 + MIB8 / models[m].rate;
+        HS_ASSERT_NEAR_REL(num(item(r, "tasks", 1), "start"), 1e-3 + copy, 1e-12);
+        cJSON_Delete(r);
+    }
+    hs_dag_free(dag);
+}
+
 /* One GPU, no core: tiled GEMM n=4096, nb=1024 fits in the cache, so A, B and
  * C are loaded once and C written back once: 3S H2D + S D2H, S = 128 MiB. */
 static void test_gemm_minimal_traffic(void)
@@ -591,6 +631,7 @@ int main(void)
         {"idgraf-dada's PCIe model: H2D and D2H do not interfere", test_dada_platform_duplex},
         {"bw_scale and gpu_speed", test_platform_knobs},
         {"GPU to GPU staged through host, or p2p", test_staging_through_host},
+        {"a peer copy across the host bridges crosses the host side twice", test_peer_copy_across_bridges},
         {"GEMM on one GPU moves 3S H2D + S D2H", test_gemm_minimal_traffic},
         {"eviction writes sole copies back", test_eviction_writeback},
         {"CPU task fetches from GPU", test_cpu_fetch_from_gpu},
