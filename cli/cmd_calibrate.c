@@ -87,12 +87,13 @@ static struct hs_dag *build_sample(const char *workload, int tiles, int nb, bool
  * node's four cores take three minutes at nb 1024 alone. */
 static struct hs_dag *sample_dag(const char *workload, int least, int nb, bool single, bool in_run, int copies)
 {
+    if (!in_run)
+        return build_sample(workload, least, nb, single);
     double want = 2.0 * (double)hs_calibrate_cache_bytes() / copies;
-    int tiles = least;
-    if (in_run) /* N² is a lower bound of the tiles that the data need: start there */
-        tiles = (int)fmax(least, fmin(64, floor(sqrt(want / ((double)nb * nb * (single ? 4 : 8))))));
+    /* N² is a lower bound of the tiles that the data need: start there */
+    int tiles = (int)fmax(least, fmin(64, floor(sqrt(want / ((double)nb * nb * (single ? 4 : 8))))));
     struct hs_dag *dag = build_sample(workload, tiles, nb, single);
-    while (in_run && tiles < 64 && hs_dag_data_bytes(dag) < want) {
+    while (tiles < 64 && hs_dag_data_bytes(dag) < want) {
         hs_dag_free(dag);
         dag = build_sample(workload, ++tiles, nb, single);
     }

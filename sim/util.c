@@ -159,18 +159,21 @@ uint64_t hs_fnv1a64(const void *data, size_t len, uint64_t hash)
     return hash;
 }
 
-double hs_now(void)
+static double clock_seconds(clockid_t clock)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(clock, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+double hs_now(void)
+{
+    return clock_seconds(CLOCK_MONOTONIC);
 }
 
 double hs_thread_seconds(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+    return clock_seconds(CLOCK_THREAD_CPUTIME_ID);
 }
 
 static double memory_limit; /* 0: the machine's */

@@ -24,7 +24,6 @@ void hs_grow_uninit(void **array, size_t *capacity, size_t need, size_t elem_siz
 int hs_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *hs_last_error(void);
 
-/* Seconds of a monotonic clock (wall time: for durations only). */
 /* FNV-1a, 64 bits, continuing from hash (HS_FNV_OFFSET to start).
  * Hand-written on purpose: a sweep's resume keys and checked.json's file
  * digests must stay the same across machines, library versions and builds,
@@ -33,6 +32,7 @@ const char *hs_last_error(void);
 #define HS_FNV_OFFSET 14695981039346656037ULL
 uint64_t hs_fnv1a64(const void *data, size_t len, uint64_t hash);
 
+/* Seconds of a monotonic clock (wall time: for durations only). */
 double hs_now(void);
 /* Seconds of CPU time the calling thread has had (what a kernel takes of
  * its core, however loaded the machine). */

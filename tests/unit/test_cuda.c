@@ -53,10 +53,8 @@ static void check_perf_table(const char *path)
 /* Task t's real kernel on a core, on the buffers in host. */
 static bool cpu_task(const struct hs_numeric *num, const struct hs_dag *dag, int t, void **host)
 {
-    void *bufs[16];
-    for (int i = 0; i < dag->tasks[t].naccess; i++)
-        bufs[i] = host[dag->tasks[t].access[i].handle];
-    return hs_numeric_cpu(num, dag, t, bufs);
+    void *bufs[HS_NUMERIC_MAX_BUFS];
+    return hs_numeric_task_bufs(dag, t, host, bufs) && hs_numeric_cpu(num, dag, t, bufs);
 }
 
 /* Task t of `dag` on the GPU, on copies of its inputs in `host`: the

@@ -39,10 +39,8 @@ static double run_sequentially(const char *spec, int corrupt_task)
     for (int t = 0; t < dag->ntasks; t++) {
         if (t == corrupt_task)
             continue; /* a schedule that skips a task must not pass */
-        void *bufs[8];
-        for (int i = 0; i < dag->tasks[t].naccess; i++)
-            bufs[i] = host[dag->tasks[t].access[i].handle];
-        CU_ASSERT_TRUE(hs_numeric_cpu(&num, dag, t, bufs));
+        void *bufs[HS_NUMERIC_MAX_BUFS];
+        CU_ASSERT_TRUE(hs_numeric_task_bufs(dag, t, host, bufs) && hs_numeric_cpu(&num, dag, t, bufs));
     }
     double r = hs_numeric_residual(&num, dag, host);
     for (int h = 0; h < dag->nhandles; h++)

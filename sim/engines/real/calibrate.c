@@ -380,18 +380,15 @@ static int measure_dag(struct calib *c, const struct hs_dag *dag)
     }
     for (int t = 0; t < dag->ntasks; t++) {
         const struct hs_task *task = &dag->tasks[t];
-        if (task->naccess > 16)
+        if (task->naccess > HS_NUMERIC_MAX_BUFS)
             continue;
         if (hs_numeric_has_cpu_kernel(&num, dag, t) && !timed(c->entries, dag->kernels[task->kernel], num.nb))
             measure_kernel(c, dag, &num, t, host, gpu, in_run ? in_run[task->kernel] : NAN);
         if (all_timed(c, dag, &num))
             break; /* the rest of the DAG would only advance the inputs */
-        if (!host)
-            continue;
-        void *bufs[16];
-        for (int i = 0; i < task->naccess; i++)
-            bufs[i] = host[task->access[i].handle];
-        hs_numeric_cpu(&num, dag, t, bufs); /* on to the next kernel's inputs */
+        void *bufs[HS_NUMERIC_MAX_BUFS];
+        if (host && hs_numeric_task_bufs(dag, t, host, bufs))
+            hs_numeric_cpu(&num, dag, t, bufs); /* on to the next kernel's inputs */
     }
     if (host)
         hs_real_host_free(dag, host, false);

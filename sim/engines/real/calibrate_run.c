@@ -5,9 +5,10 @@
  * something in between: the tiles the previous tasks wrote or read are
  * still cached, the others come from memory. So each of T pinned threads
  * runs the whole sample DAG in topological order on its own copy of the
- * matrices, allocated as a measured run allocates them (T cores busy at once, as in a run with T CPU workers), timing
- * every task in its thread's CPU time; a kernel's time is the median over
- * all its tasks on all threads. The caller sizes the sample DAG so that its
+ * matrices, allocated as a measured run allocates them (T cores busy at
+ * once, as in a run with T CPU workers), timing every task in its thread's
+ * CPU time; a kernel's time is the median over all its tasks on all
+ * threads. The caller sizes the sample DAG so that its
  * matrices exceed the caches (hs_calibrate_cache_bytes). */
 #include "sim/engines/real/calibrate_run.h"
 #include "sim/engines/real/pin.h"
@@ -55,13 +56,10 @@ static void *run_thread_main(void *arg)
         hs_die(1, "calibrate: %s", hs_last_error());
     hs_numeric_fill(job->num, dag, host);
     for (int t = 0; t < dag->ntasks; t++) { /* the tasks are numbered in a topological order */
-        const struct hs_task *task = &dag->tasks[t];
+        void *bufs[HS_NUMERIC_MAX_BUFS];
         job->seconds[t] = NAN;
-        if (task->naccess > 16 || !hs_numeric_has_cpu_kernel(job->num, dag, t))
+        if (!hs_numeric_has_cpu_kernel(job->num, dag, t) || !hs_numeric_task_bufs(dag, t, host, bufs))
             continue;
-        void *bufs[16];
-        for (int i = 0; i < task->naccess; i++)
-            bufs[i] = host[task->access[i].handle];
         double t0 = hs_thread_seconds();
         hs_numeric_cpu(job->num, dag, t, bufs);
         job->seconds[t] = hs_thread_seconds() - t0;

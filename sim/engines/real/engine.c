@@ -117,12 +117,10 @@ static void complete(struct real_engine *eng, struct hs_real_cb d)
  * time less what other processes took of the core. */
 static void run_cpu_task(struct real_engine *eng, int task, double seconds)
 {
-    const struct hs_task *t = &eng->dag->tasks[task];
-    void *bufs[16];
-    for (int i = 0; i < t->naccess && i < 16; i++)
-        bufs[i] = eng->host[t->access[i].handle];
+    void *bufs[HS_NUMERIC_MAX_BUFS];
+    bool real = hs_numeric_task_bufs(eng->dag, task, eng->host, bufs);
     double t0 = hs_thread_seconds();
-    if (t->naccess > 16 || !hs_numeric_cpu(eng->num, eng->dag, task, bufs))
+    if (!real || !hs_numeric_cpu(eng->num, eng->dag, task, bufs))
         spin_for(seconds);
     if (eng->core_time)
         eng->core_time[task] = hs_thread_seconds() - t0;
@@ -136,9 +134,9 @@ static void warm_up_cpu(struct real_engine *eng)
     for (int k = 0; k < dag->nkernels; k++)
         for (int t = 0; t < dag->ntasks; t++) {
             const struct hs_task *task = &dag->tasks[t];
-            if (task->kernel != k || !hs_numeric_has_cpu_kernel(eng->num, dag, t) || task->naccess > 16)
+            if (task->kernel != k || !hs_numeric_has_cpu_kernel(eng->num, dag, t) || task->naccess > HS_NUMERIC_MAX_BUFS)
                 continue;
-            void *scratch[16];
+            void *scratch[HS_NUMERIC_MAX_BUFS];
             for (int i = 0; i < task->naccess; i++)
                 scratch[i] = hs_xcalloc(1, (size_t)dag->handles[task->access[i].handle].bytes + 1);
             hs_numeric_cpu(eng->num, dag, t, scratch);

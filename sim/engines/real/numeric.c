@@ -182,6 +182,16 @@ static bool cpu_blas3(const struct hs_numeric *num, enum hs_op op, void **b)
     }
 }
 
+bool hs_numeric_task_bufs(const struct hs_dag *dag, int t, void *const *host, void **bufs)
+{
+    const struct hs_task *task = &dag->tasks[t];
+    if (task->naccess > HS_NUMERIC_MAX_BUFS)
+        return false;
+    for (int i = 0; i < task->naccess; i++)
+        bufs[i] = host[task->access[i].handle];
+    return true;
+}
+
 bool hs_numeric_cpu(const struct hs_numeric *num, const struct hs_dag *dag, int t, void **b)
 {
     enum hs_op op = hs_numeric_op(num, dag, t);

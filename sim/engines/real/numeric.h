@@ -35,6 +35,13 @@ void hs_numeric_free(struct hs_numeric *num);
 /* Fill every handle's host buffer with its initial value. */
 void hs_numeric_fill(const struct hs_numeric *num, const struct hs_dag *dag, void **host);
 
+/* The most buffers a task's kernel takes (its accesses). */
+#define HS_NUMERIC_MAX_BUFS 16
+
+/* Task t's buffers in access order, from every handle's buffer in host, into
+ * bufs (HS_NUMERIC_MAX_BUFS of them); false when t has more accesses. */
+bool hs_numeric_task_bufs(const struct hs_dag *dag, int t, void *const *host, void **bufs);
+
 /* Run task t's real kernel on a core, its buffers (in access order) in bufs.
  * Returns false if this family has no such kernel. */
 bool hs_numeric_cpu(const struct hs_numeric *num, const struct hs_dag *dag, int t, void **bufs);
