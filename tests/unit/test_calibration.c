@@ -3,15 +3,18 @@
  * policies are told while the engine executes the table's own durations;
  * `hetsim calibrate-sim` records the host-observed time of GPU tasks (by hand
  * on Mapuche: the input transfer plus the kernel when nothing overlaps);
- * shipped tables are found by name with --perf. */
+ * shipped tables are found by name with --perf and are what their script
+ * writes with today's model. */
 #include "platforms/perfmodel.h"
 #include "policies/registry.h"
 #include "sim/util.h"
 #include "tests/support/testing.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *table_text =
     "{\"kernels\": ["
@@ -150,6 +153,51 @@ static void test_calibrate_sim(void)
     free(out);
 }
 
+/* The same entry (kernel, nb, gpus) in both calibrated lists, with the same
+ * time and task count: the shipped table is what the script writes today. */
+static void check_same_calibrated(const char *name, const cJSON *shipped, const cJSON *fresh)
+{
+    const cJSON *a = cJSON_GetObjectItem(shipped, "calibrated"), *b = cJSON_GetObjectItem(fresh, "calibrated");
+    CU_ASSERT_EQUAL_FATAL(cJSON_GetArraySize(a), cJSON_GetArraySize(b));
+    CU_ASSERT(cJSON_Compare(cJSON_GetObjectItem(shipped, "kernels"), cJSON_GetObjectItem(fresh, "kernels"), 1));
+    for (int i = 0; i < cJSON_GetArraySize(a); i++) {
+        const cJSON *x = cJSON_GetArrayItem(a, i), *y = cJSON_GetArrayItem(b, i);
+        double sx = cJSON_GetObjectItem(x, "seconds")->valuedouble, sy = cJSON_GetObjectItem(y, "seconds")->valuedouble;
+        int same = strcmp(cJSON_GetObjectItem(x, "kernel")->valuestring, cJSON_GetObjectItem(y, "kernel")->valuestring) == 0 &&
+                   cJSON_GetObjectItem(x, "nb")->valueint == cJSON_GetObjectItem(y, "nb")->valueint &&
+                   cJSON_GetObjectItem(x, "tasks")->valueint == cJSON_GetObjectItem(y, "tasks")->valueint &&
+                   fabs(sx - sy) <= 1e-9 * sy;
+        if (!same)
+            fprintf(stderr, "\n%s: calibrated entry %d is %s nb=%d %.9g s, the script writes %.9g s "
+                    "(rerun platforms/tools/calibrate_beniamine.sh)\n", name, i,
+                    cJSON_GetObjectItem(x, "kernel")->valuestring, cJSON_GetObjectItem(x, "nb")->valueint, sx, sy);
+        CU_ASSERT(same);
+    }
+}
+
+/* The shipped calibrated tables (idgraf-cal1..8, mapuche-cal1) were written
+ * by platforms/tools/calibrate_beniamine.sh: after a change of the model
+ * (kernel rates, runtime costs, links) they must be rewritten, or the
+ * Beniamine studies plan with another machine's calibration. */
+static void test_shipped_tables_current(void)
+{
+    char *dir = hs_test_tmp_dir(".cal"), cmd[2048], *out = NULL;
+    snprintf(cmd, sizeof cmd, "sh %s/platforms/tools/calibrate_beniamine.sh %s %s", HETSIM_SOURCE_DIR, HETSIM_BIN, dir);
+    CU_ASSERT_EQUAL_FATAL(hs_test_sh(NULL, cmd, &out), 0);
+    free(out);
+    const char *names[] = {"idgraf-cal1", "idgraf-cal2", "idgraf-cal4", "idgraf-cal8", "mapuche-cal1"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char shipped[1024], fresh[1024];
+        snprintf(shipped, sizeof shipped, "%s/platforms/perf/%s.json", HETSIM_SOURCE_DIR, names[i]);
+        snprintf(fresh, sizeof fresh, "%s/%s.json", dir, names[i]);
+        cJSON *a = read_table(shipped), *b = read_table(fresh);
+        check_same_calibrated(names[i], a, b);
+        cJSON_Delete(a), cJSON_Delete(b);
+        remove(fresh);
+    }
+    rmdir(dir), free(dir);
+}
+
 static void test_cli_errors(void)
 {
     char *o, *e;
@@ -183,6 +231,7 @@ int main(void)
         {"policies plan with the calibrated time, runs take the true one", test_policy_sees_calibration},
         {"calibrate-sim: host-observed time by hand, replacement, lower bound", test_calibrate_sim},
         {"calibrate-sim and --perf: bad input, shipped names", test_cli_errors},
+        {"shipped calibrated tables are what calibrate_beniamine.sh writes", test_shipped_tables_current},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("calibration", tests);
