@@ -10,6 +10,7 @@
 #include "sim/util.h"
 #include "tests/support/testing.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,8 +154,14 @@ static void test_calibrate_sim(void)
     free(out);
 }
 
+static int same_int(const cJSON *x, const cJSON *y, const char *field)
+{
+    return cJSON_GetObjectItem(x, field)->valueint == cJSON_GetObjectItem(y, field)->valueint;
+}
+
 /* The same entry (kernel, nb, gpus) in both calibrated lists, with the same
- * time and task count: the shipped table is what the script writes today. */
+ * time and task count, and the same kernel table: the shipped table is what
+ * the script writes today. */
 static void check_same_calibrated(const char *name, const cJSON *shipped, const cJSON *fresh)
 {
     const cJSON *a = cJSON_GetObjectItem(shipped, "calibrated"), *b = cJSON_GetObjectItem(fresh, "calibrated");
@@ -164,8 +171,7 @@ static void check_same_calibrated(const char *name, const cJSON *shipped, const 
         const cJSON *x = cJSON_GetArrayItem(a, i), *y = cJSON_GetArrayItem(b, i);
         double sx = cJSON_GetObjectItem(x, "seconds")->valuedouble, sy = cJSON_GetObjectItem(y, "seconds")->valuedouble;
         int same = strcmp(cJSON_GetObjectItem(x, "kernel")->valuestring, cJSON_GetObjectItem(y, "kernel")->valuestring) == 0 &&
-                   cJSON_GetObjectItem(x, "nb")->valueint == cJSON_GetObjectItem(y, "nb")->valueint &&
-                   cJSON_GetObjectItem(x, "tasks")->valueint == cJSON_GetObjectItem(y, "tasks")->valueint &&
+                   same_int(x, y, "nb") && same_int(x, y, "gpus") && same_int(x, y, "tasks") &&
                    fabs(sx - sy) <= 1e-9 * sy;
         if (!same)
             fprintf(stderr, "\n%s: calibrated entry %d is %s nb=%d %.9g s, the script writes %.9g s "
@@ -185,16 +191,24 @@ static void test_shipped_tables_current(void)
     snprintf(cmd, sizeof cmd, "sh %s/platforms/tools/calibrate_beniamine.sh %s %s", HETSIM_SOURCE_DIR, HETSIM_BIN, dir);
     CU_ASSERT_EQUAL_FATAL(hs_test_sh(NULL, cmd, &out), 0);
     free(out);
-    const char *names[] = {"idgraf-cal1", "idgraf-cal2", "idgraf-cal4", "idgraf-cal8", "mapuche-cal1"};
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+    /* every table the script wrote, against the shipped file of that name */
+    DIR *d = opendir(dir);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    int tables = 0;
+    for (struct dirent *de; (de = readdir(d));) {
+        if (de->d_name[0] == '.')
+            continue;
         char shipped[1024], fresh[1024];
-        snprintf(shipped, sizeof shipped, "%s/platforms/perf/%s.json", HETSIM_SOURCE_DIR, names[i]);
-        snprintf(fresh, sizeof fresh, "%s/%s.json", dir, names[i]);
+        snprintf(shipped, sizeof shipped, "%s/platforms/perf/%s", HETSIM_SOURCE_DIR, de->d_name);
+        snprintf(fresh, sizeof fresh, "%s/%s", dir, de->d_name);
         cJSON *a = read_table(shipped), *b = read_table(fresh);
-        check_same_calibrated(names[i], a, b);
+        check_same_calibrated(de->d_name, a, b);
         cJSON_Delete(a), cJSON_Delete(b);
         remove(fresh);
+        tables++;
     }
+    closedir(d);
+    CU_ASSERT_EQUAL(tables, 5); /* idgraf-cal1, -cal2, -cal4, -cal8, mapuche-cal1 */
     rmdir(dir), free(dir);
 }
 
