@@ -335,7 +335,7 @@ static void test_listings(void)
     free(out);
     CU_ASSERT_EQUAL(hs_test_cli("platform idgraf", &out, NULL), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "host     -> GPU0        5982.87 MB/s    11.019 us  [host,ioh0_through,sw0_down,gpu0_h2d]"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "cache 2254385971 B"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "cache 2576441110 B"));
     free(out);
     CU_ASSERT_EQUAL(hs_test_cli("platform flat:3,bw=inf", &out, NULL), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "P2 "));

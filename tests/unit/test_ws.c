@@ -174,9 +174,10 @@ static void test_one_gpu_dgemm_minimum(void)
 }
 
 /* Out of core, the minimum depends on the order's working set (8 MiB tiles; a
- * C2050 holds 2 817 982 464 B, the cache a fraction of it; a window of 2
- * pins at most 3 tasks' 9 tiles). Read-only blocks are evicted first, so the
- * finished C tiles stay and the rest must fit beside them:
+ * C2050 without ECC, as Idgraf's were in Lima 2014's runs, holds 3 220 551 387
+ * B, the cache a fraction of it; a window of 2 pins at most 3 tasks' 9 tiles).
+ * Read-only blocks are evicted first, so the finished C tiles stay and the
+ * rest must fit beside them:
  *   XKaapi's order (each C(i,j) chain to its end, row by row) reuses B for
  *   every row of C: C + B + a row of A, 2t^2 + t tiles for t x t tiles;
  *   a k-wave (all chains advance together: a central FIFO, or ws:order=fifo,
@@ -184,9 +185,9 @@ static void test_one_gpu_dgemm_minimum(void)
  *   wave's operand: t^2 + t + 1 tiles.
  * DGEMM 8192 (t = 8, A + B + C = 192 tiles): the k-wave needs 73 (+9), XKaapi's
  * order 136 (+9). Table 5.1's DGEMM 16384 (t = 16): the k-wave needs 273 (+9),
- * XKaapi's order 528; XKaapi's cache (0.8 of the memory) is 268 tiles, so
- * neither reaches the thesis' 8.00 GiB there, and the k-wave does from 0.82
- * (275 tiles: the pinned tiles of the window are mostly among the 273). */
+ * XKaapi's order 528; XKaapi's cache (0.8 of the memory) is 307 tiles, so the
+ * k-wave reaches the thesis' 8.00 GiB there and XKaapi's order does not; with
+ * 0.7 (268 tiles, the cache of a C2050 with ECC) neither does. */
 static void test_one_gpu_dgemm_out_of_core(void)
 {
     const double S8 = 8192.0 * 8192 * 8, S16 = 16384.0 * 16384 * 8;
@@ -197,17 +198,17 @@ static void test_one_gpu_dgemm_out_of_core(void)
         double S;
         bool minimum;
     } cases[] = {
-        {gemm8, "ws", "0.5", S8, true},      /* 167 tiles >= 145 */
-        {gemm8, "ws", "0.3", S8, false},     /* 100 tiles < 136 */
-        {gemm8, "eager", "0.3", S8, true},   /* 100 tiles >= 82 */
-        {gemm8, "eager", "0.2", S8, false},  /* 67 tiles < 73 (C alone: 64) */
-        {gemm16, "ws", "0.8", S16, false},   /* 268 tiles < 528 */
-        {gemm16, "eager", "0.8", S16, false}, /* 268 tiles < 273 */
-        {gemm16, "eager", "0.85", S16, true}, /* 285 tiles >= 282 */
-        {gemm8, "ws:order=fifo", "0.3", S8, true},   /* 100 tiles >= 82 */
-        {gemm8, "ws:order=fifo", "0.2", S8, false},  /* 67 tiles < 73 */
-        {gemm16, "ws:order=fifo", "0.8", S16, false}, /* 268 tiles < 273 */
-        {gemm16, "ws:order=fifo", "0.82", S16, true}, /* 275 tiles: Table 5.1's 8.00 GiB */
+        {gemm8, "ws", "0.5", S8, true},      /* 191 tiles >= 145 */
+        {gemm8, "ws", "0.3", S8, false},     /* 115 tiles < 136 */
+        {gemm8, "eager", "0.3", S8, true},   /* 115 tiles >= 82 */
+        {gemm8, "eager", "0.17", S8, false}, /* 65 tiles < 73 (C alone: 64) */
+        {gemm16, "ws", "0.8", S16, false},   /* 307 tiles < 528 */
+        {gemm16, "eager", "0.7", S16, false}, /* 268 tiles < 273 */
+        {gemm16, "eager", "0.8", S16, true}, /* 307 tiles >= 282 */
+        {gemm8, "ws:order=fifo", "0.3", S8, true},   /* 115 tiles >= 82 */
+        {gemm8, "ws:order=fifo", "0.17", S8, false}, /* 65 tiles < 73 */
+        {gemm16, "ws:order=fifo", "0.7", S16, false}, /* 268 tiles < 273 */
+        {gemm16, "ws:order=fifo", "0.8", S16, true},  /* 307 tiles: Table 5.1's 8.00 GiB */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char args[256];
