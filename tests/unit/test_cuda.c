@@ -65,7 +65,8 @@ static double gpu_against_cpu(const struct hs_numeric *num, const struct hs_dag 
                               struct hs_gpu_libs *libs, cudaStream_t stream)
 {
     const struct hs_task *task = &dag->tasks[t];
-    void *dev[16], *back[16];
+    void *dev[HS_NUMERIC_MAX_BUFS], *back[HS_NUMERIC_MAX_BUFS];
+    CU_ASSERT_FATAL(task->naccess <= HS_NUMERIC_MAX_BUFS);
     for (int i = 0; i < task->naccess; i++) {
         size_t bytes = (size_t)dag->handles[task->access[i].handle].bytes;
         back[i] = hs_xcalloc(1, bytes);

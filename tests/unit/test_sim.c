@@ -13,6 +13,7 @@
 #include <string.h>
 
 #define MIB8 8388608.0
+#define IDGRAF_GPU_BYTES 3220551387.0 /* memsize of each GPU in platforms/idgraf.xml */
 
 static struct hs_run_config idgraf(int gpus, int cpus)
 {
@@ -416,7 +417,7 @@ static void test_eviction_writeback(void)
     }
     hs_dag_finalize(dag);
     struct hs_run_config cfg = idgraf(1, 0);
-    cfg.select.cache_fraction = 2.5 * MIB8 / 3220551387.0;
+    cfg.select.cache_fraction = 2.5 * MIB8 / IDGRAF_GPU_BYTES;
     cJSON *r = simulate(&cfg, dag, "eager");
     const cJSON *bytes = cJSON_GetObjectItem(r, "bytes");
     CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(bytes, 0)->valuedouble, 4 * MIB8, 0);
@@ -425,7 +426,7 @@ static void test_eviction_writeback(void)
     CU_ASSERT_DOUBLE_EQUAL(num(r, "writebacks"), 2, 0);
     CU_ASSERT_DOUBLE_EQUAL(num(r, "audit"), 0, 0);
     /* a cache smaller than one task's data is an error before the run, not a hang */
-    cfg.select.cache_fraction = 0.5 * MIB8 / 3220551387.0;
+    cfg.select.cache_fraction = 0.5 * MIB8 / IDGRAF_GPU_BYTES;
     struct hs_spec spec;
     const struct hs_policy *p = hs_policy_parse("eager", &spec);
     hs_spec_free(&spec);

@@ -127,7 +127,7 @@ static void *cpu_thread_main(void *arg)
 {
     struct cpu_job *job = arg;
     const struct hs_cal_sample *sm = job->sm;
-    void *bufs[16];
+    void *bufs[HS_NUMERIC_MAX_BUFS];
     double t[64];
     size_t junk_bytes = job->warm ? 0 : eviction_bytes();
     unsigned char *junk = junk_bytes ? hs_xcalloc(1, junk_bytes) : NULL;

@@ -155,7 +155,7 @@ static double batch(struct hs_cal_gpu *g, const struct hs_cal_sample *sm, void *
 
 double hs_cal_gpu_time(struct hs_cal_gpu *g, const struct hs_cal_sample *sm, int reps)
 {
-    void *pristine[16], *dev[16];
+    void *pristine[HS_NUMERIC_MAX_BUFS], *dev[HS_NUMERIC_MAX_BUFS];
     for (int i = 0; i < sm->n; i++) {
         cudaMalloc(&pristine[i], sm->bytes[i]);
         cudaMalloc(&dev[i], sm->bytes[i]);

@@ -17,8 +17,8 @@ struct hs_cal_sample {
     const struct hs_dag *dag;
     const struct hs_numeric *num;
     int task, n;
-    size_t bytes[16];
-    void *input[16];
+    size_t bytes[HS_NUMERIC_MAX_BUFS];
+    void *input[HS_NUMERIC_MAX_BUFS];
 };
 
 /* GPUs visible here; their model name (caller frees) and memory. */

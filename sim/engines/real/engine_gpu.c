@@ -149,12 +149,10 @@ static void track(struct hs_real_gpus *g, struct gpu *gpu, int stream, struct hs
 void hs_real_gpus_exec(struct hs_real_gpus *g, int node, int task, double seconds, struct hs_real_cb done)
 {
     struct gpu *gpu = g->gpu[node];
-    const struct hs_task *t = &g->dag->tasks[task];
-    void *bufs[16];
-    for (int i = 0; i < t->naccess && i < 16; i++)
-        bufs[i] = gpu->dev[t->access[i].handle];
+    void *bufs[HS_NUMERIC_MAX_BUFS];
+    bool real = hs_numeric_task_bufs(g->dag, task, gpu->dev, bufs);
     cudaSetDevice(gpu->device);
-    if (hs_numeric_has_gpu_kernel(g->num, g->dag, task)) {
+    if (real && hs_numeric_has_gpu_kernel(g->num, g->dag, task)) {
         if (!hs_numeric_gpu(g->num, g->dag, task, bufs, &gpu->libs))
             fail(g, "a cuBLAS/cuSOLVER call", (int)cudaGetLastError());
     } else if (hs_cuda_spin(seconds, gpu->q[S_KERNEL].s)) {
@@ -232,11 +230,10 @@ static void warm_up(struct hs_real_gpus *g, struct gpu *gpu)
     const struct hs_dag *dag = g->dag;
     for (int k = 0; k < dag->nkernels; k++)
         for (int t = 0; t < dag->ntasks; t++) {
-            if (dag->tasks[t].kernel != k || !hs_numeric_has_gpu_kernel(g->num, dag, t))
+            void *bufs[HS_NUMERIC_MAX_BUFS];
+            if (dag->tasks[t].kernel != k || !hs_numeric_has_gpu_kernel(g->num, dag, t) ||
+                !hs_numeric_task_bufs(dag, t, gpu->dev, bufs))
                 continue;
-            void *bufs[16];
-            for (int i = 0; i < dag->tasks[t].naccess && i < 16; i++)
-                bufs[i] = gpu->dev[dag->tasks[t].access[i].handle];
             hs_numeric_gpu(g->num, dag, t, bufs, &gpu->libs);
             break;
         }
