@@ -13,6 +13,11 @@
  * not hidden behind its queued work (StarPU's predicted_transfer), and, with
  * prefetch=1 (StarPU's STARPU_PREFETCH, on by default), the task's inputs are
  * requested on that memory at once, so later decisions see them as there.
+ * StarPU predicts a transfer as latency + bytes/bandwidth * 2 * (CUDA + OpenCL
+ * devices in use): _starpu_predict_transfer_time() in 1.0
+ * (src/core/perfmodel/perfmodel_bus.c), starpu_transfer_predict() in 1.1, a
+ * crude allowance for the bus the GPUs share. bus=gpus (the default) scales
+ * the penalty so; bus=plain takes the platform's bandwidth as it is.
  * eft=overlap (hetsim 0.1's rule) hides a GPU's transfers behind its queue:
  * max(avail, now + beta*transfer) + exec, and counts only exec in the queue.
  *
@@ -30,6 +35,7 @@ struct dmda {
     struct hs_taskq *q;   /* per worker */
     double *queued;       /* estimated time of each queue: executions (and, additive, transfers) */
     double *charge;       /* per task: what its push added to its worker's queued time */
+    double *slow;         /* per memory node: the factor on bytes/bandwidth (NULL: 1) */
     double beta;
     bool additive; /* eft=additive: the transfer penalty is added, never hidden */
     bool prefetch; /* request a pushed task's inputs on its worker's memory at once */
@@ -41,11 +47,27 @@ static const struct hs_param dmda_params[] = {
     {.name = "eft", .type = HS_P_CHOICE, .defval = "additive", .choices = "additive|overlap",
      .help = "additive: expected end plus the transfer penalty, as StarPU's dmda and heft; "
              "overlap: transfers hidden behind a GPU's queued work"},
+    {.name = "bus", .type = HS_P_CHOICE, .defval = "gpus", .choices = "gpus|plain",
+     .help = "gpus: the transfer estimate's bytes/bandwidth times 2 x the GPUs in use, as StarPU "
+             "1.0 and 1.1 predict transfers; plain: the platform's bandwidth as it is"},
     {.name = "prefetch", .type = HS_P_BOOL, .defval = "1",
      .help = "request a task's inputs on its worker's memory as soon as it is pushed (StarPU's "
              "STARPU_PREFETCH, on by default); requested data then cost no transfer in estimates"},
     {0},
 };
+
+/* StarPU's factor on every route: twice the GPUs among the workers (at least 1). */
+static double *bus_factors(struct hs_sched *s)
+{
+    int gpus = 0;
+    for (int w = 0; w < hs_sched_nworkers(s); w++)
+        gpus += hs_sched_worker(s, w)->arch == HS_ARCH_GPU;
+    int nnodes = hs_sched_platform(s)->nnodes;
+    double *slow = hs_xcalloc((size_t)nnodes, sizeof(double));
+    for (int n = 0; n < nnodes; n++)
+        slow[n] = gpus ? 2.0 * gpus : 1.0;
+    return slow;
+}
 
 static int dmda_init(struct hs_sched *s)
 {
@@ -57,6 +79,8 @@ static int dmda_init(struct hs_sched *s)
     d->beta = hs_spec_double(hs_sched_params(s), "beta");
     d->prefetch = hs_spec_bool(hs_sched_params(s), "prefetch");
     d->additive = strcmp(hs_spec_get(hs_sched_params(s), "eft"), "additive") == 0;
+    if (strcmp(hs_spec_get(hs_sched_params(s), "bus"), "gpus") == 0)
+        d->slow = bus_factors(s);
     hs_sched_set_decision(s, HS_DECIDE_WORKERS); /* an expected end on every worker per task */
     hs_sched_set_data(s, d);
     return 0;
@@ -77,7 +101,7 @@ static struct estimate estimate(struct hs_sched *s, struct dmda *d, struct hs_ta
     if (!isfinite(e.exec))
         return e;
     e.avail = fmax(now, hs_sched_worker_ready_at(s, w)) + d->queued[w];
-    e.transfer = hs_sched_transfer_estimate(s, t, w);
+    e.transfer = hs_sched_transfer_estimate_shared(s, t, w, d->slow);
     if (!d->additive && hs_sched_worker(s, w)->window > 1)
         e.fitness = fmax(e.avail, now + d->beta * e.transfer) + e.exec;
     else
@@ -135,6 +159,7 @@ static void dmda_fini(struct hs_sched *s)
     free(d->q);
     free(d->queued);
     free(d->charge);
+    free(d->slow);
     free(d);
 }
 

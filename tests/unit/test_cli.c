@@ -301,7 +301,7 @@ static void test_bad_input(void)
     bad("run -w gemm:n=4096,cpu-only=gemm", "cpu-only names kernel 'gemm', which no task has (kernels: dgemm)");
     bad("run -w cholesky:m=8", "unknown parameter 'm' (valid: n, nb, precision, setarch, pardiag)");
     bad("run -s nosuch", "unknown policy 'nosuch' (valid: eager, random, dmda, heft, cpop, peft");
-    bad("run -s dmda:alpha=2", "unknown parameter 'alpha' (valid: beta, eft, prefetch)");
+    bad("run -s dmda:alpha=2", "unknown parameter 'alpha' (valid: beta, eft, bus, prefetch)");
     bad("run -s dmda:beta=x", "'x' is not a number");
     bad("run --gpus 9", "platform idgraf has 8 GPUs; --gpus 9 asks for more");
     bad("run --gpus 8 --cpus 5", "do not fit");

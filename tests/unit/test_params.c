@@ -75,7 +75,7 @@ static void test_policy_registry(void)
     CU_ASSERT_PTR_NULL(hs_policy_parse("heftx", &s));
     CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "unknown policy 'heftx' (valid: eager, random, dmda, heft, cpop, peft"));
     CU_ASSERT_PTR_NULL(hs_policy_parse("dmda:gamma=1", &s));
-    CU_ASSERT_STRING_EQUAL(hs_last_error(), "policy dmda: unknown parameter 'gamma' (valid: beta, eft, prefetch)");
+    CU_ASSERT_STRING_EQUAL(hs_last_error(), "policy dmda: unknown parameter 'gamma' (valid: beta, eft, bus, prefetch)");
     const struct hs_policy *p = hs_policy_parse("dmda", &s);
     CU_ASSERT_PTR_EQUAL(p, &hs_policy_dmda);
     CU_ASSERT_STRING_EQUAL(hs_spec_get(&s, "beta"), "1");
