@@ -15,7 +15,9 @@
  *   when the mapping below finishes every worker within 2λ (accept=makespan).
  *
  * The kept partition is mapped by earliest finish time: GPU tasks by
- * decreasing g_i onto the GPUs, CPU tasks by decreasing c_i onto the cores. */
+ * decreasing g_i onto the GPUs, CPU tasks by decreasing c_i onto the cores.
+ * C is latency + bytes/bandwidth (Eq. 6.1) or, comm=naccel, with
+ * bytes/bandwidth times the GPUs in use, as XKaapi 2.1 (Eq. 6.2, §6.2). */
 #include "policies/batchq.h"
 #include "policies/dualapprox.h"
 #include "policies/registry.h"
@@ -36,6 +38,9 @@ static const struct hs_param dda_params[] = {
      .help = "leave out the work the workers already hold"},
     {.name = "accept", .type = HS_P_CHOICE, .defval = "area", .choices = "area|makespan",
      .help = "a guess fits by the classes' areas, or by the mapping's makespan within 2*lambda"},
+    {.name = "comm", .type = HS_P_CHOICE, .defval = "plain", .choices = "plain|naccel",
+     .help = "a transfer predicted as latency + bytes/bandwidth (Lima 2014, Eq. 6.1), or with "
+             "bytes/bandwidth times the GPUs in use (naccel: XKaapi 2.1's Eq. 6.2)"},
     {0},
 };
 
@@ -43,6 +48,7 @@ struct dda {
     struct hs_batchq bq;
     double alpha, beta, eps;
     bool ignore_load, by_makespan;
+    double *slow; /* comm=naccel: the factor on bytes/bandwidth per memory node */
 };
 
 static int dda_init(struct hs_sched *s)
@@ -56,6 +62,8 @@ static int dda_init(struct hs_sched *s)
     d->eps = hs_spec_double(p, "eps");
     d->ignore_load = hs_spec_bool(p, "ignore_load");
     d->by_makespan = strcmp(hs_spec_get(p, "accept"), "makespan") == 0;
+    if (strcmp(hs_spec_get(p, "comm"), "naccel") == 0)
+        d->slow = hs_sched_gpu_factors(s, 1);
     hs_sched_set_data(s, d);
     return 0;
 }
@@ -98,7 +106,8 @@ static void describe(struct batch *b)
         for (int w = 0; w < b->P; w++) {
             double p = hs_sched_exec_estimate(s, b->tasks[i], w), c = INFINITY;
             if (isfinite(p))
-                c = b->d->alpha * p + b->d->beta * hs_sched_transfer_estimate(s, b->tasks[i], w);
+                c = b->d->alpha * p +
+                    b->d->beta * hs_sched_transfer_estimate_shared(s, b->tasks[i], w, b->d->slow);
             b->cost[(size_t)i * b->P + w] = c;
         }
     hs_da_class_costs(b->n, b->P, b->is_gpu, b->cost, b->cpu, b->gpu);
@@ -229,6 +238,7 @@ static void dda_fini(struct hs_sched *s)
 {
     struct dda *d = hs_sched_data(s);
     hs_batchq_free(&d->bq);
+    free(d->slow);
     free(d);
 }
 

@@ -56,19 +56,6 @@ static const struct hs_param dmda_params[] = {
     {0},
 };
 
-/* StarPU's factor on every route: twice the GPUs among the workers (at least 1). */
-static double *bus_factors(struct hs_sched *s)
-{
-    int gpus = 0;
-    for (int w = 0; w < hs_sched_nworkers(s); w++)
-        gpus += hs_sched_worker(s, w)->arch == HS_ARCH_GPU;
-    int nnodes = hs_sched_platform(s)->nnodes;
-    double *slow = hs_xcalloc((size_t)nnodes, sizeof(double));
-    for (int n = 0; n < nnodes; n++)
-        slow[n] = gpus ? 2.0 * gpus : 1.0;
-    return slow;
-}
-
 static int dmda_init(struct hs_sched *s)
 {
     int n = hs_sched_nworkers(s);
@@ -80,7 +67,7 @@ static int dmda_init(struct hs_sched *s)
     d->prefetch = hs_spec_bool(hs_sched_params(s), "prefetch");
     d->additive = strcmp(hs_spec_get(hs_sched_params(s), "eft"), "additive") == 0;
     if (strcmp(hs_spec_get(hs_sched_params(s), "bus"), "gpus") == 0)
-        d->slow = bus_factors(s);
+        d->slow = hs_sched_gpu_factors(s, 2);
     hs_sched_set_decision(s, HS_DECIDE_WORKERS); /* an expected end on every worker per task */
     hs_sched_set_data(s, d);
     return 0;

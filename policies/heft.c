@@ -23,7 +23,9 @@
  * the task"), or max(available, now + transfers) + exec (eft=topcuoglu:
  * Topcuoglu's EST applied online, the transfers overlapping the queued work),
  * appended to that worker's queue; availability is corrected from the actual
- * state of the workers at every decision. */
+ * state of the workers at every decision. A transfer is predicted as latency
+ * + bytes/bandwidth (Lima 2014, Eq. 6.1) or, comm=naccel, with bytes/bandwidth
+ * times the GPUs in use, as XKaapi 2.1 predicts it (Eq. 6.2, §6.2). */
 #include "policies/listsched.h"
 #include "policies/registry.h"
 #include "policies/taskq.h"
@@ -45,6 +47,9 @@ static const struct hs_param heft_params[] = {
     {.name = "eft", .type = HS_P_CHOICE, .defval = "additive", .choices = "additive|topcuoglu",
      .help = "online: finish time available + exec + transfers (XKaapi's), or "
              "max(available, now + transfers) + exec (Topcuoglu's EST applied online)"},
+    {.name = "comm", .type = HS_P_CHOICE, .defval = "plain", .choices = "plain|naccel",
+     .help = "online: a transfer predicted as latency + bytes/bandwidth (Lima 2014, Eq. 6.1), or "
+             "with bytes/bandwidth times the GPUs in use (naccel: XKaapi 2.1's Eq. 6.2)"},
     {0},
 };
 
@@ -137,6 +142,7 @@ struct online {
     double *speedup;    /* per task of the batch being sorted */
     bool by_speedup;
     bool additive;      /* eft=additive: transfers do not overlap the queued work */
+    double *slow;       /* comm=naccel: the factor on bytes/bandwidth per memory node */
 };
 
 static double best_on_arch(struct hs_sched *s, const struct hs_task *t, enum hs_arch arch)
@@ -178,7 +184,7 @@ static void place_online(struct hs_sched *s, struct online *o, struct hs_task *t
         if (!isfinite(p))
             continue;
         double avail = fmax(now, hs_sched_worker_ready_at(s, w)) + o->queued[w];
-        double c = hs_sched_transfer_estimate(s, t, w);
+        double c = hs_sched_transfer_estimate_shared(s, t, w, o->slow);
         double eft = (o->additive ? avail + c : fmax(avail, now + c)) + p;
         if (eft < best) {
             best = eft;
@@ -240,6 +246,8 @@ static int init_online(struct hs_sched *s)
     o->speedup = hs_xcalloc((size_t)hs_sched_dag(s)->ntasks, sizeof(double));
     o->by_speedup = strcmp(hs_spec_get(hs_sched_params(s), "order"), "speedup") == 0;
     o->additive = strcmp(hs_spec_get(hs_sched_params(s), "eft"), "additive") == 0;
+    if (strcmp(hs_spec_get(hs_sched_params(s), "comm"), "naccel") == 0)
+        o->slow = hs_sched_gpu_factors(s, 1);
     hs_sched_set_data(s, o);
     return 0;
 }
@@ -285,6 +293,7 @@ static void heft_fini(struct hs_sched *s)
     free(o->q);
     free(o->queued);
     free(o->speedup);
+    free(o->slow);
     free(o);
 }
 

@@ -1,5 +1,6 @@
 /* sim/sched.c — the read-only runtime view that policies use (sim/sched.h). */
 #include "sim/runtime.h"
+#include "sim/util.h"
 
 #include <math.h>
 
@@ -141,6 +142,17 @@ double hs_sched_transfer_estimate_shared(const struct hs_sched *s, const struct 
             sum += handle_move_time(s, a->handle, node, slow);
     }
     return sum;
+}
+
+double *hs_sched_gpu_factors(const struct hs_sched *s, double per_gpu)
+{
+    int gpus = 0;
+    for (int w = 0; w < s->pf->nworkers; w++)
+        gpus += s->pf->workers[w].arch == HS_ARCH_GPU;
+    double *f = hs_xcalloc((size_t)s->pf->nnodes, sizeof(double));
+    for (int n = 0; n < s->pf->nnodes; n++)
+        f[n] = gpus ? per_gpu * gpus : 1;
+    return f;
 }
 
 double hs_sched_worker_ready_at(const struct hs_sched *s, int w)

@@ -41,6 +41,11 @@ double hs_sched_transfer_estimate(const struct hs_sched *s, const struct hs_task
  * larger of its two ends counting (slow: one entry per memory node). */
 double hs_sched_transfer_estimate_shared(const struct hs_sched *s, const struct hs_task *t, int w,
                                          const double *slow);
+/* Per memory node, the factor on a transfer estimate's bytes/bandwidth part
+ * (the slow of hs_sched_transfer_estimate_shared) of a runtime that counts
+ * per_gpu times the GPUs among the workers, 1 without GPUs: StarPU 1.0 and
+ * 1.1 (2 per GPU), XKaapi 2.1's Eq. 6.2 of Lima 2014 (1 per GPU). Free it. */
+double *hs_sched_gpu_factors(const struct hs_sched *s, double per_gpu);
 /* Estimated time to move bytes from memory node src to dst, staged through
  * host memory where there is no direct route. */
 double hs_sched_move_time(const struct hs_sched *s, int src, int dst, double bytes);

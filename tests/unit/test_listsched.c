@@ -3,8 +3,9 @@
  * schedule, makespans 80 and 86, from the paper), the simulated makespan equal
  * to the plan's on a contention-free platform, schedule properties on
  * random DAGs (precedence with communication, no overlap, lower bounds), and
- * online HEFT's two finish-time formulas on a hand-made case; dmda's fitness,
- * prefetch and StarPU's transfer factor (on Idgraf's two GPUs); the timeline's
+ * online HEFT's two finish-time formulas on a hand-made case; dmda's fitness
+ * and prefetch; StarPU's and XKaapi 2.1's transfer factors (on Idgraf's two
+ * GPUs); the timeline's
  * first fit (by hand, and against a plain walk on 5,000 intervals). */
 #include "policies/listsched.h"
 #include "policies/registry.h"
@@ -318,23 +319,24 @@ static void test_dmda_fitness_and_prefetch(void)
 }
 
 
-/* dmda's transfer estimate with StarPU's factor of 2 x the GPUs in use, by hand
- * on Idgraf's GPU0 and GPU1 (no cores, no runtime costs). A (GPU0 only, 1 s)
- * writes h (100 MB); X0 (GPU0 only, 0.1 s) follows it there; C (1 s on either
- * GPU) reads h and is pushed at 1, when GPU0 is busy until 1.1. On GPU0 C ends
- * at 1.1 + 1 = 2.1, no transfer. On GPU1 it ends at 1 + 1 + penalty, h staged
- * through host memory: GPU0 -> RAM0 11.927 us + 1e8 / 6518853316 B/s (gpu0_d2h,
- * sw0_up) and RAM0 -> GPU1 10.962 us + 1e8 / 5982867814 B/s (sw0_down,
- * gpu1_h2d): 0.0320748 s, so 2.0321 < 2.1: GPU1 (bus=plain). With bus=gpus
- * the bytes' part counts 2 x 2 = 4 times: 0.1282 s, 2.1282 > 2.1: GPU0, and
- * the makespan is 2.1 with nothing moved. */
-static void test_dmda_bus_factor(void)
+/* The transfer factors of StarPU (2 x the GPUs in use, dmda's bus=gpus) and of
+ * XKaapi 2.1 (the GPUs in use, online HEFT's comm=naccel), by hand on Idgraf's
+ * GPU0 and GPU1 (no cores, no runtime costs). A (GPU0 only, 1 s) writes h
+ * (100 MB); X0 (GPU0 only, 0.05 s) follows it there; C (1 s on either GPU)
+ * reads h and is placed at 1, when GPU0 is busy until 1.05. On GPU0 C ends at
+ * 1.05 + 1 = 2.05, no transfer. On GPU1 it ends at 1 + 1 + the estimate of h
+ * staged through host memory: GPU0 -> RAM0 11.927 us + 1e8 / 6518853316 B/s
+ * (gpu0_d2h, sw0_up), RAM0 -> GPU1 10.962 us + 1e8 / 5982867814 B/s (sw0_down,
+ * gpu1_h2d): 0.0320748 s without a factor, so 2.0321 < 2.05: GPU1. With the
+ * bytes' part doubled (naccel) 0.0641 s and 2.0641; times 4 (bus=gpus)
+ * 0.1282 s and 2.1282: both > 2.05, so GPU0, makespan 2.05, nothing moved. */
+static void test_transfer_factors(void)
 {
-    struct hs_dag *dag = hs_dag_new("dmda-bus");
+    struct hs_dag *dag = hs_dag_new("factors");
     int h = hs_dag_add_handle(dag, "h", 1e8);
     int a = hs_test_task(dag, "A", (const double[]){1, -1}, 2);
     hs_dag_access(dag, a, h, HS_MODE_W);
-    hs_test_task(dag, "X0", (const double[]){0.1, -1}, 2);
+    hs_test_task(dag, "X0", (const double[]){0.05, -1}, 2);
     int c = hs_test_task(dag, "C", (const double[]){1, 1}, 2);
     hs_dag_access(dag, c, h, HS_MODE_R);
     hs_dag_finalize(dag);
@@ -346,16 +348,18 @@ static void test_dmda_bus_factor(void)
     cfg.select.cpus = 0;
     cfg.opts.flush = false;
     hs_test_no_costs(&cfg);
-    cJSON *r = hs_test_simulate_named(&cfg, dag, "dmda:bus=plain");
-    CU_ASSERT_EQUAL(field(r, "tasks", c, "worker"), 1);
-    cJSON_Delete(r);
-    r = hs_test_simulate_named(&cfg, dag, "dmda"); /* bus=gpus, the default */
-    CU_ASSERT_EQUAL(field(r, "tasks", c, "worker"), 0);
-    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "makespan")->valuedouble, 2.1, 1e-9);
-    cJSON_Delete(r);
+    const char *policies[] = {"dmda:bus=plain", "dmda", "heft:online=1",
+                              "heft:online=1,comm=naccel"};
+    const int worker[] = {1, 0, 1, 0};
+    for (int i = 0; i < 4; i++) {
+        cJSON *r = hs_test_simulate_named(&cfg, dag, policies[i]);
+        CU_ASSERT_EQUAL(field(r, "tasks", c, "worker"), worker[i]);
+        if (worker[i] == 0)
+            CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "makespan")->valuedouble, 2.05, 1e-9);
+        cJSON_Delete(r);
+    }
     hs_dag_free(dag);
 }
-
 
 /* The plain walk the timeline's blocks must agree with: the first gap after
  * the last interval ending by `ready` that holds dur. */
@@ -432,7 +436,7 @@ int main(void)
         {"SLR over CP_min and over CPIC (by hand)", test_slr_definitions},
         {"online HEFT: XKaapi's and Topcuoglu's finish times (by hand)", test_online_eft_forms},
         {"dmda: StarPU's fitness, prefetch and the overlap variant (by hand)", test_dmda_fitness_and_prefetch},
-        {"dmda: StarPU's transfer factor, 2 x the GPUs in use (by hand)", test_dmda_bus_factor},
+        {"StarPU's and XKaapi 2.1's transfer factors (by hand)", test_transfer_factors},
         {"timeline: first fit by hand, and the blocks agree with a plain walk", test_timeline_first_fit},
         CU_TEST_INFO_NULL,
     };
