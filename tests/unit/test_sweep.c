@@ -362,7 +362,7 @@ static void test_bad_input(void)
     bad("sweep --vary nb=1024 --vary workload.nb=512", "vary the same parameter");
     bad("sweep --vary beta=0,1 -s heft", "unknown key (valid:");
     bad("sweep --vary beta=0,1 --vary policy=dmda,heft -o /dev/null",
-        "--vary beta: policy heft has no parameter beta (valid: online, insertion, rank, order, eft)");
+        "--vary beta: policy heft has no parameter beta (valid: online, insertion, rank, order, eft, comm)");
     bad("sweep --vary workload.colour=red", "no workload of this sweep has a parameter colour");
     bad("sweep --vary seed=1,2", "--vary seed: every run's seed derives from --seed");
     bad("sweep --vary gpus=x", "--vary gpus: 'x' is not an integer in [0, 1048576]");

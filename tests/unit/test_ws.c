@@ -252,8 +252,9 @@ static void test_quick_studies(void)
                              "xkaapi-ch6"};
     /* quick grids: 2 policies x 2 GPU counts; 2 GPU counts x 2 sizes; 3 heuristics x
      * 2 GPU counts; 3 heuristics x 2 GPU counts x 2 windows; 3 heuristics x 2 sizes;
-     * 2 sizes x 2 CPU counts x 2 diagonals; 4 workloads x 2 policies x 2 GPU counts */
-    long rows[] = {4, 4, 6, 12, 6, 8, 16};
+     * 2 sizes x 2 CPU counts x 2 diagonals; 4 workloads x 3 policies (HEFT with
+     * Eq. 6.1 and 6.2, WS locality) x 2 GPU counts */
+    long rows[] = {4, 4, 6, 12, 6, 8, 24};
     for (int i = 0; i < 7; i++) {
         long n;
         char *out = hs_test_quick_study(studies[i], &n);
