@@ -47,6 +47,10 @@ cJSON *hs_test_simulate_named(const struct hs_run_config *cfg, const struct hs_d
  * configuration points at it (kept until the test exits). */
 struct hs_run_config hs_test_flat_config(int p, const double *speeds);
 
+/* The shipped Idgraf platform (platforms/idgraf.xml) with gpus GPU workers
+ * and cpus CPU workers, no timing table, the platform's runtime costs. */
+struct hs_run_config hs_test_idgraf_config(int gpus, int cpus);
+
 /* No runtime costs (sim/costs.h) whatever the platform declares: for tests
  * of other mechanisms computed by hand without them. */
 void hs_test_no_costs(struct hs_run_config *cfg);

@@ -130,6 +130,17 @@ struct hs_run_config hs_test_flat_config(int p, const double *speeds)
     return cfg;
 }
 
+struct hs_run_config hs_test_idgraf_config(int gpus, int cpus)
+{
+    struct hs_run_config cfg;
+    hs_run_config_defaults(&cfg);
+    cfg.platform_file = hs_test_data("idgraf.xml");
+    cfg.platform_name = "idgraf";
+    cfg.select.gpus = gpus;
+    cfg.select.cpus = cpus;
+    return cfg;
+}
+
 void hs_test_no_costs(struct hs_run_config *cfg)
 {
     memset(&cfg->opts.costs, 0, sizeof cfg->opts.costs);

@@ -340,12 +340,7 @@ static void test_transfer_factors(void)
     int c = hs_test_task(dag, "C", (const double[]){1, 1}, 2);
     hs_dag_access(dag, c, h, HS_MODE_R);
     hs_dag_finalize(dag);
-    struct hs_run_config cfg;
-    hs_run_config_defaults(&cfg);
-    cfg.platform_file = hs_test_data("idgraf.xml");
-    cfg.platform_name = "idgraf";
-    cfg.select.gpus = 2;
-    cfg.select.cpus = 0;
+    struct hs_run_config cfg = hs_test_idgraf_config(2, 0);
     cfg.opts.flush = false;
     hs_test_no_costs(&cfg);
     const char *policies[] = {"dmda:bus=plain", "dmda", "heft:online=1",

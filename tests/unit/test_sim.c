@@ -17,13 +17,8 @@
 
 static struct hs_run_config idgraf(int gpus, int cpus)
 {
-    struct hs_run_config cfg;
-    hs_run_config_defaults(&cfg);
-    cfg.platform_file = hs_test_data("idgraf.xml");
-    cfg.platform_name = "idgraf";
+    struct hs_run_config cfg = hs_test_idgraf_config(gpus, cpus);
     cfg.perf_file = hs_test_data("perf/idgraf.json");
-    cfg.select.gpus = gpus;
-    cfg.select.cpus = cpus;
     hs_test_no_costs(&cfg); /* the runtime's costs are checked in test_one_core_sum */
     return cfg;
 }

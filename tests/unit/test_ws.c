@@ -126,12 +126,7 @@ static void test_h2_goes_to_the_writer(void)
     hs_dag_access(dag, tc, h, HS_MODE_RW);
     hs_dag_access(dag, tc, b, HS_MODE_R);
     hs_dag_finalize(dag);
-    struct hs_run_config cfg;
-    hs_run_config_defaults(&cfg);
-    cfg.platform_file = hs_test_data("idgraf.xml");
-    cfg.platform_name = "idgraf";
-    cfg.select.gpus = 2;
-    cfg.select.cpus = 1;
+    struct hs_run_config cfg = hs_test_idgraf_config(2, 1);
     const char *specs[] = {"ws:push=writer,steal=0", "ws:steal=0"};
     int expect[] = {1, 2};
     for (int i = 0; i < 2; i++) {
