@@ -17,11 +17,7 @@
 /* Workers of idgraf with --gpus 2 --cpus 1: GPU0 (0), GPU1 (1), CPU0 (2). */
 static void idgraf_config(struct hs_run_config *cfg, int gpus, int cpus)
 {
-    hs_run_config_defaults(cfg);
-    cfg->platform_file = hs_test_data("idgraf.xml");
-    cfg->platform_name = "idgraf";
-    cfg->select.gpus = gpus;
-    cfg->select.cpus = cpus;
+    *cfg = hs_test_idgraf_config(gpus, cpus);
     hs_test_no_costs(cfg); /* batches computed by hand without the runtime's costs */
 }
 
