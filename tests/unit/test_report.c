@@ -1,8 +1,8 @@
 /* tests/unit/test_report.c — what turns results into figures: `hetsim plot`
  * to PNG, SVG and PDF (with the means and confidence intervals it plots
  * checked in its gnuplot script), `hetsim gantt` of a run recorded with
- * --events, and `hetsim reproduce` of the shipped study in its --quick
- * version (under a minute: results, summary, plots, published values). */
+ * --events, and `hetsim reproduce` of the shipped studies in their --quick
+ * versions (under a minute: results, summary, plots, published values). */
 #include "analysis/csv.h"
 #include "sim/util.h"
 #include "tests/support/testing.h"
@@ -108,6 +108,36 @@ static void test_heftnc_study_quick(void)
     free(dir);
 }
 
+/* Every shipped study runs in its --quick version, from its sweep (a --vary
+ * key that more than one of the workload, the policy and the platform take
+ * must be qualified) to its table and plots (their columns must exist):
+ * exit 0 and a summary for each. A study that only loads is not enough: a
+ * new policy parameter named like a workload's once broke one that way. */
+static void test_every_study_quick(void)
+{
+    char *list, *dir = hs_test_tmp("");
+    CU_ASSERT_EQUAL_FATAL(hs_test_cli("reproduce --list", &list, NULL), 0);
+    int studies = 0;
+    for (char *line = strtok(list, "\n"); line; line = strtok(NULL, "\n")) {
+        char name[256], args[2048], path[2048], *out, *err;
+        if (sscanf(line, "%255s", name) != 1)
+            continue;
+        snprintf(args, sizeof args, "reproduce %s --quick -j 2 -q -o %s/%s", name, dir, name);
+        int rc = hs_test_cli(args, &out, &err);
+        if (rc != 0)
+            fprintf(stderr, "\n%s: exit %d: %s\n", name, rc, err);
+        CU_ASSERT_EQUAL(rc, 0);
+        snprintf(path, sizeof path, "%s/%s/summary.csv", dir, name);
+        CU_ASSERT(file_size(path) > 0);
+        free(out);
+        free(err);
+        studies++;
+    }
+    CU_ASSERT(studies >= 40); /* the shipped studies (43 today) */
+    free(list);
+    free(dir);
+}
+
 static void test_reproduce_quick(void)
 {
     char *out, *dir = hs_test_tmp(""), args[2048], path[2048];
@@ -163,6 +193,7 @@ int main(void)
         {"Gantt chart of a run", test_gantt},
         {"reproduce --list; reproduce --quick", test_reproduce_quick},
         {"the HEFT-NC studies load; heftnc-ch5 --quick", test_heftnc_study_quick},
+        {"every shipped study runs in its --quick version", test_every_study_quick},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("report", tests);
