@@ -3,9 +3,14 @@
  * standard deviation) as error bars, optionally a second column's mean drawn
  * as a thin dashed line of the same colour (an analytic prediction beside
  * simulated points), and a study's published values as stars beside the
- * curve they belong to. Curves differ by colour, marker and dash; bytes and
- * times are drawn in a unit chosen from the data (GiB, ms). */
+ * curve they belong to. A comparison plot draws instead each point's gain or
+ * ratio against another curve or x value (the thesis' "offline HEFT gains
+ * 17.7% over online HEFT"), and a plot may keep only some rows (8 GPUs of a
+ * sweep over GPUs). Curves differ by colour, marker and dash; bytes and
+ * times are drawn in a unit chosen from the data (GiB, ms); categorical x
+ * values lose the text they share. */
 #include "analysis/plot.h"
+#include "analysis/published.h"
 #include "analysis/stats.h"
 #include "sim/util.h"
 
@@ -35,12 +40,28 @@ static int cmp_cell_ptr(const void *a, const void *b)
     return hs_cmp_cells(*(char *const *)a, *(char *const *)b);
 }
 
-/* The distinct x values, sorted; are they all numbers? */
-static void x_values(const struct hs_groups *gs, int nby, struct figure *f)
+/* Is group g what a comparison plot compares against (a point of the
+ * versus curve, or the versus value of x)? */
+static bool is_versus(const struct hs_groups *gs, int g, const struct hs_plot_opts *o)
 {
+    for (int v = 0; v < o->nversus; v++)
+        for (int b = 0; b <= o->nby; b++)
+            if (strcmp(b < o->nby ? o->by[b] : o->x, o->versus[v].key) == 0 &&
+                hs_cmp_cells(gs->g[g].values[b], o->versus[v].value) != 0)
+                return false;
+    return o->stat != NULL;
+}
+
+/* The distinct x values, sorted (but the one a comparison is made against);
+ * are they all numbers? */
+static void x_values(const struct hs_groups *gs, const struct hs_plot_opts *o, struct figure *f)
+{
+    int nby = o->nby;
     f->numeric = true;
     f->xs = hs_xmalloc((size_t)(gs->n + 1) * sizeof *f->xs);
     for (int g = 0; g < gs->n; g++) {
+        if (is_versus(gs, g, o))
+            continue;
         char *x = gs->g[g].values[nby];
         f->numeric &= hs_is_number(x, NULL);
         bool seen = false;
@@ -86,6 +107,23 @@ static char *curve_label(const struct hs_csv *csv, const struct hs_groups *gs, i
     return hs_group_label(csv, &curve, g);
 }
 
+
+/* A comparison plot's point: group g's stat against the versus curve at
+ * the same x, computed as a published value of that point would be. */
+static int compare(const struct hs_csv *csv, const char *file, const struct hs_groups *gs, int g,
+                   const struct hs_plot_opts *o, struct hs_stat *s)
+{
+    struct hs_study_kv *where = hs_xmalloc((size_t)(o->nby + 1) * sizeof *where);
+    for (int b = 0; b <= o->nby; b++)
+        where[b] = (struct hs_study_kv){b < o->nby ? o->by[b] : (char *)o->x, gs->g[g].values[b]};
+    struct hs_study_ref r = {.where = where, .nwhere = o->nby + 1, .metric = (char *)o->y,
+                             .stat = (char *)o->stat, .versus = (struct hs_study_kv *)o->versus,
+                             .nversus = o->nversus, .scale = 1};
+    int rc = hs_published_ours(csv, file, &r, s);
+    free(where);
+    return rc;
+}
+
 /* The means (and overlay means) of every group, as points of their curves. */
 static int collect(const struct hs_csv *csv, const char *file, const struct hs_groups *gs,
                    const struct hs_plot_opts *o, int ycol, int ocol, struct figure *f)
@@ -95,15 +133,20 @@ static int collect(const struct hs_csv *csv, const char *file, const struct hs_g
     int rc = 0;
     for (int g = 0; g < gs->n && !rc; g++) {
         long n = hs_group_values(csv, file, &gs->g[g], ycol, v);
-        if (n <= 0) {
+        if (n <= 0 || is_versus(gs, g, o)) {
             rc = n < 0 ? -1 : 0;
             continue;
         }
+        struct hs_stat s;
+        if (o->stat && (rc = compare(csv, file, gs, g, o, &s)) == 0 && isnan(s.mean))
+            continue; /* no versus rows at this x */
+        if (rc)
+            break;
         if (new_curve(gs, g, o->nby) || !f->ncurves)
             f->first_group[f->ncurves++] = g;
-        struct hs_stat s;
-        hs_stat_compute(v, n, &s);
-        double bar = o->sd ? s.sd : s.ci95, x = x_position(f, gs->g[g].values[o->nby]);
+        if (!o->stat)
+            hs_stat_compute(v, n, &s);
+        double bar = o->stat ? 0 : o->sd ? s.sd : s.ci95, x = x_position(f, gs->g[g].values[o->nby]);
         add_point(&f->pts, &f->npts, (struct point){f->ncurves - 1, x, s.mean, isnan(bar) ? 0 : bar});
         if (ocol >= 0 && (n = hs_group_values(csv, file, &gs->g[g], ocol, v)) > 0) {
             hs_stat_compute(v, n, &s);
@@ -168,7 +211,11 @@ static void labels(struct hs_buf *b, const struct hs_plot_opts *o, struct hs_uni
     hs_gnuplot_quote(b, o->title ? o->title : hs_buf_str(&t));
     hs_buf_reset(&t);
     struct hs_buf y = {0};
-    hs_buf_printf(&y, "%s (mean, %s)", o->y, o->sd ? "sd" : "95% CI");
+    if (o->stat)
+        hs_buf_printf(&y, "%s %s against %s=%s%s", o->y, strcmp(o->stat, "ratio") == 0 ? "ratio" : "gain (%)",
+                      o->versus[0].key, o->versus[0].value, o->nversus > 1 ? ", …" : "");
+    else
+        hs_buf_printf(&y, "%s (mean, %s)", o->y, o->sd ? "sd" : "95% CI");
     hs_unit_label(&t, o->ylabel ? o->ylabel : hs_buf_str(&y), u);
     hs_buf_add(b, "\nset xlabel ");
     hs_gnuplot_quote(b, o->xlabel ? o->xlabel : o->x);
@@ -184,15 +231,59 @@ static void labels(struct hs_buf *b, const struct hs_plot_opts *o, struct hs_uni
         hs_buf_add(b, "set logscale y\n");
 }
 
+static bool separator(char c)
+{
+    return c == ':' || c == ',' || c == '=' || c == ' ';
+}
+
+/* What every x value begins and ends with, cut at a separator (":,= ") so
+ * that no number is split: "xkcholesky:n=" and ",precision=s" of
+ * "xkcholesky:n=800,nb=80,precision=s" and its neighbours. */
+static void common_ends(const struct figure *f, size_t *head, size_t *tail)
+{
+    const char *x0 = f->xs[0];
+    size_t n0 = strlen(x0), shortest = n0, h = n0, t = n0;
+    for (int i = 1; i < f->nxs; i++) {
+        const char *x = f->xs[i];
+        size_t n = strlen(x), k = 0;
+        while (k < h && k < n && x[k] == x0[k])
+            k++;
+        h = k;
+        k = 0;
+        while (k < t && k < n && x[n - 1 - k] == x0[n0 - 1 - k])
+            k++;
+        t = k;
+        shortest = n < shortest ? n : shortest;
+    }
+    while (h > 0 && !separator(x0[h - 1]))
+        h--;
+    while (t > 0 && !separator(x0[n0 - t]))
+        t--;
+    if (f->nxs < 2 || h + t >= shortest)
+        h = t = 0;
+    *head = h, *tail = t;
+}
+
+/* One tic per x value, without the text they all share; long ones slanted. */
 static void categorical_axis(struct hs_buf *b, const struct figure *f)
 {
+    size_t head, tail, chars = 0;
+    common_ends(f, &head, &tail);
     hs_buf_add(b, "set xtics (");
     for (int i = 0; i < f->nxs; i++) {
+        size_t n = strlen(f->xs[i]) - head - tail;
+        char *label = hs_xmalloc(n + 1);
+        memcpy(label, f->xs[i] + head, n);
+        label[n] = 0;
         hs_buf_add(b, i ? ", " : "");
-        hs_gnuplot_quote(b, f->xs[i]);
+        hs_gnuplot_quote(b, label);
         hs_buf_printf(b, " %d", i);
+        free(label);
+        chars += n + 2;
     }
     hs_buf_printf(b, ")\nset xrange [-0.5:%g]\n", f->nxs - 0.5);
+    if (chars > 90) /* about what fits side by side under a 900-pixel plot */
+        hs_buf_add(b, "set xtics rotate by -35\n");
 }
 
 /* Data block $NAME<k> of curve k's points (x y [bar]); false if it has none. */
@@ -253,8 +344,47 @@ static void draw(struct hs_buf *b, const struct hs_csv *csv, const struct hs_gro
     hs_buf_free(&plot);
 }
 
+/* The rows holding the plot's where values: a view sharing csv's cells
+ * (free its rows array only). */
+static int select_rows(const struct hs_csv *csv, const char *file, const struct hs_plot_opts *o,
+                       struct hs_csv *view)
+{
+    *view = *csv;
+    view->rows = hs_xmalloc((size_t)(csv->nrows + 1) * sizeof *view->rows);
+    view->nrows = 0;
+    int *col = hs_xmalloc((size_t)(o->nwhere + 1) * sizeof *col);
+    int rc = 0;
+    for (int w = 0; w < o->nwhere && !rc; w++)
+        rc = (col[w] = hs_csv_need_col(csv, o->where[w].key, file)) < 0 ? -1 : 0;
+    for (long r = 0; r < csv->nrows && !rc; r++) {
+        bool keep = true;
+        for (int w = 0; w < o->nwhere && keep; w++)
+            keep = hs_cmp_cells(csv->rows[r][col[w]], o->where[w].value) == 0;
+        if (keep)
+            view->rows[view->nrows++] = csv->rows[r];
+    }
+    free(col);
+    return rc;
+}
+
+static int plot_rows(const struct hs_csv *csv, const char *file, const struct hs_plot_opts *o);
+
 int hs_plot_metric(const struct hs_csv *csv, const char *file, const struct hs_plot_opts *o)
 {
+    if (!o->nwhere)
+        return plot_rows(csv, file, o);
+    struct hs_csv view;
+    int rc = select_rows(csv, file, o, &view);
+    if (!rc)
+        rc = plot_rows(&view, file, o);
+    free(view.rows);
+    return rc;
+}
+
+static int plot_rows(const struct hs_csv *csv, const char *file, const struct hs_plot_opts *o)
+{
+    if (o->stat && o->overlay)
+        return hs_fail("%s: a comparison plot (%s) draws no overlay", file, o->stat);
     int ycol = hs_csv_need_col(csv, o->y, file), ocol = -1;
     if (ycol < 0 || hs_csv_need_col(csv, o->x, file) < 0 ||
         (o->overlay && (ocol = hs_csv_need_col(csv, o->overlay, file)) < 0))
@@ -270,13 +400,13 @@ int hs_plot_metric(const struct hs_csv *csv, const char *file, const struct hs_p
         return -1;
     struct figure f = {0};
     struct hs_buf b = {0};
-    x_values(&gs, o->nby, &f);
+    x_values(&gs, o, &f);
     rc = collect(csv, file, &gs, o, ycol, ocol, &f);
     if (!rc)
         rc = hs_gnuplot_preamble(&b, o->output, 900, 560);
     if (!rc) {
         published(csv, &gs, o, &f);
-        struct hs_unit u = hs_unit_for(o->y, largest(&f));
+        struct hs_unit u = hs_unit_for(o->stat ? o->stat : o->y, largest(&f));
         labels(&b, o, u);
         if (!f.numeric)
             categorical_axis(&b, &f);

@@ -24,6 +24,16 @@ struct hs_plot_opts {
     const char *overlay;    /* or NULL: a column whose mean per curve and x is drawn as a
                                dashed line of the curve's colour (e.g. a prediction) */
     bool sd;                /* error bars: the standard deviation instead of the 95% CI */
+    /* or NULL: each point's "gain_pct" or "ratio" of y (as struct
+     * hs_study_ref's stat) against the point these pairs pick: --by columns
+     * pick a curve, x an x value, which are not drawn; no error bars then */
+    const char *stat;
+    const struct hs_study_kv *versus;
+    int nversus;
+    /* only the rows holding these values (none: every row); a column the
+     * results lack is an error */
+    const struct hs_study_kv *where;
+    int nwhere;
     /* a study's published values: those of this plot's metric at one of its
      * points (hs_plot_published_point) are drawn beside ours as stars */
     const struct hs_study_ref *published;
@@ -42,7 +52,8 @@ int hs_plot_gantt(const cJSON *record, const char *file, const char *output, con
 
 /* Does published value r belong on this plot (its metric at one point of one
  * curve)? Then *x is its x value and curve[b] its value of each --by column
- * (o->nby entries). */
+ * (o->nby entries). On a comparison plot, only values of its stat against
+ * the same versus belong. */
 bool hs_plot_published_point(const struct hs_csv *csv, const struct hs_plot_opts *o,
                              const struct hs_study_ref *r, const char **curve, const char **x);
 

@@ -3,7 +3,8 @@
  * median, not a pairwise figure, a ratio or a bound) whose "where" names the
  * plot's x; its other keys must pick one curve (the --by columns) or match
  * every row (a column the sweep does not vary), so the value sits beside the
- * one curve and point it was measured against. */
+ * one curve and point it was measured against. On a comparison plot (a
+ * gain or ratio against one curve) the values of that comparison belong. */
 #include "analysis/plot.h"
 #include "analysis/stats.h"
 #include "sim/util.h"
@@ -27,11 +28,29 @@ static bool every_row(const struct hs_csv *csv, int col, const char *value)
     return csv->nrows > 0;
 }
 
+/* Is r the comparison the plot draws: its stat against the same versus pairs? */
+static bool same_comparison(const struct hs_plot_opts *o, const struct hs_study_ref *r)
+{
+    if (!r->stat || strcmp(r->stat, o->stat) != 0 || r->nversus != o->nversus)
+        return false;
+    for (int v = 0; v < o->nversus; v++) {
+        bool found = false;
+        for (int i = 0; i < r->nversus && !found; i++)
+            found = strcmp(r->versus[i].key, o->versus[v].key) == 0 &&
+                    hs_cmp_cells(r->versus[i].value, o->versus[v].value) == 0;
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
 bool hs_plot_published_point(const struct hs_csv *csv, const struct hs_plot_opts *o,
                              const struct hs_study_ref *r, const char **curve, const char **x)
 {
-    if (strcmp(r->metric, o->y) != 0 || r->nversus || r->bound ||
-        (r->stat && strcmp(r->stat, "mean") != 0 && strcmp(r->stat, "median") != 0))
+    if (strcmp(r->metric, o->y) != 0 || r->bound)
+        return false;
+    if (o->stat ? !same_comparison(o, r)
+                : r->nversus || (r->stat && strcmp(r->stat, "mean") != 0 && strcmp(r->stat, "median") != 0))
         return false;
     if (!(*x = where_value(r, o->x)))
         return false;

@@ -292,14 +292,43 @@ static int load_table(const struct where *w, const cJSON *o, struct hs_study *st
                : 0;
 }
 
+/* A comparison plot's stat and versus go together, and versus names x or
+ * --by columns: each point is compared with the curve or x those values pick. */
+static int comparison_plot(const struct where *w, const struct hs_study_plot *p)
+{
+    struct where ws = sub(w, "stat", 0);
+    if (p->stat && strcmp(p->stat, "gain_pct") != 0 && strcmp(p->stat, "ratio") != 0)
+        return bad(&ws, "expected gain_pct or ratio");
+    if (p->stat && p->overlay)
+        return bad(w, "a plot with a stat draws no overlay");
+    if (!p->stat != !p->nversus)
+        return bad(w, p->stat ? "a plot's stat needs versus (the curve compared against)"
+                              : "a plot's versus goes with stat gain_pct or ratio");
+    for (int v = 0; v < p->nversus; v++) {
+        bool by = strcmp(p->x, p->versus[v].key) == 0;
+        for (int b = 0; b < p->nby && !by; b++)
+            by = strcmp(p->by[b], p->versus[v].key) == 0;
+        struct where wk = sub(w, "versus", 0), wkk = sub(&wk, p->versus[v].key, 0);
+        if (!by)
+            return bad(&wkk, "neither x nor one of by (versus picks the curve or the x compared against)");
+    }
+    return 0;
+}
+
 static int load_plot(const struct where *w, const cJSON *o, struct hs_study_plot *p)
 {
-    static const char *const keys[] = {"file", "x", "y", "by", "title", "xlabel", "ylabel",
-                                       "logx", "logy", "overlay", "errors", NULL};
+    static const char *const keys[] = {"file", "x", "y", "by", "title", "xlabel", "ylabel", "logx",
+                                       "logy", "overlay", "errors", "stat", "versus", "where", NULL};
     char *errors = NULL;
     if (!cJSON_IsObject(o))
         return bad(w, "expected an object");
-    if (known_keys(w, o, keys) || opt_string(w, o, "file", &p->file) || opt_string(w, o, "x", &p->x) ||
+    const cJSON *versus = cJSON_GetObjectItemCaseSensitive(o, "versus");
+    const cJSON *where = cJSON_GetObjectItemCaseSensitive(o, "where");
+    struct where wv = sub(w, "versus", 0), ww = sub(w, "where", 0);
+    if (known_keys(w, o, keys) || opt_string(w, o, "stat", &p->stat) ||
+        (versus && load_kv(&wv, versus, &p->versus, &p->nversus)) ||
+        (where && load_kv(&ww, where, &p->where, &p->nwhere)) ||
+        opt_string(w, o, "file", &p->file) || opt_string(w, o, "x", &p->x) ||
         opt_string(w, o, "y", &p->y) || string_list(w, o, "by", &p->by, &p->nby) ||
         opt_string(w, o, "title", &p->title) || opt_string(w, o, "xlabel", &p->xlabel) ||
         opt_string(w, o, "ylabel", &p->ylabel) || opt_bool(w, o, "logx", &p->logx) ||
@@ -316,7 +345,7 @@ static int load_plot(const struct where *w, const cJSON *o, struct hs_study_plot
         return bad(w, "a plot needs file, x and y");
     if (strchr(p->file, '/'))
         return bad(w, "file: a plain file name (it is written in the output folder)");
-    return 0;
+    return comparison_plot(w, p);
 }
 
 static int load_ref(const struct where *w, const cJSON *o, struct hs_study_ref *r)
@@ -583,7 +612,8 @@ void hs_study_free(struct hs_study *st)
     for (int i = 0; i < st->nplots; i++) {
         struct hs_study_plot *p = &st->plots[i];
         free(p->file), free(p->x), free(p->y), free(p->title), free(p->xlabel), free(p->ylabel);
-        free(p->overlay);
+        free(p->overlay), free(p->stat);
+        free_kv(p->versus, p->nversus), free_kv(p->where, p->nwhere);
         free_list(p->by, p->nby);
     }
     free(st->plots);

@@ -41,6 +41,17 @@ struct hs_study_plot {
     bool logx, logy;
     char *overlay; /* a column drawn as a dashed line per curve (NULL: none) */
     bool sd;       /* "errors": "sd" (default "ci95") */
+    /* a comparison plot: y's "gain_pct" or "ratio" (as struct hs_study_ref's
+     * stat) of each curve against the rows that differ from it by these
+     * pairs of --by columns (e.g. every policy against online HEFT), NULL /
+     * 0 for the mean of y */
+    char *stat;
+    struct hs_study_kv *versus;
+    int nversus;
+    /* only the rows holding these values (e.g. "gpus": 8 of a sweep over
+     * GPUs), or none */
+    struct hs_study_kv *where;
+    int nwhere;
 };
 
 struct hs_study_ref {

@@ -97,7 +97,9 @@ static int plots(const struct hs_study *st, const struct hs_csv *csv, const char
         struct hs_plot_opts o = {.x = sp->x, .y = sp->y, .by = sp->by, .nby = sp->nby, .output = out,
                                  .title = sp->title, .xlabel = sp->xlabel, .ylabel = sp->ylabel,
                                  .logx = sp->logx, .logy = sp->logy, .overlay = sp->overlay,
-                                 .sd = sp->sd, /* the paper's values fit its sizes, not --quick's */
+                                 .sd = sp->sd, .stat = sp->stat, .versus = sp->versus, .nversus = sp->nversus,
+                                 .where = sp->where, .nwhere = sp->nwhere,
+                                 /* the paper's values fit its sizes, not --quick's */
                                  .published = st->quick ? NULL : st->refs, .npublished = st->quick ? 0 : st->nrefs};
         int rc = hs_plot_metric(csv, file, &o);
         if (!rc)

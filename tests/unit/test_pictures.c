@@ -1,8 +1,10 @@
 /* tests/unit/test_pictures.c — figures people can read: plots on a white
  * background (SVG and PNG), bytes and times in units (GiB, ms) rather than
  * 2e+10, curves told apart by marker and dash, a study's published values
- * drawn beside the curve they belong to; tables that sort numbers inside
- * texts as numbers; Gantt charts where no box is narrower than a pixel, the
+ * drawn beside the curve they belong to, gains against one curve (a
+ * comparison plot), categorical tics without their shared text; tables that
+ * sort numbers inside texts as numbers; Gantt charts where no box is
+ * narrower than a pixel, the
  * idle workers share one row and the kernels have a legend; Paje traces
  * without the hosts and links a run did not use (checked with pj_dump). */
 #include "analysis/csv.h"
@@ -25,17 +27,16 @@ static const char *sweep_csv =
     "3,1,0,1,b,1,0,ok,10737418240,0.005\n"
     "4,2,0,1,b,2,0,ok,16106127360,0.002\n";
 
-static char *plot_script(const char *y, const char *ext, const struct hs_study_ref *refs, int nrefs,
-                         char **image)
+/* The gnuplot script of a plot of `table` with these options (output and
+ * script set here). */
+static char *script_of(const char *table, struct hs_plot_opts o, const char *ext, char **image)
 {
     char *csvfile = hs_test_tmp(".csv"), *script = hs_test_tmp(".gp");
     *image = hs_test_tmp(ext);
-    hs_test_write_file(csvfile, sweep_csv);
+    hs_test_write_file(csvfile, table);
     struct hs_csv csv;
     CU_ASSERT_EQUAL_FATAL(hs_csv_read(csvfile, &csv), 0);
-    char *by[] = {"policy"};
-    struct hs_plot_opts o = {.x = "gpus", .y = y, .by = by, .nby = 1, .output = *image, .script = script,
-                             .published = refs, .npublished = nrefs};
+    o.output = *image, o.script = script;
     int rc = hs_plot_metric(&csv, csvfile, &o);
     if (rc)
         fprintf(stderr, "\nplot: %s\n", hs_last_error());
@@ -45,6 +46,14 @@ static char *plot_script(const char *y, const char *ext, const struct hs_study_r
     unlink(csvfile), unlink(script);
     free(csvfile), free(script);
     return text;
+}
+
+static char *plot_script(const char *y, const char *ext, const struct hs_study_ref *refs, int nrefs,
+                         char **image)
+{
+    char *by[] = {"policy"};
+    struct hs_plot_opts o = {.x = "gpus", .y = y, .by = by, .nby = 1, .published = refs, .npublished = nrefs};
+    return script_of(sweep_csv, o, ext, image);
 }
 
 static void test_white_background(void)
@@ -131,6 +140,82 @@ static void test_published_points(void)
     unlink(image), free(image);
 }
 
+/* The points (x y) of data block NAME of a script; their number. */
+static int block_points(const char *script, const char *name, double *x, double *y, int max)
+{
+    char head[64];
+    snprintf(head, sizeof head, "%s << EOD\n", name);
+    const char *at = strstr(script, head);
+    int n = 0;
+    for (at = at ? at + strlen(head) : NULL; at && n < max && strncmp(at, "EOD", 3) != 0; n++) {
+        if (sscanf(at, "%lf %lf", &x[n], &y[n]) != 2)
+            break;
+        at = strchr(at, '\n');
+        at = at ? at + 1 : NULL;
+    }
+    return n;
+}
+
+/* A comparison plot (the thesis' gains of one policy over another): b's
+ * makespan against a's, by hand 100 (0.004 - 0.005) / 0.004 = -25% at 1 GPU
+ * and 100 (0.003 - 0.002) / 0.003 = 33.3333% at 2; a itself is not drawn; a
+ * published gain against a lands beside b's curve, one against another
+ * versus does not; the ratio is a's over b's (0.8 and 1.5); where keeps the
+ * rows of 1 GPU only. Points are read back to 1e-9: the script holds them
+ * to 17 digits. */
+static void test_comparison_plot(void)
+{
+    char *by[] = {"policy"}, *image;
+    struct hs_study_kv vs[] = {{"policy", "a"}}, other[] = {{"gpus", "1"}}, b2[] = {{"policy", "b"}, {"gpus", "2"}};
+    struct hs_study_ref refs[] = {
+        {.where = b2, .nwhere = 2, .metric = "makespan", .value = 30, .scale = 1, .stat = "gain_pct",
+         .versus = vs, .nversus = 1},
+        {.where = b2, .nwhere = 2, .metric = "makespan", .value = 70, .scale = 1, .stat = "gain_pct",
+         .versus = other, .nversus = 1},
+    };
+    struct hs_plot_opts o = {.x = "gpus", .y = "makespan", .by = by, .nby = 1, .stat = "gain_pct",
+                             .versus = vs, .nversus = 1, .published = refs, .npublished = 2};
+    double x[4], y[4];
+    char *script = script_of(sweep_csv, o, ".svg", &image);
+    CU_ASSERT_EQUAL(block_points(script, "$c0", x, y, 4), 2);
+    CU_ASSERT(x[0] == 1 && fabs(y[0] + 25) < 1e-9 && x[1] == 2 && fabs(y[1] - 100.0 / 3) < 1e-9);
+    CU_ASSERT_PTR_NULL(strstr(script, "$c1"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "$p0 << EOD\n2 30\nEOD\n"));
+    CU_ASSERT_PTR_NULL(strstr(script, "\n2 70\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "set ylabel 'makespan gain (%) against policy=a'"));
+    free(script);
+    unlink(image), free(image);
+
+    o.stat = "ratio", o.npublished = 0;
+    script = script_of(sweep_csv, o, ".svg", &image);
+    CU_ASSERT_EQUAL(block_points(script, "$c0", x, y, 4), 2);
+    CU_ASSERT(fabs(y[0] - 0.8) < 1e-12 && fabs(y[1] - 1.5) < 1e-12);
+    free(script);
+    unlink(image), free(image);
+
+    o.where = other, o.nwhere = 1;
+    script = script_of(sweep_csv, o, ".svg", &image);
+    CU_ASSERT_EQUAL(block_points(script, "$c0", x, y, 4), 1);
+    CU_ASSERT(x[0] == 1 && fabs(y[0] - 0.8) < 1e-12);
+    free(script);
+    unlink(image), free(image);
+}
+
+/* A categorical x loses the text its values share, cut between words so
+ * that no number is split ("n=800" and "n=1000" keep their digits). */
+static void test_categorical_tics(void)
+{
+    static const char *table = "key,instance,rep,seed,policy,workload,status,makespan\n"
+                               "1,1,0,1,a,\"xk:n=800,nb=80,p=s\",ok,1\n"
+                               "2,2,0,1,a,\"xk:n=1000,nb=100,p=s\",ok,2\n";
+    char *by[] = {"policy"}, *image;
+    struct hs_plot_opts o = {.x = "workload", .y = "makespan", .by = by, .nby = 1};
+    char *script = script_of(table, o, ".svg", &image);
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "set xtics ('800,nb=80' 0, '1000,nb=100' 1)"));
+    free(script);
+    unlink(image), free(image);
+}
+
 /* "n=600" before "n=1000", "alpha=0.25" before "alpha=0.5", numbers before texts. */
 static void test_tables_sort_numbers(void)
 {
@@ -209,6 +294,8 @@ int main(void)
         {"bytes in GiB, times in ms", test_units},
         {"curves differ by marker and dash", test_curves_told_apart},
         {"published values beside their curve", test_published_points},
+        {"a comparison plot: gains against one curve", test_comparison_plot},
+        {"categorical tics without their shared text", test_categorical_tics},
         {"tables sort numbers in texts as numbers", test_tables_sort_numbers},
         {"Gantt: no box vanishes, idle row, legend", test_gantt},
         {"Paje: no unused containers", test_paje_without_unused_containers},
