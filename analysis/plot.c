@@ -385,6 +385,14 @@ static int plot_rows(const struct hs_csv *csv, const char *file, const struct hs
 {
     if (o->stat && o->overlay)
         return hs_fail("%s: a comparison plot (%s) draws no overlay", file, o->stat);
+    for (int v = 0; v < o->nversus; v++) {
+        bool placed = strcmp(o->versus[v].key, o->x) == 0;
+        for (int b = 0; b < o->nby && !placed; b++)
+            placed = strcmp(o->versus[v].key, o->by[b]) == 0;
+        if (!placed)
+            return hs_fail("%s: compared against %s=%s, but %s is neither x nor a --by column", file,
+                           o->versus[v].key, o->versus[v].value, o->versus[v].key);
+    }
     int ycol = hs_csv_need_col(csv, o->y, file), ocol = -1;
     if (ycol < 0 || hs_csv_need_col(csv, o->x, file) < 0 ||
         (o->overlay && (ocol = hs_csv_need_col(csv, o->overlay, file)) < 0))

@@ -1,5 +1,6 @@
 /* cli/cmd_plot.c — `hetsim plot` (a metric of sweep results against a
- * parameter, one curve per group, 95% confidence error bars) and `hetsim
+ * parameter, one curve per group, 95% confidence error bars, or its gain
+ * against one curve) and `hetsim
  * gantt` (the Gantt chart of one run record written with --events), both
  * drawn by gnuplot to PNG, SVG or PDF. */
 #include "analysis/csv.h"
@@ -17,12 +18,16 @@ static void plot_usage(FILE *out)
     fprintf(out,
             "usage: hetsim plot RESULTS.csv -x COL -y COL [--by COL,COL] -o OUT.png|svg|pdf\n"
             "                   [--title T] [--xlabel T] [--ylabel T] [--logx] [--logy] [--script FILE]\n"
-            "                   [--overlay COL] [--sd]\n"
+            "                   [--overlay COL] [--sd] [--where COL=VALUE]... [--gain COL=VALUE | --ratio COL=VALUE]\n"
             "Draw the mean of column Y against column X, one curve per combination of the --by\n"
             "columns, with the 95%% confidence interval of each mean as error bars (gnuplot).\n"
             "Failed runs are left out. --script also writes the gnuplot script. --overlay draws\n"
             "the mean of another column (e.g. a prediction) as a dashed line of each curve's\n"
-            "colour; --sd makes the error bars the standard deviation.\n");
+            "colour; --sd makes the error bars the standard deviation. --where keeps only the\n"
+            "rows holding that value (repeatable). --gain COL=VALUE draws instead how much\n"
+            "better (in %%) each point's mean is than the mean of the point with COL=VALUE\n"
+            "(COL: X or a --by column, whose curve or x is then not drawn); --ratio that\n"
+            "point's mean over ours.\n");
 }
 
 static void gantt_usage(FILE *out)
@@ -34,11 +39,27 @@ static void gantt_usage(FILE *out)
             "the memory of each GPU on its row. Default output: RUN.png.\n");
 }
 
+/* COL=VALUE into a new pair of *kv (split at the first '=': values hold
+ * '=' and ',', as workloads do). */
+static void add_pair(const char *opt, const char *text, struct hs_study_kv **kv, int *n)
+{
+    const char *eq = strchr(text, '=');
+    if (!eq || eq == text)
+        hs_die(HS_EXIT_USAGE, "plot: option --%s: '%s' is not COL=VALUE", opt, text);
+    *kv = hs_xrealloc(*kv, (size_t)(*n + 1) * sizeof **kv);
+    char *key = hs_xstrdup(text);
+    key[eq - text] = 0;
+    (*kv)[(*n)++] = (struct hs_study_kv){key, hs_xstrdup(eq + 1)};
+}
+
 static void parse_plot(int argc, char **argv, struct hs_plot_opts *o, const char **file)
 {
-    enum { O_BY = 256, O_TITLE, O_XLABEL, O_YLABEL, O_LOGX, O_LOGY, O_SCRIPT, O_OVERLAY, O_SD };
+    enum { O_BY = 256, O_TITLE, O_XLABEL, O_YLABEL, O_LOGX, O_LOGY, O_SCRIPT, O_OVERLAY, O_SD, O_WHERE,
+           O_GAIN, O_RATIO };
     static const struct option opts[] = {
         {"overlay", required_argument, 0, O_OVERLAY}, {"sd", no_argument, 0, O_SD},
+        {"where", required_argument, 0, O_WHERE},     {"gain", required_argument, 0, O_GAIN},
+        {"ratio", required_argument, 0, O_RATIO},
         {"by", required_argument, 0, O_BY},         {"title", required_argument, 0, O_TITLE},
         {"xlabel", required_argument, 0, O_XLABEL}, {"ylabel", required_argument, 0, O_YLABEL},
         {"logx", no_argument, 0, O_LOGX},           {"logy", no_argument, 0, O_LOGY},
@@ -61,6 +82,14 @@ static void parse_plot(int argc, char **argv, struct hs_plot_opts *o, const char
         case O_SCRIPT: o->script = optarg; break;
         case O_OVERLAY: o->overlay = optarg; break;
         case O_SD: o->sd = true; break;
+        case O_WHERE: add_pair("where", optarg, (struct hs_study_kv **)&o->where, &o->nwhere); break;
+        case O_GAIN:
+        case O_RATIO:
+            if (o->stat && strcmp(o->stat, c == O_GAIN ? "gain_pct" : "ratio") != 0)
+                hs_die(HS_EXIT_USAGE, "plot: --gain and --ratio do not go together");
+            o->stat = c == O_GAIN ? "gain_pct" : "ratio";
+            add_pair(c == O_GAIN ? "gain" : "ratio", optarg, (struct hs_study_kv **)&o->versus, &o->nversus);
+            break;
         case 'h': plot_usage(stdout); exit(HS_EXIT_OK);
         }
     }
@@ -70,6 +99,13 @@ static void parse_plot(int argc, char **argv, struct hs_plot_opts *o, const char
         hs_die(HS_EXIT_USAGE, "plot: -x, -y and -o are required (see `hetsim plot --help`)");
     *file = argv[optind];
     hs_output_require("plot", "-o", o->output, false);
+}
+
+static void free_pairs(struct hs_study_kv *kv, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(kv[i].key), free(kv[i].value);
+    free(kv);
 }
 
 int hs_cmd_plot(int argc, char **argv)
@@ -85,6 +121,8 @@ int hs_cmd_plot(int argc, char **argv)
         fprintf(stderr, "hetsim: %s\n", hs_last_error());
     hs_csv_free(&csv);
     free((char **)o.by);
+    free_pairs((struct hs_study_kv *)o.where, o.nwhere);
+    free_pairs((struct hs_study_kv *)o.versus, o.nversus);
     return rc;
 }
 
