@@ -107,7 +107,6 @@ static char *curve_label(const struct hs_csv *csv, const struct hs_groups *gs, i
     return hs_group_label(csv, &curve, g);
 }
 
-
 /* A comparison plot's point: group g's stat against the versus curve at
  * the same x, computed as a published value of that point would be. */
 static int compare(const struct hs_csv *csv, const char *file, const struct hs_groups *gs, int g,
@@ -344,8 +343,8 @@ static void draw(struct hs_buf *b, const struct hs_csv *csv, const struct hs_gro
     hs_buf_free(&plot);
 }
 
-/* The rows holding the plot's where values: a view sharing csv's cells
- * (free its rows array only). */
+/* The rows holding the plot's where values (every row without any): a
+ * view sharing csv's cells (free its rows array only). */
 static int select_rows(const struct hs_csv *csv, const char *file, const struct hs_plot_opts *o,
                        struct hs_csv *view)
 {
@@ -367,32 +366,14 @@ static int select_rows(const struct hs_csv *csv, const char *file, const struct 
     return rc;
 }
 
-static int plot_rows(const struct hs_csv *csv, const char *file, const struct hs_plot_opts *o);
-
-int hs_plot_metric(const struct hs_csv *csv, const char *file, const struct hs_plot_opts *o)
-{
-    if (!o->nwhere)
-        return plot_rows(csv, file, o);
-    struct hs_csv view;
-    int rc = select_rows(csv, file, o, &view);
-    if (!rc)
-        rc = plot_rows(&view, file, o);
-    free(view.rows);
-    return rc;
-}
-
 static int plot_rows(const struct hs_csv *csv, const char *file, const struct hs_plot_opts *o)
 {
     if (o->stat && o->overlay)
         return hs_fail("%s: a comparison plot (%s) draws no overlay", file, o->stat);
-    for (int v = 0; v < o->nversus; v++) {
-        bool placed = strcmp(o->versus[v].key, o->x) == 0;
-        for (int b = 0; b < o->nby && !placed; b++)
-            placed = strcmp(o->versus[v].key, o->by[b]) == 0;
-        if (!placed)
-            return hs_fail("%s: compared against %s=%s, but %s is neither x nor a --by column", file,
-                           o->versus[v].key, o->versus[v].value, o->versus[v].key);
-    }
+    int v = hs_study_misplaced_versus(o->x, o->by, o->nby, o->versus, o->nversus);
+    if (v >= 0)
+        return hs_fail("%s: compared against %s=%s, but %s is neither x nor a --by column", file,
+                       o->versus[v].key, o->versus[v].value, o->versus[v].key);
     int ycol = hs_csv_need_col(csv, o->y, file), ocol = -1;
     if (ycol < 0 || hs_csv_need_col(csv, o->x, file) < 0 ||
         (o->overlay && (ocol = hs_csv_need_col(csv, o->overlay, file)) < 0))
@@ -424,5 +405,15 @@ static int plot_rows(const struct hs_csv *csv, const char *file, const struct hs
     hs_buf_free(&b);
     free(f.xs), free(f.first_group), free(f.pts), free(f.over), free(f.pub);
     hs_groups_free(&gs);
+    return rc;
+}
+
+int hs_plot_metric(const struct hs_csv *csv, const char *file, const struct hs_plot_opts *o)
+{
+    struct hs_csv view;
+    int rc = select_rows(csv, file, o, &view);
+    if (!rc)
+        rc = plot_rows(&view, file, o);
+    free(view.rows);
     return rc;
 }

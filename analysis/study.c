@@ -292,6 +292,19 @@ static int load_table(const struct where *w, const cJSON *o, struct hs_study *st
                : 0;
 }
 
+int hs_study_misplaced_versus(const char *x, char *const *by, int nby, const struct hs_study_kv *versus,
+                              int nversus)
+{
+    for (int v = 0; v < nversus; v++) {
+        bool placed = strcmp(x, versus[v].key) == 0;
+        for (int b = 0; b < nby && !placed; b++)
+            placed = strcmp(by[b], versus[v].key) == 0;
+        if (!placed)
+            return v;
+    }
+    return -1;
+}
+
 /* A comparison plot's stat and versus go together, and versus names x or
  * --by columns: each point is compared with the curve or x those values pick. */
 static int comparison_plot(const struct where *w, const struct hs_study_plot *p)
@@ -304,15 +317,11 @@ static int comparison_plot(const struct where *w, const struct hs_study_plot *p)
     if (!p->stat != !p->nversus)
         return bad(w, p->stat ? "a plot's stat needs versus (the curve compared against)"
                               : "a plot's versus goes with stat gain_pct or ratio");
-    for (int v = 0; v < p->nversus; v++) {
-        bool by = strcmp(p->x, p->versus[v].key) == 0;
-        for (int b = 0; b < p->nby && !by; b++)
-            by = strcmp(p->by[b], p->versus[v].key) == 0;
-        struct where wk = sub(w, "versus", 0), wkk = sub(&wk, p->versus[v].key, 0);
-        if (!by)
-            return bad(&wkk, "neither x nor one of by (versus picks the curve or the x compared against)");
-    }
-    return 0;
+    int v = hs_study_misplaced_versus(p->x, p->by, p->nby, p->versus, p->nversus);
+    if (v < 0)
+        return 0;
+    struct where wv = sub(w, "versus", 0), wk = sub(&wv, p->versus[v].key, 0);
+    return bad(&wk, "neither x nor one of by (versus picks the curve or the x compared against)");
 }
 
 static int load_plot(const struct where *w, const cJSON *o, struct hs_study_plot *p)
@@ -589,7 +598,7 @@ static void free_list(char **list, int n)
     free(list);
 }
 
-static void free_kv(struct hs_study_kv *kv, int n)
+void hs_study_kv_free(struct hs_study_kv *kv, int n)
 {
     for (int i = 0; i < n; i++) {
         free(kv[i].key);
@@ -602,7 +611,7 @@ void hs_study_free(struct hs_study *st)
 {
     free(st->path), free(st->name), free(st->title), free(st->description), free(st->source);
     free(st->analysis);
-    free_kv(st->base, st->nbase);
+    hs_study_kv_free(st->base, st->nbase);
     for (int a = 0; a < st->naxes; a++)
         hs_sweep_axis_free(&st->axes[a]);
     free(st->axes);
@@ -613,15 +622,15 @@ void hs_study_free(struct hs_study *st)
         struct hs_study_plot *p = &st->plots[i];
         free(p->file), free(p->x), free(p->y), free(p->title), free(p->xlabel), free(p->ylabel);
         free(p->overlay), free(p->stat);
-        free_kv(p->versus, p->nversus), free_kv(p->where, p->nwhere);
+        hs_study_kv_free(p->versus, p->nversus), hs_study_kv_free(p->where, p->nwhere);
         free_list(p->by, p->nby);
     }
     free(st->plots);
     for (int i = 0; i < st->nrefs; i++) {
-        free_kv(st->refs[i].where, st->refs[i].nwhere);
+        hs_study_kv_free(st->refs[i].where, st->refs[i].nwhere);
         free(st->refs[i].metric), free(st->refs[i].source), free(st->refs[i].stat);
         free(st->refs[i].bound), free(st->refs[i].claim), free(st->refs[i].over);
-        free_kv(st->refs[i].versus, st->refs[i].nversus);
+        hs_study_kv_free(st->refs[i].versus, st->refs[i].nversus);
     }
     free(st->refs);
     memset(st, 0, sizeof *st);

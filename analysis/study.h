@@ -42,9 +42,9 @@ struct hs_study_plot {
     char *overlay; /* a column drawn as a dashed line per curve (NULL: none) */
     bool sd;       /* "errors": "sd" (default "ci95") */
     /* a comparison plot: y's "gain_pct" or "ratio" (as struct hs_study_ref's
-     * stat) of each curve against the rows that differ from it by these
-     * pairs of --by columns (e.g. every policy against online HEFT), NULL /
-     * 0 for the mean of y */
+     * stat) of each point against the point these pairs of x or --by
+     * columns pick (e.g. every policy against online HEFT), NULL / 0 for the
+     * mean of y */
     char *stat;
     struct hs_study_kv *versus;
     int nversus;
@@ -108,6 +108,13 @@ struct hs_study {
     struct hs_study_ref *refs;
     int nrefs;
 };
+
+/* The first of the versus pairs whose key is neither x nor one of by (a
+ * comparison plot's versus must pick a curve or an x value), or -1. */
+int hs_study_misplaced_versus(const char *x, char *const *by, int nby, const struct hs_study_kv *versus,
+                              int nversus);
+/* Free n pairs and the array. */
+void hs_study_kv_free(struct hs_study_kv *kv, int n);
 
 /* Load a study by name (found in the study directories) or path. -1 with
  * hs_fail ("FILE: sweep.vary.gpus[2]: expected a string or a number"). */

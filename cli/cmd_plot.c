@@ -101,13 +101,6 @@ static void parse_plot(int argc, char **argv, struct hs_plot_opts *o, const char
     hs_output_require("plot", "-o", o->output, false);
 }
 
-static void free_pairs(struct hs_study_kv *kv, int n)
-{
-    for (int i = 0; i < n; i++)
-        free(kv[i].key), free(kv[i].value);
-    free(kv);
-}
-
 int hs_cmd_plot(int argc, char **argv)
 {
     struct hs_plot_opts o = {0};
@@ -121,8 +114,8 @@ int hs_cmd_plot(int argc, char **argv)
         fprintf(stderr, "hetsim: %s\n", hs_last_error());
     hs_csv_free(&csv);
     free((char **)o.by);
-    free_pairs((struct hs_study_kv *)o.where, o.nwhere);
-    free_pairs((struct hs_study_kv *)o.versus, o.nversus);
+    hs_study_kv_free((struct hs_study_kv *)o.where, o.nwhere);
+    hs_study_kv_free((struct hs_study_kv *)o.versus, o.nversus);
     return rc;
 }
 
