@@ -2,7 +2,8 @@
 # tools/deploy_cuda.sh — build hetsim-real, with its GPUs, for a GPU node that
 # has the CUDA driver and libraries but none of hetsim's other dependencies
 # (no SimGrid, GSL, igraph, OpenBLAS, libxml2): GSL, igraph, OpenBLAS
-# (serial), LAPACKE, gfortran and libxml2 (with its ICU, lzma and zlib, whose
+# (its pthreads build: the sequential one is not safe for several CPU
+# workers at once, sim/engines/real/blas_threads.c), LAPACKE, gfortran and libxml2 (with its ICU, lzma and zlib, whose
 # static archives Debian's libxml2-dev brings) are linked statically (only
 # the objects used come in), the CUDA runtime statically, cuBLAS/cuSOLVER
 # dynamically from the node; cJSON and cgraph, which Debian ships without
@@ -30,7 +31,7 @@ link() { # OUTPUT OBJECTS...: the hetsim libraries and the static dependencies
         "$BUILD/analysis/libhetsim_analysis.a" "$BUILD/workloads/libhetsim_workloads.a" \
         "$BUILD/policies/libhetsim_policies.a" "$BUILD/policies/libhetsim_bm.a" "$BUILD/sim/libhetsim_sim.a" \
         "$BUILD/platforms/libhetsim_platforms.a" \
-        $ML/libigraph.a $ML/libgsl.a $ML/liblapacke.a $ML/openblas-serial/libopenblas.a \
+        $ML/libigraph.a $ML/libgsl.a $ML/liblapacke.a $ML/openblas-pthread/libopenblas.a \
         "$GCCLIB/libgfortran.a" "$GCCLIB/libquadmath.a" $ML/libcunit.a \
         $ML/libxml2.a $ML/libicuuc.a $ML/libicudata.a $ML/liblzma.a $ML/libz.a \
         -L"$CUDA/lib64" -lcudart_static -lcublas -lcusolver \

@@ -16,6 +16,7 @@
 #include "workloads/workload.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -319,6 +320,75 @@ static void test_loop(void)
     free(out);
 }
 
+/* ---- two CPU workers at once ------------------------------------------------------ */
+
+/* The calibration of two cores (calibrate --cores 2: on a 2-core machine the
+ * runtime shares a core with a worker) with every family's kernels at nb 64. */
+static const char *calibrated_two(void)
+{
+    static char dir[1024];
+    if (dir[0])
+        return dir;
+    char *d = hs_test_tmp(""), args[2048], *err = NULL;
+    snprintf(dir, sizeof dir, "%s", d);
+    free(d);
+    snprintf(args, sizeof args, "calibrate -o t --dir %s --gpus 0 --cores 2 --nb 64 --workloads cholesky,lu,qr "
+             "--reps 1", dir);
+    int rc = hs_test_cli(args, NULL, &err);
+    if (rc)
+        fprintf(stderr, "\n`hetsim %s` -> %d: %s", args, rc, err);
+    free(err);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    return dir;
+}
+
+/* Every workload with real kernels, measured with two CPU workers computing
+ * at once under each policy, several times (a race between workers shows
+ * intermittently): every result right and every task run. Task counts by
+ * hand, NT = n / nb: Cholesky NT + 2 NT(NT-1)/2 + NT(NT-1)(NT-2)/6 (8 tiles:
+ * 8 + 28 + 28 + 56 = 120); GEMM NT^3 (6: 216); LU and QR NT + 2 NT(NT-1)/2
+ * + (NT-1)NT(2NT-1)/6 (8: 8 + 28 + 28 + 140 = 204). LU and QR with inner
+ * blocking ib < nb, where LAPACK's panels call DGEMV: the sequential
+ * OpenBLAS shares its buffers between the workers there. */
+static void test_two_workers(void)
+{
+    const char *dir = calibrated_two();
+    static const struct {
+        const char *w;
+        int tasks;
+    } cases[] = {
+        {"cholesky:n=512,nb=64", 120}, {"gemm:n=384,nb=64", 216},
+        {"lu:n=512,nb=64,ib=16", 204},  {"qr:n=512,nb=64,ib=16", 204},
+        {"lu:n=512,nb=64,ib=64", 204},  {"qr:n=512,nb=64,ib=32", 204},
+    };
+    const char *policies[] = {"eager", "dmda", "heft", "ws"};
+    int wrong = 0, runs = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        for (int p = 0; p < 4; p++)
+            for (int rep = 0; rep < 3; rep++) {
+                char args[512], *path;
+                snprintf(args, sizeof args, "-w %s -s %s --gpus 0 --cpus 2", cases[c].w, policies[p]);
+                cJSON *real = run_on(dir, "real", args, &path);
+                CU_ASSERT_PTR_NOT_NULL_FATAL(real);
+                const cJSON *res = cJSON_GetObjectItem(real, "results");
+                bool ok = cJSON_IsTrue(cJSON_GetObjectItem(res, "residual_ok"));
+                if (!ok)
+                    fprintf(stderr, "\n%s under %s (run %d): residual %g\n", cases[c].w, policies[p], rep,
+                            cJSON_GetObjectItem(res, "residual")->valuedouble);
+                wrong += !ok;
+                runs++;
+                CU_ASSERT_EQUAL(cJSON_GetObjectItem(res, "tasks")->valueint, cases[c].tasks);
+                CU_ASSERT_EQUAL(tasks_on(real, "cpu"), cases[c].tasks);
+                CU_ASSERT_EQUAL(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(real, "events"), "tasks")),
+                                cases[c].tasks);
+                cJSON_Delete(real);
+                remove(path);
+                free(path);
+            }
+    CU_ASSERT_EQUAL(runs, 6 * 4 * 3);
+    CU_ASSERT_EQUAL(wrong, 0);
+}
+
 /* ---- synthetic DAGs ------------------------------------------------------------- */
 
 /* Every task of the measured run lasted at least its duration in the
@@ -476,6 +546,7 @@ int main(void)
         {"real kernels on a core, residual catches a missing task", test_cpu_kernels_and_residual},
         {"machine descriptions (GPUs, cores only) and their platform", test_machine_files},
         {"calibrate, simulate, measure, compare on the cores", test_loop},
+        {"two CPU workers at once: every workload right under every policy", test_two_workers},
         {"synthetic DAGs measured with spin kernels", test_synthetic_dags},
         {"measured runs refuse bad input", test_bad_input},
         CU_TEST_INFO_NULL,

@@ -26,6 +26,7 @@
  * SimGrid platform of the machine), perf/NAME.json (timing table, every
  * entry marked as measured here). */
 #include "sim/engines/real/calibrate.h"
+#include "sim/engines/real/blas_threads.h"
 #include "sim/engines/real/calibrate_gpu.h"
 #include "sim/engines/real/calibrate_run.h"
 #include "sim/engines/real/machine.h"
@@ -543,6 +544,8 @@ int hs_calibrate(const struct hs_calibrate_opts *o)
     char xml[4096];
     snprintf(xml, sizeof xml, "%s/%s.xml", o->dir, o->name);
     int rc = describe_machine(&c);
+    if (!rc)
+        rc = hs_blas_threads_ready(c.cpu_threads);
     if (!rc) /* the overhead runs need the machine's files */
         rc = save_machine(&c, xml);
     if (!rc)
