@@ -13,6 +13,7 @@
 #include "sim/engines/real/calibrate_run.h"
 #include "sim/engines/real/pin.h"
 #include "sim/engines/real/run_real.h"
+#include "sim/engines/real/topology.h"
 #include "sim/util.h"
 
 #include <gsl/gsl_sort.h>
@@ -24,21 +25,9 @@
 
 size_t hs_calibrate_cache_bytes(void)
 {
-    size_t largest = 0;
-    for (int i = 0; i < 10; i++) {
-        char path[96], unit = 0;
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-        FILE *f = fopen(path, "r");
-        unsigned long v = 0;
-        if (!f)
-            continue;
-        int got = fscanf(f, "%lu%c", &v, &unit);
-        fclose(f);
-        size_t bytes = got < 1 ? 0 : unit == 'K' ? v << 10 : unit == 'M' ? v << 20 : unit == 'G' ? v << 30 : v;
-        if (bytes > largest)
-            largest = bytes;
-    }
-    return largest ? largest : (size_t)32 << 20;
+    struct hs_topology t;
+    hs_topology_describe(&t); /* without hwloc: no cache */
+    return t.largest_cache_bytes ? t.largest_cache_bytes : (size_t)32 << 20;
 }
 
 struct run_job {

@@ -10,13 +10,16 @@
  * outstanding), fires expired timers, and sleeps otherwise until a timer is
  * due or the run ends.
  *
- * Threads are pinned: the calling thread (every GPU's driving) to the first
- * core of its affinity set, CPU worker i to the next ones, so that a worker
- * is one core, as in the model, and a run does not depend on where the
- * operating system moves its threads. */
+ * Threads are pinned, each to a physical core of its own (pin.h: never two
+ * on hyperthreads of one core): the calling thread (every GPU's driving) to
+ * the first core of its affinity set, or with GPUs to the first on the NUMA
+ * node of the first GPU when hwloc knows it, CPU worker i to the next ones,
+ * so that a worker is one core, as in the model, and a run does not depend
+ * on where the operating system moves its threads. */
 #include "sim/engines/real/engine.h"
 #include "sim/engines/real/engine_gpu.h"
 #include "sim/engines/real/pin.h"
+#include "sim/engines/real/topology.h"
 #include "sim/util.h"
 
 #include <math.h>
@@ -335,8 +338,8 @@ static void stop_cpus(struct real_engine *eng)
         }
 }
 
-/* Start the CPU worker threads, each on a core of its own after the calling
- * thread's, and wait until they are warm. */
+/* Start the CPU worker threads, each on a physical core of its own after
+ * the calling thread's, and wait until they are warm. */
 static int start_cpus(struct real_engine *eng, const struct hs_cores *cores)
 {
     int started = 0;
@@ -387,6 +390,22 @@ static int run_error(struct real_engine *eng)
     return 0;
 }
 
+/* The NUMA node of the first GPU the run uses (device 0, setup_gpus' first),
+ * where the calling thread drives the GPUs from; -1 without GPUs or when
+ * it is not known. */
+static int gpus_numa_node(const struct hs_platform *pf)
+{
+#ifdef HETSIM_HAVE_CUDA
+    char id[32];
+    for (int node = 0; node < pf->nnodes; node++)
+        if (pf->nodes[node].kind == HS_NODE_GPU)
+            return hs_real_gpus_pci_bus_id(0, id, (int)sizeof id) ? -1 : hs_topology_gpu_numa_node(id);
+#else
+    (void)pf;
+#endif
+    return -1;
+}
+
 int hs_real_engine_run(struct hs_sched *rt, const struct hs_platform *pf,
                        const struct hs_numeric *num, void **host, double *core_time)
 {
@@ -399,7 +418,7 @@ int hs_real_engine_run(struct hs_sched *rt, const struct hs_platform *pf,
     pthread_cond_init(&eng.cv, NULL);
     eng.cpu = hs_xcalloc((size_t)pf->nworkers, sizeof *eng.cpu);
     struct hs_cores *cores = hs_cores_get();
-    hs_cores_pin(cores, pthread_self(), 0);
+    hs_cores_pin_near(cores, pthread_self(), gpus_numa_node(pf));
     int rc = setup_gpus(&eng);
     if (!rc)
         rc = start_cpus(&eng, cores);

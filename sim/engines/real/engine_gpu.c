@@ -57,6 +57,11 @@ int hs_real_gpus_visible(void)
     return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
 }
 
+int hs_real_gpus_pci_bus_id(int device, char *id, int size)
+{
+    return cudaDeviceGetPCIBusId(id, size, device) == cudaSuccess ? 0 : -1;
+}
+
 int hs_real_gpus_check_memory(const struct hs_platform *pf, const struct hs_dag *dag)
 {
     const double reserve = 512.0 * 1048576; /* cuBLAS/cuSOLVER handles and workspaces */

@@ -24,6 +24,9 @@ struct hs_real_gpus;
 
 /* GPUs visible here (0 if CUDA sees none). */
 int hs_real_gpus_visible(void);
+/* GPU `device`'s PCI bus id ("0000:65:00.0") in id: 0, or -1 if CUDA cannot
+ * tell (where it sits: topology.h). */
+int hs_real_gpus_pci_bus_id(int device, char *id, int size);
 
 /* Refuse data that do not fit on every GPU memory node of pf, with room for
  * the libraries' workspaces: -1 with hs_fail. */

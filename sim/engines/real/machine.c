@@ -31,6 +31,58 @@ static struct hs_link_fit link_of(const cJSON *o, const char *key, bool *ok)
     return f;
 }
 
+/* A whole number in [1, 1e6] (a count of cores and the like). */
+static int count_of(const cJSON *o, const char *key, bool *ok)
+{
+    double v = number(o, key, ok);
+    if (!(v >= 1 && v <= 1e6 && v == floor(v)))
+        *ok = false;
+    return *ok ? (int)v : 0;
+}
+
+/* The optional "topology" object into t (left zeroed when absent); false
+ * if it is there but not well formed. */
+static bool topology_of(const cJSON *root, struct hs_topology *t)
+{
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(root, "topology");
+    if (!o)
+        return true;
+    bool ok = cJSON_IsObject(o);
+    const cJSON *model = cJSON_GetObjectItemCaseSensitive(o, "cpu_model");
+    t->packages = count_of(o, "packages", &ok);
+    t->numa_nodes = count_of(o, "numa_nodes", &ok);
+    t->cores = count_of(o, "cores", &ok);
+    t->pus = count_of(o, "pus", &ok);
+    double cache = number(o, "largest_cache_bytes", &ok);
+    t->largest_cache_bytes = cache < 1e18 ? (size_t)cache : 0;
+    ok &= cache < 1e18 && t->pus >= t->cores && cJSON_IsString(model);
+    if (ok)
+        snprintf(t->cpu_model, sizeof t->cpu_model, "%s", model->valuestring);
+    else
+        memset(t, 0, sizeof *t);
+    return ok;
+}
+
+/* A GPU's optional "pci_bus_id" and "numa_node" (only beside a PCI bus
+ * id) into p; false if they are there but not well formed. */
+static bool place_of(const cJSON *o, struct hs_machine_place *p)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(o, "pci_bus_id");
+    const cJSON *node = cJSON_GetObjectItemCaseSensitive(o, "numa_node");
+    p->numa_node = -1;
+    if (id && (!cJSON_IsString(id) || strlen(id->valuestring) >= sizeof p->pci_bus_id))
+        return false;
+    if (id)
+        snprintf(p->pci_bus_id, sizeof p->pci_bus_id, "%s", id->valuestring);
+    if (!node)
+        return true;
+    bool ok = id != NULL;
+    double v = number(o, "numa_node", &ok);
+    ok &= v <= 1e6 && v == floor(v);
+    p->numa_node = ok ? (int)v : -1;
+    return ok;
+}
+
 int hs_machine_load(const char *path, struct hs_machine *m)
 {
     memset(m, 0, sizeof *m);
@@ -48,7 +100,7 @@ int hs_machine_load(const char *path, struct hs_machine *m)
     hs_buf_free(&b);
     if (!root)
         return hs_fail("machine file %s", err);
-    bool ok = true;
+    bool ok = true, placed = true;
     const cJSON *gpus = cJSON_GetObjectItemCaseSensitive(root, "gpus");
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
     const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "gpu_model");
@@ -56,11 +108,14 @@ int hs_machine_load(const char *path, struct hs_machine *m)
     m->core_speed = number(root, "core_speed", &ok);
     m->ngpus = cJSON_GetArraySize(gpus);
     m->gpus = hs_xcalloc((size_t)(m->ngpus ? m->ngpus : 1), sizeof *m->gpus);
+    m->places = hs_xcalloc((size_t)(m->ngpus ? m->ngpus : 1), sizeof *m->places);
     for (int i = 0; i < m->ngpus; i++) {
         const cJSON *g = cJSON_GetArrayItem(gpus, i);
         m->gpus[i] = (struct hs_machine_gpu){number(g, "memsize", &ok), number(g, "speed", &ok),
                                              link_of(g, "h2d", &ok), link_of(g, "d2h", &ok)};
+        placed &= place_of(g, &m->places[i]);
     }
+    bool topology = topology_of(root, &m->topology);
     const cJSON *over = cJSON_GetObjectItemCaseSensitive(root, "task_overhead");
     static const char *const arch[HS_NARCH] = {"cpu", "gpu"};
     for (int a = 0; a < HS_NARCH; a++) {
@@ -77,6 +132,32 @@ int hs_machine_load(const char *path, struct hs_machine *m)
                        "speed, h2d and d2h {bandwidth > 0, latency}, and task_overhead {cpu, gpu} >= 0 if "
                        "given", path);
     }
+    if (!placed || !topology) {
+        hs_machine_free(m);
+        return hs_fail(placed ? "machine file %s: topology needs packages, numa_nodes, cores and pus (whole "
+                                "numbers >= 1, pus >= cores), largest_cache_bytes >= 0 and cpu_model"
+                              : "machine file %s: a GPU's pci_bus_id must be a string of at most 31 "
+                                "characters, and its numa_node a whole number >= 0 beside a pci_bus_id",
+                       path);
+    }
+    m->file = hs_xstrdup(path);
+    return 0;
+}
+
+int hs_machine_check_topology(const struct hs_machine *m)
+{
+    const struct hs_topology *t = &m->topology;
+    struct hs_topology here;
+    if (t->cores == 0 || hs_topology_describe(&here))
+        return 0;
+    const char *file = m->file ? m->file : m->name;
+    if (t->cores > here.cores)
+        return hs_fail("machine file %s: topology.cores is %d, but this machine has %d physical core%s that "
+                       "this process may use (calibrate it here: hetsim calibrate)",
+                       file, t->cores, here.cores, here.cores == 1 ? "" : "s");
+    if (strcmp(t->cpu_model, here.cpu_model) != 0)
+        return hs_fail("machine file %s: topology.cpu_model is \"%s\", but this machine's is \"%s\" "
+                       "(calibrate it here: hetsim calibrate)", file, t->cpu_model, here.cpu_model);
     return 0;
 }
 
@@ -102,6 +183,12 @@ int hs_machine_save(const char *path, const struct hs_machine *m)
         cJSON_AddNumberToObject(g, "speed", m->gpus[i].speed);
         cJSON_AddItemToObject(g, "h2d", link_json(&m->gpus[i].h2d));
         cJSON_AddItemToObject(g, "d2h", link_json(&m->gpus[i].d2h));
+        const struct hs_machine_place *p = m->places ? &m->places[i] : NULL;
+        if (p && p->pci_bus_id[0]) {
+            cJSON_AddStringToObject(g, "pci_bus_id", p->pci_bus_id);
+            if (p->numa_node >= 0)
+                cJSON_AddNumberToObject(g, "numa_node", p->numa_node);
+        }
         cJSON_AddItemToArray(gpus, g);
     }
     if (!isnan(m->task_overhead[HS_ARCH_CPU]) || !isnan(m->task_overhead[HS_ARCH_GPU])) {
@@ -110,6 +197,16 @@ int hs_machine_save(const char *path, const struct hs_machine *m)
             cJSON_AddNumberToObject(over, "cpu", m->task_overhead[HS_ARCH_CPU]);
         if (!isnan(m->task_overhead[HS_ARCH_GPU]))
             cJSON_AddNumberToObject(over, "gpu", m->task_overhead[HS_ARCH_GPU]);
+    }
+    const struct hs_topology *t = &m->topology;
+    if (t->cores > 0) {
+        cJSON *o = cJSON_AddObjectToObject(root, "topology");
+        cJSON_AddNumberToObject(o, "packages", t->packages);
+        cJSON_AddNumberToObject(o, "numa_nodes", t->numa_nodes);
+        cJSON_AddNumberToObject(o, "cores", t->cores);
+        cJSON_AddNumberToObject(o, "pus", t->pus);
+        cJSON_AddNumberToObject(o, "largest_cache_bytes", (double)t->largest_cache_bytes);
+        cJSON_AddStringToObject(o, "cpu_model", t->cpu_model);
     }
     return hs_machine_write_json(path, root);
 }
@@ -131,6 +228,8 @@ void hs_machine_free(struct hs_machine *m)
     free(m->name);
     free(m->gpu_model);
     free(m->gpus);
+    free(m->places);
+    free(m->file);
     memset(m, 0, sizeof *m);
 }
 

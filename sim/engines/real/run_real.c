@@ -59,6 +59,8 @@ static int load_platform(const struct hs_run_config *cfg, struct hs_platform *pf
     if (!rc)
         rc = check_gpus_here(&m, pf);
     if (!rc)
+        rc = hs_machine_check_topology(&m);
+    if (!rc)
         rc = hs_blas_threads_ready(pf->nworkers - selected_gpus(pf));
     hs_machine_free(&m);
     return rc;
