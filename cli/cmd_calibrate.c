@@ -24,14 +24,19 @@ static void usage(FILE *out)
 {
     fprintf(out, "usage: hetsim calibrate -o NAME [--dir DIR] [--engine real] [--gpus G] [--nb LIST]\n"
                  "                        [--workloads cholesky,lu,qr] [--reps 5] [--single]\n"
-                 "                        [--cores C] [--cpu-threads T] [--timing run|cold|warm] [-v]\n"
+                 "                        [--cores C] [--cpu-threads T] [--corun LIST] [--timing run|cold|warm]\n"
+                 "                        [-v]\n"
                  "Measure this machine with the real engine (--engine cuda is another name for it):\n"
                  "the kernels of tiled Cholesky and GEMM, LU (inner blocking min(128, nb)) and QR on\n"
                  "cores with OpenBLAS/LAPACKE, in thread CPU time, T pinned cores at once (default:\n"
                  "the CPU workers of a default run, at most 4): --timing run (default) times every\n"
                  "task inside a run of the sample DAGs, made larger than the caches, on each of those\n"
                  "cores (a kernel then finds some tiles cached, as in a real run); cold and warm time\n"
-                 "each kernel alone, its inputs evicted from the caches or left in them. On G GPUs\n"
+                 "each kernel alone, its inputs evicted from the caches or left in them. Co-running:\n"
+                 "the CPU kernels are timed again with each number of cores busy in --corun (default\n"
+                 "1 when T > 1; none: no curve) and, with GPUs, with T cores busy while GPU 0's\n"
+                 "copies stream: the timing table's \"corun\" curve, which simulations execute for\n"
+                 "the number of workers busy when a task starts. On G GPUs\n"
                  "(default: every visible one; none without CUDA) those with a GPU version, with\n"
                  "cuBLAS/cuSOLVER back to back; pinned host<->GPU copies; what the engine and the\n"
                  "runtime add to each task (tasks of a known length run through them). Tile sizes:\n"
@@ -136,9 +141,38 @@ static int parse_nbs(const char *text, int *nbs, int max)
     return n;
 }
 
-static int calibrate(struct hs_calibrate_opts *o, const char *nb_text, const char *workloads, bool single)
+/* --corun: the other numbers of cores busy (1 to 64; the timing's own T
+ * left out, duplicates once); default 1 when T > 1; "none": no curve. */
+static int parse_corun(const char *text, int threads, int *levels, int max)
+{
+    int n = 0;
+    if (!text) {
+        if (threads > 1)
+            levels[n++] = 1;
+        return n;
+    }
+    if (strcmp(text, "none") == 0)
+        return 0;
+    char *copy = hs_xstrdup(text), *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int v = (int)hs_opt_long("--corun", tok, 1, 64);
+        bool seen = v == threads;
+        for (int i = 0; i < n; i++)
+            seen |= levels[i] == v;
+        if (!seen && n < max)
+            levels[n++] = v;
+    }
+    free(copy);
+    return n;
+}
+
+static int calibrate(struct hs_calibrate_opts *o, const char *nb_text, const char *workloads, bool single,
+                     const char *corun_text)
 {
     int ngpus = o->gpus < 0 ? hs_calibrate_gpus_visible() : o->gpus;
+    int levels[64];
+    o->ncorun = parse_corun(corun_text, hs_calibrate_cpu_threads(o, ngpus), levels, 64);
+    o->corun = levels;
     if (!nb_text)
         nb_text = ngpus > 0 ? "512,1024,2048" : "128,256,512";
     int nbs[16], nnb = parse_nbs(nb_text, nbs, 16);
@@ -167,13 +201,13 @@ int hs_cmd_calibrate(int argc, char **argv)
         {"cores", required_argument, 0, 'c'},  {"verbose", no_argument, 0, 'v'},
         {"cpu-threads", required_argument, 0, 't'}, {"workloads", required_argument, 0, 'w'},
         {"gpus", required_argument, 0, 'g'},   {"help", no_argument, 0, 'h'},
-        {"timing", required_argument, 0, 'T'},
+        {"timing", required_argument, 0, 'T'}, {"corun", required_argument, 0, 'C'},
         {0, 0, 0, 0},
     };
     const char *name = NULL, *dir = ".", *nb_text = NULL, *workloads = "cholesky,lu,qr";
     long reps = 5, cores = 0, cpu_threads = 0, gpus = -1;
     bool single = false, verbose = false;
-    const char *timing = "run";
+    const char *timing = "run", *corun = NULL;
     int c;
     optind = 1;
     while ((c = hs_getopt("calibrate", argc, argv, "o:vh", opts)) != -1) {
@@ -194,6 +228,7 @@ int hs_cmd_calibrate(int argc, char **argv)
         case 'w': workloads = optarg; break;
         case 'v': verbose = true; break;
         case 'T': timing = optarg; break;
+        case 'C': corun = optarg; break;
         case 'h': usage(stdout); return HS_EXIT_OK;
         default: return HS_EXIT_USAGE;
         }
@@ -211,10 +246,10 @@ int hs_cmd_calibrate(int argc, char **argv)
     struct hs_calibrate_opts o = {.name = name, .dir = dir, .reps = (int)reps, .gpus = (int)gpus,
                                   .cores = (int)cores, .cpu_threads = (int)cpu_threads, .verbose = verbose};
     o.timing = timing_mode(timing);
-    return calibrate(&o, nb_text, workloads, single);
+    return calibrate(&o, nb_text, workloads, single, corun);
 #else
     (void)reps, (void)cores, (void)single, (void)verbose, (void)timing, (void)nb_text, (void)dir, (void)cpu_threads,
-        (void)workloads, (void)gpus;
+        (void)workloads, (void)gpus, (void)corun;
     hs_die(HS_EXIT_USAGE, "this hetsim was built without the real engine (it needs OpenBLAS and LAPACKE "
                           "at build time)");
 #endif

@@ -6,6 +6,7 @@
 #include <cjson/cJSON.h>
 #include <limits.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,20 +47,44 @@ static const char *unknown_key(const cJSON *o, const char *const *keys)
     return NULL;
 }
 
+/* A "corun" entry's busy count (an integer >= 1) and copies flag. */
+static int parse_corun(const cJSON *item, struct hs_perf_entry *e, struct entry_at at, char *err, size_t errlen)
+{
+    const cJSON *busy = cJSON_GetObjectItemCaseSensitive(item, "busy");
+    const cJSON *copies = cJSON_GetObjectItemCaseSensitive(item, "copies");
+    if (!cJSON_IsNumber(busy) || !(busy->valuedouble >= 1) || busy->valuedouble > 65536 ||
+        busy->valuedouble != floor(busy->valuedouble))
+        return entry_error(err, errlen, at, "field 'busy' (workers running kernels at once) must be an "
+                           "integer in [1, 65536]");
+    if (copies && !cJSON_IsBool(copies))
+        return entry_error(err, errlen, at, "field 'copies' must be true or false");
+    if (!cJSON_GetObjectItemCaseSensitive(item, "seconds"))
+        return entry_error(err, errlen, at, "a corun entry gives 'seconds', not 'gflops'");
+    e->busy = (int)busy->valuedouble;
+    e->copies = cJSON_IsTrue(copies);
+    return 0;
+}
+
 static int parse_entry(const cJSON *item, struct hs_perf_entry *e, struct entry_at at, char *err,
                        size_t errlen)
 {
     static const char *const keys[] = {"kernel", "arch", "nb", "seconds", "gflops", "source",
                                        "gpus", "tasks", NULL};
+    static const char *const corun_keys[] = {"kernel", "arch", "nb", "seconds", "source", "busy",
+                                             "copies", NULL};
+    bool corun = strcmp(at.list, "corun") == 0;
     if (!cJSON_IsObject(item))
         return entry_error(err, errlen, at, "not an object");
-    const char *unknown = unknown_key(item, keys);
+    const char *unknown = unknown_key(item, corun ? corun_keys : keys);
     if (unknown) {
         char what[192];
-        snprintf(what, sizeof what, "unknown key '%.64s' (valid: kernel, arch, nb, seconds, gflops, "
-                 "source, gpus, tasks)", unknown);
+        snprintf(what, sizeof what, "unknown key '%.64s' (valid: %s)", unknown,
+                 corun ? "kernel, arch, nb, seconds, source, busy, copies"
+                       : "kernel, arch, nb, seconds, gflops, source, gpus, tasks");
         return entry_error(err, errlen, at, what);
     }
+    if (corun && parse_corun(item, e, at, err, errlen))
+        return -1;
     const cJSON *kernel = cJSON_GetObjectItemCaseSensitive(item, "kernel");
     const cJSON *arch = cJSON_GetObjectItemCaseSensitive(item, "arch");
     const cJSON *nb = cJSON_GetObjectItemCaseSensitive(item, "nb");
@@ -134,6 +159,21 @@ static int parse_list(const cJSON *list, const char *name, const char *path,
     return 0;
 }
 
+/* Every entry of a list names a kernel the "kernels" list times on its arch:
+ * the engine executes the table's own durations. */
+static int check_timed(const struct hs_perfmodel *pm, const struct hs_perf_entry *list, int n, const char *name,
+                       const char *path, char *err, size_t errlen)
+{
+    for (int i = 0; i < n; i++)
+        if (!hs_perf_has(pm, list[i].kernel, list[i].arch)) {
+            char what[160];
+            snprintf(what, sizeof what, "kernel '%s' on %s is not timed in 'kernels'", list[i].kernel,
+                     list[i].arch);
+            return entry_error(err, errlen, (struct entry_at){path, name, i}, what);
+        }
+    return 0;
+}
+
 int hs_perf_load(const char *path, struct hs_perfmodel *pm, char *err, size_t errlen)
 {
     memset(pm, 0, sizeof *pm);
@@ -146,11 +186,11 @@ int hs_perf_load(const char *path, struct hs_perfmodel *pm, char *err, size_t er
         return -1;
     int rc = -1;
     static const char *const top_keys[] = {"description", "platform", "overhead_seconds",
-                                           "overhead_source", "kernels", "calibrated", NULL};
+                                           "overhead_source", "kernels", "calibrated", "corun", NULL};
     const char *unknown = cJSON_IsObject(root) ? unknown_key(root, top_keys) : NULL;
     if (unknown) {
         snprintf(err, errlen, "%s: unknown key '%.64s' (valid: description, platform, "
-                 "overhead_seconds, overhead_source, kernels, calibrated)", path, unknown);
+                 "overhead_seconds, overhead_source, kernels, calibrated, corun)", path, unknown);
         goto out;
     }
     const cJSON *kernels = cJSON_GetObjectItemCaseSensitive(root, "kernels");
@@ -170,14 +210,16 @@ int hs_perf_load(const char *path, struct hs_perfmodel *pm, char *err, size_t er
     if (calibrated && parse_list(calibrated, "calibrated", path, &pm->calibrated, &pm->ncalibrated,
                                  err, errlen))
         goto out;
-    for (int i = 0; i < pm->ncalibrated; i++) /* the engine executes the table's own durations */
-        if (!hs_perf_has(pm, pm->calibrated[i].kernel, pm->calibrated[i].arch)) {
-            char what[160];
-            snprintf(what, sizeof what, "kernel '%s' on %s is not timed in 'kernels'",
-                     pm->calibrated[i].kernel, pm->calibrated[i].arch);
-            entry_error(err, errlen, (struct entry_at){path, "calibrated", i}, what);
-            goto out;
-        }
+    if (check_timed(pm, pm->calibrated, pm->ncalibrated, "calibrated", path, err, errlen))
+        goto out;
+    const cJSON *corun = cJSON_GetObjectItemCaseSensitive(root, "corun");
+    if (corun && !cJSON_IsArray(corun)) {
+        snprintf(err, errlen, "%s: field 'corun' must be an array", path);
+        goto out;
+    }
+    if (corun && (parse_list(corun, "corun", path, &pm->corun, &pm->ncorun, err, errlen) ||
+                  check_timed(pm, pm->corun, pm->ncorun, "corun", path, err, errlen)))
+        goto out;
     const cJSON *desc = cJSON_GetObjectItemCaseSensitive(root, "description");
     pm->description = dup_str(cJSON_IsString(desc) ? desc->valuestring : "");
     pm->file = dup_str(path);
@@ -203,6 +245,7 @@ void hs_perf_free(struct hs_perfmodel *pm)
 {
     free_list(pm->entries, pm->n);
     free_list(pm->calibrated, pm->ncalibrated);
+    free_list(pm->corun, pm->ncorun);
     free(pm->file);
     free(pm->description);
     memset(pm, 0, sizeof *pm);
@@ -265,4 +308,39 @@ double hs_perf_estimate(const struct hs_perfmodel *pm, const char *kernel, const
             return e->seconds > 0 ? e->seconds : flops / (e->gflops * 1e9);
     }
     return hs_perf_time(pm, kernel, arch, nb, flops);
+}
+
+/* The entries of one curve: (kernel, arch, nb, copies), the nearest busy
+ * counts below and above (or equal to) busy. */
+static bool corun_bracket(const struct hs_perfmodel *pm, const char *kernel, const char *arch, int nb, int busy,
+                          int copies, const struct hs_perf_entry **below, const struct hs_perf_entry **above)
+{
+    *below = *above = NULL;
+    for (int i = 0; i < pm->ncorun; i++) {
+        const struct hs_perf_entry *e = &pm->corun[i];
+        if (e->nb != nb || e->copies != copies || strcmp(e->kernel, kernel) != 0 || strcmp(e->arch, arch) != 0)
+            continue;
+        if (e->busy <= busy && (!*below || e->busy > (*below)->busy))
+            *below = e;
+        if (e->busy >= busy && (!*above || e->busy < (*above)->busy))
+            *above = e;
+    }
+    return *below || *above;
+}
+
+double hs_perf_corun_time(const struct hs_perfmodel *pm, const char *kernel, const char *arch, int nb,
+                          int busy, int copies)
+{
+    const struct hs_perf_entry *below, *above;
+    if (!pm || !pm->ncorun)
+        return NAN;
+    if (!corun_bracket(pm, kernel, arch, nb, busy, copies != 0, &below, &above) &&
+        (!copies || !corun_bracket(pm, kernel, arch, nb, busy, 0, &below, &above)))
+        return NAN;
+    if (!below || !above)
+        return (below ? below : above)->seconds;
+    if (below->busy == above->busy)
+        return below->seconds;
+    double f = (double)(busy - below->busy) / (above->busy - below->busy);
+    return (1 - f) * below->seconds + f * above->seconds;
 }

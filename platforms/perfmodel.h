@@ -14,7 +14,17 @@
  * recorded times include the input transfers the run did not overlap, which
  * grow with the GPUs sharing the PCIe links during calibration
  * (Beniamine 2013, §3.2.3; `hetsim calibrate-sim`
- * writes such lists). */
+ * writes such lists).
+ *
+ * And a "corun" list (same fields, in seconds, plus "busy" and optionally
+ * "copies"): what a kernel takes while `busy` workers of its architecture
+ * (itself included) run kernels at once, and, with "copies": true, while
+ * host-GPU copies stream too, as `hetsim calibrate` measures it. A core
+ * shares its caches, memory bandwidth and clock with its neighbours, so a
+ * kernel slows as more of them work; the table's "kernels" entry is one
+ * point of that curve (calibrate times it with the run's CPU workers busy),
+ * which policies are told; the engine executes the curve's value for the
+ * number busy when the task starts (hs_perf_corun_time). */
 #ifndef HS_PERFMODEL_H
 #define HS_PERFMODEL_H
 
@@ -27,6 +37,8 @@ struct hs_perf_entry {
     double seconds; /* > 0 if given as a duration */
     double gflops;  /* > 0 if given as a rate */
     char *source;   /* provenance: paper and section, measurement, or "assumption" */
+    int busy;       /* "corun" entries: workers of the arch running kernels, >= 1 (else 0) */
+    int copies;     /* "corun" entries: 1 if measured while host-GPU copies stream */
 };
 
 struct hs_perfmodel {
@@ -36,6 +48,8 @@ struct hs_perfmodel {
     struct hs_perf_entry *entries;
     int ncalibrated;
     struct hs_perf_entry *calibrated; /* recorded by a calibration run (seconds) */
+    int ncorun;
+    struct hs_perf_entry *corun;      /* durations by the number of workers busy (seconds) */
     double overhead_cpu, overhead_gpu; /* seconds added to rate-based durations */
 };
 
@@ -53,6 +67,14 @@ double hs_perf_time(const struct hs_perfmodel *pm, const char *kernel, const cha
  * when the table has one for exactly that tile size, else hs_perf_time. */
 double hs_perf_estimate(const struct hs_perfmodel *pm, const char *kernel, const char *arch, int nb,
                         double flops);
+
+/* What (kernel, arch, nb) takes while `busy` workers of arch run kernels
+ * (itself included) and, if copies, host-GPU copies stream: linear in busy
+ * between the "corun" entries of exactly that tile size, the nearest entry
+ * outside them; the curve measured without copies when the table has none
+ * with them. NAN when the table has no such curve. */
+double hs_perf_corun_time(const struct hs_perfmodel *pm, const char *kernel, const char *arch, int nb,
+                          int busy, int copies);
 
 /* Does the table know kernel on arch at all? */
 int hs_perf_has(const struct hs_perfmodel *pm, const char *kernel, const char *arch);

@@ -95,6 +95,7 @@ static void start_xfer(struct hs_sched *rt, int id)
     x->ev.start = rt->engine->now(rt->engine);
     if (x->stream >= 0)
         rt->streams[x->stream].busy = true;
+    rt->copies_active += direction(rt, x->ev.src, x->ev.dst) != HS_DIR_P2P;
     rt->activities++;
     rt->engine->transfer(rt->engine, x->ev.handle, x->ev.src, x->ev.dst, x->ev.bytes, xfer_done, rt,
                          id);
@@ -264,13 +265,16 @@ static void xfer_done(void *ctx, long id)
     x->ev.end = rt->engine->now(rt->engine);
     int h = x->ev.handle, src = x->ev.src, dst = x->ev.dst;
     enum hs_dir dir = direction(rt, src, dst);
+    rt->copies_active -= dir != HS_DIR_P2P;
     rt->bytes[dir] += x->ev.bytes;
     rt->count[dir]++;
     bool unpinned = x->pinned_src;
     if (unpinned)
         hs_cache_unpin(&rt->cache[src], h);
-    if (x->stream >= 0)
+    if (x->stream >= 0) {
         start_next_in_stream(rt, x->stream);
+        x = &rt->xfers[id]; /* starting the next copy may yield to other actors that add transfers */
+    }
     rt->arriving[(size_t)h * rt->pf->nnodes + dst] = -1;
     struct hs_waiter *waiters = x->waiters;
     x->waiters = NULL;

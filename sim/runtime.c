@@ -97,6 +97,22 @@ static double true_duration(const struct hs_sched *rt, const struct hs_task *t, 
     return cost(rt, t, w, rt->true_arch);
 }
 
+/* What t takes on w, started now: the timing table's co-running curve for
+ * the workers of w's architecture busy now (w included) and whether
+ * host-GPU copies stream, where the table has one (platforms/perfmodel.h),
+ * else its duration. The count is taken when the kernel starts and held
+ * for its whole length. */
+static double corun_duration(const struct hs_sched *rt, const struct hs_task *t, int w)
+{
+    double d = true_duration(rt, t, w);
+    if (!rt->perf || !rt->perf->ncorun || !rt->kernel_in_table[t->kernel])
+        return d;
+    enum hs_arch a = rt->pf->workers[w].arch;
+    double c = hs_perf_corun_time(rt->perf, rt->dag->kernels[t->kernel], hs_arch_name(a), t->footprint,
+                                  rt->running_arch[a], rt->copies_active > 0);
+    return isnan(c) ? d : c;
+}
+
 /* Timing-table durations and estimates per (task, arch), memoised per kernel
  * shape; they differ where the table has calibrated entries. */
 static void precompute_estimates(struct hs_sched *rt)
@@ -170,8 +186,36 @@ static int refuse_too_big(const struct hs_sched *rt, const struct hs_task *t)
                    largest);
 }
 
+/* A co-running curve must reach the run's workers of its architecture: its
+ * value past the last point measured would be a guess. */
+static int check_corun(const struct hs_sched *rt)
+{
+    const struct hs_perfmodel *pm = rt->perf;
+    for (int i = 0; pm && i < pm->ncorun; i++) {
+        const struct hs_perf_entry *e = &pm->corun[i];
+        int most = 0, workers = 0;
+        for (int j = 0; j < pm->ncorun; j++)
+            if (pm->corun[j].nb == e->nb && strcmp(pm->corun[j].kernel, e->kernel) == 0 &&
+                strcmp(pm->corun[j].arch, e->arch) == 0 && pm->corun[j].busy > most)
+                most = pm->corun[j].busy;
+        for (int w = 0; w < rt->pf->nworkers; w++)
+            workers += strcmp(hs_arch_name(rt->pf->workers[w].arch), e->arch) == 0;
+        bool used = false;
+        for (int k = 0; k < rt->dag->nkernels && !used; k++)
+            used = strcmp(rt->dag->kernels[k], e->kernel) == 0;
+        if (used && workers > most)
+            return hs_fail("timing table %s: its co-running curve of %s on %s (nb %d) stops at %d worker%s "
+                           "busy, and this run has %d %s workers (calibrate with --cpu-threads %d, or select "
+                           "at most %d)", pm->file, e->kernel, e->arch, e->nb, most, most == 1 ? "" : "s",
+                           workers, e->arch, workers, most);
+    }
+    return 0;
+}
+
 static int check_runnable(const struct hs_sched *rt)
 {
+    if (check_corun(rt))
+        return -1;
     if (rt->dag->nproc_costs > 0 && rt->dag->nproc_costs != rt->pf->nworkers)
         return hs_fail("DAG '%s' gives per-processor costs for %d processors but %d workers are "
                        "selected (choose them with --cpus/--gpus or the platform)",
@@ -346,6 +390,7 @@ static void try_exec(struct hs_sched *rt, int w)
     ws->qhead = (ws->qhead + 1) % ws->qcap;
     ws->qlen--;
     ws->running = task;
+    rt->running_arch[rt->pf->workers[w].arch]++;
     const struct hs_task *t = &rt->dag->tasks[task];
     struct hs_task_event *ev = &rt->ts[task].ev;
     int node = worker_node(rt, w);
@@ -363,7 +408,7 @@ static void try_exec(struct hs_sched *rt, int w)
     ev->start = now + wait + overhead;
     ws->runtime += overhead;
     ws->pending_estimate -= ev->estimate;
-    ev->duration = actual_duration(rt, true_duration(rt, t, w));
+    ev->duration = actual_duration(rt, corun_duration(rt, t, w));
     rt->activities++;
     rt->engine->exec(rt->engine, w, task, wait + overhead, ev->duration, exec_done, rt, task);
 }
@@ -598,6 +643,7 @@ static void exec_done(void *ctx, long id)
     ev->duration = ev->end - ev->start; /* what the engine took: real engines differ */
     rt->ws[w].busy += ev->duration;
     rt->ws[w].running = -1;
+    rt->running_arch[rt->pf->workers[w].arch]--;
     complete_task(rt, task, w);
     retry_deferred(rt, w);
     try_exec(rt, w);

@@ -350,9 +350,45 @@ static const char *calibrated_two(void)
  * + (NT-1)NT(2NT-1)/6 (8: 8 + 28 + 28 + 140 = 204). LU and QR with inner
  * blocking ib < nb, where LAPACK's panels call DGEMV: the sequential
  * OpenBLAS shares its buffers between the workers there. */
+/* The co-running curve of a calibration of two cores: every kernel timed
+ * with 2 cores busy (its "kernels" entry's point) and with 1, each said in
+ * its source; no point with copies (no GPU). */
+static void check_corun_curve(const char *dir)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/perf/t.json", dir);
+    cJSON *perf = read_json(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(perf);
+    int kernels = 0, points[3] = {0, 0, 0};
+    const cJSON *e, *c;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(perf, "kernels"))
+    {
+        kernels++;
+        cJSON_ArrayForEach(c, cJSON_GetObjectItem(perf, "corun"))
+        {
+            if (strcmp(cJSON_GetObjectItem(c, "kernel")->valuestring, cJSON_GetObjectItem(e, "kernel")->valuestring))
+                continue;
+            int busy = cJSON_GetObjectItem(c, "busy")->valueint;
+            CU_ASSERT_FATAL(busy == 1 || busy == 2);
+            CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(c, "copies"));
+            CU_ASSERT_PTR_NOT_NULL(strstr(cJSON_GetObjectItem(c, "source")->valuestring,
+                                          busy == 1 ? "; 1 core busy" : "; 2 cores busy"));
+            if (busy == 2) /* the same measurement as the kernel's entry */
+                CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(c, "seconds")->valuedouble,
+                                       cJSON_GetObjectItem(e, "seconds")->valuedouble, 1e-15);
+            points[busy]++;
+        }
+    }
+    CU_ASSERT_EQUAL(kernels, 12); /* Cholesky's 4, LU's 4, QR's 4 at nb 64 */
+    CU_ASSERT_EQUAL(points[1], kernels);
+    CU_ASSERT_EQUAL(points[2], kernels);
+    cJSON_Delete(perf);
+}
+
 static void test_two_workers(void)
 {
     const char *dir = calibrated_two();
+    check_corun_curve(dir);
     static const struct {
         const char *w;
         int tasks;
@@ -546,7 +582,8 @@ int main(void)
         {"real kernels on a core, residual catches a missing task", test_cpu_kernels_and_residual},
         {"machine descriptions (GPUs, cores only) and their platform", test_machine_files},
         {"calibrate, simulate, measure, compare on the cores", test_loop},
-        {"two CPU workers at once: every workload right under every policy", test_two_workers},
+        {"two CPU workers at once: the co-running curve, every workload right under every policy",
+         test_two_workers},
         {"synthetic DAGs measured with spin kernels", test_synthetic_dags},
         {"measured runs refuse bad input", test_bad_input},
         CU_TEST_INFO_NULL,

@@ -21,6 +21,13 @@
  * to every entry of that architecture: the task times a measured run
  * records hold it too. The platform file therefore states
  * no runtime costs of its own (its comment says so).
+ * Co-running: a core's kernel slows as its neighbours work (they share the
+ * caches, the memory bandwidth and the clock's turbo budget), so the CPU
+ * kernels are timed again, the same way, with each other number of cores
+ * busy that --corun lists (by default 1 beside --cpu-threads), and, with
+ * GPUs, with --cpu-threads cores busy while GPU 0's copies stream both ways
+ * (calibrate_gpu.c): the table's "corun" list, which the simulation executes
+ * for the number of workers busy when a task starts (platforms/perfmodel.h).
  * Links (GPUs only): see calibrate_gpu.c.
  * Output: NAME.machine.json (cores, GPUs, links, overheads), NAME.xml (a
  * SimGrid platform of the machine), perf/NAME.json (timing table, every
@@ -71,6 +78,7 @@ struct calib {
     char source[640]; /* of every entry */
     char cpu_source[1024]; /* of the CPU entries of the sample DAG being timed */
     cJSON *entries;
+    cJSON *corun;     /* the co-running curve's entries */
 };
 
 /* ---- samples ----------------------------------------------------------------- */
@@ -277,6 +285,25 @@ static void add_entry(cJSON *arr, const char *kernel, const char *arch, int nb, 
     cJSON_AddItemToArray(arr, e);
 }
 
+/* A point of the co-running curve: the kernel with `busy` cores running
+ * kernels (and GPU copies streaming if copies). */
+static void add_corun(struct calib *c, const char *kernel, int nb, int busy, bool copies, double seconds)
+{
+    char source[1280];
+    snprintf(source, sizeof source, "%s; %d core%s busy%s", c->cpu_source, busy, busy == 1 ? "" : "s",
+             copies ? ", GPU 0's copies streaming both ways" : "");
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "kernel", kernel);
+    cJSON_AddStringToObject(e, "arch", "cpu");
+    cJSON_AddNumberToObject(e, "nb", nb);
+    cJSON_AddNumberToObject(e, "busy", busy);
+    if (copies)
+        cJSON_AddTrueToObject(e, "copies");
+    cJSON_AddNumberToObject(e, "seconds", seconds + c->m.task_overhead[HS_ARCH_CPU]);
+    cJSON_AddStringToObject(e, "source", source);
+    cJSON_AddItemToArray(c->corun, e);
+}
+
 /* Has (kernel, nb) been timed already? Cholesky and GEMM share dgemm. */
 static bool timed(const cJSON *entries, const char *kernel, int nb)
 {
@@ -293,7 +320,8 @@ static bool timed(const cJSON *entries, const char *kernel, int nb)
 /* Time one kernel (task t of the sample DAG, its inputs in host) on a core
  * and, when it has a GPU version and GPUs are calibrated, on GPU 0. */
 static void measure_kernel(struct calib *c, const struct hs_dag *dag, const struct hs_numeric *num, int t,
-                           void **host, struct hs_cal_gpu *gpu, double in_run)
+                           void **host, struct hs_cal_gpu *gpu, double in_run, double *const *levels,
+                           double *copying)
 {
     const struct hs_task *task = &dag->tasks[t];
     const char *kernel = dag->kernels[task->kernel];
@@ -305,6 +333,14 @@ static void measure_kernel(struct calib *c, const struct hs_dag *dag, const stru
                      : time_cpu_kernel(&sm, c->o->reps, c->o->timing == HS_CAL_WARM, c->cpu_threads);
     double gpu_time = NAN;
     add_entry(c->entries, kernel, "cpu", num->nb, cpu + c->m.task_overhead[HS_ARCH_CPU], c->cpu_source);
+    if (c->o->ncorun)
+        add_corun(c, kernel, num->nb, c->cpu_threads, false, cpu);
+    for (int l = 0; l < c->o->ncorun; l++) /* the curve's other points */
+        add_corun(c, kernel, num->nb, c->o->corun[l], false,
+                  levels ? levels[l][task->kernel]
+                         : time_cpu_kernel(&sm, c->o->reps, c->o->timing == HS_CAL_WARM, c->o->corun[l]));
+    if (copying && !isnan(copying[task->kernel]))
+        add_corun(c, kernel, num->nb, c->cpu_threads, true, copying[task->kernel]);
 #ifdef HETSIM_HAVE_CUDA
     if (gpu && hs_numeric_has_gpu_kernel(num, dag, t)) {
         gpu_time = hs_cal_gpu_time(gpu, &sm, c->o->reps) + c->m.task_overhead[HS_ARCH_GPU];
@@ -365,6 +401,15 @@ static int measure_dag(struct calib *c, const struct hs_dag *dag)
 #endif
     write_cpu_source(c, dag);
     double *in_run = c->o->timing == HS_CAL_IN_RUN ? hs_calibrate_in_run(dag, &num, c->cpu_threads) : NULL;
+    /* the co-running curve's other points, timed the same way */
+    double **levels = in_run && c->o->ncorun ? hs_xcalloc((size_t)c->o->ncorun, sizeof *levels) : NULL;
+    for (int l = 0; levels && l < c->o->ncorun; l++)
+        levels[l] = hs_calibrate_in_run(dag, &num, c->o->corun[l]);
+    double *copying = NULL;
+#ifdef HETSIM_HAVE_CUDA
+    if (in_run && c->o->ncorun && gpu) /* and with GPU 0's copies streaming */
+        copying = hs_cal_in_run_copying(dag, &num, c->cpu_threads);
+#endif
     /* Kernels timed alone, and GPU kernels, run on the inputs the DAG's own
      * order gives them; timed in a run, CPU kernels need none. */
     void **host = NULL;
@@ -384,7 +429,7 @@ static int measure_dag(struct calib *c, const struct hs_dag *dag)
         if (task->naccess > HS_NUMERIC_MAX_BUFS)
             continue;
         if (hs_numeric_has_cpu_kernel(&num, dag, t) && !timed(c->entries, dag->kernels[task->kernel], num.nb))
-            measure_kernel(c, dag, &num, t, host, gpu, in_run ? in_run[task->kernel] : NAN);
+            measure_kernel(c, dag, &num, t, host, gpu, in_run ? in_run[task->kernel] : NAN, levels, copying);
         if (all_timed(c, dag, &num))
             break; /* the rest of the DAG would only advance the inputs */
         void *bufs[HS_NUMERIC_MAX_BUFS];
@@ -394,6 +439,10 @@ static int measure_dag(struct calib *c, const struct hs_dag *dag)
     if (host)
         hs_real_host_free(dag, host, false);
     free(in_run);
+    for (int l = 0; levels && l < c->o->ncorun; l++)
+        free(levels[l]);
+    free(levels);
+    free(copying);
 #ifdef HETSIM_HAVE_CUDA
     hs_cal_gpu_free(gpu);
 #endif
@@ -401,13 +450,17 @@ static int measure_dag(struct calib *c, const struct hs_dag *dag)
     return 0;
 }
 
-static int write_perf(const char *path, const char *model, cJSON *entries)
+static int write_perf(const char *path, const char *model, cJSON *entries, cJSON *corun)
 {
     cJSON *root = cJSON_CreateObject();
     char desc[768];
     snprintf(desc, sizeof desc, "Kernel timings measured on %s by hetsim calibrate", model);
     cJSON_AddStringToObject(root, "description", desc);
     cJSON_AddItemToObject(root, "kernels", entries);
+    if (cJSON_GetArraySize(corun))
+        cJSON_AddItemToObject(root, "corun", corun);
+    else
+        cJSON_Delete(corun);
     return hs_machine_write_json(path, root);
 }
 
@@ -520,8 +573,8 @@ static int write_table(struct calib *c)
     snprintf(path, sizeof path, "%s/perf/%s.json", c->o->dir, c->o->name);
     char model[640];
     snprintf(model, sizeof model, "%s%s%s", c->model, c->m.ngpus ? " and " : "", c->m.gpu_model);
-    int rc = write_perf(path, model, c->entries);
-    c->entries = NULL; /* the table's now */
+    int rc = write_perf(path, model, c->entries, c->corun);
+    c->entries = c->corun = NULL; /* the table's now */
     return rc;
 }
 
@@ -540,12 +593,15 @@ int hs_calibrate_cpu_threads(const struct hs_calibrate_opts *o, int ngpus)
 
 int hs_calibrate(const struct hs_calibrate_opts *o)
 {
-    struct calib c = {.o = o, .entries = cJSON_CreateArray()};
+    struct calib c = {.o = o, .entries = cJSON_CreateArray(), .corun = cJSON_CreateArray()};
     char xml[4096];
     snprintf(xml, sizeof xml, "%s/%s.xml", o->dir, o->name);
     int rc = describe_machine(&c);
+    int most = c.cpu_threads; /* threads calling OpenBLAS at once */
+    for (int i = 0; i < o->ncorun; i++)
+        most = o->corun[i] > most ? o->corun[i] : most;
     if (!rc)
-        rc = hs_blas_threads_ready(c.cpu_threads);
+        rc = hs_blas_threads_ready(most);
     if (!rc) /* the overhead runs need the machine's files */
         rc = save_machine(&c, xml);
     if (!rc)
@@ -559,6 +615,7 @@ int hs_calibrate(const struct hs_calibrate_opts *o)
     if (!rc) /* again, with the speeds the kernels gave and the overheads */
         rc = save_machine(&c, xml);
     cJSON_Delete(c.entries);
+    cJSON_Delete(c.corun);
     hs_machine_free(&c.m);
     return rc;
 }

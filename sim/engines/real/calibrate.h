@@ -26,6 +26,9 @@ struct hs_calibrate_opts {
         HS_CAL_COLD,   /* each kernel alone, its inputs evicted from the caches first */
         HS_CAL_WARM    /* each kernel alone, its inputs just copied (cached) */
     } timing;
+    const int *corun;  /* other numbers of cores busy at which CPU kernels are timed too
+                          (the table's "corun" curve, with cpu_threads' own point) */
+    int ncorun;
     bool verbose;      /* print each measurement */
 };
 

@@ -8,12 +8,16 @@
  * Kernels: back to back (so that the GPU is at its working clocks) between
  * CUDA events, the restoring of their inputs timed apart and taken off. */
 #include "sim/engines/real/calibrate_gpu.h"
+#include "sim/engines/real/calibrate_run.h"
 #include "sim/engines/real/numeric_gpu.h"
+#include "sim/engines/real/pin.h"
 #include "sim/util.h"
 
 #include <gsl/gsl_fit.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,4 +174,61 @@ double hs_cal_gpu_time(struct hs_cal_gpu *g, const struct hs_cal_sample *sm, int
         cudaFree(dev[i]);
     }
     return (with - without) / n;
+}
+
+/* ---- CPU kernels beside copies ------------------------------------------------- */
+
+struct streamer {
+    atomic_bool stop;
+    long copies;
+};
+
+static void *stream_copies(void *arg)
+{
+    struct streamer *st = arg;
+    size_t bytes = 64u << 20;
+    void *h_in = NULL, *h_out = NULL, *d_in = NULL, *d_out = NULL;
+    cudaStream_t in, out;
+    cudaSetDevice(0);
+    if (cudaHostAlloc(&h_in, bytes, cudaHostAllocPortable) || cudaHostAlloc(&h_out, bytes, cudaHostAllocPortable) ||
+        cudaMalloc(&d_in, bytes) || cudaMalloc(&d_out, bytes) || cudaStreamCreate(&in) ||
+        cudaStreamCreate(&out)) {
+        st->copies = -1;
+        return NULL;
+    }
+    memset(h_in, 1, bytes);
+    while (!atomic_load(&st->stop)) {
+        cudaMemcpyAsync(d_in, h_in, bytes, cudaMemcpyHostToDevice, in);
+        cudaMemcpyAsync(h_out, d_out, bytes, cudaMemcpyDeviceToHost, out);
+        cudaStreamSynchronize(in);
+        cudaStreamSynchronize(out);
+        st->copies += 2;
+    }
+    cudaStreamDestroy(in);
+    cudaStreamDestroy(out);
+    cudaFree(d_in);
+    cudaFree(d_out);
+    cudaFreeHost(h_in);
+    cudaFreeHost(h_out);
+    return NULL;
+}
+
+double *hs_cal_in_run_copying(const struct hs_dag *dag, const struct hs_numeric *num, int threads)
+{
+    struct streamer st = {.copies = 0};
+    atomic_init(&st.stop, false);
+    pthread_t th;
+    if (pthread_create(&th, NULL, stream_copies, &st))
+        return NULL;
+    struct hs_cores *cores = hs_cores_get();
+    hs_cores_pin(cores, th, 0); /* the runtime's core, which drives the GPUs in a run */
+    hs_cores_free(cores);
+    double *med = hs_calibrate_in_run(dag, num, threads);
+    atomic_store(&st.stop, true);
+    pthread_join(th, NULL);
+    if (st.copies <= 0) { /* the copies could not be set up, or none ran: no such point */
+        free(med);
+        return NULL;
+    }
+    return med;
 }

@@ -38,4 +38,11 @@ struct hs_cal_gpu *hs_cal_gpu_new(const struct hs_numeric *num);
 double hs_cal_gpu_time(struct hs_cal_gpu *g, const struct hs_cal_sample *sm, int reps);
 void hs_cal_gpu_free(struct hs_cal_gpu *g);
 
+/* hs_calibrate_in_run (calibrate_run.h) on `threads` cores while a thread on
+ * the first core, as a run's GPU driver, keeps GPU 0's copies streaming
+ * both ways (pinned buffers of 64 MiB, one stream each way, as a run's
+ * copies in and out): the CPU kernels' medians beside copies, per kernel
+ * (caller frees). */
+double *hs_cal_in_run_copying(const struct hs_dag *dag, const struct hs_numeric *num, int threads);
+
 #endif
