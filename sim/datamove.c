@@ -95,7 +95,11 @@ static void start_xfer(struct hs_sched *rt, int id)
     x->ev.start = rt->engine->now(rt->engine);
     if (x->stream >= 0)
         rt->streams[x->stream].busy = true;
-    rt->copies_active += direction(rt, x->ev.src, x->ev.dst) != HS_DIR_P2P;
+    if (direction(rt, x->ev.src, x->ev.dst) != HS_DIR_P2P) { /* a host-GPU copy (co-running) */
+        rt->copies_active++;
+        rt->copies_node[x->ev.src]++;
+        rt->copies_node[x->ev.dst]++;
+    }
     rt->activities++;
     rt->engine->transfer(rt->engine, x->ev.handle, x->ev.src, x->ev.dst, x->ev.bytes, xfer_done, rt,
                          id);
@@ -265,7 +269,11 @@ static void xfer_done(void *ctx, long id)
     x->ev.end = rt->engine->now(rt->engine);
     int h = x->ev.handle, src = x->ev.src, dst = x->ev.dst;
     enum hs_dir dir = direction(rt, src, dst);
-    rt->copies_active -= dir != HS_DIR_P2P;
+    if (dir != HS_DIR_P2P) {
+        rt->copies_active--;
+        rt->copies_node[src]--;
+        rt->copies_node[dst]--;
+    }
     rt->bytes[dir] += x->ev.bytes;
     rt->count[dir]++;
     bool unpinned = x->pinned_src;
@@ -408,10 +416,12 @@ void hs_rt_datamove_init(struct hs_sched *rt)
     for (size_t i = 0; i < (size_t)nh * nn; i++)
         rt->arriving[i] = -1;
     rt->victims = hs_xmalloc(((size_t)nh + 1) * sizeof(int));
+    rt->copies_node = hs_xcalloc((size_t)nn, sizeof(int));
 }
 
 void hs_rt_datamove_free(struct hs_sched *rt)
 {
+    free(rt->copies_node);
     for (size_t i = 0; i < rt->nxfers; i++)
         while (rt->xfers[i].waiters) {
             struct hs_waiter *w = rt->xfers[i].waiters;

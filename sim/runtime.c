@@ -97,19 +97,23 @@ static double true_duration(const struct hs_sched *rt, const struct hs_task *t, 
     return cost(rt, t, w, rt->true_arch);
 }
 
-/* What t takes on w, started now: the timing table's co-running curve for
- * the workers of w's architecture busy now (w included) and whether
- * host-GPU copies stream, where the table has one (platforms/perfmodel.h),
- * else its duration. The count is taken when the kernel starts and held
- * for its whole length. */
+/* What t takes on w, started now: the timing table's co-running curve
+ * where it has one (platforms/perfmodel.h), else its duration. On a core:
+ * for the CPU workers busy now (w included), and whether host-GPU copies
+ * stream (they cross the host memory the cores share). On a GPU: whether
+ * copies into or out of that GPU stream (GPUs share nothing else here, so
+ * its curve has the one point busy = 1). Taken when the kernel starts and
+ * held for its whole length. */
 static double corun_duration(const struct hs_sched *rt, const struct hs_task *t, int w)
 {
     double d = true_duration(rt, t, w);
     if (!rt->perf || !rt->perf->ncorun || !rt->kernel_in_table[t->kernel])
         return d;
     enum hs_arch a = rt->pf->workers[w].arch;
+    bool cpu = a == HS_ARCH_CPU;
+    int copies = cpu ? rt->copies_active : rt->copies_node ? rt->copies_node[rt->pf->workers[w].node] : 0;
     double c = hs_perf_corun_time(rt->perf, rt->dag->kernels[t->kernel], hs_arch_name(a), t->footprint,
-                                  rt->running_arch[a], rt->copies_active > 0);
+                                  cpu ? rt->running_arch[a] : 1, copies > 0);
     return isnan(c) ? d : c;
 }
 
@@ -186,13 +190,16 @@ static int refuse_too_big(const struct hs_sched *rt, const struct hs_task *t)
                    largest);
 }
 
-/* A co-running curve must reach the run's workers of its architecture: its
- * value past the last point measured would be a guess. */
+/* A co-running curve of the cores must reach the run's CPU workers: its
+ * value past the last point measured would be a guess. (A GPU's curve is
+ * its own: busy = 1.) */
 static int check_corun(const struct hs_sched *rt)
 {
     const struct hs_perfmodel *pm = rt->perf;
     for (int i = 0; pm && i < pm->ncorun; i++) {
         const struct hs_perf_entry *e = &pm->corun[i];
+        if (strcmp(e->arch, "cpu") != 0)
+            continue;
         int most = 0, workers = 0;
         for (int j = 0; j < pm->ncorun; j++)
             if (pm->corun[j].nb == e->nb && strcmp(pm->corun[j].kernel, e->kernel) == 0 &&

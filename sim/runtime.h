@@ -139,6 +139,7 @@ struct hs_sched {
     long evictions, writebacks, stale, audit_violations, prefetches;
     int running_arch[HS_NARCH]; /* workers of each architecture running a task now */
     int copies_active;       /* host-GPU transfers in flight now (co-running, hs_perf_corun_time) */
+    int *copies_node;        /* per memory node: those of them into or out of it */
     double policy_wall;      /* wall-clock seconds spent in policy callbacks */
     char *error;             /* set if the run failed */
     bool refused;            /* ... because the policy's init refused its input (bad parameters

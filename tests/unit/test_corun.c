@@ -177,6 +177,48 @@ static void test_beyond_the_curve(void)
     cJSON_Delete(r);
 }
 
+/* A GPU's curve: on Mapuche's GPU (3000 MB/s, 10 us each way), two tasks
+ * of k reading a datum of 3 MB each, whose copies in follow each other in
+ * the GPU's stream: 1.01 ms each. By hand: the first task starts at 1.01 ms
+ * while the second's datum is copied (0.3 s: the curve with copies), the
+ * second at 0.30101 s with nothing copied (0.1 s alone): 0.40101 s. The
+ * copy of a core's task does not count for another GPU (one GPU here). */
+static void test_gpu_beside_copies(void)
+{
+    const char *table =
+        "{\"kernels\": [{\"kernel\": \"k\", \"arch\": \"gpu\", \"nb\": 10, \"seconds\": 0.1, \"source\": \"t\"}],"
+        " \"corun\": ["
+        "{\"kernel\": \"k\", \"arch\": \"gpu\", \"nb\": 10, \"busy\": 1, \"seconds\": 0.1, \"source\": \"t\"},"
+        "{\"kernel\": \"k\", \"arch\": \"gpu\", \"nb\": 10, \"busy\": 1, \"copies\": true, \"seconds\": 0.3,"
+        " \"source\": \"t\"}]}";
+    struct hs_dag *dag = hs_dag_new("two-reads");
+    for (int i = 0; i < 2; i++) {
+        char label[16];
+        snprintf(label, sizeof label, "h%d", i);
+        int h = hs_dag_add_handle(dag, label, 3e6);
+        snprintf(label, sizeof label, "t%d", i);
+        int t = hs_dag_add_task(dag, "k", label, 1, 10);
+        hs_dag_access(dag, t, h, HS_MODE_R);
+    }
+    hs_dag_finalize(dag);
+    char *path = write_table(table);
+    struct hs_run_config cfg;
+    hs_run_config_defaults(&cfg);
+    cfg.platform_file = hs_test_data("mapuche.xml");
+    cfg.platform_name = "mapuche";
+    hs_test_no_costs(&cfg);
+    cfg.perf_file = path;
+    cfg.select.gpus = 1;
+    cfg.select.cpus = 0;
+    cJSON *r = hs_test_simulate(&cfg, dag, &hs_policy_eager, "eager");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(r, "error"));
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "makespan")->valuedouble, 0.40101, 1e-9);
+    cJSON_Delete(r);
+    free(path);
+    hs_dag_free(dag);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -184,6 +226,7 @@ int main(void)
         {"bad curves refused in one line naming the entry", test_bad_curves},
         {"a simulation executes the curve for the workers busy at each start", test_simulation_executes_the_curve},
         {"a run with more workers than the curve reaches is refused", test_beyond_the_curve},
+        {"a GPU's kernel beside its copies, by hand", test_gpu_beside_copies},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("corun", tests);

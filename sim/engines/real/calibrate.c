@@ -26,8 +26,10 @@
  * kernels are timed again, the same way, with each other number of cores
  * busy that --corun lists (by default 1 beside --cpu-threads), and, with
  * GPUs, with --cpu-threads cores busy while GPU 0's copies stream both ways
- * (calibrate_gpu.c): the table's "corun" list, which the simulation executes
- * for the number of workers busy when a task starts (platforms/perfmodel.h).
+ * (calibrate_gpu.c); a GPU kernel is timed again while GPU 0's copies
+ * stream: the table's "corun" list, which the simulation executes for the
+ * number of workers busy and the copies in flight when a task starts
+ * (platforms/perfmodel.h).
  * Links (GPUs only): see calibrate_gpu.c.
  * Output: NAME.machine.json (cores, GPUs, links, overheads), NAME.xml (a
  * SimGrid platform of the machine), perf/NAME.json (timing table, every
@@ -287,19 +289,24 @@ static void add_entry(cJSON *arr, const char *kernel, const char *arch, int nb, 
 
 /* A point of the co-running curve: the kernel with `busy` cores running
  * kernels (and GPU copies streaming if copies). */
-static void add_corun(struct calib *c, const char *kernel, int nb, int busy, bool copies, double seconds)
+static void add_corun(struct calib *c, const char *kernel, enum hs_arch arch, int nb, int busy, bool copies,
+                      double seconds)
 {
     char source[1280];
-    snprintf(source, sizeof source, "%s; %d core%s busy%s", c->cpu_source, busy, busy == 1 ? "" : "s",
-             copies ? ", GPU 0's copies streaming both ways" : "");
+    if (arch == HS_ARCH_CPU)
+        snprintf(source, sizeof source, "%s; %d core%s busy%s", c->cpu_source, busy, busy == 1 ? "" : "s",
+                 copies ? ", GPU 0's copies streaming both ways" : "");
+    else
+        snprintf(source, sizeof source, "%s; on GPU 0%s", c->source,
+                 copies ? " while its copies stream both ways" : " alone");
     cJSON *e = cJSON_CreateObject();
     cJSON_AddStringToObject(e, "kernel", kernel);
-    cJSON_AddStringToObject(e, "arch", "cpu");
+    cJSON_AddStringToObject(e, "arch", hs_arch_name(arch));
     cJSON_AddNumberToObject(e, "nb", nb);
     cJSON_AddNumberToObject(e, "busy", busy);
     if (copies)
         cJSON_AddTrueToObject(e, "copies");
-    cJSON_AddNumberToObject(e, "seconds", seconds + c->m.task_overhead[HS_ARCH_CPU]);
+    cJSON_AddNumberToObject(e, "seconds", seconds + c->m.task_overhead[arch]);
     cJSON_AddStringToObject(e, "source", source);
     cJSON_AddItemToArray(c->corun, e);
 }
@@ -333,18 +340,26 @@ static void measure_kernel(struct calib *c, const struct hs_dag *dag, const stru
                      : time_cpu_kernel(&sm, c->o->reps, c->o->timing == HS_CAL_WARM, c->cpu_threads);
     double gpu_time = NAN;
     add_entry(c->entries, kernel, "cpu", num->nb, cpu + c->m.task_overhead[HS_ARCH_CPU], c->cpu_source);
-    if (c->o->ncorun)
-        add_corun(c, kernel, num->nb, c->cpu_threads, false, cpu);
+    if (c->o->ncorun || copying)
+        add_corun(c, kernel, HS_ARCH_CPU, num->nb, c->cpu_threads, false, cpu);
     for (int l = 0; l < c->o->ncorun; l++) /* the curve's other points */
-        add_corun(c, kernel, num->nb, c->o->corun[l], false,
+        add_corun(c, kernel, HS_ARCH_CPU, num->nb, c->o->corun[l], false,
                   levels ? levels[l][task->kernel]
                          : time_cpu_kernel(&sm, c->o->reps, c->o->timing == HS_CAL_WARM, c->o->corun[l]));
     if (copying && !isnan(copying[task->kernel]))
-        add_corun(c, kernel, num->nb, c->cpu_threads, true, copying[task->kernel]);
+        add_corun(c, kernel, HS_ARCH_CPU, num->nb, c->cpu_threads, true, copying[task->kernel]);
 #ifdef HETSIM_HAVE_CUDA
     if (gpu && hs_numeric_has_gpu_kernel(num, dag, t)) {
-        gpu_time = hs_cal_gpu_time(gpu, &sm, c->o->reps) + c->m.task_overhead[HS_ARCH_GPU];
+        double alone = hs_cal_gpu_time(gpu, &sm, c->o->reps);
+        gpu_time = alone + c->m.task_overhead[HS_ARCH_GPU];
         add_entry(c->entries, kernel, "gpu", num->nb, gpu_time, c->source);
+        /* and while the GPU's copies stream, as they do beside its kernels in a run */
+        struct hs_cal_copies *copies = hs_cal_copies_start();
+        double beside = copies ? hs_cal_gpu_time(gpu, &sm, c->o->reps) : NAN;
+        if (hs_cal_copies_stop(copies) > 0) {
+            add_corun(c, kernel, HS_ARCH_GPU, num->nb, 1, false, alone);
+            add_corun(c, kernel, HS_ARCH_GPU, num->nb, 1, true, beside);
+        }
     }
 #else
     (void)gpu;

@@ -176,16 +176,17 @@ double hs_cal_gpu_time(struct hs_cal_gpu *g, const struct hs_cal_sample *sm, int
     return (with - without) / n;
 }
 
-/* ---- CPU kernels beside copies ------------------------------------------------- */
+/* ---- copies streaming beside kernels -------------------------------------------- */
 
-struct streamer {
+struct hs_cal_copies {
+    pthread_t th;
     atomic_bool stop;
-    long copies;
+    long copies; /* done; -1: could not be set up */
 };
 
 static void *stream_copies(void *arg)
 {
-    struct streamer *st = arg;
+    struct hs_cal_copies *st = arg;
     size_t bytes = 64u << 20;
     void *h_in = NULL, *h_out = NULL, *d_in = NULL, *d_out = NULL;
     cudaStream_t in, out;
@@ -213,20 +214,38 @@ static void *stream_copies(void *arg)
     return NULL;
 }
 
+struct hs_cal_copies *hs_cal_copies_start(void)
+{
+    struct hs_cal_copies *st = hs_xcalloc(1, sizeof *st);
+    atomic_init(&st->stop, false);
+    if (pthread_create(&st->th, NULL, stream_copies, st)) {
+        free(st);
+        return NULL;
+    }
+    struct hs_cores *cores = hs_cores_get();
+    hs_cores_pin(cores, st->th, 0); /* the runtime's core, which drives the GPUs in a run */
+    hs_cores_free(cores);
+    return st;
+}
+
+long hs_cal_copies_stop(struct hs_cal_copies *st)
+{
+    if (!st)
+        return -1;
+    atomic_store(&st->stop, true);
+    pthread_join(st->th, NULL);
+    long n = st->copies;
+    free(st);
+    return n;
+}
+
 double *hs_cal_in_run_copying(const struct hs_dag *dag, const struct hs_numeric *num, int threads)
 {
-    struct streamer st = {.copies = 0};
-    atomic_init(&st.stop, false);
-    pthread_t th;
-    if (pthread_create(&th, NULL, stream_copies, &st))
+    struct hs_cal_copies *st = hs_cal_copies_start();
+    if (!st)
         return NULL;
-    struct hs_cores *cores = hs_cores_get();
-    hs_cores_pin(cores, th, 0); /* the runtime's core, which drives the GPUs in a run */
-    hs_cores_free(cores);
     double *med = hs_calibrate_in_run(dag, num, threads);
-    atomic_store(&st.stop, true);
-    pthread_join(th, NULL);
-    if (st.copies <= 0) { /* the copies could not be set up, or none ran: no such point */
+    if (hs_cal_copies_stop(st) <= 0) { /* the copies could not be set up, or none ran: no such point */
         free(med);
         return NULL;
     }

@@ -38,11 +38,17 @@ struct hs_cal_gpu *hs_cal_gpu_new(const struct hs_numeric *num);
 double hs_cal_gpu_time(struct hs_cal_gpu *g, const struct hs_cal_sample *sm, int reps);
 void hs_cal_gpu_free(struct hs_cal_gpu *g);
 
-/* hs_calibrate_in_run (calibrate_run.h) on `threads` cores while a thread on
- * the first core, as a run's GPU driver, keeps GPU 0's copies streaming
- * both ways (pinned buffers of 64 MiB, one stream each way, as a run's
- * copies in and out): the CPU kernels' medians beside copies, per kernel
- * (caller frees). */
+/* A thread on the first core, as a run's GPU driver, keeping GPU 0's copies
+ * streaming both ways (pinned buffers of 64 MiB, one stream each way, as a
+ * run's copies in and out) until stopped (NULL if it cannot start); stop
+ * returns the copies made (-1: they could not be set up). */
+struct hs_cal_copies;
+struct hs_cal_copies *hs_cal_copies_start(void);
+long hs_cal_copies_stop(struct hs_cal_copies *st);
+
+/* hs_calibrate_in_run (calibrate_run.h) on `threads` cores while copies
+ * stream: the CPU kernels' medians beside copies, per kernel (caller frees;
+ * NULL if no copy ran). */
 double *hs_cal_in_run_copying(const struct hs_dag *dag, const struct hs_numeric *num, int threads);
 
 #endif
