@@ -3,9 +3,10 @@
 # cores, the CPU counterpart of tools/validate_cuda.sh and
 # tools/validate_compare.sh (both halves here: no GPU, no second machine).
 #
-# For each number of CPU workers W (1, and all but the runtime's core:
-# nproc - 1; the same case once when they coincide) it calibrates the cores
-# with W of them busy (hetsim calibrate --gpus 0 --cpu-threads W), then for
+# It calibrates the cores once (hetsim calibrate --gpus 0), the kernels
+# timed with the largest W busy and again with each other W busy (--corun:
+# the timing table's co-running curve), then for each number of CPU workers
+# W (1, and every core: nproc, the runtime sharing a core with a worker) and
 # each case (Cholesky, LU, QR and GEMM at two sizes) and policy (eager,
 # dmda, heft, ws) simulates once and measures REPS times (records with
 # --events), and prints one table row per case: simulated makespan, the
@@ -31,19 +32,20 @@ OUT=$2
 REPS=${3:-3}
 NB=${NB:-256}
 CORES=$(nproc)
-ALL=$((CORES > 1 ? CORES - 1 : 1))
-WORKERS=${WORKERS:-$( (echo 1; echo "$ALL") | sort -nu | tr '\n' ' ')}
+WORKERS=${WORKERS:-$( (echo 1; echo "$CORES") | sort -nu | tr '\n' ' ')}
+MAXW=$(echo $WORKERS | tr ' ' '\n' | sort -n | tail -1)
+OTHERS=$(echo $WORKERS | tr ' ' '\n' | sort -nu | { grep -vx "$MAXW" || true; } | paste -sd, -)
 POLICIES=${POLICIES:-"eager dmda heft ws"}
 CASES=${CASES:-"cholesky:n=2048,nb=$NB cholesky:n=4096,nb=$NB lu:n=2048,nb=$NB lu:n=4096,nb=$NB
     qr:n=2048,nb=$NB qr:n=3072,nb=$NB gemm:n=2048,nb=$NB gemm:n=3072,nb=$NB"}
 mkdir -p "$OUT/records" "$OUT/compare"
 : > "$OUT/cases.txt" # this invocation's cases, for the table
 echo "load before: $(cat /proc/loadavg)" | tee "$OUT/load.txt"
+node="node-w$MAXW"
+[ -f "$OUT/$node.xml" ] ||
+    "$BIN" calibrate -o "$node" --dir "$OUT" --gpus 0 --cores "$MAXW" --cpu-threads "$MAXW" \
+        --corun "${OTHERS:-none}" --nb "$NB" --reps 9 -v > "$OUT/$node.log"
 for w in $WORKERS; do
-    node="node-w$w"
-    [ -f "$OUT/$node.xml" ] ||
-        "$BIN" calibrate -o "$node" --dir "$OUT" --gpus 0 --cores "$ALL" --cpu-threads "$w" --nb "$NB" \
-            --reps 9 -v > "$OUT/$node.log"
     for c in $CASES; do
         for s in $POLICIES; do
             name=$(echo "$c-w$w-$s" | tr ':=,' '___')

@@ -71,6 +71,16 @@ static void test_cpu_kernels_and_residual(void)
     hs_dag_free(dag);
 }
 
+/* LU with incremental pivoting lets U grow with the tile count: a right
+ * factorisation of 96 tiles of 32 scaled by |A| alone gave 1.25 (refused as
+ * wrong); scaled by the larger of |A| and |U| it is a few eps, and one
+ * missing task still shows. */
+static void test_lu_growth(void)
+{
+    CU_ASSERT(run_sequentially("lu:n=3072,nb=32,ib=16", -1) < 0.1);
+    CU_ASSERT(run_sequentially("lu:n=3072,nb=32,ib=16", 7) > 5);
+}
+
 /* A machine with one GPU (figures made up for the test) and its files at
  * BASE.machine.json and BASE.xml. */
 static struct hs_machine_gpu test_gpu = {8e10, 5e13, {2.5e10, 8e-6}, {2.6e10, 9e-6}};
@@ -580,6 +590,7 @@ int main(void)
         {"calibrate --timing warm: kernels alone on cached inputs, said in every source", test_warm_calibration},
         {"calibrate --cpu-threads 2: the copies timed at once share the cache", test_copies_share_the_cache},
         {"real kernels on a core, residual catches a missing task", test_cpu_kernels_and_residual},
+        {"a right LU of 96 tiles passes its residual (U's growth), a wrong one does not", test_lu_growth},
         {"machine descriptions (GPUs, cores only) and their platform", test_machine_files},
         {"calibrate, simulate, measure, compare on the cores", test_loop},
         {"two CPU workers at once: the co-running curve, every workload right under every policy",
