@@ -523,6 +523,26 @@ static void test_bad_input(void)
     snprintf(args, sizeof args, "run --engine real -p %s.xml -w cholesky:n=256,nb=64 --gpus 0 --cpus 1 "
              "--costs task_cpu=1ms", base);
     hs_test_bad_cli(args, "--costs: runtime/task_cpu is simulated time");
+    /* a machine file written on another machine: more cores than here */
+    struct hs_machine big = {.name = "big", .gpu_model = "", .cores = 2, .core_speed = 1e9,
+                             .task_overhead = {NAN, NAN}};
+    big.topology = (struct hs_topology){.packages = 1, .numa_nodes = 1, .cores = 99999, .pus = 99999};
+    snprintf(big.topology.cpu_model, sizeof big.topology.cpu_model, "%s", "Some Processor");
+    char *other = hs_test_tmp("");
+    write_machine(&big, other);
+    snprintf(args, sizeof args, "run --engine real -p %s.xml -w cholesky:n=256,nb=64 --cpus 1", other);
+    hs_test_bad_cli(args, "topology.cores is 99999");
+    free(other);
+    /* a calibration records this machine's topology, which a measured run accepts */
+    char path[1100];
+    snprintf(path, sizeof path, "%s/t.machine.json", calibrated());
+    cJSON *mj = read_json(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mj);
+    const cJSON *topo = cJSON_GetObjectItem(mj, "topology");
+    CU_ASSERT(cJSON_GetObjectItem(topo, "cores")->valueint >= 1);
+    CU_ASSERT(cJSON_GetObjectItem(topo, "largest_cache_bytes")->valuedouble > 0);
+    CU_ASSERT(cJSON_IsString(cJSON_GetObjectItem(topo, "cpu_model")));
+    cJSON_Delete(mj);
     snprintf(args, sizeof args, "--engine real -p %s.xml -w cholesky:n=256,nb=64 --gpus 0 --cpus 1 --no-costs",
              base);
     cJSON *r = hs_test_run_record(args);

@@ -38,6 +38,9 @@
 #include "sim/engines/real/blas_threads.h"
 #include "sim/engines/real/calibrate_gpu.h"
 #include "sim/engines/real/calibrate_run.h"
+#ifdef HETSIM_HAVE_CUDA
+#include "sim/engines/real/engine_gpu.h"
+#endif
 #include "sim/engines/real/machine.h"
 #include "sim/engines/real/numeric.h"
 #include "sim/engines/real/pin.h"
@@ -481,25 +484,6 @@ static int write_perf(const char *path, const char *model, cJSON *entries, cJSON
 
 /* ---- the machine ------------------------------------------------------------------ */
 
-/* The processor's model name (Linux's /proc/cpuinfo), else a plain word. */
-static void cpu_model(char *out, size_t size)
-{
-    snprintf(out, size, "this machine's cores");
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    char line[512];
-    while (f && fgets(line, sizeof line, f)) {
-        char *colon = strchr(line, ':');
-        if (strncmp(line, "model name", 10) == 0 && colon) {
-            colon += strspn(colon + 1, " \t") + 1;
-            colon[strcspn(colon, "\n")] = '\0';
-            snprintf(out, size, "%s", colon);
-            break;
-        }
-    }
-    if (f)
-        fclose(f);
-}
-
 /* Cores and GPUs to declare, each GPU's model, memory and links. */
 static int describe_machine(struct calib *c)
 {
@@ -521,13 +505,26 @@ static int describe_machine(struct calib *c)
     m->gpus = hs_xcalloc((size_t)(m->ngpus ? m->ngpus : 1), sizeof *m->gpus);
     m->task_overhead[HS_ARCH_CPU] = m->task_overhead[HS_ARCH_GPU] = NAN;
     c->cpu_threads = hs_calibrate_cpu_threads(o, m->ngpus);
-    cpu_model(c->model, sizeof c->model);
+    /* the machine as hwloc sees it (what a measured run checks it runs on) */
+    struct hs_topology here;
+    if (hs_topology_describe(&here))
+        memset(&m->topology, 0, sizeof m->topology); /* hwloc cannot read it: record none */
+    else
+        m->topology = here;
+    snprintf(c->model, sizeof c->model, "%s", here.cpu_model);
     int rc = 0;
 #ifdef HETSIM_HAVE_CUDA
+    m->places = hs_xcalloc((size_t)(m->ngpus ? m->ngpus : 1), sizeof *m->places);
     for (int g = 0; !rc && g < m->ngpus; g++) {
         free(m->gpu_model);
         m->gpu_model = hs_cal_gpu_model(g, &m->gpus[g].memsize);
         m->gpus[g].speed = 1e12;
+        struct hs_machine_place *p = &m->places[g]; /* where it sits: its NUMA node */
+        p->numa_node = -1;
+        if (hs_real_gpus_pci_bus_id(g, p->pci_bus_id, (int)sizeof p->pci_bus_id))
+            p->pci_bus_id[0] = '\0';
+        else
+            p->numa_node = hs_topology_gpu_numa_node(p->pci_bus_id);
         rc = hs_cal_links(g, o->reps, &m->gpus[g], o->verbose);
     }
 #endif
@@ -595,8 +592,9 @@ static int write_table(struct calib *c)
 
 int hs_calibrate_cores(const struct hs_calibrate_opts *o, int ngpus)
 {
-    long online = sysconf(_SC_NPROCESSORS_ONLN);
-    online = online > 0 ? online : 1;
+    struct hs_topology t; /* physical cores: a worker per core, never two on its hyperthreads */
+    hs_topology_describe(&t);
+    long online = t.cores > 0 ? t.cores : 1;
     return o->cores > 0 ? o->cores : (int)(ngpus || online == 1 ? online : online - 1);
 }
 

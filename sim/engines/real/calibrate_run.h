@@ -8,7 +8,8 @@
 
 #include <stddef.h>
 
-/* The largest cache of the first core, in bytes (sysfs; 32 MiB if none is
+/* The largest cache of the cores this process may use, in bytes (hwloc,
+ * topology.h; 32 MiB if none is
  * described). A sample DAG whose matrices take twice this exceeds it. */
 size_t hs_calibrate_cache_bytes(void);
 
