@@ -355,6 +355,8 @@ static int worker_node(const struct hs_sched *rt, int w)
 
 static void call_push(struct hs_sched *rt, int task)
 {
+    if (!rt->policy->push) /* optional: a policy may follow readiness in done (docs/writing-a-policy.md) */
+        return;
     double t0 = hs_now();
     rt->policy->push(rt, &rt->dag->tasks[task]);
     rt->policy_wall += hs_now() - t0;

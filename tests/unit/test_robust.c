@@ -3,8 +3,16 @@
  * UndefinedBehaviorSanitizer report), `-s none` stopping after building the
  * DAG (how a user checks a DAG file), a platform file without a timing table
  * warning that kernels are timed by rates, StarPU's hosts that hetsim
- * ignores (OpenCL views, disks) listed but not checked. */
+ * ignores (OpenCL views, disks) listed but not checked; a policy without
+ * push (only pop is required) runs to the end (it once crashed); StarPU's
+ * own Idgraf file without a timing table under dmda, whose prefetches add
+ * transfers while one completes (a use-after-free in datamove.c once: a
+ * segfault at every run). */
+#include "policies/policy.h"
+#include "sim/sched.h"
+#include "sim/util.h"
 #include "tests/support/testing.h"
+#include "workloads/workload.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +93,92 @@ static void test_ignored_hosts_unchecked(void)
     remove(pf), free(pf);
 }
 
+/* A policy with pop and done only: it hands out tasks in topological order,
+ * each once every predecessor is done (it follows readiness in done). */
+struct pop_only {
+    bool *done, *taken;
+};
+
+static int pop_only_init(struct hs_sched *s)
+{
+    struct pop_only *p = hs_xcalloc(1, sizeof *p);
+    int n = hs_sched_dag(s)->ntasks;
+    p->done = hs_xcalloc((size_t)n, sizeof(bool));
+    p->taken = hs_xcalloc((size_t)n, sizeof(bool));
+    hs_sched_set_data(s, p);
+    return 0;
+}
+
+static struct hs_task *pop_only_pop(struct hs_sched *s, int w)
+{
+    struct pop_only *p = hs_sched_data(s);
+    const struct hs_dag *dag = hs_sched_dag(s);
+    for (int i = 0; i < dag->ntasks; i++) {
+        struct hs_task *t = &dag->tasks[dag->topo[i]];
+        bool ready = !p->taken[t->id] && hs_sched_can_run(s, t, w);
+        for (int e = 0; ready && e < t->npred; e++)
+            ready = p->done[dag->edges[t->pred[e]].src];
+        if (ready) {
+            p->taken[t->id] = true;
+            return t;
+        }
+    }
+    return NULL;
+}
+
+static void pop_only_done(struct hs_sched *s, struct hs_task *t, int w)
+{
+    (void)w;
+    ((struct pop_only *)hs_sched_data(s))->done[t->id] = true;
+}
+
+static void pop_only_fini(struct hs_sched *s)
+{
+    struct pop_only *p = hs_sched_data(s);
+    free(p->done);
+    free(p->taken);
+    free(p);
+}
+
+static void test_policy_without_push(void)
+{
+    static const struct hs_policy pop_only = {.name = "pop-only", .init = pop_only_init, .pop = pop_only_pop,
+                                              .done = pop_only_done, .fini = pop_only_fini};
+    struct hs_dag *dag = hs_workload_build("cholesky:n=40,nb=10"); /* 4 + 6 + 6 + 4 tasks */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
+    struct hs_run_config cfg;
+    hs_run_config_defaults(&cfg);
+    cfg.platform_file = hs_test_data("mapuche.xml");
+    cfg.platform_name = "mapuche";
+    cJSON *r = hs_test_simulate(&cfg, dag, &pop_only, "pop-only");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r); /* NULL: the run crashed */
+    CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(r, "error"));
+    CU_ASSERT_EQUAL(cJSON_GetArraySize(cJSON_GetObjectItem(r, "tasks")), 20);
+    CU_ASSERT(cJSON_GetObjectItem(r, "makespan")->valuedouble > 0);
+    cJSON_Delete(r);
+    hs_dag_free(dag);
+}
+
+static void test_transfers_added_while_one_completes(void)
+{
+    const char *gpus[] = {"", "--gpus 1"};
+    for (int i = 0; i < 2; i++) {
+        char args[2048], *out = hs_test_tmp(".json");
+        snprintf(args, sizeof args, "run -q -p %s -w cholesky:n=8192,nb=512 -s dmda %s -o %s",
+                 hs_test_datafile("starpu-idgraf.platform.v4.xml"), gpus[i], out);
+        CU_ASSERT_EQUAL(hs_test_cli(args, NULL, NULL), 0);
+        char *text = hs_test_read_file(out);
+        cJSON *r = cJSON_Parse(text);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        CU_ASSERT_EQUAL(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "results"), "tasks")->valueint,
+                        816); /* 16 tiles: 16 + 2 × 120 + 560 */
+        cJSON_Delete(r);
+        free(text);
+        remove(out);
+        free(out);
+    }
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -92,6 +186,8 @@ int main(void)
         {"-s none builds the DAG and stops", test_policy_none},
         {"a platform file without a timing table: a warning", test_platform_file_without_table},
         {"StarPU's ignored hosts are not checked", test_ignored_hosts_unchecked},
+        {"a policy without push runs to the end", test_policy_without_push},
+        {"StarPU's Idgraf under dmda: transfers added while one completes", test_transfers_added_while_one_completes},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("robust", tests);
