@@ -112,15 +112,21 @@ void hs_print_file_platform_params(const char *indent);
 
 /* ---- output paths, checked before any work (outputs.c) ---- */
 
-/* Can the file be written (created if absent, never truncated)? 0, or -1
- * with hs_fail("cannot write PATH: reason"). */
+/* Can the file be written (created if absent, never truncated; an existing
+ * path that is not a regular file is refused, but for the null device)? 0,
+ * or -1 with hs_fail("cannot write PATH: reason"). _renamed: for an output
+ * renamed into place, which refuses the null device too. */
 int hs_output_check(const char *path);
+int hs_output_check_renamed(const char *path);
 /* Can files be written into the folder (existing, or creatable in an
  * existing folder)? 0 or -1 with hs_fail. */
 int hs_output_dir_check(const char *path);
 /* Either check, or exit 2 with "CMD: option OPT: cannot write PATH: reason".
  * NULL passes; so does "-" (standard output) for a file. */
 void hs_output_require(const char *cmd, const char *opt, const char *path, bool dir);
+void hs_output_require_renamed(const char *cmd, const char *opt, const char *path);
+/* Exit 2 when two of the n output paths (NULL: not given) name one file. */
+void hs_output_distinct(const char *cmd, const char *const *opts, const char *const *paths, int n);
 
 /* Parse an integer / real option value or exit 2 with a message naming it. */
 long hs_opt_long(const char *opt, const char *value, long min, long max);

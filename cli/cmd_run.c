@@ -93,9 +93,12 @@ static void parse_args(int argc, char **argv, struct run_args *a)
                argv[optind]);
     hs_output_require("run", "-o", a->output, false);
     hs_output_require("run", "--trace", sc->trace, false);
-    hs_output_require("run", "--paje", sc->cfg.paje_file, false);
+    hs_output_require_renamed("run", "--paje", sc->cfg.paje_file); /* trimmed, then renamed into place */
     hs_output_require("run", "--chrome-trace", sc->chrome_trace, false);
     hs_output_require("run", "--tasks-rec", sc->tasks_rec, false);
+    const char *opts_[] = {"-o", "--trace", "--paje", "--chrome-trace", "--tasks-rec"};
+    const char *paths[] = {a->output, sc->trace, sc->cfg.paje_file, sc->chrome_trace, sc->tasks_rec};
+    hs_output_distinct("run", opts_, paths, 5);
 }
 
 static const char *human_bytes(double b, char *buf, size_t size)
@@ -227,9 +230,9 @@ static int write_record(const char *path, const cJSON *rec)
 /* -s none: build the DAG (reading a file checks it) and stop. */
 static int build_only(const struct run_args *a)
 {
-    if (a->output || a->sc.trace || a->sc.cfg.paje_file)
+    if (a->output || a->sc.trace || a->sc.cfg.paje_file || a->sc.chrome_trace || a->sc.tasks_rec)
         hs_die(HS_EXIT_USAGE, "run: -s none runs nothing, so it writes no record or trace (drop "
-                              "-o, --trace and --paje)");
+                              "-o, --trace, --paje, --chrome-trace and --tasks-rec)");
     struct hs_dag *dag = hs_workload_build(a->sc.workload);
     if (!dag)
         hs_die(HS_EXIT_USAGE, "%s", hs_last_error());

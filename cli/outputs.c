@@ -3,7 +3,14 @@
  * A file is opened for writing as the command will open it (created if
  * absent and then removed again, never truncated), so that every reason
  * (missing folder, a folder in its place, no permission, read-only file
- * system) shows up at once. */
+ * system) shows up at once. An output replaces only a regular file: a
+ * device (/dev/full, a disk), a FIFO, a socket or a folder in its place is
+ * refused before any work, since a writer that finishes with a rename
+ * would put a file in the device's place, and one that reads its output
+ * back (the Paje trimming) never ends on /dev/full. The null device is the
+ * one exception, the usual way to discard an output (the docs, tests and
+ * benchmarks use it): writing into it replaces nothing. Only an output
+ * that is renamed into place (--paje) refuses it too. */
 #include "cli/cli.h"
 #include "sim/util.h"
 
@@ -14,10 +21,31 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int hs_output_check(const char *path)
+/* What st is, in a word, when it is not a regular file. */
+static const char *not_regular(const struct stat *st)
+{
+    return S_ISDIR(st->st_mode)                               ? "a folder"
+           : S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode) ? "a device"
+           : S_ISFIFO(st->st_mode)                          ? "a FIFO"
+           : S_ISSOCK(st->st_mode)                          ? "a socket"
+                                                           : "not a regular file";
+}
+
+/* Is st the null device (whatever its path)? */
+static bool null_device(const struct stat *st)
+{
+    struct stat dn;
+    return S_ISCHR(st->st_mode) && stat("/dev/null", &dn) == 0 && S_ISCHR(dn.st_mode) && dn.st_rdev == st->st_rdev;
+}
+
+static int check_file(const char *path, bool null_ok)
 {
     if (!*path)
         return hs_fail("an empty file name");
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !(null_ok && null_device(&st)))
+        return hs_fail("cannot write %s: it is %s, and an output replaces only a regular file (name a "
+                       "file, or leave the option out)", path, not_regular(&st));
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd >= 0) { /* it did not exist: leave nothing behind */
         close(fd);
@@ -31,6 +59,16 @@ int hs_output_check(const char *path)
         return 0;
     }
     return hs_fail("cannot write %s: %s", path, strerror(errno));
+}
+
+int hs_output_check(const char *path)
+{
+    return check_file(path, true);
+}
+
+int hs_output_check_renamed(const char *path)
+{
+    return check_file(path, false);
 }
 
 int hs_output_dir_check(const char *path)
@@ -61,10 +99,32 @@ int hs_output_dir_check(const char *path)
     return rc;
 }
 
+void hs_output_distinct(const char *cmd, const char *const *opts, const char *const *paths, int n)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; paths[i] && j < i; j++) {
+            if (!paths[j] || strcmp(paths[i], "-") == 0)
+                continue;
+            struct stat a, b;
+            bool same = strcmp(paths[i], paths[j]) == 0 ||
+                        (stat(paths[i], &a) == 0 && stat(paths[j], &b) == 0 && a.st_dev == b.st_dev &&
+                         a.st_ino == b.st_ino);
+            if (same)
+                hs_die(HS_EXIT_USAGE, "%s: options %s and %s name the same file %s: one would overwrite the "
+                       "other (give each its own)", cmd, opts[j], opts[i], paths[i]);
+        }
+}
+
 void hs_output_require(const char *cmd, const char *opt, const char *path, bool dir)
 {
     if (!path || (!dir && strcmp(path, "-") == 0))
         return;
     if (dir ? hs_output_dir_check(path) : hs_output_check(path))
+        hs_die(HS_EXIT_USAGE, "%s: option %s: %s", cmd, opt, hs_last_error());
+}
+
+void hs_output_require_renamed(const char *cmd, const char *opt, const char *path)
+{
+    if (path && hs_output_check_renamed(path))
         hs_die(HS_EXIT_USAGE, "%s: option %s: %s", cmd, opt, hs_last_error());
 }

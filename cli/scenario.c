@@ -15,6 +15,7 @@
 #include "sim/util.h"
 #include "workloads/workload.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,8 +190,13 @@ static int write_trace(const char *path, const struct hs_run *run,
     if (!f)
         return hs_fail("cannot write %s", path);
     int rc = writer(run->rt, f);
+    if (rc) { /* the writer's message, with the path */
+        char why[1024];
+        snprintf(why, sizeof why, "%s", hs_last_error());
+        rc = hs_fail("%s: %s", path, why);
+    }
     if (fclose(f))
-        rc = hs_fail("cannot write %s", path);
+        rc = hs_fail("cannot write %s: %s", path, strerror(errno));
     return rc;
 }
 
