@@ -206,6 +206,13 @@ char *hs_test_read_file(const char *path)
     return buf;
 }
 
+char *hs_test_tmp_text(const char *suffix, const char *text)
+{
+    char *path = hs_test_tmp(suffix);
+    hs_test_write_file(path, text);
+    return path;
+}
+
 char *hs_test_tmp(const char *suffix)
 {
     char *dir = tmp_dir;

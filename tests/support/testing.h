@@ -86,6 +86,8 @@ char *hs_test_tmp(const char *suffix);
 /* The same, made a folder (mode 0755; the test stops if it cannot be). */
 char *hs_test_tmp_dir(const char *suffix);
 void hs_test_write_file(const char *path, const char *text);
+/* A fresh temporary file with the given suffix holding text (caller frees the path). */
+char *hs_test_tmp_text(const char *suffix, const char *text);
 
 #define HS_ASSERT_NEAR_REL(a, b, rel)                                                              \
     CU_ASSERT_DOUBLE_EQUAL((a), (b), (rel) * fabs((double)(b)) + 1e-300)

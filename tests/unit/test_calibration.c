@@ -24,16 +24,9 @@ static const char *table_text =
     " \"calibrated\": ["
     "{\"kernel\": \"k\", \"arch\": \"gpu\", \"nb\": 10, \"seconds\": 10, \"gpus\": 8, \"source\": \"test\"}]}";
 
-static char *write_table(const char *text)
-{
-    char *path = hs_test_tmp(".json");
-    hs_test_write_file(path, text);
-    return path;
-}
-
 static void test_estimate_lookup(void)
 {
-    char *path = write_table(table_text), err[256];
+    char *path = hs_test_tmp_text(".json", table_text), err[256];
     struct hs_perfmodel pm;
     CU_ASSERT_EQUAL_FATAL(hs_perf_load(path, &pm, err, sizeof err), 0);
     CU_ASSERT_EQUAL(pm.ncalibrated, 1);
@@ -62,7 +55,7 @@ static void test_bad_calibrated(void)
          "calibrated[0]: kernel 'k' on gpu is not timed in 'kernels'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char *path = write_table(cases[i].text), err[256];
+        char *path = hs_test_tmp_text(".json", cases[i].text), err[256];
         struct hs_perfmodel pm;
         CU_ASSERT_EQUAL(hs_perf_load(path, &pm, err, sizeof err), -1);
         CU_ASSERT_PTR_NOT_NULL(strstr(err, cases[i].message));
@@ -78,7 +71,7 @@ static void test_policy_sees_calibration(void)
     struct hs_dag *dag = hs_dag_new("one");
     hs_dag_add_task(dag, "k", "t", 1, 10);
     hs_dag_finalize(dag);
-    char *path = write_table(table_text);
+    char *path = hs_test_tmp_text(".json", table_text);
     struct hs_run_config cfg;
     hs_run_config_defaults(&cfg);
     cfg.platform_file = hs_test_data("mapuche.xml");

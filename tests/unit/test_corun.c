@@ -30,16 +30,9 @@ static const char *table_text =
     "{\"kernel\": \"k\", \"arch\": \"cpu\", \"nb\": 10, \"busy\": 4, \"copies\": true, \"seconds\": 3.0,"
     " \"source\": \"test\"}]}";
 
-static char *write_table(const char *text)
-{
-    char *path = hs_test_tmp(".json");
-    hs_test_write_file(path, text);
-    return path;
-}
-
 static void test_lookup(void)
 {
-    char *path = write_table(table_text), err[256];
+    char *path = hs_test_tmp_text(".json", table_text), err[256];
     struct hs_perfmodel pm;
     CU_ASSERT_EQUAL_FATAL(hs_perf_load(path, &pm, err, sizeof err), 0);
     CU_ASSERT_EQUAL(pm.ncorun, 4);
@@ -86,7 +79,7 @@ static void test_bad_curves(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char text[1024], err[256];
         snprintf(text, sizeof text, "%s%s]}", head, cases[i].entry);
-        char *path = write_table(text);
+        char *path = hs_test_tmp_text(".json", text);
         struct hs_perfmodel pm;
         CU_ASSERT_EQUAL(hs_perf_load(path, &pm, err, sizeof err), -1);
         if (!strstr(err, cases[i].message))
@@ -95,13 +88,31 @@ static void test_bad_curves(void)
         CU_ASSERT_PTR_NULL(strchr(err, '\n'));
         free(path);
     }
-    char *path = write_table("{\"kernels\": [{\"kernel\": \"k\", \"arch\": \"cpu\", \"seconds\": 1, \"source\": \"t\"}],"
+    char *path = hs_test_tmp_text(".json", "{\"kernels\": [{\"kernel\": \"k\", \"arch\": \"cpu\", \"seconds\": 1, \"source\": \"t\"}],"
                              " \"corun\": 3}"),
          err[256];
     struct hs_perfmodel pm;
     CU_ASSERT_EQUAL(hs_perf_load(path, &pm, err, sizeof err), -1);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "field 'corun' must be an array"));
     free(path);
+}
+
+/* dag under eager on Mapuche (gpus GPUs, cpus cores, no runtime costs),
+ * timed by the table. */
+static cJSON *on_mapuche(const struct hs_dag *dag, int gpus, int cpus, const char *table)
+{
+    char *path = hs_test_tmp_text(".json", table);
+    struct hs_run_config cfg;
+    hs_run_config_defaults(&cfg);
+    cfg.platform_file = hs_test_data("mapuche.xml");
+    cfg.platform_name = "mapuche";
+    hs_test_no_costs(&cfg);
+    cfg.perf_file = path;
+    cfg.select.gpus = gpus;
+    cfg.select.cpus = cpus;
+    cJSON *r = hs_test_simulate(&cfg, dag, &hs_policy_eager, "eager");
+    free(path);
+    return r;
 }
 
 /* n independent tasks of kernel k (nb 10) on Mapuche's cores, no GPU. */
@@ -114,17 +125,7 @@ static cJSON *run_independent(int n, int cpus, const char *table)
         hs_dag_add_task(dag, "k", label, 1, 10);
     }
     hs_dag_finalize(dag);
-    char *path = write_table(table);
-    struct hs_run_config cfg;
-    hs_run_config_defaults(&cfg);
-    cfg.platform_file = hs_test_data("mapuche.xml");
-    cfg.platform_name = "mapuche";
-    hs_test_no_costs(&cfg);
-    cfg.perf_file = path;
-    cfg.select.gpus = 0;
-    cfg.select.cpus = cpus;
-    cJSON *r = hs_test_simulate(&cfg, dag, &hs_policy_eager, "eager");
-    free(path);
+    cJSON *r = on_mapuche(dag, 0, cpus, table);
     hs_dag_free(dag);
     return r;
 }
@@ -201,21 +202,11 @@ static void test_gpu_beside_copies(void)
         hs_dag_access(dag, t, h, HS_MODE_R);
     }
     hs_dag_finalize(dag);
-    char *path = write_table(table);
-    struct hs_run_config cfg;
-    hs_run_config_defaults(&cfg);
-    cfg.platform_file = hs_test_data("mapuche.xml");
-    cfg.platform_name = "mapuche";
-    hs_test_no_costs(&cfg);
-    cfg.perf_file = path;
-    cfg.select.gpus = 1;
-    cfg.select.cpus = 0;
-    cJSON *r = hs_test_simulate(&cfg, dag, &hs_policy_eager, "eager");
+    cJSON *r = on_mapuche(dag, 1, 0, table);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
     CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(r, "error"));
     CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "makespan")->valuedouble, 0.40101, 1e-9);
     cJSON_Delete(r);
-    free(path);
     hs_dag_free(dag);
 }
 

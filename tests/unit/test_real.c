@@ -156,23 +156,30 @@ static void test_machine_files(void)
 
 /* ---- the loop, end to end ---------------------------------------------------- */
 
-/* The reduced calibration every test below shares: cores only, 64×64 tiles,
- * Cholesky's kernels, one repetition. DIR/t.xml, DIR/perf/t.json. */
-static const char *calibrated(void)
+/* `hetsim calibrate -o t --dir DIR --gpus 0 --nb 64 --reps 1 OPTIONS` into a
+ * fresh DIR (dir, of 1024 bytes), once: later calls return it. */
+static const char *calibrate_once(char *dir, const char *options)
 {
-    static char dir[1024];
     if (dir[0])
         return dir;
     char *d = hs_test_tmp(""), args[2048], *err = NULL;
-    snprintf(dir, sizeof dir, "%s", d); /* calibrate makes it */
+    snprintf(dir, 1024, "%s", d); /* calibrate makes it */
     free(d);
-    snprintf(args, sizeof args, "calibrate -o t --dir %s --gpus 0 --nb 64 --workloads cholesky --reps 1", dir);
+    snprintf(args, sizeof args, "calibrate -o t --dir %s --gpus 0 --nb 64 --reps 1 %s", dir, options);
     int rc = hs_test_cli(args, NULL, &err);
     if (rc)
         fprintf(stderr, "\n`hetsim %s` -> %d: %s", args, rc, err);
     free(err);
     CU_ASSERT_EQUAL_FATAL(rc, 0);
     return dir;
+}
+
+/* The reduced calibration every test below shares: cores only, 64×64 tiles,
+ * Cholesky's kernels, one repetition. DIR/t.xml, DIR/perf/t.json. */
+static const char *calibrated(void)
+{
+    static char dir[1024];
+    return calibrate_once(dir, "--workloads cholesky");
 }
 
 static cJSON *read_json(const char *path)
@@ -337,29 +344,9 @@ static void test_loop(void)
 static const char *calibrated_two(void)
 {
     static char dir[1024];
-    if (dir[0])
-        return dir;
-    char *d = hs_test_tmp(""), args[2048], *err = NULL;
-    snprintf(dir, sizeof dir, "%s", d);
-    free(d);
-    snprintf(args, sizeof args, "calibrate -o t --dir %s --gpus 0 --cores 2 --nb 64 --workloads cholesky,lu,qr "
-             "--reps 1", dir);
-    int rc = hs_test_cli(args, NULL, &err);
-    if (rc)
-        fprintf(stderr, "\n`hetsim %s` -> %d: %s", args, rc, err);
-    free(err);
-    CU_ASSERT_EQUAL_FATAL(rc, 0);
-    return dir;
+    return calibrate_once(dir, "--cores 2 --workloads cholesky,lu,qr");
 }
 
-/* Every workload with real kernels, measured with two CPU workers computing
- * at once under each policy, several times (a race between workers shows
- * intermittently): every result right and every task run. Task counts by
- * hand, NT = n / nb: Cholesky NT + 2 NT(NT-1)/2 + NT(NT-1)(NT-2)/6 (8 tiles:
- * 8 + 28 + 28 + 56 = 120); GEMM NT^3 (6: 216); LU and QR NT + 2 NT(NT-1)/2
- * + (NT-1)NT(2NT-1)/6 (8: 8 + 28 + 28 + 140 = 204). LU and QR with inner
- * blocking ib < nb, where LAPACK's panels call DGEMV: the sequential
- * OpenBLAS shares its buffers between the workers there. */
 /* The co-running curve of a calibration of two cores: every kernel timed
  * with 2 cores busy (its "kernels" entry's point) and with 1, each said in
  * its source; no point with copies (no GPU). */
