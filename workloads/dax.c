@@ -363,6 +363,19 @@ static int read_dax(const char *path, double speed, struct hs_dag *dag)
         free(text);
         return hs_fail("%s: too large for the XML reader", path);
     }
+    /* Pegasus writes no entity; a declared one is expanded wherever it is
+     * used, so that a 200 KB file could stand for gigabytes of names: the
+     * cost of reading a file stays in proportion to its size */
+    const char *entity = strstr(text, "<!ENTITY"); /* (a NUL before it: refused by the XML reader) */
+    if (entity) {
+        int line = 1;
+        for (const char *c = text; c < entity; c++)
+            line += *c == '\n';
+        free(text);
+        return hs_fail("%s: line %d declares an XML entity (<!ENTITY): DAX files have none, and their "
+                       "expansion would cost out of proportion to the file; write the text out instead",
+                       path, line);
+    }
     struct dax d = {.path = path, .root = cJSON_CreateObject(), .catalog = cJSON_CreateObject()};
     cJSON *wf = cJSON_AddObjectToObject(d.root, "workflow");
     d.tasks = cJSON_AddArrayToObject(wf, "tasks");
