@@ -19,6 +19,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What of a run record the comparison reads, each of the type hetsim writes
+ * (a record edited or written elsewhere): the first field that is not, or
+ * NULL. results.makespan a number; workers[] objects with a string name and
+ * arch; events, when there, an object whose tasks[] are objects with a
+ * string kernel and worker and numbers start and end. */
+static const char *record_flaw(const cJSON *r)
+{
+    const cJSON *res = cJSON_GetObjectItem(r, "results"), *x;
+    if (!cJSON_IsObject(res))
+        return "results";
+    if (!cJSON_IsNumber(cJSON_GetObjectItem(res, "makespan")))
+        return "results.makespan";
+    const cJSON *workers = cJSON_GetObjectItem(r, "workers");
+    if (workers && !cJSON_IsArray(workers))
+        return "workers";
+    cJSON_ArrayForEach(x, workers)
+    if (!cJSON_IsString(cJSON_GetObjectItem(x, "name")) || !cJSON_IsString(cJSON_GetObjectItem(x, "arch")))
+        return "workers[].name and arch";
+    const cJSON *events = cJSON_GetObjectItem(r, "events");
+    if (!events)
+        return NULL;
+    const cJSON *tasks = cJSON_GetObjectItem(events, "tasks");
+    if (!cJSON_IsObject(events) || !cJSON_IsArray(tasks))
+        return "events.tasks";
+    cJSON_ArrayForEach(x, tasks)
+    if (!cJSON_IsString(cJSON_GetObjectItem(x, "kernel")) || !cJSON_IsString(cJSON_GetObjectItem(x, "worker")) ||
+        !cJSON_IsNumber(cJSON_GetObjectItem(x, "start")) || !cJSON_IsNumber(cJSON_GetObjectItem(x, "end")))
+        return "events.tasks[].kernel, worker, start and end";
+    return NULL;
+}
+
 static cJSON *load(const char *path)
 {
     struct hs_buf b = {0};
@@ -28,6 +59,9 @@ static cJSON *load(const char *path)
     hs_buf_free(&b);
     if (!r || !cJSON_IsObject(cJSON_GetObjectItem(r, "results")))
         hs_die(HS_EXIT_USAGE, "compare: %s is not a run record (hetsim run -o FILE)", path);
+    const char *flaw = record_flaw(r);
+    if (flaw)
+        hs_die(HS_EXIT_USAGE, "compare: %s: field %s is missing or not what hetsim run writes", path, flaw);
     return r;
 }
 
