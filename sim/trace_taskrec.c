@@ -53,14 +53,28 @@ static void data_fields(FILE *out, const struct hs_dag *dag, const struct hs_tas
         fprintf(out, "\n");
 }
 
+/* A value as rec writes it: each line break followed by '+ ' (a continuation
+ * line), so that a name holding one stays one field. */
+static void put_value(FILE *out, const char *v)
+{
+    for (; *v; v++) {
+        fputc(*v, out);
+        if (*v == '\n')
+            fputs("+ ", out);
+    }
+}
+
 static void record(FILE *out, const struct hs_sched *rt, int i)
 {
     const struct hs_dag *dag = rt->dag;
     const struct hs_task *t = &dag->tasks[i];
     const struct hs_task_event *ev = &rt->ts[i].ev;
     const char *kernel = dag->kernels[t->kernel];
-    fprintf(out, "Name: %s\nModel: %s\nJobId: %d\nSubmitOrder: %d\nPriority: 0\n", kernel, kernel,
-            i + 1, i + 1);
+    fputs("Name: ", out);
+    put_value(out, kernel);
+    fputs("\nModel: ", out);
+    put_value(out, kernel);
+    fprintf(out, "\nJobId: %d\nSubmitOrder: %d\nPriority: 0\n", i + 1, i + 1);
     if (t->npred) {
         fprintf(out, "DependsOn:");
         for (int k = 0; k < t->npred; k++)

@@ -29,18 +29,31 @@ int hs_taskrec_bad(const struct hs_taskrec *r, int line, const char *fmt, ...)
 
 /* ---- records -------------------------------------------------------------- */
 
-static int field(const struct hs_taskrec *r, struct hs_taskrec_task *t, char *l, int line)
+/* A 'Field: value' line; *value: where the value is kept (NULL: a field
+ * not read). */
+static int field(const struct hs_taskrec *r, struct hs_taskrec_task *t, char *l, int line, char **value)
 {
     char *colon = strchr(l, ':');
+    *value = NULL;
     if (!colon)
         return hs_taskrec_bad(r, line, "'%s' is not a 'Field: value' line", l);
     *colon = '\0';
     for (int k = 0; k < NFIELDS; k++)
         if (strcmp(l, field_names[k]) == 0) {
-            t->f[k] = colon + 1 + strspn(colon + 1, " \t");
+            t->f[k] = *value = colon + 1 + strspn(colon + 1, " \t");
             return 0;
         }
     return 0; /* StarPU writes many more fields: ignored */
+}
+
+/* A rec continuation line ("+ text": the value goes on after a line
+ * break): joined to the value in place, which ends before l in the text. */
+static void join(char *value, const char *l)
+{
+    char *end = value + strlen(value);
+    const char *more = l + 1 + (l[1] == ' ');
+    *end++ = '\n';
+    memmove(end, more, strlen(more) + 1);
 }
 
 static int read_records(struct hs_taskrec *r, char *text)
@@ -49,14 +62,22 @@ static int read_records(struct hs_taskrec *r, char *text)
     hs_lines_init(&lines, text);
     struct hs_taskrec_task cur = {0};
     bool open = false;
+    char *value = NULL; /* the last field's value, which a '+' line continues */
     for (char *l = hs_lines_next(&lines);; l = hs_lines_next(&lines)) {
         if (l && (l[0] == '#' || l[0] == '%'))
             continue;
+        if (l && *l == '+') { /* rec's continuation of the field above */
+            if (!open)
+                return hs_taskrec_bad(r, lines.line, "a continuation line (+) with no field above it");
+            if (value)
+                join(value, l);
+            continue;
+        }
         if (l && *l) {
             if (!open)
                 cur = (struct hs_taskrec_task){.line = lines.line};
             open = true;
-            if (field(r, &cur, l, lines.line))
+            if (field(r, &cur, l, lines.line, &value))
                 return -1;
             continue;
         }

@@ -147,6 +147,36 @@ static void test_tasks_rec(void)
     round_trip("-p flat:4 -w stg:file=" HETSIM_SOURCE_DIR "/tests/data/stg-robot.stg -s heft", "");
 }
 
+/* A kernel name holding a line break and quotes: written as rec writes a
+ * multi-line value (a '+ ' continuation line), so recutils' recinf counts
+ * one record per task, and hetsim reads the name back whole. */
+static void test_tasks_rec_multiline_name(void)
+{
+    char *dag = hs_test_tmp(".json"), *rec = hs_test_tmp(".rec"), *back = hs_test_tmp(".json");
+    hs_test_write_file(dag, "{\"name\": \"nl\", \"handles\": [], \"tasks\": ["
+                            "{\"label\": \"a\", \"kernel\": \"multi\\nline \\\"quoted\\\"\", \"flops\": 1e9},"
+                            "{\"label\": \"b\", \"kernel\": \"plain\", \"flops\": 1e9}]}");
+    char args[4096], *out = NULL;
+    snprintf(args, sizeof args, "run -q -p flat:2 -w %s -s eager --tasks-rec %s", dag, rec);
+    CU_ASSERT_EQUAL_FATAL(hs_test_cli(args, NULL, NULL), 0);
+    char *text = hs_test_read_file(rec);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "Name: multi\n+ line \"quoted\"\n"));
+    free(text);
+    snprintf(args, sizeof args, "recinf %s > %s", rec, back);
+    CU_ASSERT_EQUAL(system(args), 0);
+    text = hs_test_read_file(back);
+    CU_ASSERT_EQUAL(atoi(text), 2);
+    free(text);
+    snprintf(args, sizeof args, "dag taskrec:file=%s --format json -o %s", rec, back);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
+    free(out);
+    text = hs_test_read_file(back);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"kernel\":\"multi\\nline \\\"quoted\\\"\""));
+    free(text);
+    unlink(dag), unlink(rec), unlink(back);
+    free(dag), free(rec), free(back);
+}
+
 static void test_paje_pj_dump(void)
 {
     char *trace = hs_test_tmp(".trace"), *dump = hs_test_tmp(".csv"), args[1024];
@@ -246,6 +276,7 @@ int main(void)
     static const CU_TestInfo tests[] = {
         {"Chrome trace-event JSON", test_chrome_trace},
         {"tasks.rec: rec2csv reads it, it replays", test_tasks_rec},
+        {"tasks.rec: a kernel name with a line break and quotes", test_tasks_rec_multiline_name},
         {"Paje trace read by pj_dump", test_paje_pj_dump},
         {"StarPU's Idgraf and sirocco platforms", test_starpu_platforms},
         {"SimGrid's small_platform with a host map", test_simgrid_platform},
