@@ -566,6 +566,10 @@ static int read_instance(struct wf *w, const cJSON *root, struct hs_dag *dag, do
     if (all_links(w))
         return -1;
     file_edges(w);
+    for (int k = 0; k < w->nt; k++) /* flops = runtime x speed must be a number a double holds */
+        if (!isfinite(w->t[k].runtime * speed))
+            return bad(w, "task %s: runtime %g s at %g flop/s gives more flops than a double holds",
+                       w->t[k].id ? w->t[k].id : w->t[k].label, w->t[k].runtime, speed);
     build(w, dag, speed);
     return 0;
 }
