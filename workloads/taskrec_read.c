@@ -316,12 +316,36 @@ static const struct hs_param taskrec_params[] = {
     {0},
 };
 
+/* gpu_workers: items separated by ':', each a worker number N or a range
+ * A-B with A <= B, numbers of at most 9 digits; "" (none given) passes. */
+static bool worker_list(const char *g)
+{
+    for (const char *p = g; *p;) {
+        size_t a = strspn(p, "0123456789");
+        if (a == 0 || a > 9)
+            return false;
+        long lo = strtol(p, NULL, 10), hi = lo;
+        p += a;
+        if (*p == '-') {
+            size_t b = strspn(++p, "0123456789");
+            if (b == 0 || b > 9)
+                return false;
+            hi = strtol(p, NULL, 10);
+            p += b;
+        }
+        if (hi < lo || (*p && *p != ':') || (*p == ':' && !p[1]))
+            return false;
+        p += *p == ':';
+    }
+    return true;
+}
+
 static int build_taskrec(const struct hs_spec *spec, struct hs_dag *dag)
 {
     const char *g = hs_spec_get(spec, "gpu_workers");
-    if (strspn(g, "0123456789-:") != strlen(g))
+    if (!worker_list(g))
         return hs_fail("workload taskrec: gpu_workers '%s' is not a list of worker numbers and "
-                       "ranges (0-3:8)", g);
+                       "ranges, low to high (0-3:8)", g);
     return read_taskrec(hs_spec_get(spec, "file"), hs_spec_get(spec, "durations"), g, dag);
 }
 

@@ -40,6 +40,9 @@ static int field(const struct hs_taskrec *r, struct hs_taskrec_task *t, char *l,
     *colon = '\0';
     for (int k = 0; k < NFIELDS; k++)
         if (strcmp(l, field_names[k]) == 0) {
+            if (t->f[k]) /* which one would be the task's? */
+                return hs_taskrec_bad(r, line, "field %s given twice in one record (each task is one record, "
+                                      "separated by a blank line)", field_names[k]);
             t->f[k] = *value = colon + 1 + strspn(colon + 1, " \t");
             return 0;
         }
@@ -251,9 +254,9 @@ static int timing(struct hs_taskrec *r, struct hs_taskrec_task *t)
         return 0;
     long w, node = 0;
     double s, e;
-    if (hs_parse_long(t->f[F_WORKER], &w))
-        return hs_taskrec_bad(r, t->line, "JobId %s: WorkerId '%s' is not a worker number", t->f[F_JOBID],
-                   t->f[F_WORKER]);
+    if (hs_parse_long(t->f[F_WORKER], &w) || w < 0)
+        return hs_taskrec_bad(r, t->line, "JobId %s: WorkerId '%s' is not a worker number (0 or more)",
+                              t->f[F_JOBID], t->f[F_WORKER]);
     if (t->f[F_NODE] && hs_parse_long(t->f[F_NODE], &node))
         return hs_taskrec_bad(r, t->line, "JobId %s: MemoryNode '%s' is not a number", t->f[F_JOBID],
                    t->f[F_NODE]);
