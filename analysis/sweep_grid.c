@@ -82,6 +82,32 @@ static int add_item(const char *item, char ***values, int *n, size_t *cap)
     return 0;
 }
 
+static int cmp_text(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A value given twice in one list would be the same runs twice (their
+ * rows would share a key): hs_fail naming it. Sorted, O(n log n). */
+static int repeated_value(char **values, int n, const char *text)
+{
+    char **sorted = hs_xmalloc((size_t)(n ? n : 1) * sizeof *sorted);
+    memcpy(sorted, values, (size_t)n * sizeof *sorted);
+    qsort(sorted, (size_t)n, sizeof *sorted, cmp_text);
+    int rc = 0;
+    for (int i = 1; i < n && !rc; i++)
+        if (strcmp(sorted[i], sorted[i - 1]) == 0)
+            rc = hs_fail("the value '%s' is given twice in '%s': its runs are the same run (is a value "
+                         "repeated?)", sorted[i], text);
+    free(sorted);
+    if (rc) {
+        for (int i = 0; i < n; i++)
+            free(values[i]);
+        free(values);
+    }
+    return rc;
+}
+
 int hs_sweep_split_values(const char *text, char ***values)
 {
     char sep = strchr(text, ';') ? ';' : ',';
@@ -104,6 +130,10 @@ int hs_sweep_split_values(const char *text, char ***values)
         if (!end)
             break;
         p = end + 1;
+    }
+    if (repeated_value(*values, n, text)) { /* freed them */
+        *values = NULL;
+        return -1;
     }
     return n;
 }

@@ -75,8 +75,13 @@ static void parse_args(int argc, char **argv, struct beta_args *a)
         case 'h': usage(stdout); exit(HS_EXIT_OK);
         }
     }
-    if (optind != argc - 1 || (strcmp(argv[optind], "outer") && strcmp(argv[optind], "matmul")))
+    if (optind == argc)
         hs_die(HS_EXIT_USAGE, "beta: give the problem, outer or matmul (see `hetsim beta --help`)");
+    if (optind < argc - 1)
+        hs_die(HS_EXIT_USAGE, "beta: unexpected argument '%s' after the problem (see `hetsim beta --help`)",
+               argv[optind + 1]);
+    if (strcmp(argv[optind], "outer") && strcmp(argv[optind], "matmul"))
+        hs_die(HS_EXIT_USAGE, "beta: give the problem, outer or matmul: '%s' is neither", argv[optind]);
     a->dim = strcmp(argv[optind], "outer") == 0 ? HS_BM_OUTER : HS_BM_MATRIX;
     if (!a->grid && (!a->p || !a->n))
         hs_die(HS_EXIT_USAGE, "beta: --p and --n are required (or --grid)");

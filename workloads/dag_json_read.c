@@ -219,6 +219,8 @@ static int read_handle(struct jreader *r, const cJSON *o, int i)
         return bad(r, "%s: missing", where);
     if (nonneg(r, b, where, "", false, &bytes))
         return -1;
+    if (bytes != floor(bytes) || bytes > 9007199254740992.0) /* whole bytes, exact in a double (2^53) */
+        return bad(r, "%s: %.17g is not a whole number of bytes up to 2^53", where, bytes);
     char def[32];
     snprintf(def, sizeof def, "h%d", i);
     hs_dag_add_handle(r->dag, name ? name : def, bytes);
