@@ -122,6 +122,9 @@ static int host_props(struct hs_inv_host *h, const struct hs_inv_ctx *c, const v
     if (mem && (hs_parse_double(mem, &h->memsize) || !(h->memsize > 0) || !isfinite(h->memsize)))
         return hs_fail("platform %s: host %s: property memsize='%s' is not a number of bytes > 0",
                        c->pfname, name, mem);
+    if (mem && (h->memsize < 1 || h->memsize != floor(h->memsize) || h->memsize > 9007199254740992.0))
+        return hs_fail("platform %s: host %s: property memsize='%s' is not a whole number of bytes from 1 to "
+                       "2^53 (8 PiB)", c->pfname, name, mem); /* 0.5 was 0 B of memory, 1e300 a 300-digit size */
     const char *socket_key = h->kind == HS_HOST_GPU ? "ioh" : h->kind == HS_HOST_RAM ? "numa" : "socket";
     if (int_prop(h, c, host, "switch", 0, 1 << 20, -1, &h->sw) ||
         int_prop(h, c, host, "copy_engines", 1, 2, 2, &h->copy_engines) ||
