@@ -138,6 +138,7 @@ static int task_blocks(struct hs_buf *b, struct hs_buf *plot, const struct rows 
 {
     const char **kernels = NULL;
     int nk = 0;
+    size_t cap = 0;
     const cJSON *t;
     cJSON_ArrayForEach(t, tasks)
     {
@@ -145,7 +146,7 @@ static int task_blocks(struct hs_buf *b, struct hs_buf *plot, const struct rows 
         for (int k = 0; k < nk && !seen; k++)
             seen = strcmp(kernels[k], str(t, "kernel")) == 0;
         if (!seen) {
-            kernels = hs_xrealloc(kernels, (size_t)(nk + 1) * sizeof *kernels);
+            HS_GROW(kernels, cap, (size_t)nk + 1); /* doubling, not one realloc per kernel */
             kernels[nk++] = str(t, "kernel");
         }
     }

@@ -92,7 +92,7 @@ static int load_papers(struct hs_ledger *l, const cJSON *papers)
     {
         char at[300];
         snprintf(at, sizeof at, "papers.%.200s", p->string);
-        l->papers = hs_xrealloc(l->papers, (size_t)(l->npapers + 1) * sizeof *l->papers);
+        HS_GROW_IMPLIED(l->papers, l->npapers, l->npapers + 1); /* doubling, not one per realloc */
         struct hs_paper *pp = &l->papers[l->npapers++];
         memset(pp, 0, sizeof *pp);
         pp->key = hs_xstrdup(p->string);
@@ -110,7 +110,7 @@ static int load_claim(struct hs_ledger *l, const cJSON *o, int index)
     static const char *const keys[] = {"id", "paper", "where", "claim", "why", "experiment", NULL};
     char at[64];
     snprintf(at, sizeof at, "claims[%d]", index);
-    l->claims = hs_xrealloc(l->claims, (size_t)(l->nclaims + 1) * sizeof *l->claims);
+    HS_GROW_IMPLIED(l->claims, l->nclaims, l->nclaims + 1); /* doubling, not one per realloc */
     struct hs_claim *c = &l->claims[l->nclaims++];
     memset(c, 0, sizeof *c);
     if (!cJSON_IsObject(o))

@@ -87,7 +87,7 @@ static double x_position(const struct figure *f, const char *x)
 
 static void add_point(struct point **pts, int *n, struct point p)
 {
-    *pts = hs_xrealloc(*pts, (size_t)(*n + 1) * sizeof **pts);
+    HS_GROW_IMPLIED(*pts, *n, *n + 1); /* doubling, not one realloc per point */
     (*pts)[(*n)++] = p;
 }
 

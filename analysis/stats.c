@@ -74,7 +74,7 @@ static int find_group(struct hs_groups *gs, char **values)
         else
             hi = mid;
     }
-    gs->g = hs_xrealloc(gs->g, (size_t)(gs->n + 1) * sizeof *gs->g);
+    HS_GROW_IMPLIED(gs->g, gs->n, gs->n + 1); /* doubling, not one realloc per group */
     memmove(&gs->g[lo + 1], &gs->g[lo], (size_t)(gs->n - lo) * sizeof *gs->g);
     memset(&gs->g[lo], 0, sizeof gs->g[lo]);
     gs->g[lo].values = hs_xmalloc((size_t)(gs->nby ? gs->nby : 1) * sizeof(char *));
@@ -105,7 +105,7 @@ int hs_groups_make(const struct hs_csv *csv, const char *file, char *const *by, 
             g->failed++;
             continue;
         }
-        g->rows = hs_xrealloc(g->rows, (size_t)(g->nrows + 1) * sizeof *g->rows);
+        HS_GROW_IMPLIED(g->rows, g->nrows, g->nrows + 1); /* doubling, not one realloc per row */
         g->rows[g->nrows++] = r;
     }
     free(key);
@@ -240,7 +240,7 @@ int hs_pairwise(const struct hs_csv *csv, const char *file, const struct hs_grou
             compare_pair(v[a], n[a], v[b], n[b], lower_better, &p);
             if (!p.common)
                 continue;
-            *pairs = hs_xrealloc(*pairs, (size_t)(*npairs + 1) * sizeof **pairs);
+            HS_GROW_IMPLIED(*pairs, *npairs, *npairs + 1); /* doubling, not one realloc per pair */
             (*pairs)[(*npairs)++] = p;
         }
     for (int g = 0; g < gs->n; g++)

@@ -139,13 +139,14 @@ static int string_list(const struct where *w, const cJSON *o, const char *key, c
     }
     if (!cJSON_IsArray(v))
         return bad(&s, "expected a list of strings");
-    int i = 0;
+    int i = 0, more = cJSON_GetArraySize(v);
+    if (more) /* room for all at once, not one realloc per string */
+        *out = hs_xrealloc(*out, (size_t)(*n + more) * sizeof **out);
     cJSON_ArrayForEach(item, v)
     {
         struct where e = sub(&s, NULL, i++);
         if (!cJSON_IsString(item))
             return bad(&e, "expected a string");
-        *out = hs_xrealloc(*out, (size_t)(*n + 1) * sizeof **out);
         (*out)[(*n)++] = hs_xstrdup(item->valuestring);
     }
     return 0;
@@ -153,6 +154,7 @@ static int string_list(const struct where *w, const cJSON *o, const char *key, c
 
 /* ---- sweep ------------------------------------------------------------------ */
 
+/* The caller made room for one more. */
 static void set_kv(struct hs_study_kv **kv, int *n, const char *key, char *value)
 {
     for (int i = 0; i < *n; i++)
@@ -161,7 +163,6 @@ static void set_kv(struct hs_study_kv **kv, int *n, const char *key, char *value
             (*kv)[i].value = value;
             return;
         }
-    *kv = hs_xrealloc(*kv, (size_t)(*n + 1) * sizeof **kv);
     (*kv)[*n].key = hs_xstrdup(key);
     (*kv)[(*n)++].value = value;
 }
@@ -171,6 +172,9 @@ static int load_kv(const struct where *w, const cJSON *o, struct hs_study_kv **k
     if (!cJSON_IsObject(o))
         return bad(w, "expected an object of key: value");
     const cJSON *item;
+    int more = cJSON_GetArraySize(o);
+    if (more) /* room for every key at once, not one realloc per key */
+        *kv = hs_xrealloc(*kv, (size_t)(*n + more) * sizeof **kv);
     cJSON_ArrayForEach(item, o)
     {
         struct where s = sub(w, item->string, 0);
@@ -188,13 +192,14 @@ static int load_axis(const struct where *w, const cJSON *v, struct hs_sweep_axis
         return bad(w, "expected a non-empty list of values");
     const cJSON *item;
     int i = 0;
+    /* room for every value at once, not one realloc per value */
+    axis->values = hs_xrealloc(axis->values, (size_t)(axis->n + cJSON_GetArraySize(v)) * sizeof *axis->values);
     cJSON_ArrayForEach(item, v)
     {
         struct where e = sub(w, NULL, i++);
         char *text;
         if (scalar_text(&e, item, &text))
             return -1;
-        axis->values = hs_xrealloc(axis->values, (size_t)(axis->n + 1) * sizeof *axis->values);
         axis->values[axis->n++] = text;
     }
     return 0;
@@ -205,6 +210,9 @@ static int load_vary(const struct where *w, const cJSON *o, struct hs_study *st)
     if (!cJSON_IsObject(o))
         return bad(w, "expected an object of key: [values]");
     const cJSON *item;
+    int more = cJSON_GetArraySize(o);
+    if (more) /* room for every axis at once, not one realloc per axis */
+        st->axes = hs_xrealloc(st->axes, (size_t)(st->naxes + more) * sizeof *st->axes);
     cJSON_ArrayForEach(item, o)
     {
         struct where s = sub(w, item->string, 0);
@@ -217,7 +225,7 @@ static int load_vary(const struct where *w, const cJSON *o, struct hs_study *st)
         while (a < st->naxes && strcmp(st->axes[a].name, axis.name) != 0)
             a++;
         if (a == st->naxes)
-            st->axes = hs_xrealloc(st->axes, (size_t)++st->naxes * sizeof *st->axes);
+            st->naxes++;
         else
             hs_sweep_axis_free(&st->axes[a]);
         st->axes[a] = axis;
@@ -411,9 +419,11 @@ static int load_array(const struct where *w, const cJSON *root, const char *key,
     struct where s = sub(w, key, 0);
     if (!cJSON_IsArray(v))
         return bad(&s, "expected a list");
+    int more = cJSON_GetArraySize(v);
+    if (more) /* room for every item at once, not one realloc per item */
+        *items = hs_xrealloc(*items, (size_t)(*n + more) * size);
     cJSON_ArrayForEach(item, v)
     {
-        *items = hs_xrealloc(*items, (size_t)(*n + 1) * size);
         char *slot = (char *)*items + (size_t)*n * size;
         memset(slot, 0, size);
         struct where e = sub(&s, NULL, *n);

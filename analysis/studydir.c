@@ -34,7 +34,7 @@ static void add_dir(const char *dir, char ***paths, int *n)
             continue;
         char *path = hs_xmalloc(strlen(dir) + len + 2);
         sprintf(path, "%s/%s", dir, e->d_name);
-        *paths = hs_xrealloc(*paths, (size_t)(*n + 1) * sizeof **paths);
+        HS_GROW_IMPLIED(*paths, *n, *n + 1); /* doubling, not one realloc per file */
         (*paths)[(*n)++] = path;
     }
     closedir(d);

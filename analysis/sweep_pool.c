@@ -175,7 +175,7 @@ static void finish(struct hs_pool *p, struct hs_pool_slot *s, hs_pool_done_fn do
                     (row[0] == '0' + HS_RUN_OK || row[0] == '0' + HS_RUN_ERROR);
     int status = 0;
     if (complete) { /* it may still be exiting: reaped later */
-        p->exiting = hs_xrealloc(p->exiting, (size_t)(p->nexiting + 1) * sizeof *p->exiting);
+        HS_GROW_IMPLIED(p->exiting, p->nexiting, p->nexiting + 1); /* doubling, not one per realloc */
         p->exiting[p->nexiting++] = s->pid;
         done(ctx, &s->job, (enum hs_run_status)(row[0] - '0'), row + 1);
     } else {

@@ -18,7 +18,7 @@ void hs_table_init(struct hs_table *t, int ncols)
 
 void hs_table_add(struct hs_table *t, const char *cell)
 {
-    t->cells = hs_xrealloc(t->cells, (size_t)(t->ncells + 1) * sizeof *t->cells);
+    HS_GROW_IMPLIED(t->cells, t->ncells, t->ncells + 1); /* doubling: a table has rows x columns cells */
     t->cells[t->ncells++] = hs_xstrdup(cell);
 }
 

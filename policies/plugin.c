@@ -18,6 +18,7 @@ struct loaded {
 };
 static struct loaded *loaded;
 static int nloaded;
+static size_t cap_loaded;
 
 static const struct hs_policy *open_plugin(const char *path)
 {
@@ -56,7 +57,7 @@ const struct hs_policy *hs_policy_load_plugin(const char *path, bool by_name)
         const struct hs_policy *p = open_plugin(path);
         if (!p)
             return NULL;
-        loaded = hs_xrealloc(loaded, (size_t)(nloaded + 1) * sizeof *loaded);
+        HS_GROW(loaded, cap_loaded, (size_t)nloaded + 1); /* doubling, as every growing array */
         loaded[nloaded++] = (struct loaded){hs_xstrdup(path), p, false};
     }
     if (by_name && !loaded[i].named) {

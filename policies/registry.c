@@ -37,6 +37,7 @@ static const struct hs_policy *const all_policies[] = {
 /* the built-in policies, then the plugins' */
 static const struct hs_policy **known;
 static int nknown;
+static size_t cap_known;
 
 const struct hs_policy *const *hs_policies(void)
 {
@@ -44,6 +45,7 @@ const struct hs_policy *const *hs_policies(void)
         nknown = (int)(sizeof all_policies / sizeof *all_policies) - 1;
         known = hs_xmalloc(sizeof all_policies);
         memcpy(known, all_policies, sizeof all_policies);
+        cap_known = (size_t)nknown + 1;
     }
     return known;
 }
@@ -54,7 +56,7 @@ int hs_policy_register(const struct hs_policy *p)
     for (int i = 0; i < nknown; i++)
         if (strcmp(known[i]->name, p->name) == 0)
             return known[i] == p ? 0 : -1;
-    known = hs_xrealloc(known, (size_t)(nknown + 2) * sizeof *known);
+    HS_GROW(known, cap_known, (size_t)nknown + 2); /* doubling, not one policy per realloc */
     known[nknown++] = p;
     known[nknown] = NULL;
     return 0;

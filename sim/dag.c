@@ -169,7 +169,8 @@ int hs_dag_add_task(struct hs_dag *dag, const char *kernel, const char *label, d
 void hs_dag_access(struct hs_dag *dag, int task, int handle, enum hs_mode mode)
 {
     struct hs_task *t = &dag->tasks[task];
-    t->access = hs_xrealloc(t->access, (size_t)(t->naccess + 1) * sizeof *t->access);
+    /* doubling past 8: one realloc per access copied a wide task's array each time */
+    HS_GROW_IMPLIED(t->access, t->naccess, (size_t)t->naccess + 1);
     t->access[t->naccess].handle = handle;
     t->access[t->naccess].mode = mode;
     t->naccess++;

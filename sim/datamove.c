@@ -307,6 +307,9 @@ static bool task_touches(const struct hs_task *t, int upto, int h)
     return false;
 }
 
+/* Evict h from node's cache. A sole copy gets a write-back, created here but
+ * left for the caller to enqueue: starting a copy may yield to other actors,
+ * which must not find an allocation half made (nor rt->victims overwritten). */
 static void evict(struct hs_sched *rt, int node, int h, int task)
 {
     rt->evictions++;
@@ -319,7 +322,6 @@ static void evict(struct hs_sched *rt, int node, int h, int task)
         rt->arriving[(size_t)h * rt->pf->nnodes] = x;
         attach(rt, x, HS_WAIT_ALLOC, task);
         rt->ts[task].pending_alloc++;
-        enqueue_xfer(rt, x);
     } else {
         hs_coh_drop(&rt->coh, h, node);
     }
@@ -351,8 +353,10 @@ bool hs_rt_allocate(struct hs_sched *rt, int task, int node)
         }
         return false;
     }
+    size_t first = rt->nxfers; /* the write-backs of these evictions: ids first .. end - 1 */
     for (int i = 0; i < nv; i++)
         evict(rt, node, rt->victims[i], task);
+    size_t end = rt->nxfers;
     for (int i = 0; i < t->naccess; i++) {
         int h = t->access[i].handle;
         if (task_touches(t, i, h))
@@ -362,6 +366,8 @@ bool hs_rt_allocate(struct hs_sched *rt, int task, int node)
         if (fresh)
             hs_cache_pin(c, h);
     }
+    for (size_t x = first; x < end; x++) /* last: starting one may yield to other actors */
+        enqueue_xfer(rt, (int)x);
     return true;
 }
 
@@ -381,7 +387,7 @@ bool hs_rt_prefetch(struct hs_sched *rt, int h, int node)
             for (int i = 0; i < nv; i++)
                 if (hs_coh_state(&rt->coh, rt->victims[i], node) == HS_MSI_M)
                     return false; /* would need a write-back: not worth it */
-            for (int i = 0; i < nv; i++)
+            for (int i = 0; i < nv; i++) /* no sole copy among them: no write-back, no yield */
                 evict(rt, node, rt->victims[i], -1);
             hs_cache_touch(c, h, rt->dag->handles[h].bytes, false);
         }

@@ -482,6 +482,25 @@ static bool start_task(struct hs_sched *rt, int task)
 static void delayed_start(void *ctx, long id);
 static void begin_prologue(struct hs_sched *rt, int task, int w);
 
+/* Room in w's FIFO and deferred list for every task it holds (neither holds
+ * more). The window bounds them, except that a policy's pop may yield (its
+ * prefetch starts a copy) to actors that give w tasks meanwhile, past it. */
+static void hold_room(struct hs_worker_state *ws)
+{
+    if (ws->inflight <= ws->qcap)
+        return;
+    int cap = 2 * ws->qcap;
+    int *queue = hs_xmalloc((size_t)cap * sizeof(int));
+    for (int i = 0; i < ws->qlen; i++)
+        queue[i] = ws->queue[(ws->qhead + i) % ws->qcap];
+    free(ws->queue);
+    ws->queue = queue;
+    ws->qhead = 0;
+    if (ws->deferred)
+        ws->deferred = hs_xrealloc(ws->deferred, (size_t)cap * sizeof(int));
+    ws->qcap = cap;
+}
+
 static void assign(struct hs_sched *rt, int task, int w)
 {
     struct hs_worker_state *ws = &rt->ws[w];
@@ -491,6 +510,7 @@ static void assign(struct hs_sched *rt, int task, int w)
     ev->popped = fmax(now, rt->ts[task].release); /* no pop before its push is decided */
     ev->estimate = hs_runtime_estimate(rt, &rt->dag->tasks[task], w);
     ws->inflight++;
+    hold_room(ws); /* a pop that yielded may have let w fill past its window: no overflow */
     if (rt->in_order)
         enqueue(ws, task);
     ws->pending_estimate += ev->estimate;
@@ -533,13 +553,19 @@ static void delayed_start(void *ctx, long id)
 static void retry_deferred(struct hs_sched *rt, int w)
 {
     struct hs_worker_state *ws = &rt->ws[w];
-    int started = 0;
-    while (started < ws->ndeferred && start_task(rt, ws->deferred[started]))
-        started++;
-    if (started == 0)
-        return;
-    memmove(ws->deferred, ws->deferred + started, (size_t)(ws->ndeferred - started) * sizeof(int));
-    ws->ndeferred -= started;
+    while (ws->ndeferred > 0) {
+        /* off the list before it starts: starting may yield to actors that retry or
+           defer w's tasks too (an index kept across it went stale: a task started twice) */
+        int task = ws->deferred[0];
+        memmove(ws->deferred, ws->deferred + 1, (size_t)(ws->ndeferred - 1) * sizeof(int));
+        ws->ndeferred--;
+        if (!start_task(rt, task)) { /* no room: nothing yielded, so it goes back first */
+            memmove(ws->deferred + 1, ws->deferred, (size_t)ws->ndeferred * sizeof(int));
+            ws->deferred[0] = task;
+            ws->ndeferred++;
+            return;
+        }
+    }
 }
 
 void hs_rt_room_freed(struct hs_sched *rt, int node)

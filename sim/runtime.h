@@ -89,7 +89,8 @@ struct hs_worker_state {
     int running;             /* task executing, -1 if none */
     int *queue;              /* held tasks not started: in the order their inputs became
                                 valid, or in pop order for in-order policies */
-    int qhead, qlen, qcap;
+    int qhead, qlen, qcap;   /* qcap: the room of queue and of deferred (window + 1; twice
+                                that once a pop that yielded let w take more, hold_room) */
     int *deferred;           /* popped tasks waiting for room in the data cache */
     int ndeferred;
     double pending_estimate; /* estimates of held tasks not yet started */

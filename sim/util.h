@@ -19,6 +19,32 @@ void hs_grow(void **array, size_t *capacity, size_t need, size_t elem_size);
 void hs_grow_uninit(void **array, size_t *capacity, size_t need, size_t elem_size);
 #define HS_GROW_UNINIT(arr, cap, need) hs_grow_uninit((void **)&(arr), &(cap), (need), sizeof(*(arr)))
 
+/* The room an array of n elements that keeps no capacity of its own has:
+ * n itself up to 8 (such arrays are mostly short, a task's accesses: they
+ * stay exact), then n rounded up to a power of two. */
+static inline size_t hs_implied_capacity(size_t n)
+{
+    size_t cap = 16;
+    if (n <= 8)
+        return n;
+    while (cap < n)
+        cap *= 2;
+    return cap;
+}
+/* Grow an array that holds n elements, and keeps no capacity (its struct
+ * has no room for one), to hold need: reallocated when need passes the
+ * implied room, so that appending one at a time costs O(log n) reallocs,
+ * not n (each a copy of the whole array). Every allocation of such an
+ * array must come from here: the room is implied by n alone. */
+static inline void *hs_grow_implied(void *array, size_t n, size_t need, size_t elem_size)
+{
+    if (need <= hs_implied_capacity(n))
+        return array;
+    return hs_xrealloc(array, hs_implied_capacity(need) * elem_size);
+}
+#define HS_GROW_IMPLIED(arr, n, need) \
+    ((arr) = hs_grow_implied((arr), (size_t)(n), (size_t)(need), sizeof(*(arr))))
+
 /* Record an error message (printf format) and return -1, so that callers can
  * `return hs_fail("...")`. The message is one line, without "hetsim:" prefix. */
 int hs_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

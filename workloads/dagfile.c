@@ -37,7 +37,8 @@ void hs_task_add_extra(struct hs_task *t, const char *key, const char *value)
     size_t n = 0;
     while (t->extra && t->extra[n])
         n++;
-    t->extra = hs_xrealloc(t->extra, (n + 3) * sizeof *t->extra);
+    /* n + 1 slots (with the NULL) to n + 3, doubling: a node may carry many attributes */
+    HS_GROW_IMPLIED(t->extra, t->extra ? n + 1 : 0, n + 3);
     t->extra[n] = hs_xstrdup(key);
     t->extra[n + 1] = hs_xstrdup(value);
     t->extra[n + 2] = NULL;

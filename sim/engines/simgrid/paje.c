@@ -23,9 +23,9 @@ struct trace {
     int ev_of[64];        /* event number -> enum ev */
     char **alias, **name; /* containers */
     bool *host, *keep;
-    int nc;
+    int nc, cap_c;
     char **dropped_keys;  /* topology links that touch a dropped container */
-    int nkeys;
+    int nkeys, cap_keys;
 };
 
 static int read_lines(const char *path, struct trace *t)
@@ -127,10 +127,13 @@ static void find_containers(struct trace *t, const struct hs_platform *pf)
                      256, "%s", f[1]);
         enum ev e = kind_of(t, t->line[i], f, &nf);
         if (e == CREATE && nf >= 6) {
-            t->alias = hs_xrealloc(t->alias, (size_t)(t->nc + 1) * sizeof *t->alias);
-            t->name = hs_xrealloc(t->name, (size_t)(t->nc + 1) * sizeof *t->name);
-            t->host = hs_xrealloc(t->host, (size_t)(t->nc + 1) * sizeof *t->host);
-            t->keep = hs_xrealloc(t->keep, (size_t)(t->nc + 1) * sizeof *t->keep);
+            if (t->nc == t->cap_c) { /* doubling, not one container per realloc */
+                t->cap_c = t->cap_c ? 2 * t->cap_c : 64;
+                t->alias = hs_xrealloc(t->alias, (size_t)t->cap_c * sizeof *t->alias);
+                t->name = hs_xrealloc(t->name, (size_t)t->cap_c * sizeof *t->name);
+                t->host = hs_xrealloc(t->host, (size_t)t->cap_c * sizeof *t->host);
+                t->keep = hs_xrealloc(t->keep, (size_t)t->cap_c * sizeof *t->keep);
+            }
             t->alias[t->nc] = hs_xstrdup(f[2]);
             t->name[t->nc] = hs_xstrdup(f[5]);
             t->host[t->nc] = strcmp(f[3], host_type) == 0;
@@ -183,7 +186,10 @@ static void find_dropped_links(struct trace *t)
     for (long i = 0; i < t->n; i++) {
         enum ev e = kind_of(t, t->line[i], f, &nf);
         if ((e == START_LINK || e == END_LINK) && nf >= 7 && dropped(t, f[5])) {
-            t->dropped_keys = hs_xrealloc(t->dropped_keys, (size_t)(t->nkeys + 1) * sizeof *t->dropped_keys);
+            if (t->nkeys == t->cap_keys) { /* doubling, not one key per realloc */
+                t->cap_keys = t->cap_keys ? 2 * t->cap_keys : 64;
+                t->dropped_keys = hs_xrealloc(t->dropped_keys, (size_t)t->cap_keys * sizeof *t->dropped_keys);
+            }
             t->dropped_keys[t->nkeys++] = hs_xstrdup(f[6]);
         }
     }
