@@ -46,14 +46,23 @@ static int check_file(const char *path, bool null_ok)
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !(null_ok && null_device(&st)))
         return hs_fail("cannot write %s: it is %s, and an output replaces only a regular file (name a "
                        "file, or leave the option out)", path, not_regular(&st));
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd >= 0) { /* it did not exist: leave nothing behind */
-        close(fd);
-        unlink(path);
-        return 0;
-    }
-    if (errno == EEXIST)
+    /* Several processes may check one path at once (the ranks of an MPI
+     * sweep): one that finds the file created by another may then find it
+     * removed again, so try a few times before calling the path unwritable. */
+    int fd = -1;
+    for (int attempt = 0; attempt < 8; attempt++) {
+        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0) { /* it did not exist: leave nothing behind */
+            close(fd);
+            unlink(path);
+            return 0;
+        }
+        if (errno != EEXIST)
+            break;
         fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd >= 0 || errno != ENOENT)
+            break;
+    }
     if (fd >= 0) {
         close(fd);
         return 0;
