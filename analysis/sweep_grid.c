@@ -89,7 +89,7 @@ static int cmp_text(const void *a, const void *b)
 
 /* A value given twice in one list would be the same runs twice (their
  * rows would share a key): hs_fail naming it. Sorted, O(n log n). */
-static int repeated_value(char **values, int n, const char *text)
+static int repeated_value(char *const *values, int n, const char *text)
 {
     char **sorted = hs_xmalloc((size_t)(n ? n : 1) * sizeof *sorted);
     memcpy(sorted, values, (size_t)n * sizeof *sorted);
@@ -100,38 +100,29 @@ static int repeated_value(char **values, int n, const char *text)
             rc = hs_fail("the value '%s' is given twice in '%s': its runs are the same run (is a value "
                          "repeated?)", sorted[i], text);
     free(sorted);
-    if (rc) {
-        for (int i = 0; i < n; i++)
-            free(values[i]);
-        free(values);
-    }
     return rc;
 }
 
 int hs_sweep_split_values(const char *text, char ***values)
 {
     char sep = strchr(text, ';') ? ';' : ',';
-    int n = 0;
+    int n = 0, rc = 0;
     size_t cap = 0;
     *values = NULL;
-    for (const char *p = text;;) {
+    for (const char *p = text; !rc;) {
         const char *end = strchr(p, sep);
         size_t len = end ? (size_t)(end - p) : strlen(p);
         char *item = trimmed(p, len);
-        int rc = add_item(item, values, &n, &cap);
+        rc = add_item(item, values, &n, &cap);
         free(item);
-        if (rc) {
-            for (int i = 0; i < n; i++)
-                free((*values)[i]);
-            free(*values);
-            *values = NULL;
-            return -1;
-        }
         if (!end)
             break;
         p = end + 1;
     }
-    if (repeated_value(*values, n, text)) { /* freed them */
+    if (rc || repeated_value(*values, n, text)) {
+        for (int i = 0; i < n; i++)
+            free((*values)[i]);
+        free(*values);
         *values = NULL;
         return -1;
     }

@@ -128,15 +128,14 @@ static int sample_dags(const char *workloads, const int *nbs, int nnb, bool sing
     return n;
 }
 
-static int parse_nbs(const char *text, int *nbs, int max)
+/* A comma-separated list of option opt's integers in [lo, hi], at most max
+ * of them kept (exit 2 on a bad one). */
+static int parse_ints(const char *opt, const char *text, long lo, long hi, int *out, int max)
 {
     int n = 0;
     char *copy = hs_xstrdup(text), *save = NULL;
-    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (n == max)
-            break;
-        nbs[n++] = (int)hs_opt_long("--nb", tok, 16, 16384);
-    }
+    for (char *tok = strtok_r(copy, ",", &save); tok && n < max; tok = strtok_r(NULL, ",", &save))
+        out[n++] = (int)hs_opt_long(opt, tok, lo, hi);
     free(copy);
     return n;
 }
@@ -153,16 +152,14 @@ static int parse_corun(const char *text, int threads, int *levels, int max)
     }
     if (strcmp(text, "none") == 0)
         return 0;
-    char *copy = hs_xstrdup(text), *save = NULL;
-    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        int v = (int)hs_opt_long("--corun", tok, 1, 64);
-        bool seen = v == threads;
+    int given[64], ngiven = parse_ints("--corun", text, 1, 64, given, 64);
+    for (int g = 0; g < ngiven; g++) {
+        bool seen = given[g] == threads;
         for (int i = 0; i < n; i++)
-            seen |= levels[i] == v;
+            seen |= levels[i] == given[g];
         if (!seen && n < max)
-            levels[n++] = v;
+            levels[n++] = given[g];
     }
-    free(copy);
     return n;
 }
 
@@ -175,7 +172,7 @@ static int calibrate(struct hs_calibrate_opts *o, const char *nb_text, const cha
     o->corun = levels;
     if (!nb_text)
         nb_text = ngpus > 0 ? "512,1024,2048" : "128,256,512";
-    int nbs[16], nnb = parse_nbs(nb_text, nbs, 16);
+    int nbs[16], nnb = parse_ints("--nb", nb_text, 16, 16384, nbs, 16);
     qsort(nbs, (size_t)nnb, sizeof *nbs, compare_ints);
     struct hs_dag *dags[16 * 2 * 3];
     o->samples = dags;

@@ -196,17 +196,18 @@ static int refuse_too_big(const struct hs_sched *rt, const struct hs_task *t)
 static int check_corun(const struct hs_sched *rt)
 {
     const struct hs_perfmodel *pm = rt->perf;
+    int workers = 0;
+    for (int w = 0; pm && pm->ncorun && w < rt->pf->nworkers; w++)
+        workers += rt->pf->workers[w].arch == HS_ARCH_CPU;
     for (int i = 0; pm && i < pm->ncorun; i++) {
         const struct hs_perf_entry *e = &pm->corun[i];
-        if (strcmp(e->arch, "cpu") != 0)
-            continue;
-        int most = 0, workers = 0;
+        if (strcmp(e->arch, "cpu") != 0 || e->busy >= workers)
+            continue; /* a GPU's curve is its own; a point at the run's workers reaches them */
+        int most = 0;
         for (int j = 0; j < pm->ncorun; j++)
             if (pm->corun[j].nb == e->nb && strcmp(pm->corun[j].kernel, e->kernel) == 0 &&
                 strcmp(pm->corun[j].arch, e->arch) == 0 && pm->corun[j].busy > most)
                 most = pm->corun[j].busy;
-        for (int w = 0; w < rt->pf->nworkers; w++)
-            workers += strcmp(hs_arch_name(rt->pf->workers[w].arch), e->arch) == 0;
         bool used = false;
         for (int k = 0; k < rt->dag->nkernels && !used; k++)
             used = strcmp(rt->dag->kernels[k], e->kernel) == 0;
