@@ -36,9 +36,14 @@ int hs_hostmap_read(const char *path, struct hs_hostmap *map)
             continue;
         char *kw = strtok_r(NULL, " \t\r\n", &save), *extra = strtok_r(NULL, " \t\r\n", &save);
         enum hs_host_kind kind;
-        if (!kw || extra || kind_parse(kw, &kind)) {
+        if (!kw || extra) {
             rc = hs_fail("host map %s:%d: expected 'PATTERN KIND', KIND cpu, gpu, ram, proc or "
-                         "ignore", path, lineno);
+                         "ignore (%s)", path, lineno, kw ? "one word too many" : "no KIND");
+            break;
+        }
+        if (kind_parse(kw, &kind)) {
+            rc = hs_fail("host map %s:%d: kind '%.64s' is not cpu, gpu, ram, proc or ignore", path,
+                         lineno, kw);
             break;
         }
         if ((size_t)map->n == cap) {

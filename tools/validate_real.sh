@@ -18,7 +18,10 @@
 # processes), the 1-minute load average when the case was measured, and the
 # residual. For every case off target the `hetsim compare` table of the
 # simulation and the median measured run follows (per-kernel and per-worker
-# lines). Load averages before and after are printed too.
+# lines). Load averages before and after are printed too, and the machine's
+# own drift: the kernels calibrated again after the table, against the
+# calibration the table used. Set OPENBLAS_CORETYPE (for both) when calibrate
+# notes that OpenBLAS runs its generic kernels.
 #
 # Usage: tools/validate_real.sh HETSIM OUTDIR [REPS]
 #   HETSIM: the hetsim command (hetsim-real beside it); OUTDIR: where the
@@ -60,9 +63,18 @@ for w in $WORKERS; do
     done
 done
 echo "load after: $(cat /proc/loadavg)" | tee -a "$OUT/load.txt"
-python3 - "$BIN" "$OUT" "$REPS" <<'PY'
+# the same calibration again, after the table: how far the machine itself
+# moved while the cases ran (a table's errors within that say nothing of
+# the model)
+rm -rf "$OUT/recheck"
+"$BIN" calibrate -o "$node" --dir "$OUT/recheck" --gpus 0 --cores "$MAXW" --cpu-threads "$MAXW" \
+    --corun none --nb "$NB" --reps 9 > "$OUT/recheck.log"
+python3 - "$BIN" "$OUT" "$REPS" "$node" <<'PY'
 import json, os, statistics, subprocess, sys
-bin, out, reps = sys.argv[1], sys.argv[2], int(sys.argv[3])
+bin, out, reps, node = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+
+def kernels(path):
+    return {(e["kernel"], e["arch"], e["nb"]): e["seconds"] for e in json.load(open(path))["kernels"]}
 
 def tasks(rec):
     return rec["events"]["tasks"]
@@ -106,6 +118,13 @@ print("|%s|---|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|" % ("-" * 26, "-" * 8, "-" * 10
                                                    "-" * 6, "-" * 6, "-" * 9, "-" * 9, "-" * 7, "-" * 9))
 print("\n".join(rows))
 print("\n%d of %d cases within their target" % (len(rows) - len(misses), len(rows)))
+first = kernels(os.path.join(out, "perf", node + ".json"))
+again = kernels(os.path.join(out, "recheck", "perf", node + ".json"))
+moves = sorted(((again[k] - first[k]) / first[k], k) for k in first if k in again)
+if moves:
+    print("the machine while the table ran: the kernels calibrated again after it, against before it: "
+          + ", ".join("%s %+.1f%%" % (k[0], 100 * m) for m, k in moves)
+          + " (most: %+.1f%%)" % (100 * max((abs(m) for m, _ in moves))))
 for name, cmp in misses:
     print("\n%s: hetsim compare SIM MEASURED (the median run)\n%s" % (name, cmp), end="")
 PY

@@ -156,7 +156,10 @@ static void test_bad_host_map(void)
                    "id=\"kind\" value=\"...\"/>, or a host map: hosts=FILE)");
     hs_test_write_file(map, "Tremblay ram\n* processor\n");
     snprintf(args, sizeof args, "platform %s:hosts=%s", pf, map);
-    hs_test_bad_cli(args, ":2: expected 'PATTERN KIND', KIND cpu, gpu, ram, proc or ignore");
+    hs_test_bad_cli(args, ":2: kind 'processor' is not cpu, gpu, ram, proc or ignore");
+    hs_test_write_file(map, "Tremblay ram\n* cpu extra\n");
+    hs_test_bad_cli(args, ":2: expected 'PATTERN KIND', KIND cpu, gpu, ram, proc or ignore (one "
+                          "word too many)");
     snprintf(args, sizeof args, "platform %s:hosts=/nonexistent.hosts", pf);
     hs_test_bad_cli(args, "host map /nonexistent.hosts: No such file or directory");
     snprintf(args, sizeof args, "platform %s:hosts=/dev/zero", pf);

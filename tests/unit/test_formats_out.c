@@ -177,6 +177,66 @@ static void test_tasks_rec_multiline_name(void)
     free(dag), free(rec), free(back);
 }
 
+/* A platform of one <cluster> zone (SimGrid's shape for a cluster: node-0
+ * to node-3 behind private links and a backbone), node-0 the RAM host. */
+static char *cluster_platform(char **map)
+{
+    char *pf = hs_test_tmp(".xml");
+    hs_test_write_file(pf, "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                           "<platform version=\"4.1\">\n<cluster id=\"acme\" prefix=\"node-\" suffix=\"\" "
+                           "radical=\"0-3\" speed=\"1Gf\" bw=\"125MBps\" lat=\"50us\" bb_bw=\"2.25GBps\" "
+                           "bb_lat=\"500us\"/>\n</platform>\n");
+    *map = hs_test_tmp(".hosts");
+    hs_test_write_file(*map, "node-0 ram\nnode-* cpu\n");
+    return pf;
+}
+
+/* SimGrid 3.32 aborts drawing a <cluster>'s topology in a Paje trace
+ * ("container with name acme_link_0_UP not found"): the trace is written
+ * without the topology's links, with a note, and holds every task. */
+static void test_paje_cluster(void)
+{
+    char *map, *pf = cluster_platform(&map), *trace = hs_test_tmp(".trace"), *dump = hs_test_tmp(".csv");
+    char args[4096], *out = NULL, *err = NULL;
+    snprintf(args, sizeof args, "run -q -p %s:hosts=%s -w cholesky:n=1024,nb=256 -s eager -o /dev/null --paje %s",
+             pf, map, trace);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "SimGrid cannot draw the topology of platform"));
+    snprintf(args, sizeof args, "pj_dump %s > %s", trace, dump);
+    CU_ASSERT_EQUAL_FATAL(system(args), 0);
+    char *text = hs_test_read_file(dump);
+    int states = 0;
+    for (const char *p = text; (p = strstr(p, "State, node-")); p++)
+        states++;
+    CU_ASSERT_EQUAL(states, 20); /* a 4×4-tile Cholesky: 4 + 6 + 6 + 4 tasks, each a state */
+    free(text), free(out), free(err);
+    unlink(trace), unlink(dump), unlink(pf), unlink(map);
+    free(trace), free(dump), free(pf), free(map);
+}
+
+/* Paje quotes names and has no escape: an id with a quote or a line break
+ * (XML's &quot; and &#10;) is refused with --paje, and runs without it. */
+static void test_paje_unsafe_id(void)
+{
+    char *pf = hs_test_tmp(".xml"), *trace = hs_test_tmp(".trace"), args[2048];
+    hs_test_write_file(pf, "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                           "<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Full\">\n"
+                           "<host id=\"RAM\" speed=\"1f\"><prop id=\"kind\" value=\"ram\"/></host>\n"
+                           "<host id=\"CPU&quot;0&#10;x\" speed=\"1Gf\"><prop id=\"kind\" value=\"cpu\"/></host>\n"
+                           "<link id=\"l\" bandwidth=\"1GBps\" latency=\"1us\"/>\n"
+                           "<route src=\"RAM\" dst=\"CPU&quot;0&#10;x\"><link_ctn id=\"l\"/></route>\n"
+                           "</zone>\n</platform>\n");
+    snprintf(args, sizeof args, "-p %s -w cholesky:n=512,nb=256 -s eager", pf);
+    cJSON *r = hs_test_run_record(args);
+    CU_ASSERT_PTR_NOT_NULL(r);
+    cJSON_Delete(r);
+    snprintf(args, sizeof args, "run -q -p %s -w cholesky:n=512,nb=256 -s eager -o /dev/null --paje %s", pf, trace);
+    hs_test_bad_cli(args, "host id \"CPU\"0\\x0ax\" holds a quote or a control character, which a Paje trace "
+                          "cannot (--paje)");
+    unlink(pf), unlink(trace);
+    free(pf), free(trace);
+}
+
 static void test_paje_pj_dump(void)
 {
     char *trace = hs_test_tmp(".trace"), *dump = hs_test_tmp(".csv"), args[1024];
@@ -278,6 +338,8 @@ int main(void)
         {"tasks.rec: rec2csv reads it, it replays", test_tasks_rec},
         {"tasks.rec: a kernel name with a line break and quotes", test_tasks_rec_multiline_name},
         {"Paje trace read by pj_dump", test_paje_pj_dump},
+        {"Paje trace of a <cluster> platform, without its topology", test_paje_cluster},
+        {"Paje trace refuses ids it cannot hold", test_paje_unsafe_id},
         {"StarPU's Idgraf and sirocco platforms", test_starpu_platforms},
         {"SimGrid's small_platform with a host map", test_simgrid_platform},
         CU_TEST_INFO_NULL,

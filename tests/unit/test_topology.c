@@ -5,12 +5,14 @@
  * near a NUMA node, and on a core with two hyperthreads (hwloc's synthetic
  * topology, in a child) both indices on that core's first PU; the topology in NAME.machine.json round-trips,
  * files without it still load, bad ones are refused; and a measured run
- * refuses a machine file whose topology is not this machine's, in one line
+ * refuses a machine file whose topology is not this machine's, or whose
+ * kernels were timed with another OpenBLAS (blas_core.h), in one line
  * naming the field. */
 #define _GNU_SOURCE /* pthread_getaffinity_np, cpu_set_t */
 #include "sim/engines/real/calibrate_run.h"
 #include "sim/engines/real/machine.h"
 #include "sim/engines/real/pin.h"
+#include "sim/engines/real/blas_core.h"
 #include "sim/engines/real/topology.h"
 #include "sim/util.h"
 #include "tests/support/testing.h"
@@ -325,7 +327,8 @@ static struct hs_machine two_socket(void)
 {
     return (struct hs_machine){.name = "box", .gpu_model = "Test GPU", .cores = 30, .ngpus = 2,
                                .core_speed = 4e10, .gpus = gpus, .places = places, .task_overhead = {NAN, NAN},
-                               .topology = {2, 2, 32, 64, (size_t)48 << 20, "Test CPU 9000"}};
+                               .topology = {2, 2, 32, 64, (size_t)48 << 20, "Test CPU 9000"},
+                               .blas = "OpenBLAS 9.9 Test"};
 }
 
 static void test_machine_file(void)
@@ -346,6 +349,7 @@ static void test_machine_file(void)
     CU_ASSERT_EQUAL(back.places[0].numa_node, 1);
     CU_ASSERT_STRING_EQUAL(back.places[1].pci_bus_id, "0000:b3:00.0");
     CU_ASSERT_EQUAL(back.places[1].numa_node, -1);
+    CU_ASSERT_STRING_EQUAL(back.blas, "OpenBLAS 9.9 Test");
     hs_machine_free(&back);
     /* a node not known is not written */
     char *text = hs_test_read_file(path);
@@ -365,6 +369,8 @@ static void test_machine_file(void)
     CU_ASSERT_EQUAL(back.topology.cores, 0);
     CU_ASSERT_STRING_EQUAL(back.places[0].pci_bus_id, "");
     CU_ASSERT_EQUAL(back.places[0].numa_node, -1);
+    CU_ASSERT_STRING_EQUAL(back.blas, "");
+    CU_ASSERT_EQUAL(hs_blas_check_same(back.blas, path), 0); /* not recorded: nothing to compare */
     CU_ASSERT_EQUAL(hs_machine_check_topology(&back), 0); /* nothing to compare */
     hs_machine_free(&back);
 
@@ -463,6 +469,20 @@ static void test_mismatch(void)
              here.cpu_model);
     CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), expect));
     hs_test_bad_cli(args, "topology.cpu_model is \"Another CPU 1\"");
+
+    /* timed with another OpenBLAS (or another choice of its kernels) */
+    struct hs_machine m = {.name = "here", .gpu_model = "", .cores = 1, .core_speed = 1e10,
+                           .task_overhead = {NAN, NAN}, .topology = here,
+                           .blas = "OpenBLAS 0.0.1 DYNAMIC_ARCH Imaginary"};
+    char path[1024];
+    snprintf(path, sizeof path, "%s.machine.json", base);
+    CU_ASSERT_EQUAL_FATAL(hs_machine_save(path, &m), 0);
+    snprintf(expect, sizeof expect, "blas is \"OpenBLAS 0.0.1 DYNAMIC_ARCH Imaginary\", but this process runs "
+             "\"%s\"", hs_blas_config());
+    hs_test_bad_cli(args, expect);
+    snprintf(m.blas, sizeof m.blas, "%s", hs_blas_config()); /* the one here: goes through */
+    CU_ASSERT_EQUAL_FATAL(hs_machine_save(path, &m), 0);
+    CU_ASSERT_EQUAL(hs_blas_check_same(m.blas, path), 0);
 
     /* this machine's: the measured run goes through */
     write_here(base, &here);

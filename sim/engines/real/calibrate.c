@@ -35,6 +35,7 @@
  * SimGrid platform of the machine), perf/NAME.json (timing table, every
  * entry marked as measured here). */
 #include "sim/engines/real/calibrate.h"
+#include "sim/engines/real/blas_core.h"
 #include "sim/engines/real/blas_threads.h"
 #include "sim/engines/real/calibrate_gpu.h"
 #include "sim/engines/real/calibrate_run.h"
@@ -80,8 +81,8 @@ struct calib {
     struct hs_machine m;
     int cpu_threads;
     char model[256];  /* the processors measured, for the sources */
-    char source[640]; /* of every entry */
-    char cpu_source[1024]; /* of the CPU entries of the sample DAG being timed */
+    char source[1024]; /* of every entry */
+    char cpu_source[1536]; /* of the CPU entries of the sample DAG being timed */
     cJSON *entries;
     cJSON *corun;     /* the co-running curve's entries */
 };
@@ -295,7 +296,7 @@ static void add_entry(cJSON *arr, const char *kernel, const char *arch, int nb, 
 static void add_corun(struct calib *c, const char *kernel, enum hs_arch arch, int nb, int busy, bool copies,
                       double seconds)
 {
-    char source[1280];
+    char source[2048];
     if (arch == HS_ARCH_CPU)
         snprintf(source, sizeof source, "%s; %d core%s busy%s", c->cpu_source, busy, busy == 1 ? "" : "s",
                  copies ? ", GPU 0's copies streaming both ways" : "");
@@ -512,6 +513,10 @@ static int describe_machine(struct calib *c)
     else
         m->topology = here;
     snprintf(c->model, sizeof c->model, "%s", here.cpu_model);
+    snprintf(m->blas, sizeof m->blas, "%s", hs_blas_config()); /* what the kernels run on */
+    char note[512];
+    if (hs_blas_generic_note(note, sizeof note))
+        fprintf(stderr, "hetsim calibrate: %s\n", note);
     int rc = 0;
 #ifdef HETSIM_HAVE_CUDA
     m->places = hs_xcalloc((size_t)(m->ngpus ? m->ngpus : 1), sizeof *m->places);
@@ -545,9 +550,9 @@ static void write_source(struct calib *c)
         snprintf(how, sizeof how, "medians of %d calls on inputs %s", c->o->reps,
                  c->o->timing == HS_CAL_WARM ? "left in the caches (--timing warm)"
                                              : "evicted from the caches first (--timing cold)");
-    int n = snprintf(c->source, sizeof c->source, "measured by hetsim calibrate on %s: OpenBLAS/LAPACKE "
+    int n = snprintf(c->source, sizeof c->source, "measured by hetsim calibrate on %s: %s and LAPACKE "
                      "with %d pinned cores busy, thread CPU time, %s, plus %.1f us of engine and runtime "
-                     "overhead per task", c->model, c->cpu_threads, how, m->task_overhead[HS_ARCH_CPU] * 1e6);
+                     "overhead per task", c->model, hs_blas_config(), c->cpu_threads, how, m->task_overhead[HS_ARCH_CPU] * 1e6);
     if (m->ngpus && n > 0 && (size_t)n < sizeof c->source)
         snprintf(c->source + n, sizeof c->source - (size_t)n, "; %s: cuBLAS/cuSOLVER back to back (CUDA "
                  "events) plus %.1f us per task", m->gpu_model, m->task_overhead[HS_ARCH_GPU] * 1e6);

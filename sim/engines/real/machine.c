@@ -104,6 +104,10 @@ int hs_machine_load(const char *path, struct hs_machine *m)
     const cJSON *gpus = cJSON_GetObjectItemCaseSensitive(root, "gpus");
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
     const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "gpu_model");
+    const cJSON *blas = cJSON_GetObjectItemCaseSensitive(root, "blas");
+    ok &= !blas || (cJSON_IsString(blas) && strlen(blas->valuestring) < sizeof m->blas);
+    if (cJSON_IsString(blas))
+        snprintf(m->blas, sizeof m->blas, "%s", blas->valuestring);
     m->cores = (int)number(root, "cores", &ok);
     m->core_speed = number(root, "core_speed", &ok);
     m->ngpus = cJSON_GetArraySize(gpus);
@@ -130,7 +134,7 @@ int hs_machine_load(const char *path, struct hs_machine *m)
         hs_machine_free(m);
         return hs_fail("machine file %s: needs cores >= 1, core_speed, gpus[] (maybe empty) with memsize, "
                        "speed, h2d and d2h {bandwidth > 0, latency}, and task_overhead {cpu, gpu} >= 0 if "
-                       "given", path);
+                       "given, and blas a string of under 256 bytes if given", path);
     }
     if (!placed || !topology) {
         hs_machine_free(m);
@@ -208,6 +212,8 @@ int hs_machine_save(const char *path, const struct hs_machine *m)
         cJSON_AddNumberToObject(o, "largest_cache_bytes", (double)t->largest_cache_bytes);
         cJSON_AddStringToObject(o, "cpu_model", t->cpu_model);
     }
+    if (m->blas[0])
+        cJSON_AddStringToObject(root, "blas", m->blas);
     return hs_machine_write_json(path, root);
 }
 

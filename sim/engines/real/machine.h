@@ -13,8 +13,10 @@
  *                                           (both optional; hwloc's, topology.h)
  *     "task_overhead": {"cpu": s, "gpu": s},      (optional; measured)
  *     "topology": {"packages": 1, "numa_nodes": 1, "cores": 16, "pus": 32,
- *                  "largest_cache_bytes": b, "cpu_model": "..."} }
+ *                  "largest_cache_bytes": b, "cpu_model": "..."},
  *                                           (optional; hwloc's, topology.h)
+ *     "blas": "OpenBLAS 0.3.21 ... Haswell ..." }
+ *                                           (optional; blas_core.h)
  *
  * "cores" is how many CPU hosts the platform has; the topology's "cores"
  * is how many physical cores the calibrating process could use. A measured
@@ -58,6 +60,9 @@ struct hs_machine {
     /* The machine calibrate ran on (topology.h); cores == 0: not recorded
      * (a file written before it was, or a description made by hand). */
     struct hs_topology topology;
+    /* The OpenBLAS the kernels were timed with (blas_core.h); "": not
+     * recorded. */
+    char blas[256];
     char *file; /* the file hs_machine_load read it from (NULL otherwise) */
 };
 

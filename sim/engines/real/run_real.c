@@ -3,6 +3,7 @@
  * a simulation, real data in host memory (pinned, and on every GPU, when
  * GPUs are selected), the real engine, and the residual of the result when
  * the workload has numerics. */
+#include "sim/engines/real/blas_core.h"
 #include "sim/engines/real/blas_threads.h"
 #include "sim/engines/real/engine.h"
 #include "sim/engines/real/engine_gpu.h"
@@ -60,6 +61,8 @@ static int load_platform(const struct hs_run_config *cfg, struct hs_platform *pf
         rc = check_gpus_here(&m, pf);
     if (!rc)
         rc = hs_machine_check_topology(&m);
+    if (!rc)
+        rc = hs_blas_check_same(m.blas, m.file);
     if (!rc)
         rc = hs_blas_threads_ready(pf->nworkers - selected_gpus(pf));
     hs_machine_free(&m);

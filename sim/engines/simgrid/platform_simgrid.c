@@ -236,7 +236,34 @@ int hs_sg_check_platform_child(const char *path, const char *map_file, struct hs
     return hs_fail("platform file %s: %s%s", path, msg, old_version_hint(path));
 }
 
-void hs_sg_init(bool verbose, const char *paje_file, unsigned file_sets)
+/* Whether SimGrid can draw the platform's topology in a Paje trace: it
+ * aborts on <cluster> zones (3.32: "container with name X_link_0_UP not
+ * found" when it links the containers, once the file is parsed). Tried in a
+ * child that traces into /dev/null. */
+static bool paje_topology_ok(const char *path)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0) {
+            dup2(null, STDOUT_FILENO);
+            dup2(null, STDERR_FILENO);
+        }
+        char *argv[] = {"hetsim", "--log=root.thres:critical", "--cfg=tracing:yes",
+                        "--cfg=tracing/filename:/dev/null", "--cfg=tracing/uncategorized:yes", NULL};
+        int argc = 5;
+        simgrid_init(&argc, argv);
+        simgrid_load_platform(path);
+        _exit(0);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid)
+        return true; /* cannot tell: as before */
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+void hs_sg_init(bool verbose, const char *paje_file, unsigned file_sets, const char *platform_file)
 {
     static char *argv[16 + HS_SG_NCONFIG];
     static char cfg[HS_SG_NCONFIG][64];
@@ -259,14 +286,60 @@ void hs_sg_init(bool verbose, const char *paje_file, unsigned file_sets)
         argv[argc++] = "--cfg=tracing:yes";
         argv[argc++] = trace_file;
         argv[argc++] = "--cfg=tracing/uncategorized:yes";
+        if (platform_file && !paje_topology_ok(platform_file)) {
+            argv[argc++] = "--cfg=tracing/platform/topology:no";
+            fprintf(stderr, "hetsim: note: SimGrid cannot draw the topology of platform %s in a Paje "
+                    "trace (its <cluster> zones): --paje writes the hosts, links and states without "
+                    "the links between containers\n", platform_file);
+        }
     }
     argv[argc] = NULL;
     simgrid_init(&argc, argv);
 }
 
-void hs_sg_load(const char *path)
+/* A name a Paje line cannot hold: Paje quotes names and has no escape, so
+ * a quote or a line break (XML's &quot; and &#10; in an id) ends them. */
+static bool paje_unsafe(const char *name)
+{
+    for (const char *p = name; *p; p++)
+        if (*p == '"' || (unsigned char)*p < 0x20 || *p == 0x7f)
+            return true;
+    return false;
+}
+
+static int check_paje_names(const char *path)
+{
+    size_t nh = sg_host_count(), nl = sg_link_count();
+    sg_host_t *hosts = sg_host_list();
+    sg_link_t *links = sg_link_list();
+    const char *bad = NULL, *what = "host";
+    for (size_t i = 0; i < nh && !bad; i++)
+        if (paje_unsafe(sg_host_get_name(hosts[i])))
+            bad = sg_host_get_name(hosts[i]);
+    for (size_t i = 0; i < nl && !bad; i++)
+        if (paje_unsafe(sg_link_get_name(links[i]))) {
+            bad = sg_link_get_name(links[i]);
+            what = "link";
+        }
+    int rc = 0;
+    if (bad) {
+        char shown[96];
+        size_t k = 0;
+        for (const char *p = bad; *p && k + 5 < sizeof shown; p++) /* the name on one line */
+            k += (size_t)snprintf(shown + k, sizeof shown - k, (unsigned char)*p < 0x20 || *p == 0x7f ? "\\x%02x" : "%c",
+                                  (unsigned char)*p);
+        rc = hs_fail("platform %s: %s id \"%s\" holds a quote or a control character, which a Paje trace "
+                     "cannot (--paje)", path, what, shown);
+    }
+    free(hosts);
+    free(links);
+    return rc;
+}
+
+int hs_sg_load(const char *path, bool paje)
 {
     simgrid_load_platform(path);
+    return paje ? check_paje_names(path) : 0;
 }
 
 void hs_sg_scale_bandwidths(double factor)

@@ -17,8 +17,9 @@ int hs_platform_open(const struct hs_run_config *cfg, struct hs_platform *pf,
     struct hs_sg_check chk;
     if (hs_sg_check_platform(cfg->platform_file, cfg->host_map, &chk))
         return 2;
-    hs_sg_init(cfg->verbose, cfg->paje_file, chk.file_sets);
-    hs_sg_load(cfg->platform_file);
+    hs_sg_init(cfg->verbose, cfg->paje_file, chk.file_sets, cfg->platform_file);
+    if (hs_sg_load(cfg->platform_file, cfg->paje_file != NULL))
+        return 2;
     if (cfg->bw_scale != 1)
         hs_sg_scale_bandwidths(cfg->bw_scale);
     if (hs_sg_inventory_map(cfg->platform_name, cfg->host_map, inv))
