@@ -74,10 +74,12 @@ static double critical_path_mean_comm(const struct hs_sched *s)
     return cp;
 }
 
+/* The smallest sum of the tasks' times over the workers that can run every
+ * task; NAN, *worker -1, when none can. */
 static double sequential_time(const struct hs_sched *s, int *worker)
 {
     const struct hs_dag *dag = hs_sched_dag(s);
-    double best = INFINITY, split = 0;
+    double best = INFINITY;
     *worker = -1;
     for (int w = 0; w < hs_sched_nworkers(s); w++) {
         double sum = 0;
@@ -89,6 +91,14 @@ static double sequential_time(const struct hs_sched *s, int *worker)
     if (isfinite(best))
         return best;
     *worker = -1;
+    return NAN;
+}
+
+/* Every task on its fastest worker, one after the other. */
+static double split_time(const struct hs_sched *s)
+{
+    const struct hs_dag *dag = hs_sched_dag(s);
+    double split = 0;
     for (int i = 0; i < dag->ntasks; i++)
         split += min_estimate(s, &dag->tasks[i]);
     return split;
@@ -103,6 +113,8 @@ void hs_metrics_compute(const struct hs_sched *s, double makespan, struct hs_met
     m->cpic = critical_path_mean_comm(s);
     m->slr_cpic = m->cpic > 0 ? makespan / m->cpic : 0;
     m->sequential = sequential_time(s, &m->sequential_worker);
-    m->speedup = makespan > 0 ? m->sequential / makespan : 0;
+    m->speedup = makespan > 0 ? m->sequential / makespan : 0; /* NAN with it */
     m->efficiency = m->speedup / hs_sched_nworkers(s);
+    m->split = split_time(s);
+    m->speedup_split = makespan > 0 ? m->split / makespan : 0;
 }

@@ -15,9 +15,15 @@
  *                upward rank of HEFT's entry task; it can be below 1
  *   speedup    = sequential time / makespan, where the sequential time is the
  *                smallest sum of estimated execution times over the workers
- *                that can run every task (if none can, the sum over tasks of
- *                their minimum time: the best split without any parallelism)
- *   efficiency = speedup / number of workers */
+ *                that can run every task (Topcuoglu et al. 2002, §6.1: "all
+ *                tasks to a single processor that minimizes the cumulative of
+ *                the computation costs"); NAN (null in the record, an empty
+ *                CSV cell) when no worker can run every task, rather than a
+ *                figure of another meaning in the same column
+ *   efficiency = speedup / number of workers (NAN with it)
+ *   speedup_split = split time / makespan, the split time being the sum over
+ *                tasks of their minimum time (every task on its fastest
+ *                worker, without any parallelism): defined for every run */
 #ifndef HS_METRICS_H
 #define HS_METRICS_H
 
@@ -27,8 +33,9 @@ struct hs_metrics {
     double flops, gflops;
     double cp_min, slr;
     double cpic, slr_cpic;
-    double sequential, speedup, efficiency;
-    int sequential_worker; /* the worker of the sequential time; -1: each task on its fastest */
+    double sequential, speedup, efficiency; /* NAN when no worker can run every task */
+    int sequential_worker;                  /* the worker of the sequential time; -1: none */
+    double split, speedup_split;
 };
 
 void hs_metrics_compute(const struct hs_sched *s, double makespan, struct hs_metrics *m);

@@ -24,6 +24,7 @@ static const struct {
     {"slr", "results.slr", false},
     {"speedup", "results.speedup", true},
     {"efficiency", "results.efficiency", true},
+    {"speedup_split", "results.speedup_split", true},
     {"cp_min", "results.cp_min", false},
     {"slr_cpic", "results.slr_cpic", false},
     {"cpic", "results.cpic", false},

@@ -139,9 +139,12 @@ static void print_figures(const cJSON *rec, const cJSON *res, int nworkers)
     else if (cJSON_IsString(seq))
         printf("  speedup      %-8.2f over %s alone, the worker that runs every task fastest (%.6f s)%s\n",
                speedup, seq->valuestring, num(res, "sequential_time"), speedup < 1 ? ": slower than it" : "");
-    else
-        printf("  speedup      %-8.2f over the sum of every task's time on its fastest worker (%.6f s;"
-               " no one worker can run every task)\n", speedup, num(res, "sequential_time"));
+    else { /* no worker can run every task: speedup and efficiency are null */
+        printf("  speedup      -        no one worker can run every task; speedup_split %.2f: over the sum of "
+               "every task's time on its fastest worker\n", num(res, "speedup_split"));
+        printf("  efficiency   -        (no speedup to divide)\n");
+        return;
+    }
     printf("  efficiency   %-8.3f speedup / %d workers%s\n", num(res, "efficiency"), nworkers,
            num(res, "efficiency") > 1 ? " (above 1: the other workers are faster than that one)" : "");
 }

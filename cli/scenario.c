@@ -169,9 +169,16 @@ static void add_metrics(cJSON *rec, const struct hs_run *run)
     cJSON_AddNumberToObject(res, "slr", m.slr);
     cJSON_AddNumberToObject(res, "cpic", m.cpic);
     cJSON_AddNumberToObject(res, "slr_cpic", m.slr_cpic);
-    cJSON_AddNumberToObject(res, "sequential_time", m.sequential);
-    cJSON_AddNumberToObject(res, "speedup", m.speedup);
-    cJSON_AddNumberToObject(res, "efficiency", m.efficiency);
+    if (m.sequential_worker >= 0) {
+        cJSON_AddNumberToObject(res, "sequential_time", m.sequential);
+        cJSON_AddNumberToObject(res, "speedup", m.speedup);
+        cJSON_AddNumberToObject(res, "efficiency", m.efficiency);
+    } else { /* no worker can run every task: no sequential time to compare with */
+        cJSON_AddNullToObject(res, "sequential_time");
+        cJSON_AddNullToObject(res, "speedup");
+        cJSON_AddNullToObject(res, "efficiency");
+    }
+    cJSON_AddNumberToObject(res, "speedup_split", m.speedup_split);
     /* for the summary of `hetsim run` only (not written to the record) */
     cJSON *x = cJSON_AddObjectToObject(rec, "explain");
     if (m.sequential_worker >= 0)

@@ -3,6 +3,7 @@
  * gaps, hints at SetArch for work stealing on dense linear algebra; sweeps
  * warn when repetitions cannot differ, and the refusal of --vary seed names
  * the flag that draws other DAGs. */
+#define _DEFAULT_SOURCE /* strsep */
 #include "analysis/csv.h"
 #include "analysis/summary.h"
 #include "sim/util.h"
@@ -29,10 +30,69 @@ static void test_summary_says_what_figures_are(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "the cores that drive GPUs are not CPU workers"));
     CU_ASSERT_PTR_NULL(strstr(out, "hint"));
     free(out), free(err);
-    /* with SetArch no single worker runs every task: the sum of each task's best time */
+    /* with SetArch no single worker runs every task: no speedup, the split one */
     CU_ASSERT_EQUAL(hs_test_cli("run -w cholesky:n=4096,nb=1024,setarch=1", &out, NULL), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "no one worker can run every task"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "speedup      -        no one worker can run every task; speedup_split "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "efficiency   -"));
     free(out);
+}
+
+/* One CSV column, one meaning: with setarch=1 (no worker runs every task)
+ * speedup, efficiency and sequential_time are null in the record and empty
+ * in the CSV, never the sum of each task's best time; speedup_split is that
+ * sum over the makespan in both. Checked as relations that hold by
+ * definition: with setarch=0 speedup = sequential_time / makespan, and
+ * speedup_split <= speedup (the sum of each task's best time is at most
+ * one worker's sum for all). */
+static void test_speedup_one_meaning(void)
+{
+    cJSON *r0 = hs_test_run_record("-w cholesky:n=4096,nb=1024,setarch=0");
+    cJSON *r1 = hs_test_run_record("-w cholesky:n=4096,nb=1024,setarch=1");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r1);
+    const cJSON *res0 = cJSON_GetObjectItem(r0, "results"), *res1 = cJSON_GetObjectItem(r1, "results");
+    double ms0 = cJSON_GetObjectItem(res0, "makespan")->valuedouble;
+    double seq0 = cJSON_GetObjectItem(res0, "sequential_time")->valuedouble;
+    double sp0 = cJSON_GetObjectItem(res0, "speedup")->valuedouble;
+    CU_ASSERT_DOUBLE_EQUAL(sp0, seq0 / ms0, 1e-9 * sp0);
+    CU_ASSERT(cJSON_GetObjectItem(res0, "speedup_split")->valuedouble <= sp0);
+    CU_ASSERT(cJSON_IsNull(cJSON_GetObjectItem(res1, "speedup")));
+    CU_ASSERT(cJSON_IsNull(cJSON_GetObjectItem(res1, "efficiency")));
+    CU_ASSERT(cJSON_IsNull(cJSON_GetObjectItem(res1, "sequential_time")));
+    CU_ASSERT(cJSON_IsNumber(cJSON_GetObjectItem(res1, "speedup_split")));
+    cJSON_Delete(r0), cJSON_Delete(r1);
+    /* the sweep's CSV: the setarch=1 row's speedup cell is empty */
+    char *csv = hs_test_tmp(".csv"), args[1024], *out;
+    snprintf(args, sizeof args, "sweep -w cholesky:n=4096,nb=1024 --vary setarch=0,1 -o %s -q", csv);
+    CU_ASSERT_EQUAL_FATAL(hs_test_cli(args, &out, NULL), 0);
+    free(out);
+    char *text = hs_test_read_file(csv), *save = NULL;
+    char *header = strtok_r(text, "\n", &save);
+    int col = -1, setcol = -1, i = 0;
+    for (char *p = header, *f; (f = strsep(&p, ",")); i++) {
+        if (strcmp(f, "speedup") == 0)
+            col = i;
+        if (strcmp(f, "setarch") == 0)
+            setcol = i;
+    }
+    CU_ASSERT_FATAL(col >= 0 && setcol >= 0);
+    int rows = 0;
+    for (char *line; (line = strtok_r(NULL, "\n", &save)); rows++) {
+        char *cells[64] = {0};
+        int n = 0;
+        for (char *p = line, *f; n < 64 && (f = strsep(&p, ",")); n++)
+            cells[n] = f;
+        CU_ASSERT_FATAL(n > col && n > setcol);
+        if (strcmp(cells[setcol], "1") == 0) {
+            CU_ASSERT_STRING_EQUAL(cells[col], "");
+        } else {
+            CU_ASSERT(atof(cells[col]) > 1);
+        }
+    }
+    CU_ASSERT_EQUAL(rows, 2);
+    free(text);
+    unlink(csv);
+    free(csv);
 }
 
 static void test_ws_hint(void)
@@ -110,6 +170,7 @@ int main(void)
 {
     static const CU_TestInfo tests[] = {
         {"the summary says what each figure is relative to", test_summary_says_what_figures_are},
+        {"speedup has one meaning: null where no worker runs every task", test_speedup_one_meaning},
         {"work stealing without SetArch: a hint", test_ws_hint},
         {"repetitions alike, counted", test_reps_alike},
         {"sweeps warn when repetitions cannot differ", test_sweep_warnings},
