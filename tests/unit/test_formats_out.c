@@ -91,6 +91,80 @@ static void test_chrome_trace(void)
     free(trace);
 }
 
+/* A complete slice as Perfetto's JSON importer reads it: ts and dur in
+ * microseconds, each times 1000 truncated to whole nanoseconds. */
+struct read_slice {
+    double pid, tid;
+    long long start, end;
+};
+
+static int by_track_start(const void *a, const void *b)
+{
+    const struct read_slice *x = a, *y = b;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    if (x->tid != y->tid)
+        return x->tid < y->tid ? -1 : 1;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The slices of every track nest: none partly overlaps the next one of its
+ * track (read as Perfetto reads them); returns how many do. */
+static int partial_overlaps(const cJSON *events, int *nslices)
+{
+    int n = cJSON_GetArraySize(events), k = 0, bad = 0;
+    struct read_slice *s = hs_xcalloc((size_t)n + 1, sizeof *s);
+    const cJSON *e;
+    cJSON_ArrayForEach(e, events)
+    {
+        if (strcmp(cJSON_GetObjectItem(e, "ph")->valuestring, "X") != 0)
+            continue;
+        long long start = (long long)(num(e, "ts") * 1000.0), dur = (long long)(num(e, "dur") * 1000.0);
+        s[k++] = (struct read_slice){num(e, "pid"), num(e, "tid"), start, start + dur};
+    }
+    qsort(s, (size_t)k, sizeof *s, by_track_start);
+    for (int i = 1; i < k; i++)
+        if (s[i].pid == s[i - 1].pid && s[i].tid == s[i - 1].tid && s[i].start < s[i - 1].end &&
+            s[i].end > s[i - 1].end) /* starts inside the previous one, ends after it */
+            bad++;
+    free(s);
+    *nslices = k;
+    return bad;
+}
+
+/* Copies run concurrently on one node (RAM feeding 8 GPUs): each gets a lane
+ * of its own, and back-to-back tasks of a worker do not overlap by rounding
+ * (before: 133 partly overlapping slices in this run, all of copies). */
+static void test_chrome_trace_nests(void)
+{
+    char *trace = hs_test_tmp(".json"), args[1024];
+    snprintf(args, sizeof args, "-p idgraf -w cholesky:n=4096,nb=512 -s dmda --chrome-trace %s", trace);
+    cJSON *r = hs_test_run_record(args);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    char *text = hs_test_read_file(trace);
+    cJSON *doc = cJSON_Parse(text);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    const cJSON *events = cJSON_GetObjectItem(doc, "traceEvents"), *e;
+    int slices = 0, lanes = 0;
+    CU_ASSERT_EQUAL(partial_overlaps(events, &slices), 0);
+    const cJSON *res = cJSON_GetObjectItem(r, "results"), *n = cJSON_GetObjectItem(res, "transfers");
+    double copies = num(n, "h2d") + num(n, "d2h") + num(n, "p2p");
+    CU_ASSERT(copies > 0);
+    CU_ASSERT_EQUAL(slices, num(res, "tasks") + 2 * copies);
+    cJSON_ArrayForEach(e, events) /* concurrent copies did take second lanes */
+    {
+        const cJSON *args_ = cJSON_GetObjectItem(e, "args"), *name = cJSON_GetObjectItem(args_, "name");
+        lanes += strcmp(cJSON_GetObjectItem(e, "ph")->valuestring, "M") == 0 && cJSON_IsString(name) &&
+                 strstr(name->valuestring, "host out #2") != NULL;
+    }
+    CU_ASSERT_EQUAL(lanes, 1);
+    cJSON_Delete(doc);
+    cJSON_Delete(r);
+    free(text);
+    unlink(trace);
+    free(trace);
+}
+
 /* Run, write tasks.rec, replay it under the same options: same makespan. */
 static void round_trip(const char *run, const char *replay_params)
 {
@@ -335,6 +409,7 @@ int main(void)
 {
     static const CU_TestInfo tests[] = {
         {"Chrome trace-event JSON", test_chrome_trace},
+        {"Chrome trace: the slices of every track nest", test_chrome_trace_nests},
         {"tasks.rec: rec2csv reads it, it replays", test_tasks_rec},
         {"tasks.rec: a kernel name with a line break and quotes", test_tasks_rec_multiline_name},
         {"Paje trace read by pj_dump", test_paje_pj_dump},
