@@ -91,6 +91,10 @@ static void parse_args(int argc, char **argv, struct run_args *a)
     if (optind < argc)
         hs_die(HS_EXIT_USAGE, "run: unexpected argument '%s' (see `hetsim run --help`)",
                argv[optind]);
+    /* what only the record holds, with no record written: the run would show nothing of it */
+    if ((sc->events || a->timing) && !a->output)
+        hs_die(HS_EXIT_USAGE, "run: %s adds to the run record, which only -o writes (name a file, or -o - "
+               "for stdout)", sc->events ? "--events" : "--timing");
     hs_output_require("run", "-o", a->output, false);
     hs_output_require("run", "--trace", sc->trace, false);
     hs_output_require_renamed("run", "--paje", sc->cfg.paje_file); /* trimmed, then renamed into place */

@@ -30,6 +30,9 @@ struct hs_scenario {
     const char *chrome_trace;  /* Chrome trace-event JSON to write, or NULL */
     const char *tasks_rec;     /* StarPU tasks.rec to write, or NULL */
     bool events;               /* per-task and per-transfer events in the record */
+    /* per scenario parameter (hs_scenario_names' order): the option that set
+     * it on the command line, 0 if none (a second one is refused) */
+    int given[16];
 };
 
 #define HS_DEFAULT_PLATFORM "idgraf"

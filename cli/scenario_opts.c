@@ -109,6 +109,28 @@ void hs_scenario_apply_option(struct hs_scenario *sc, int c, const char *arg)
     }
     if (!hs_scenario_option(c, arg, &name, &value))
         exit(HS_EXIT_USAGE);
+    /* two options for one parameter (--seed 1 --seed 2, --no-costs --costs
+     * platform): the second would replace the first without a word */
+    int k = 0;
+    const char *const *names = hs_scenario_names();
+    while (names[k] && strcmp(names[k], name) != 0)
+        k++;
+    if (k < (int)(sizeof sc->given / sizeof *sc->given) && sc->given[k]) {
+        const char *before = "?", *now = "?";
+        for (size_t i = 0; i < NOPTS; i++) {
+            if (table[i].opt.val == sc->given[k])
+                before = table[i].opt.name;
+            if (table[i].opt.val == c)
+                now = table[i].opt.name;
+        }
+        if (strcmp(before, now) == 0)
+            hs_die(HS_EXIT_USAGE, "option --%s is given twice (the second would replace the first): give it "
+                   "once", now);
+        hs_die(HS_EXIT_USAGE, "options --%s and --%s both set %s (the second would replace the first): "
+               "give one", before, now, name);
+    }
+    if (k < (int)(sizeof sc->given / sizeof *sc->given))
+        sc->given[k] = c;
     if (hs_scenario_set(sc, name, value))
         hs_die(HS_EXIT_USAGE, "option --%s: %s", hs_scenario_option_name(name), hs_last_error());
 }
