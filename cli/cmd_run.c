@@ -134,7 +134,10 @@ static void print_figures(const cJSON *rec, const cJSON *res, int nworkers)
 {
     const cJSON *seq = cJSON_GetObjectItem(cJSON_GetObjectItem(rec, "explain"), "sequential_worker");
     double speedup = num(res, "speedup");
-    printf("  performance  %.2f GFlop/s (flops of the whole operation / makespan)\n", num(res, "gflops"));
+    if (num(res, "flops") > 0)
+        printf("  performance  %.2f GFlop/s (flops of the whole operation / makespan)\n", num(res, "gflops"));
+    else /* a tasks.rec replay, a workflow of runtimes at speed 0: no flops to count */
+        printf("  performance  -        the workload declares no flops\n");
     printf("  SLR          %-8.3f makespan / critical path with every task on its fastest worker and free"
            " transfers (%.6f s)\n", num(res, "slr"), num(res, "cp_min"));
     if (!cJSON_GetObjectItem(rec, "explain")) /* Beaumont and Marchal's model */
@@ -203,8 +206,15 @@ static void print_summary(const cJSON *rec)
     printf("\n");
     print_figures(rec, res, cJSON_GetArraySize(cJSON_GetObjectItem(rec, "workers")));
     printf("  tasks        %g (cpu %g, gpu %g)\n", num(res, "tasks"), num(arch, "cpu"), num(arch, "gpu"));
-    printf("  data moved   H2D %s (%g), D2H %s (%g), P2P %s (%g); %g evictions\n", b[0],
-           num(count, "h2d"), b[1], num(count, "d2h"), b[2], num(count, "p2p"), num(res, "evictions"));
+    double moves = num(count, "h2d") + num(count, "d2h") + num(count, "p2p");
+    if (num(in, "gpus") > 0)
+        printf("  data moved   H2D %s (%g), D2H %s (%g), P2P %s (%g); %g evictions\n", b[0],
+               num(count, "h2d"), b[1], num(count, "d2h"), b[2], num(count, "p2p"), num(res, "evictions"));
+    else if (moves > 0) /* processors with memories of their own (flat:P): no device */
+        printf("  data moved   host to processors %s (%g), back %s (%g), between processors %s (%g)\n", b[0],
+               num(count, "h2d"), b[1], num(count, "d2h"), b[2], num(count, "p2p"));
+    else
+        printf("  data moved   none: no GPU worker (every worker computes in host memory)\n");
     const cJSON *prod = cJSON_GetObjectItem(res, "products"); /* outer and matrix products */
     if (prod) {
         printf("  volume       %g blocks, lower bound %.1f, ratio %.4f", num(prod, "blocks"),

@@ -95,6 +95,29 @@ static void test_speedup_one_meaning(void)
     free(csv);
 }
 
+/* No figure printed where it means nothing: GFlop/s of a replay whose tasks
+ * declare no flops (StarPU's tasks.rec), H2D/D2H for a machine without GPUs
+ * (flat:P's processors have memories of their own: their moves are named as
+ * such; cores in host memory move nothing). */
+static void test_no_meaningless_figures(void)
+{
+    char *out;
+    CU_ASSERT_EQUAL(hs_test_cli("run -p flat:4 -w taskrec:file=" HETSIM_SOURCE_DIR "/tests/data/starpu-lu-rank0.rec",
+                                &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "performance  -        the workload declares no flops\n"));
+    CU_ASSERT_PTR_NULL(strstr(out, "GFlop/s"));
+    CU_ASSERT_PTR_NULL(strstr(out, "H2D"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "data moved   host to processors "));
+    free(out);
+    CU_ASSERT_EQUAL(hs_test_cli("run -p idgraf --gpus 0 -w cholesky:n=2048,nb=512", &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "data moved   none: no GPU worker"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "GFlop/s"));
+    free(out);
+    CU_ASSERT_EQUAL(hs_test_cli("run -w cholesky:n=2048,nb=512", &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "data moved   H2D ")); /* GPUs: the copies named as such */
+    free(out);
+}
+
 static void test_ws_hint(void)
 {
     char *out;
@@ -171,6 +194,7 @@ int main(void)
     static const CU_TestInfo tests[] = {
         {"the summary says what each figure is relative to", test_summary_says_what_figures_are},
         {"speedup has one meaning: null where no worker runs every task", test_speedup_one_meaning},
+        {"no figure printed where it means nothing (no flops, no GPU)", test_no_meaningless_figures},
         {"work stealing without SetArch: a hint", test_ws_hint},
         {"repetitions alike, counted", test_reps_alike},
         {"sweeps warn when repetitions cannot differ", test_sweep_warnings},
