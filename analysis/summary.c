@@ -1,11 +1,12 @@
 /* analysis/summary.c — building the summary and pairwise tables. */
 #include "analysis/summary.h"
+#include "analysis/plot.h"
 #include "analysis/stats.h"
 #include "analysis/sweep.h"
 #include "sim/util.h"
 
+#include <math.h>
 #include <stdbool.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,30 +21,52 @@ static void stats_header(struct hs_table *t, const struct hs_summary_opts *o)
         hs_table_add(t, rest[i]);
 }
 
+/* The unit of metric column col for the shown table: from the largest of
+ * its values, as plots choose it (plot_style.c); none for CSV files. */
+static struct hs_unit metric_unit(const struct hs_csv *csv, const char *metric, int col, bool units)
+{
+    double most = 0;
+    for (long r = 0; units && r < csv->nrows; r++) {
+        double v;
+        if (!hs_parse_double(csv->rows[r][col], &v) && fabs(v) > most)
+            most = fabs(v);
+    }
+    return units ? hs_unit_for(metric, most) : (struct hs_unit){NULL, 1};
+}
+
 static int stats_rows(const struct hs_csv *csv, const char *file, const struct hs_groups *gs,
                       const struct hs_summary_opts *o, const int *mcols, struct hs_table *t)
 {
     double *x = hs_xmalloc((size_t)(csv->nrows + 1) * sizeof *x);
+    struct hs_unit *unit = hs_xcalloc((size_t)o->nmetrics + 1, sizeof *unit);
+    for (int m = 0; m < o->nmetrics; m++)
+        unit[m] = metric_unit(csv, o->metrics[m], mcols[m], o->units);
     for (int g = 0; g < gs->n; g++)
         for (int m = 0; m < o->nmetrics; m++) {
             long n = hs_group_values(csv, file, &gs->g[g], mcols[m], x);
             if (n < 0) {
                 free(x);
+                free(unit);
                 return -1;
             }
             struct hs_stat s;
             hs_stat_compute(x, n, &s);
             for (int i = 0; i < o->nby; i++)
                 hs_table_add(t, gs->g[g].values[i]);
-            hs_table_add(t, o->metrics[m]);
+            if (unit[m].name)
+                hs_table_addf(t, "%s (%s)", o->metrics[m], unit[m].name);
+            else
+                hs_table_add(t, o->metrics[m]);
             hs_table_addf(t, "%ld", n);
             hs_table_addf(t, "%ld", gs->g[g].failed);
-            hs_table_num(t, s.mean, o->digits);
-            hs_table_num(t, s.median, o->digits);
-            hs_table_num(t, s.sd, o->digits);
-            hs_table_num(t, s.ci95, o->digits);
+            double d = unit[m].div;
+            hs_table_num(t, s.mean / d, o->digits);
+            hs_table_num(t, s.median / d, o->digits);
+            hs_table_num(t, s.sd / d, o->digits);
+            hs_table_num(t, s.ci95 / d, o->digits);
         }
     free(x);
+    free(unit);
     return 0;
 }
 

@@ -8,6 +8,8 @@
 #include "analysis/csv.h"
 #include "analysis/table.h"
 
+#include <stdbool.h>
+
 struct hs_summary_opts {
     char *const *by;
     int nby;
@@ -15,6 +17,8 @@ struct hs_summary_opts {
     int nmetrics;
     const char *pairwise; /* metric of the pairwise table; NULL: the first metric; "": none */
     int digits;           /* significant digits of the numbers */
+    bool units;           /* bytes and seconds in a unit chosen from the data ("bytes_total (GiB)",
+                             as the plots show them); false: raw bytes and seconds (CSV files) */
 };
 
 /* Fill `stats` (header: by..., metric, n, failed, mean, sd, ci95) and, when

@@ -76,7 +76,9 @@ int hs_summarize_report(const struct hs_csv *csv, const char *file, const struct
     char note[512];
     struct hs_summary_opts shown = *o, written = *o;
     shown.digits = o->digits ? o->digits : 6;
+    shown.units = true; /* the CSV files keep raw bytes and seconds */
     written.digits = 12;
+    written.units = false;
     int rc = hs_summary_make(csv, file, &shown, &stats, &pairs, note, sizeof note) ? HS_EXIT_USAGE : 0;
     if (!rc && !quiet) {
         hs_reps_warn(csv, file);

@@ -147,6 +147,30 @@ static void test_summarize_command(void)
     free(in), free(out), free(pairs);
 }
 
+/* The printed table shows bytes and seconds in units chosen from the data,
+ * as the plots do (2 GiB and 3 GiB: mean 2.5 GiB; 2 ms and 4 ms: 3 ms); the
+ * CSV files keep raw bytes and seconds. */
+static void test_summarize_units(void)
+{
+    char *in = hs_test_tmp(".csv"), *out = hs_test_tmp(".csv"), args[1024], *text;
+    hs_test_write_file(in, "key,instance,policy,status,error,makespan,bytes_total\n"
+                           "k1,01,A,ok,,0.002,2147483648\n"
+                           "k2,02,A,ok,,0.004,3221225472\n");
+    snprintf(args, sizeof args, "summarize %s --by policy --metrics bytes_total,makespan --csv %s", in, out);
+    CU_ASSERT_EQUAL_FATAL(hs_test_cli(args, &text, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "bytes_total (GiB)  2       0   2.5     2.5"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "makespan (ms)      2       0     3       3"));
+    free(text);
+    struct hs_csv s;
+    CU_ASSERT_EQUAL_FATAL(hs_csv_read(out, &s), 0);
+    CU_ASSERT_STRING_EQUAL(s.rows[0][1], "bytes_total");
+    CU_ASSERT_DOUBLE_EQUAL(field(&s, 0, "mean"), 2684354560.0, 1e-3);
+    CU_ASSERT_STRING_EQUAL(s.rows[1][1], "makespan");
+    CU_ASSERT_DOUBLE_EQUAL(field(&s, 1, "mean"), 0.003, 1e-15);
+    hs_csv_free(&s);
+    free(in), free(out);
+}
+
 static void test_csv(void)
 {
     const char *text = "a,b,c\n1,\"x, \"\"y\"\"\",3\n\n4,5,6\n7,8";
@@ -281,6 +305,7 @@ int main(void)
         {"better, equal, worse", test_compare},
         {"groups and pairwise counts", test_groups_and_pairs},
         {"hetsim summarize on a hand-written CSV", test_summarize_command},
+        {"hetsim summarize prints bytes and seconds in units, writes them raw", test_summarize_units},
         {"CSV quoting and an interrupted last line", test_csv},
         {"FNV-1a test vectors; keys, instances and seeds", test_fnv},
         {"grid order, value lists and ranges", test_grid_and_values},
