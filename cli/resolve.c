@@ -41,7 +41,7 @@ static const struct hs_param flat_params[] = {
      .help = "speeds drawn per run uniformly among these, ':'-separated"},
     {.name = "scenario", .type = HS_P_CHOICE, .defval = "none",
      .choices = "none|u10-100|unif.1|unif.2|set.3|set.5|dyn.5|dyn.20",
-     .help = "a speed scenario of Beaumont and Marchal (README)"},
+     .help = "a speed scenario of Beaumont and Marchal (docs/platforms.md, Speeds of flat:P drawn per run)"},
     {.name = "drift", .type = HS_P_DOUBLE, .defval = "0", .range = "[0,1)",
      .help = "after each task a speed is multiplied by 1+U(-drift,drift) (their model only)"},
     {0},

@@ -11,7 +11,7 @@
  * size, footprint and edge size is declared as the default (node [...],
  * edge [...]), which agwrite leaves out of each statement: smaller files that
  * read faster, with the same meaning for any DOT reader. dag_dot_read.c reads
- * them back; README.md documents the attributes. */
+ * them back; docs/workloads.md documents the attributes. */
 #include "workloads/dagio.h"
 #include "sim/util.h"
 

@@ -332,7 +332,7 @@ static int build_dot(const struct hs_spec *spec, struct hs_dag *dag)
 
 const struct hs_workload hs_workload_dot = {
     .name = "dot",
-    .summary = "DAG file in DOT (SimGrid's and DAGGEN's size attributes, see README.md)",
+    .summary = "DAG file in DOT (SimGrid's and DAGGEN's size attributes; docs/workloads.md, DOT)",
     .params = dot_params,
     .build = build_dot,
 };

@@ -14,7 +14,7 @@
  * Accesses name the original handles (renamed versions are re-derived when
  * the file is read); private edge handles are written as explicit edges.
  * Each element is printed on its own, so a large DAG is never held twice in
- * memory. dag_json_read.c reads it back; README.md documents the format. */
+ * memory. dag_json_read.c reads it back; docs/workloads.md documents the format. */
 #include "workloads/dagio.h"
 #include "sim/util.h"
 

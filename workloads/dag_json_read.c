@@ -1,5 +1,5 @@
 /* workloads/dag_json_read.c — the "json" workload: read a DAG written by
- * hs_dag_write_json (format in dag_json.c and README.md), so that JSON →
+ * hs_dag_write_json (format in dag_json.c and docs/workloads.md), so that JSON →
  * read → write JSON gives the same bytes.
  *
  * The top-level object is scanned here and each handle, task and edge is
@@ -531,7 +531,7 @@ static int build_json(const struct hs_spec *spec, struct hs_dag *dag)
 
 const struct hs_workload hs_workload_json = {
     .name = "json",
-    .summary = "DAG file in hetsim's JSON format (see README.md, DAG files)",
+    .summary = "DAG file in hetsim's JSON format (docs/workloads.md, hetsim JSON)",
     .params = json_params,
     .build = build_json,
 };

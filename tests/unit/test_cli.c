@@ -353,6 +353,45 @@ static void test_listings(void)
     }
 }
 
+/* Every page the listings point to exists and has the section they name:
+ * "(docs/PAGE.md, SECTION)" or "docs/PAGE.md"; none points to the README
+ * (it is short: the rest lives in docs/). */
+static void check_pointers(const char *out, const char *cmd)
+{
+    for (const char *p = out; (p = strstr(p, "docs/")); p++) {
+        char page[128], section[128] = "", path[512];
+        if (sscanf(p, "%127[a-z0-9_./-]", page) != 1)
+            continue;
+        size_t n = strlen(page);
+        while (n && page[n - 1] == '.') /* a full stop after the name */
+            page[--n] = '\0';
+        snprintf(path, sizeof path, "%s/%s", HETSIM_SOURCE_DIR, page);
+        char *text = hs_test_read_file(path);
+        if (!text)
+            fprintf(stderr, "\n`hetsim %s` points to %s, which does not exist\n", cmd, page);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+        if (strncmp(p + strlen(page), ", ", 2) == 0 && sscanf(p + strlen(page) + 2, "%127[^)\n]", section) == 1) {
+            char heading[160];
+            snprintf(heading, sizeof heading, "# %s\n", section);
+            if (!strstr(text, heading))
+                fprintf(stderr, "\n`hetsim %s` points to %s, section '%s', which it has not\n", cmd, page, section);
+            CU_ASSERT_PTR_NOT_NULL(strstr(text, heading));
+        }
+        free(text);
+    }
+    CU_ASSERT_PTR_NULL(strstr(out, "README"));
+}
+
+static void test_listing_pointers(void)
+{
+    for (const char *const *c = (const char *const[]){"policies", "workloads", "platform --help", NULL}; *c; c++) {
+        char *out;
+        CU_ASSERT_EQUAL_FATAL(hs_test_cli(*c, &out, NULL), 0);
+        check_pointers(out, *c);
+        free(out);
+    }
+}
+
 static void test_paje(void)
 {
     char *paje = hs_test_tmp(".trace"), args[1024];
@@ -393,6 +432,7 @@ int main(void)
         {"same seed, same record; other seed with noise, other record", test_same_seed_same_record},
         {"bad input: one line, exit 2", test_bad_input},
         {"listings and help", test_listings},
+        {"the pages and sections the listings point to exist", test_listing_pointers},
         {"Paje trace", test_paje},
         {"events in the record", test_events_in_record},
         CU_TEST_INFO_NULL,
