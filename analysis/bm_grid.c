@@ -2,9 +2,9 @@
  * bm_grid.h): speed draws from a GSL stream, one CSV row per point. */
 #include "analysis/bm_grid.h"
 #include "sim/buf.h"
+#include "sim/outfile.h"
 #include "sim/util.h"
 
-#include <errno.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdio.h>
@@ -67,12 +67,7 @@ int hs_bm_grid_write_csv(int dim, int draws, unsigned long seed, const char *pat
     hs_buf_add(&c.b, "problem,p,n,beta_hom,beta_mean,beta_sd,beta_min,beta_max,rel_diff_pct,volume_error_pct,"
                      "draws,status\n");
     hs_bm_grid(dim, draws, seed, csv_row, &c);
-    FILE *f = fopen(path, "w");
-    int rc = 0;
-    if (!f || fputs(hs_buf_str(&c.b), f) == EOF)
-        rc = hs_fail("%s: cannot write: %s", path, strerror(errno));
-    if (f && fclose(f) && !rc)
-        rc = hs_fail("%s: cannot write: %s", path, strerror(errno));
+    int rc = hs_outfile_write(path, hs_buf_str(&c.b), c.b.len);
     hs_buf_free(&c.b);
     return rc;
 }

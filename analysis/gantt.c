@@ -214,7 +214,7 @@ int hs_plot_gantt(const cJSON *record, const char *file, const char *output, con
         transfer_block(&b, &plot, &r, xfers, true, u, min_half);
         transfer_block(&b, &plot, &r, xfers, false, u, min_half);
         hs_buf_printf(&b, "%s\n", hs_buf_str(&plot));
-        rc = hs_gnuplot_run(hs_buf_str(&b), script);
+        rc = hs_gnuplot_run(hs_buf_str(&b), output, script);
     }
     hs_buf_free(&b);
     hs_buf_free(&plot);

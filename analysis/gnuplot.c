@@ -1,7 +1,10 @@
 /* analysis/gnuplot.c — running gnuplot on a script: terminal from the file
- * extension, quoting, the subprocess and its error message. */
+ * extension, quoting, the subprocess and its error message. gnuplot draws
+ * into a temporary file beside the output, renamed onto it only when gnuplot
+ * succeeded (sim/outfile.h): a failed plot leaves the old picture. */
 #define _DEFAULT_SOURCE /* mkstemp */
 #include "analysis/plot.h"
+#include "sim/outfile.h"
 #include "sim/util.h"
 
 #include <errno.h>
@@ -42,15 +45,6 @@ int hs_gnuplot_preamble(struct hs_buf *b, const char *output, int width, int hei
     hs_buf_add(b, "\n");
     hs_gnuplot_palette(b);
     return 0;
-}
-
-static int save_script(const char *script, const char *path)
-{
-    FILE *f = fopen(path, "w");
-    int rc = !f || fputs(script, f) < 0;
-    if (f)
-        rc |= fclose(f) != 0;
-    return rc ? hs_fail("%s: cannot write: %s", path, strerror(errno)) : 0;
 }
 
 /* The first line gnuplot printed that says what went wrong. */
@@ -106,10 +100,30 @@ static int spawn(const char *script, FILE *err, int *status)
     return 0;
 }
 
-int hs_gnuplot_run(const char *script, const char *script_path)
+/* The script gnuplot runs: the preamble's `set output 'OUTPUT'` made to
+ * name the temporary file instead (the saved script keeps OUTPUT); NULL if
+ * the script has no such line. */
+static char *retarget(const char *script, const char *output, const char *tmp)
 {
-    if (script_path && save_script(script, script_path))
-        return -1;
+    struct hs_buf from = {0}, to = {0};
+    hs_buf_add(&from, "set output ");
+    hs_gnuplot_quote(&from, output);
+    hs_buf_add(&from, "\n");
+    const char *at = strstr(script, hs_buf_str(&from));
+    if (at) {
+        hs_buf_printf(&to, "%.*s", (int)(at - script), script);
+        hs_buf_add(&to, "set output ");
+        hs_gnuplot_quote(&to, tmp);
+        hs_buf_printf(&to, "\n%s", at + from.len);
+    }
+    hs_buf_free(&from);
+    char *text = at ? hs_xstrdup(hs_buf_str(&to)) : NULL;
+    hs_buf_free(&to);
+    return text;
+}
+
+static int run(const char *script)
+{
     FILE *err = tmpfile();
     if (!err)
         return hs_fail("cannot run gnuplot: %s", strerror(errno));
@@ -126,4 +140,21 @@ int hs_gnuplot_run(const char *script, const char *script_path)
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || strstr(msg, "rror"))
         return hs_fail("gnuplot failed: %s", msg[0] ? msg : "no message");
     return 0;
+}
+
+int hs_gnuplot_run(const char *script, const char *output, const char *script_path)
+{
+    if (script_path && hs_outfile_write(script_path, script, strlen(script)))
+        return -1;
+    struct hs_outfile out; /* gnuplot writes the temporary file, renamed onto output if it succeeds */
+    if (hs_outfile_open(&out, output))
+        return -1;
+    char *text = retarget(script, output, hs_outfile_name(&out));
+    int rc = text ? run(text) : hs_fail("%s: the gnuplot script sets no output (hs_gnuplot_preamble)", output);
+    free(text);
+    if (rc) {
+        hs_outfile_abort(&out);
+        return -1;
+    }
+    return hs_outfile_commit(&out);
 }

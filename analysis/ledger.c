@@ -4,10 +4,10 @@
 #include "sim/buf.h"
 #include "platforms/inputfile.h"
 #include "analysis/table.h"
+#include "sim/outfile.h"
 #include "sim/util.h"
 
 #include <cjson/cJSON.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -276,12 +276,7 @@ int hs_ledger_write_markdown(const struct hs_ledger *l, const char *path)
             md_cell(&b, cells[k]);
         hs_buf_add(&b, "\n");
     }
-    FILE *f = fopen(path, "w");
-    int rc = 0;
-    if (!f || fputs(hs_buf_str(&b), f) == EOF)
-        rc = hs_fail("cannot write %s: %s", path, strerror(errno));
-    if (f && fclose(f) && !rc)
-        rc = hs_fail("cannot write %s: %s", path, strerror(errno));
+    int rc = hs_outfile_write(path, hs_buf_str(&b), b.len);
     hs_buf_free(&b);
     return rc;
 }

@@ -400,7 +400,7 @@ static int plot_rows(const struct hs_csv *csv, const char *file, const struct hs
         if (!f.numeric)
             categorical_axis(&b, &f);
         draw(&b, csv, &gs, o, &f, u);
-        rc = hs_gnuplot_run(hs_buf_str(&b), o->script);
+        rc = hs_gnuplot_run(hs_buf_str(&b), o->output, o->script);
     }
     hs_buf_free(&b);
     free(f.xs), free(f.first_group), free(f.pts), free(f.over), free(f.pub);

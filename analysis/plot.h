@@ -81,8 +81,10 @@ int hs_plot_dash_type(int curve);
 int hs_gnuplot_preamble(struct hs_buf *b, const char *output, int width, int height);
 /* A gnuplot single-quoted string ('' inside). */
 void hs_gnuplot_quote(struct hs_buf *b, const char *text);
-/* Run gnuplot on the script (and save it when script_path is set); -1 with
+/* Run gnuplot on the script (and save it when script_path is set) to draw
+ * output, the path its preamble sets: gnuplot writes a temporary file beside
+ * it, renamed onto it only when gnuplot succeeded (sim/outfile.h); -1 with
  * hs_fail and gnuplot's first error line. */
-int hs_gnuplot_run(const char *script, const char *script_path);
+int hs_gnuplot_run(const char *script, const char *output, const char *script_path);
 
 #endif

@@ -3,6 +3,7 @@
 #include "analysis/sweep_exec.h"
 #include "analysis/csv.h"
 #include "analysis/sweep_pool.h"
+#include "sim/outfile.h"
 #include "sim/util.h"
 
 #include <errno.h>
@@ -139,18 +140,9 @@ static int drop_failed(const char *path, const struct hs_csv *csv)
     for (long r = 0; r < csv->nrows; r++)
         if (st < 0 || strcmp(csv->rows[r][st], "ok") == 0)
             hs_csv_line(&b, csv->rows[r], csv->ncols);
-    char *tmp = hs_xmalloc(strlen(path) + 8);
-    sprintf(tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    int rc = !f || fwrite(b.s, 1, b.len, f) != b.len;
-    if (f)
-        rc |= fclose(f) != 0;
-    rc = rc || rename(tmp, path) != 0;
+    int rc = hs_outfile_write(path, hs_buf_str(&b), b.len); /* whole or not at all */
     hs_buf_free(&b);
-    if (rc)
-        hs_fail("%s: cannot rewrite: %s", path, strerror(errno));
-    free(tmp);
-    return rc ? -1 : 0;
+    return rc;
 }
 
 static int check_header(const struct hs_csv *csv, const char *path, const char *header)
@@ -200,11 +192,17 @@ static int open_output(const struct hs_sweep_opts *opts, const struct hs_sweep_o
     bool exists = stat(opts->csv, &st) == 0 && st.st_size > 0;
     if (exists)
         rc = resume(opts, header, keys, nkeys);
-    out->fd = rc ? -1 : open(opts->csv, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    /* appended to in place, row by row (a rename would lose the rows of an
+       interrupted sweep); non-blocking until checked, for a FIFO put there */
+    out->fd = rc ? -1 : open(opts->csv, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0644);
     if (!rc && out->fd < 0)
         rc = hs_fail("%s: cannot write: %s", opts->csv, strerror(errno));
+    if (!rc && (hs_outfile_check_fd(out->fd, opts->csv) || fcntl(out->fd, F_SETFL, O_APPEND) != 0))
+        rc = -1;
     if (!rc && !exists && write(out->fd, header, strlen(header)) != (ssize_t)strlen(header))
         rc = hs_fail("%s: cannot write: %s", opts->csv, strerror(errno));
+    if (rc && out->fd >= 0)
+        close(out->fd), out->fd = -1;
     free(header);
     return rc;
 }

@@ -2,9 +2,9 @@
 #include "analysis/table.h"
 #include "analysis/csv.h"
 #include "analysis/stats.h"
+#include "sim/outfile.h"
 #include "sim/util.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -82,12 +82,9 @@ int hs_table_write_csv(const struct hs_table *t, const char *path)
 {
     struct hs_buf b = {0};
     hs_table_csv(t, &b);
-    FILE *f = fopen(path, "w");
-    int rc = !f || fwrite(hs_buf_str(&b), 1, b.len, f) != b.len;
-    if (f)
-        rc |= fclose(f) != 0;
+    int rc = hs_outfile_write(path, hs_buf_str(&b), b.len);
     hs_buf_free(&b);
-    return rc ? hs_fail("%s: cannot write: %s", path, strerror(errno)) : 0;
+    return rc;
 }
 
 void hs_table_free(struct hs_table *t)

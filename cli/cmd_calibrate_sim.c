@@ -17,6 +17,7 @@
 #include "platforms/inputfile.h"
 #include "cli/cli.h"
 #include "cli/scenario.h"
+#include "sim/outfile.h"
 #include "sim/util.h"
 #include "workloads/workload.h"
 
@@ -171,13 +172,15 @@ static void update_table(cJSON *table, const struct observed *obs, int n, int gp
 
 static int write_json(const char *path, const cJSON *j)
 {
-    char *out = cJSON_Print(j);
-    FILE *f = fopen(path, "w");
-    int rc = !f || fputs(out, f) < 0 || fputc('\n', f) == EOF;
-    if (f)
-        rc |= fclose(f) != 0;
-    free(out);
-    return rc ? hs_fail("cannot write %s", path) : 0;
+    char *text = cJSON_Print(j);
+    struct hs_outfile out;
+    int rc = hs_outfile_open(&out, path);
+    if (!rc) {
+        fprintf(out.f, "%s\n", text); /* a failed write shows at the commit */
+        rc = hs_outfile_commit(&out);
+    }
+    free(text);
+    return rc;
 }
 
 /* The table to update: TABLE itself if it exists (and is a valid timing

@@ -2,6 +2,7 @@
  * print its statistics (analysis/dagstats.h). */
 #include "analysis/dagstats.h"
 #include "cli/cli.h"
+#include "sim/outfile.h"
 #include "sim/util.h"
 #include "workloads/dagio.h"
 #include "workloads/workload.h"
@@ -46,13 +47,15 @@ static double positive_si(const char *opt, const char *value)
 
 static int write_dag(const struct hs_dag *dag, const char *format, const char *output)
 {
-    FILE *out = output ? fopen(output, "w") : stdout;
-    if (!out)
-        return hs_fail("cannot write %s", output);
-    int rc = format[0] == 'j' ? hs_dag_write_json(dag, out) : hs_dag_write_dot(dag, out);
-    if (output && fclose(out))
-        rc = hs_fail("cannot write %s", output);
-    return rc;
+    struct hs_outfile out;
+    if (hs_outfile_open(&out, output ? output : "-"))
+        return -1;
+    int rc = format[0] == 'j' ? hs_dag_write_json(dag, out.f) : hs_dag_write_dot(dag, out.f);
+    if (rc && !ferror(out.f)) { /* not a failed write: the writer's message; the old file stays */
+        hs_outfile_abort(&out);
+        return -1;
+    }
+    return hs_outfile_commit(&out); /* a failed write: said with its reason, the old file kept */
 }
 
 int hs_cmd_dag(int argc, char **argv)

@@ -3,9 +3,9 @@
  * one, keeping the first row of every key. */
 #include "analysis/csv.h"
 #include "cli/cli.h"
+#include "sim/outfile.h"
 #include "sim/util.h"
 
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,11 +66,11 @@ static int same_header(const struct hs_csv *a, const struct hs_csv *b)
 
 static int write_out(const char *path, const struct hs_buf *b)
 {
-    FILE *f = path ? fopen(path, "w") : stdout;
-    int rc = !f || fwrite(b->s, 1, b->len, f) != b->len;
-    if (f && f != stdout)
-        rc |= fclose(f) != 0;
-    return rc ? hs_fail("%s: cannot write: %s", path ? path : "stdout", strerror(errno)) : 0;
+    struct hs_outfile out;
+    if (hs_outfile_open(&out, path ? path : "-"))
+        return -1;
+    fwrite(b->s, 1, b->len, out.f); /* a failed write shows at the commit */
+    return hs_outfile_commit(&out);
 }
 
 /* Read every file (all before writing: OUT may be one of them). */

@@ -2,6 +2,7 @@
  * under one policy, print a readable summary, write the run record, the
  * per-task trace and the Paje trace on request. */
 #include "cli/cli.h"
+#include "sim/outfile.h"
 #include "sim/record.h"
 #include "cli/scenario.h"
 #include "sim/util.h"
@@ -235,13 +236,13 @@ static void print_summary(const cJSON *rec)
 
 static int write_record(const char *path, const cJSON *rec)
 {
+    struct hs_outfile out;
+    if (hs_outfile_open(&out, path))
+        return -1;
     char *text = cJSON_Print(rec);
-    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
-    int rc = !f || fputs(text, f) < 0 || fputc('\n', f) == EOF;
-    if (f && f != stdout)
-        rc |= fclose(f) != 0;
+    fprintf(out.f, "%s\n", text); /* a failed write shows at the commit */
     free(text);
-    return rc ? hs_fail("cannot write %s", path) : 0;
+    return hs_outfile_commit(&out);
 }
 
 /* -s none: build the DAG (reading a file checks it) and stop. */

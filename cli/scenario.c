@@ -9,13 +9,13 @@
 #include "policies/registry.h"
 #include "cli/cli.h"
 #include "policies/bm_policies.h"
+#include "sim/outfile.h"
 #include "sim/record.h"
 #include "sim/trace_chrome.h"
 #include "sim/trace_taskrec.h"
 #include "sim/util.h"
 #include "workloads/workload.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,18 +193,17 @@ static int write_trace(const char *path, const struct hs_run *run,
 {
     if (!path)
         return 0;
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return hs_fail("cannot write %s", path);
-    int rc = writer(run->rt, f);
-    if (rc) { /* the writer's message, with the path */
+    struct hs_outfile out;
+    if (hs_outfile_open(&out, path))
+        return -1;
+    int rc = writer(run->rt, out.f);
+    if (rc) { /* the writer's message, with the path; the old file stays */
         char why[1024];
         snprintf(why, sizeof why, "%s", hs_last_error());
-        rc = hs_fail("%s: %s", path, why);
+        hs_outfile_abort(&out);
+        return hs_fail("%s: %s", path, why);
     }
-    if (fclose(f))
-        rc = hs_fail("cannot write %s: %s", path, strerror(errno));
-    return rc;
+    return hs_outfile_commit(&out);
 }
 
 static int run_planned(const struct hs_scenario *sc, const struct hs_scenario_plan *plan,

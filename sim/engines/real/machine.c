@@ -3,10 +3,10 @@
 #include "sim/engines/real/machine.h"
 #include "sim/buf.h"
 #include "platforms/inputfile.h"
+#include "sim/outfile.h"
 #include "sim/util.h"
 
 #include <cjson/cJSON.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,12 +221,14 @@ int hs_machine_write_json(const char *path, cJSON *root)
 {
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
-    FILE *f = fopen(path, "w");
-    int rc = !f || fputs(text, f) < 0 || fputc('\n', f) == EOF;
-    if (f)
-        rc |= fclose(f) != 0;
+    struct hs_outfile out;
+    int rc = hs_outfile_open(&out, path);
+    if (!rc) {
+        fprintf(out.f, "%s\n", text); /* a failed write shows at the commit */
+        rc = hs_outfile_commit(&out);
+    }
     free(text);
-    return rc ? hs_fail("cannot write %s", path) : 0;
+    return rc;
 }
 
 void hs_machine_free(struct hs_machine *m)
@@ -296,9 +298,10 @@ static void write_comment(FILE *f, const struct hs_machine *m)
 
 int hs_machine_write_platform(const struct hs_machine *m, const char *path)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return hs_fail("cannot write %s: %s", path, strerror(errno));
+    struct hs_outfile out;
+    if (hs_outfile_open(&out, path))
+        return -1;
+    FILE *f = out.f;
     fprintf(f, "<?xml version=\"1.0\"?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n");
     write_comment(f, m);
     fprintf(f, "<platform version=\"4.1\">\n <config>\n  <prop id=\"network/model\" value=\"CM02\"/>\n"
@@ -324,7 +327,7 @@ int hs_machine_write_platform(const struct hs_machine *m, const char *path)
                    "  <route src=\"GPU%d\" dst=\"RAM0\" symmetrical=\"NO\"><link_ctn id=\"gpu%d_d2h\"/></route>\n",
                 i, i, i, i);
     fprintf(f, " </zone>\n</platform>\n");
-    return fclose(f) ? hs_fail("cannot write %s", path) : 0;
+    return hs_outfile_commit(&out); /* a failed fprintf shows here */
 }
 
 char *hs_machine_path(const char *platform_file)

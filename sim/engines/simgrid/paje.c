@@ -7,6 +7,7 @@
  * containers go with them, and so do the topology links (PajeStartLink /
  * PajeEndLink pairs, by key) that touch one. */
 #include "sim/engines/simgrid/paje.h"
+#include "sim/outfile.h"
 #include "sim/util.h"
 
 #include <errno.h>
@@ -197,23 +198,18 @@ static void find_dropped_links(struct trace *t)
 
 static int write_kept(const char *path, const struct trace *t)
 {
-    char *tmp = hs_xmalloc(strlen(path) + 8);
-    sprintf(tmp, "%s.trim", path);
-    FILE *f = fopen(tmp, "w");
-    int rc = f ? 0 : -1;
-    for (long i = 0; f && i < t->n && !rc; i++)
+    struct hs_outfile out; /* the trimmed trace replaces the whole one at once */
+    if (hs_outfile_open(&out, path))
+        return -1;
+    for (long i = 0; i < t->n && !ferror(out.f); i++)
         if (!drop_line(t, i))
-            rc = fputs(t->line[i], f) < 0;
-    if (f && fclose(f))
-        rc = -1;
-    if (!rc && rename(tmp, path))
-        rc = -1;
-    if (rc) {
-        unlink(tmp);
-        hs_fail("Paje trace %s: cannot write: %s", path, strerror(errno));
+            fputs(t->line[i], out.f);
+    if (hs_outfile_commit(&out)) {
+        char why[1024];
+        snprintf(why, sizeof why, "%s", hs_last_error());
+        return hs_fail("Paje trace: %s", why);
     }
-    free(tmp);
-    return rc;
+    return 0;
 }
 
 static void trace_free(struct trace *t)

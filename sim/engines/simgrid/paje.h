@@ -10,8 +10,8 @@
 /* Rewrite the trace at path keeping only the hosts the run used (its workers,
  * the cores that drive its GPUs, its memory nodes' endpoints) and the links
  * whose use varied during the run (with their events and the topology links
- * between kept containers). 0, or -1 with hs_fail (the file is then left as
- * SimGrid wrote it). */
+ * between kept containers), replacing the file at once (sim/outfile.h). 0,
+ * or -1 with hs_fail (the file is then left as SimGrid wrote it). */
 int hs_paje_trim(const char *path, const struct hs_platform *pf);
 
 #endif

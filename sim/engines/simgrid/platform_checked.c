@@ -13,6 +13,7 @@
 #define _DEFAULT_SOURCE /* DT_* */
 #include "sim/engines/simgrid/platform_checked.h"
 #include "platforms/inputfile.h"
+#include "sim/outfile.h"
 #include "sim/util.h"
 
 #include <cjson/cJSON.h>
@@ -193,12 +194,17 @@ int hs_sg_checked_write(const char *dir)
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
     snprintf(path, sizeof path, "%s/%s", dir, HS_SG_CHECKED_NAME);
-    FILE *f = fopen(path, "w");
-    int rc = 0;
-    if (!f || fprintf(f, "%s\n", text) < 0)
-        rc = hs_fail("platform --write-checked: cannot write %s", path);
-    if (f && fclose(f))
-        rc = hs_fail("platform --write-checked: cannot write %s", path);
+    struct hs_outfile out;
+    int rc = hs_outfile_open(&out, path);
+    if (!rc) {
+        fprintf(out.f, "%s\n", text); /* a failed write shows at the commit */
+        rc = hs_outfile_commit(&out);
+    }
+    if (rc) {
+        char why[1024];
+        snprintf(why, sizeof why, "%s", hs_last_error());
+        rc = hs_fail("platform --write-checked: %s", why);
+    }
     free(text);
     return rc;
 }

@@ -5,6 +5,7 @@
 #include "sim/engines/simgrid/engine_simgrid.h"
 #include "sim/engines/simgrid/paje.h"
 #include "sim/engines/simgrid/platform_simgrid.h"
+#include "sim/outfile.h"
 #include "sim/util.h"
 
 #include <math.h>
@@ -63,17 +64,36 @@ int hs_run_simgrid(const struct hs_run_config *cfg, const struct hs_dag *dag,
 {
     memset(run, 0, sizeof *run);
     run->engine = hs_engine_simgrid.name;
-    int rc = hs_run_prepare_simulated(cfg, dag, policy, policy_spec, run);
-    if (rc)
+    /* SimGrid writes the Paje trace into a temporary file beside --paje's,
+       renamed onto it once the run ended and the trace was trimmed: a run
+       that fails or is killed leaves the old trace as it was */
+    struct hs_outfile paje = {0};
+    struct hs_run_config c = *cfg;
+    if (cfg->paje_file) {
+        if (strcmp(cfg->paje_file, "-") == 0) {
+            hs_fail("--paje -: the Paje trace is trimmed once written, so it goes to a file (name one)");
+            return 2;
+        }
+        if (hs_outfile_open(&paje, cfg->paje_file))
+            return 2;
+        c.paje_file = hs_outfile_name(&paje);
+    }
+    int rc = hs_run_prepare_simulated(&c, dag, policy, policy_spec, run);
+    if (rc) {
+        hs_outfile_abort(&paje);
         return rc;
+    }
     double t0 = hs_now();
-    hs_sg_engine_run(run->rt, &run->pf, cfg->paje_file != NULL);
+    hs_sg_engine_run(run->rt, &run->pf, c.paje_file != NULL);
     run->wall = hs_now() - t0;
     if (policy->fini)
         policy->fini(run->rt);
     /* SimGrid closed the trace when the simulation ended: leave only what the run used */
-    if (!run->rt->error && cfg->paje_file && hs_paje_trim(cfg->paje_file, &run->pf))
-        run->rt->error = hs_xstrdup(hs_last_error());
+    if (cfg->paje_file) {
+        if (!run->rt->error && (hs_paje_trim(c.paje_file, &run->pf) || hs_outfile_commit(&paje)))
+            run->rt->error = hs_xstrdup(hs_last_error());
+        hs_outfile_abort(&paje); /* after a failure (nothing to do after the commit) */
+    }
     return !run->rt->error ? 0 : run->rt->refused ? 2 : 1;
 }
 
