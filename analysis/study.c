@@ -133,7 +133,7 @@ static int string_list(const struct where *w, const cJSON *o, const char *key, c
         return 0;
     struct where s = sub(w, key, 0);
     if (cJSON_IsString(v)) {
-        *out = hs_xrealloc(*out, (size_t)(*n + 1) * sizeof **out);
+        HS_GROW_IMPLIED(*out, *n, *n + 1);
         (*out)[(*n)++] = hs_xstrdup(v->valuestring);
         return 0;
     }
@@ -141,7 +141,7 @@ static int string_list(const struct where *w, const cJSON *o, const char *key, c
         return bad(&s, "expected a list of strings");
     int i = 0, more = cJSON_GetArraySize(v);
     if (more) /* room for all at once, not one realloc per string */
-        *out = hs_xrealloc(*out, (size_t)(*n + more) * sizeof **out);
+        HS_GROW_IMPLIED(*out, *n, *n + more);
     cJSON_ArrayForEach(item, v)
     {
         struct where e = sub(&s, NULL, i++);
@@ -174,7 +174,7 @@ static int load_kv(const struct where *w, const cJSON *o, struct hs_study_kv **k
     const cJSON *item;
     int more = cJSON_GetArraySize(o);
     if (more) /* room for every key at once, not one realloc per key */
-        *kv = hs_xrealloc(*kv, (size_t)(*n + more) * sizeof **kv);
+        HS_GROW_IMPLIED(*kv, *n, *n + more); /* implied: `hetsim ledger` may add one more */
     cJSON_ArrayForEach(item, o)
     {
         struct where s = sub(w, item->string, 0);

@@ -71,7 +71,7 @@ static void rewrite_study(struct hs_study *st, const struct rewrite *rw)
         rewrite_kv(st->refs[r].versus, st->refs[r].nversus, rw);
     }
     if (!named && rw->to && strcmp(rw->name, HS_DEFAULT_PLATFORM) == 0) {
-        st->base = hs_xrealloc(st->base, (size_t)(st->nbase + 1) * sizeof *st->base);
+        HS_GROW_IMPLIED(st->base, st->nbase, st->nbase + 1); /* as the study loader grows it */
         st->base[st->nbase].key = hs_xstrdup("platform");
         st->base[st->nbase++].value = hs_xstrdup(rw->to);
     }

@@ -46,7 +46,7 @@ static void add_pair(const char *opt, const char *text, struct hs_study_kv **kv,
     const char *eq = strchr(text, '=');
     if (!eq || eq == text)
         hs_die(HS_EXIT_USAGE, "plot: option --%s: '%s' is not COL=VALUE", opt, text);
-    *kv = hs_xrealloc(*kv, (size_t)(*n + 1) * sizeof **kv);
+    HS_GROW_IMPLIED(*kv, *n, *n + 1);
     char *key = hs_xstrdup(text);
     key[eq - text] = 0;
     (*kv)[(*n)++] = (struct hs_study_kv){key, hs_xstrdup(eq + 1)};

@@ -226,7 +226,7 @@ static void add_setting(const char *arg, struct hs_ledger_opts *lo)
     const char *eq = strchr(arg, '=');
     if (!eq || eq == arg || !eq[1])
         hs_die(HS_EXIT_USAGE, "--set %s: expected KEY=VALUE (a scenario setting, e.g. window=1)", arg);
-    lo->set = hs_xrealloc(lo->set, (size_t)(lo->nset + 1) * sizeof *lo->set);
+    HS_GROW_IMPLIED(lo->set, lo->nset, lo->nset + 1);
     char *key = hs_xstrdup(arg);
     key[eq - arg] = '\0';
     lo->set[lo->nset].key = key;

@@ -81,8 +81,8 @@ static void base_option(struct sweep_args *a, int c, const char *arg)
     hs_scenario_apply_option(&scratch, c, arg);
     if (!hs_scenario_option(c, arg, &name, &value))
         return; /* --plugin: loaded, nothing to set */
-    a->bkey = hs_xrealloc(a->bkey, (size_t)(a->nbase + 1) * sizeof *a->bkey);
-    a->bval = hs_xrealloc(a->bval, (size_t)(a->nbase + 1) * sizeof *a->bval);
+    HS_GROW_IMPLIED(a->bkey, a->nbase, a->nbase + 1);
+    HS_GROW_IMPLIED(a->bval, a->nbase, a->nbase + 1);
     a->bkey[a->nbase] = name;
     a->bval[a->nbase++] = value;
 }
@@ -123,7 +123,7 @@ static void parse_args(int argc, char **argv, struct sweep_args *a)
         case 'q': a->opts.quiet = true; break;
         case 'h': usage(stdout); exit(HS_EXIT_OK);
         case O_VARY:
-            a->vary = hs_xrealloc(a->vary, (size_t)(a->nvary + 1) * sizeof *a->vary);
+            HS_GROW_IMPLIED(a->vary, a->nvary, a->nvary + 1);
             a->vary[a->nvary++] = optarg;
             break;
         case O_REPS: a->reps = hs_opt_long("--reps", optarg, 1, 1000000), a->reps_set = true; break;

@@ -34,7 +34,7 @@ static int parse_list(const char *text, const char *key, double **out, int *n)
             *out = NULL;
             return -1;
         }
-        *out = hs_xrealloc(*out, (size_t)(*n + 1) * sizeof **out);
+        HS_GROW_IMPLIED(*out, *n, *n + 1);
         (*out)[(*n)++] = v;
     }
     free(copy);

@@ -301,7 +301,7 @@ int hs_split_list(char *text, char ***out)
     int n = 0;
     char *save = NULL;
     for (char *t = strtok_r(text, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        *out = hs_xrealloc(*out, (size_t)(n + 1) * sizeof **out);
+        HS_GROW_IMPLIED(*out, n, n + 1);
         (*out)[n++] = t;
     }
     return n;

@@ -38,7 +38,7 @@ void hs_sweep_def_set(struct hs_sweep_def *d, const char *key, const char *value
             d->base[i].value = hs_xstrdup(value);
             return;
         }
-    d->base = hs_xrealloc(d->base, (size_t)(d->nbase + 1) * sizeof *d->base);
+    HS_GROW_IMPLIED(d->base, d->nbase, d->nbase + 1);
     d->base[d->nbase].key = hs_xstrdup(key);
     d->base[d->nbase++].value = hs_xstrdup(value);
 }
@@ -51,7 +51,7 @@ static void add_axis(struct hs_sweep_def *d, struct hs_sweep_axis axis)
             d->axes[a] = axis;
             return;
         }
-    d->axes = hs_xrealloc(d->axes, (size_t)(d->naxes + 1) * sizeof *d->axes);
+    HS_GROW_IMPLIED(d->axes, d->naxes, d->naxes + 1);
     d->axes[d->naxes++] = axis;
 }
 

@@ -77,7 +77,7 @@ static int override(char **text, const char *key, const char *value, const struc
            !(!*spec.kv[i].key && pos && strcmp(pos->name, key) == 0))
         i++;
     if (i == spec.n) {
-        spec.kv = hs_xrealloc(spec.kv, (size_t)(spec.n + 1) * sizeof *spec.kv);
+        HS_GROW_IMPLIED(spec.kv, spec.n, spec.n + 1); /* as hs_spec_parse grows it */
         spec.kv[spec.n].key = hs_xstrdup(key);
         spec.kv[spec.n++].value = hs_xstrdup(value);
     } else {

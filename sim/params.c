@@ -26,7 +26,7 @@ int hs_spec_parse(const char *text, struct hs_spec *out)
     char *save = NULL;
     for (char *item = strtok_r(rest, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(item, '=');
-        out->kv = hs_xrealloc(out->kv, (size_t)(out->n + 1) * sizeof *out->kv);
+        HS_GROW_IMPLIED(out->kv, out->n, out->n + 1);
         if (eq) {
             *eq = '\0';
             if (!*item) {
@@ -214,7 +214,7 @@ int hs_spec_check(struct hs_spec *spec, const struct hs_param *params, const cha
             continue;
         if (!p->defval)
             return hs_fail("%s: parameter %s is required (%s)", what, p->name, p->help);
-        spec->kv = hs_xrealloc(spec->kv, (size_t)(spec->n + 1) * sizeof *spec->kv);
+        HS_GROW_IMPLIED(spec->kv, spec->n, spec->n + 1);
         spec->kv[spec->n].key = hs_xstrdup(p->name);
         spec->kv[spec->n].value = hs_xstrdup(p->defval);
         spec->n++;
