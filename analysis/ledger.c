@@ -164,7 +164,7 @@ int hs_ledger_load(const char *path, struct hs_ledger *l)
         return -1;
     }
     char err[1024];
-    cJSON *root = hs_json_parse_strict(path, hs_buf_str(&b), err, sizeof err);
+    cJSON *root = hs_json_parse_strict(path, hs_buf_str(&b), b.len, err, sizeof err);
     int rc = root ? load_root(l, root) : hs_fail("%s", err);
     cJSON_Delete(root);
     hs_buf_free(&b);

@@ -537,13 +537,14 @@ static char *find_study(const char *name)
     return path;
 }
 
-static char *read_text(const char *path)
+static char *read_text(const char *path, size_t *len)
 {
     struct hs_buf b = {0};
     if (hs_buf_read_file(&b, path)) {
         hs_buf_free(&b);
         return NULL;
     }
+    *len = b.len;
     return hs_buf_take(&b);
 }
 
@@ -581,11 +582,12 @@ int hs_study_load(const char *name_or_path, bool quick, struct hs_study *st)
     }
     st->name = base_name(st->path);
     st->quick = quick;
-    char *text = read_text(st->path);
+    size_t len = 0;
+    char *text = read_text(st->path, &len);
     if (!text)
         return hs_study_free(st), -1;
     char err[1024];
-    cJSON *root = hs_json_parse_strict(st->path, text, err, sizeof err);
+    cJSON *root = hs_json_parse_strict(st->path, text, len, err, sizeof err);
     if (!root) {
         hs_fail("%s", err);
         free(text);

@@ -9,6 +9,7 @@
  * core time lost its core to other processes. Errors are (first - second) /
  * second. */
 #include "sim/buf.h"
+#include "platforms/inputfile.h"
 #include "cli/cli.h"
 #include "sim/util.h"
 
@@ -55,6 +56,9 @@ static cJSON *load(const char *path)
     struct hs_buf b = {0};
     if (hs_buf_read_file(&b, path))
         hs_die(HS_EXIT_USAGE, "compare: %s", hs_last_error());
+    char err[1024];
+    if (hs_input_no_nul(path, hs_buf_str(&b), b.len, err, sizeof err))
+        hs_die(HS_EXIT_USAGE, "compare: %s", err);
     cJSON *r = cJSON_Parse(hs_buf_str(&b));
     hs_buf_free(&b);
     if (!r || !cJSON_IsObject(cJSON_GetObjectItem(r, "results")))

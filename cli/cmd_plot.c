@@ -6,6 +6,7 @@
 #include "analysis/csv.h"
 #include "analysis/plot.h"
 #include "cli/cli.h"
+#include "platforms/inputfile.h"
 #include "sim/util.h"
 
 #include <errno.h>
@@ -124,6 +125,12 @@ static cJSON *read_record(const char *path)
     struct hs_buf b = {0};
     if (hs_buf_read_file(&b, path)) {
         hs_buf_free(&b);
+        return NULL;
+    }
+    char err[1024];
+    if (hs_input_no_nul(path, hs_buf_str(&b), b.len, err, sizeof err)) {
+        hs_buf_free(&b);
+        hs_fail("%s", err);
         return NULL;
     }
     cJSON *rec = cJSON_Parse(hs_buf_str(&b));

@@ -135,8 +135,26 @@ int hs_json_unique_keys(const cJSON *item, const char *prefix, char *where, size
     return 0;
 }
 
-cJSON *hs_json_parse_strict(const char *path, const char *text, char *err, size_t errlen)
+int hs_input_no_nul(const char *path, const char *text, size_t len, char *err, size_t errlen)
 {
+    const char *nul = memchr(text, '\0', len);
+    if (!nul)
+        return 0;
+    snprintf(err, errlen, "%s: a NUL byte at offset %zu (the file is text: a NUL would end it there)",
+             path, (size_t)(nul - text));
+    return -1;
+}
+
+size_t hs_name_too_long(const char *name)
+{
+    size_t n = strnlen(name, HS_NAME_MAX + 1);
+    return n <= HS_NAME_MAX ? 0 : n + strlen(name + n);
+}
+
+cJSON *hs_json_parse_strict(const char *path, const char *text, size_t len, char *err, size_t errlen)
+{
+    if (hs_input_no_nul(path, text, len, err, errlen))
+        return NULL;
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
     if (!root) {

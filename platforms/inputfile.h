@@ -28,9 +28,29 @@ char *hs_input_read(const char *path, size_t max, size_t *len, char *err, size_t
  * item itself, "" at the top). */
 int hs_json_unique_keys(const cJSON *item, const char *prefix, char *where, size_t wherelen);
 
-/* cJSON_ParseWithOpts on a whole document (nothing may follow it), then the
- * duplicate-key check: NULL with "PATH: malformed JSON near line N" or
- * "PATH: KEY: given twice" in err. Caller deletes. */
-cJSON *hs_json_parse_strict(const char *path, const char *text, char *err, size_t errlen);
+/* 0 if the len bytes of text hold no NUL byte; else -1 with "PATH: a NUL
+ * byte at offset N ..." in err. A text format's reader sees its text as a C
+ * string, which would end at the first NUL: cJSON, for one, would accept
+ * the document before it and ignore the rest. */
+int hs_input_no_nul(const char *path, const char *text, size_t len, char *err, size_t errlen);
+
+/* The longest name hetsim reads from a file, in bytes: a task's id, label
+ * or kernel, a file, datum or handle name, a job reference, a DAG's name.
+ * Readers refuse a longer one in one line that names the file, the field
+ * and the name's length (not the name: it may be long, or hold line
+ * breaks). A file of N bytes then never makes names of more than N bytes
+ * in all, whatever copies a reader keeps of each. */
+#define HS_NAME_MAX 65536 /* 64 KiB: ids are short, but a kernel may be a shell script (Nextflow) */
+
+/* 0 if name is at most HS_NAME_MAX bytes long, else its length; it reads
+ * no further than HS_NAME_MAX + 1 bytes in the common case. */
+size_t hs_name_too_long(const char *name);
+
+/* The text (len bytes, as hs_input_read gives it) as one JSON document:
+ * hs_input_no_nul, then cJSON_ParseWithOpts on the whole document (nothing
+ * may follow it), then the duplicate-key check: NULL with "PATH: a NUL byte
+ * at offset N", "PATH: malformed JSON near line N" or "PATH: KEY: given
+ * twice" in err. Caller deletes. */
+cJSON *hs_json_parse_strict(const char *path, const char *text, size_t len, char *err, size_t errlen);
 
 #endif

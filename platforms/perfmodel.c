@@ -177,10 +177,11 @@ static int check_timed(const struct hs_perfmodel *pm, const struct hs_perf_entry
 int hs_perf_load(const char *path, struct hs_perfmodel *pm, char *err, size_t errlen)
 {
     memset(pm, 0, sizeof *pm);
-    char *text = hs_input_read(path, HS_INPUT_MAX_BYTES, NULL, err, errlen);
+    size_t len = 0;
+    char *text = hs_input_read(path, HS_INPUT_MAX_BYTES, &len, err, errlen);
     if (!text)
         return -1;
-    cJSON *root = hs_json_parse_strict(path, text, err, errlen);
+    cJSON *root = hs_json_parse_strict(path, text, len, err, errlen);
     free(text);
     if (!root)
         return -1;

@@ -96,6 +96,7 @@ void hs_dag_free(struct hs_dag *dag)
     }
     for (int i = 0; i < dag->nkernels; i++)
         free(dag->kernels[i]);
+    free(dag->kernel_slots);
     free(dag->tasks);
     free(dag->handles);
     free(dag->kernels);
@@ -107,12 +108,47 @@ void hs_dag_free(struct hs_dag *dag)
     free(dag);
 }
 
+/* Past KERNEL_SCAN kernels, names are found through an open-addressing hash
+ * table instead of a scan: a file whose every task has a kernel of its own
+ * (a DAX job's name, a WfFormat category) took a scan of all the kernels
+ * before it per task, quadratic in their number. */
+#define KERNEL_SCAN 16
+
+static size_t kernel_slot(const struct hs_dag *dag, const char *name)
+{
+    size_t mask = (size_t)dag->nkernel_slots - 1;
+    size_t i = (size_t)hs_fnv1a64(name, strlen(name), HS_FNV_OFFSET) & mask;
+    while (dag->kernel_slots[i] >= 0 && strcmp(dag->kernels[dag->kernel_slots[i]], name) != 0)
+        i = (i + 1) & mask;
+    return i;
+}
+
 int hs_dag_find_kernel(const struct hs_dag *dag, const char *kernel_name)
 {
+    if (dag->nkernel_slots)
+        return dag->kernel_slots[kernel_slot(dag, kernel_name)];
     for (int i = 0; i < dag->nkernels; i++)
         if (strcmp(dag->kernels[i], kernel_name) == 0)
             return i;
     return -1;
+}
+
+/* Room in the table for one more kernel (at most half the slots used). */
+static void kernel_slots_reserve(struct hs_dag *dag)
+{
+    int need = 2 * (dag->nkernels + 1); /* kernels are at most INT_MAX / 4: tasks are ints */
+    if (dag->nkernels + 1 <= KERNEL_SCAN || need <= dag->nkernel_slots)
+        return;
+    int n = dag->nkernel_slots ? 2 * dag->nkernel_slots : 4 * KERNEL_SCAN;
+    while (n < need)
+        n *= 2;
+    free(dag->kernel_slots);
+    dag->kernel_slots = hs_xmalloc((size_t)n * sizeof *dag->kernel_slots);
+    dag->nkernel_slots = n;
+    for (int i = 0; i < n; i++)
+        dag->kernel_slots[i] = -1;
+    for (int k = 0; k < dag->nkernels; k++)
+        dag->kernel_slots[kernel_slot(dag, dag->kernels[k])] = k;
 }
 
 int hs_dag_kernel(struct hs_dag *dag, const char *kernel_name)
@@ -124,6 +160,9 @@ int hs_dag_kernel(struct hs_dag *dag, const char *kernel_name)
     HS_GROW(dag->kernels, cap, (size_t)dag->nkernels + 1);
     dag->cap_kernels = (int)cap;
     dag->kernels[dag->nkernels] = hs_xstrdup(kernel_name);
+    kernel_slots_reserve(dag);
+    if (dag->nkernel_slots)
+        dag->kernel_slots[kernel_slot(dag, kernel_name)] = dag->nkernels;
     return dag->nkernels++;
 }
 

@@ -79,6 +79,8 @@ struct hs_dag {
     int *pred_ids;
     int cap_tasks, cap_handles, cap_kernels;
     struct hs_dag_pool *pool; /* blocks holding labels, names and per-processor costs */
+    int *kernel_slots;        /* kernel indices by name hash (-1: free), once there are many */
+    int nkernel_slots;        /* a power of two, 0 until then */
 };
 
 struct hs_dag *hs_dag_new(const char *name);

@@ -26,6 +26,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { A_LABEL, A_KERNEL, A_SIZE, A_FOOTPRINT, A_COSTS, A_ARCHS, NATTR };
 
@@ -38,7 +39,14 @@ struct dreader {
     int ncosts;       /* per-processor cost length, -1 until the first */
     bool strict;      /* semantics=hetsim: a negative edge size is an error */
     const char *ncosts_node;
+    size_t kept, budget; /* bytes of labels, kernels and attributes the nodes hold, and their bound */
 };
+
+/* A default (node [label=...]) gives its value to every node after it: the
+ * bytes the nodes keep are bounded by the file's size, so that a short file
+ * cannot stand for gigabytes of names. */
+#define DOT_KEPT_PER_BYTE 16
+#define DOT_KEPT_FLOOR ((size_t)1 << 20)
 
 static int bad(const struct dreader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int bad(const struct dreader *r, const char *fmt, ...)
@@ -76,7 +84,7 @@ static const char *first_error(void)
     return first_error_from(0);
 }
 
-static Agraph_t *read_graph(const char *path)
+static Agraph_t *read_graph(const char *path, size_t *size)
 {
     char err[1024];
     FILE *f = hs_input_open(path, HS_INPUT_MAX_BYTES, err, sizeof err);
@@ -84,6 +92,8 @@ static Agraph_t *read_graph(const char *path)
         hs_fail("%s", err);
         return NULL;
     }
+    struct stat st;
+    *size = fstat(fileno(f), &st) == 0 ? (size_t)st.st_size : 0;
     dot_error[0] = '\0';
     agusererrf previous = agseterrf(gather_error);
     Agraph_t *g = agread(f, NULL);
@@ -208,18 +218,38 @@ static int read_costs(struct dreader *r, const char *node, const char *text, int
     return rc;
 }
 
-static void keep_extra(struct dreader *r, Agnode_t *n, struct hs_task *t)
+/* Count what a node keeps of text against the budget. */
+static int keep(struct dreader *r, const char *node, const char *what, const char *text)
+{
+    r->kept += strlen(text);
+    if (r->kept <= r->budget)
+        return 0;
+    return bad(r, "node '%s': %s: the nodes' labels, kernels and attributes come to more than %d "
+               "times the file's size (a default, node [%s=...], copied into every node?)", node,
+               what, DOT_KEPT_PER_BYTE, what);
+}
+
+static int keep_extra(struct dreader *r, Agnode_t *n, const char *name, struct hs_task *t)
 {
     for (Agsym_t *s = agnxtattr(r->g, AGNODE, NULL); s; s = agnxtattr(r->g, AGNODE, s)) {
         const char *v = agxget(n, s);
-        if (!hs_dot_reserved(s->name) && *v)
-            hs_task_add_extra(t, s->name, v);
+        if (hs_dot_reserved(s->name) || !*v)
+            continue;
+        if (hs_name_ok(s->name, "%s: node attribute", r->path) ||
+            hs_name_ok(v, "%s: node '%s': %s", r->path, name, s->name) || keep(r, name, s->name, v))
+            return -1;
+        hs_task_add_extra(t, s->name, v);
     }
+    return 0;
 }
 
 static int read_node(struct dreader *r, Agnode_t *n, const char *name)
 {
     const char *label = attr(r, n, A_LABEL), *kernel = attr(r, n, A_KERNEL);
+    if (hs_name_ok(name, "%s: a node name", r->path) ||
+        hs_name_ok(label, "%s: node '%s': label", r->path, name) ||
+        hs_name_ok(kernel, "%s: node '%s': kernel", r->path, name))
+        return -1;
     char what[256];
     double flops, footprint;
     snprintf(what, sizeof what, "node '%s': size", name);
@@ -232,6 +262,8 @@ static int read_node(struct dreader *r, Agnode_t *n, const char *name)
         return bad(r, "%s: '%s' is not an integer", what, attr(r, n, A_FOOTPRINT));
     if (!*label || strcmp(label, "\\N") == 0)
         label = name;
+    if (keep(r, name, "label", label) || keep(r, name, "kernel", kernel))
+        return -1;
     int t = hs_dag_add_task(r->dag, *kernel ? kernel : "task", label, flops, (int)footprint);
     r->task_of_seq[AGSEQ(n)] = t;
     if (read_costs(r, name, attr(r, n, A_COSTS), t))
@@ -240,7 +272,8 @@ static int read_node(struct dreader *r, Agnode_t *n, const char *name)
     const char *archs = attr(r, n, A_ARCHS);
     if (*archs && hs_archs_parse(archs, &task->arch_mask))
         return bad(r, "node '%s': archs '%s' is not cpu, gpu or cpu,gpu", name, archs);
-    keep_extra(r, n, task);
+    if (keep_extra(r, n, name, task))
+        return -1;
     if (!*kernel)
         hs_task_zero_cost(task);
     return 0;
@@ -315,10 +348,16 @@ static int build_dot(const struct hs_spec *spec, struct hs_dag *dag)
 {
     struct dreader r = {.path = hs_spec_get(spec, "file"), .dag = dag, .ncosts = -1,
                         .strict = strcmp(hs_spec_get(spec, "semantics"), "hetsim") == 0};
-    r.g = read_graph(r.path);
+    size_t size = 0;
+    r.g = read_graph(r.path, &size);
     if (!r.g)
         return -1;
+    r.budget = DOT_KEPT_PER_BYTE * size + DOT_KEPT_FLOOR;
     const char *name = agnameof(r.g);
+    if (name && hs_name_ok(name, "%s: the graph's name", r.path)) {
+        agclose(r.g);
+        return -1;
+    }
     if (name && *name && name[0] != '%') /* cgraph names anonymous graphs %N */
         hs_dag_rename(dag, name);
     Agsym_t *total = agattr(r.g, AGRAPH, "total_flops", NULL);

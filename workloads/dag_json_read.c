@@ -210,7 +210,7 @@ static int read_handle(struct jreader *r, const cJSON *o, int i)
     if (unknown_keys(r, o, keys, where))
         return -1;
     const char *name = string_field(r, o, "name", where, NULL, &err);
-    if (err)
+    if (err || (name && hs_name_ok(name, "%s: %s.name", r->path, where)))
         return -1;
     const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, "bytes");
     double bytes = 0;
@@ -336,6 +336,8 @@ static int read_archs_attrs(struct jreader *r, const cJSON *o, int t, const char
     {
         if (!cJSON_IsString(x))
             return bad(r, "%s.attrs.%s: not a string", where, x->string);
+        if (hs_name_ok(x->string, "%s: %s.attrs (a key)", r->path, where))
+            return -1;
         if (hs_dot_reserved(x->string))
             return bad(r, "%s.attrs.%s: a name hetsim uses (label, kernel, size, footprint, "
                        "costs, archs)", where, x->string);
@@ -355,7 +357,8 @@ static int read_task(struct jreader *r, const cJSON *o, int i)
         return -1;
     const char *kernel = string_field(r, o, "kernel", where, "task", &err);
     const char *label = err ? NULL : string_field(r, o, "label", where, NULL, &err);
-    if (err)
+    if (err || hs_name_ok(kernel, "%s: %s.kernel", r->path, where) ||
+        (label && hs_name_ok(label, "%s: %s.label", r->path, where)))
         return -1;
     double flops = 0, footprint = 0;
     const cJSON *f = cJSON_GetObjectItemCaseSensitive(o, "flops");
@@ -414,6 +417,8 @@ static int read_member(struct jreader *r, const char *key)
         snprintf(r->unknown, sizeof r->unknown, "%s", key);
     else if (k == 0 && !cJSON_IsString(v))
         rc = bad(r, "name: not a string");
+    else if (k == 0 && hs_name_ok(v->valuestring, "%s: name", r->path))
+        rc = -1;
     else if (k == 0)
         hs_dag_rename(r->dag, v->valuestring);
     else if (k == 1)
@@ -496,6 +501,11 @@ static int read_json(const char *path, struct hs_dag *dag)
     char *text = hs_read_text(path, &len);
     if (!text)
         return -1;
+    char err[1024]; /* cJSON skips a NUL byte as white space, where a value ends */
+    if (hs_input_no_nul(path, text, len, err, sizeof err)) {
+        free(text);
+        return hs_fail("%s", err);
+    }
     struct jreader r = {.path = path, .text = text, .p = text, .end = text + len, .dag = dag,
                         .ncosts = -1};
     int rc = scan_document(&r);

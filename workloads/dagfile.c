@@ -6,6 +6,8 @@
 #include "sim/util.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +18,20 @@ char *hs_read_text(const char *path, size_t *len)
     if (!text)
         hs_fail("%s", err);
     return text;
+}
+
+int hs_name_ok(const char *name, const char *fmt, ...)
+{
+    size_t n = hs_name_too_long(name);
+    if (!n)
+        return 0;
+    char where[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(where, sizeof where, fmt, ap);
+    va_end(ap);
+    return hs_fail("%s: a name of %zu bytes, more than the %d bytes hetsim reads in a name", where, n,
+                   HS_NAME_MAX);
 }
 
 int hs_text_line(const char *text, const char *where)

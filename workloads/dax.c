@@ -37,10 +37,18 @@ struct link {
     int line;
 };
 
+struct sized { /* a catalogue entry: a file's size */
+    char *name;
+    double bytes;
+    size_t seq; /* the first entry of a name gives its size */
+};
+
 struct dax {
     const char *path;
     xmlTextReaderPtr rd;
-    cJSON *root, *tasks, *catalog; /* WfFormat document; file name -> size */
+    cJSON *root, *tasks;           /* WfFormat document */
+    struct sized *catalog;         /* sorted by name in resolve, searched there */
+    size_t ncatalog, capcatalog;
     cJSON *job, *uses;             /* the job and uses being read */
     char *file;                    /* the <file> catalogue entry being read */
     struct link *links;
@@ -48,6 +56,7 @@ struct dax {
     char *child;                   /* ref of the <child> being read */
     int child_line;
     char xml_error[256];
+    char too_long[512]; /* the first attribute longer than a name may be */
 };
 
 static int line_of(struct dax *d);
@@ -79,10 +88,16 @@ static void xml_error(void *ctx, xmlErrorPtr err)
     d->xml_error[strcspn(d->xml_error, "\n")] = '\0';
 }
 
-/* An attribute as a string the caller frees, or NULL. */
+/* An attribute as a string the caller frees, or NULL. One longer than
+ * HS_NAME_MAX is kept in d->too_long, which ends the reading after the
+ * element (the caller may have failed meanwhile on something else). */
 static char *attr(struct dax *d, const char *name)
 {
     xmlChar *v = xmlTextReaderGetAttribute(d->rd, BAD_CAST name);
+    if (v && !d->too_long[0] &&
+        hs_name_ok((const char *)v, "%s:%d: <%s> %s", d->path, line_of(d),
+                   (const char *)xmlTextReaderConstLocalName(d->rd), name))
+        snprintf(d->too_long, sizeof d->too_long, "%s", hs_last_error());
     char *s = v ? hs_xstrdup((const char *)v) : NULL;
     xmlFree(v);
     return s;
@@ -195,8 +210,11 @@ static int metadata(struct dax *d, int depth)
         if (!(rc = number(d, "<metadata key=\"size\">", text, &v))) {
             if (d->uses && depth == 3)
                 cJSON_SetNumberValue(cJSON_GetObjectItem(d->uses, "sizeInBytes"), v);
-            else if (d->file && depth == 2 && !cJSON_GetObjectItem(d->catalog, d->file))
-                cJSON_AddNumberToObject(d->catalog, d->file, v);
+            else if (d->file && depth == 2) {
+                HS_GROW(d->catalog, d->capcatalog, d->ncatalog + 1);
+                d->catalog[d->ncatalog] = (struct sized){hs_xstrdup(d->file), v, d->ncatalog};
+                d->ncatalog++;
+            }
         }
     } else if (runtime && d->job && depth == 2) {
         text = element_text(d);
@@ -294,6 +312,28 @@ static cJSON *find_job(cJSON **jobs, size_t n, const char *id)
     return NULL;
 }
 
+static int cmp_sized(const void *a, const void *b)
+{
+    const struct sized *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* The size the catalogue gives a file (its first entry), or 0; a binary
+ * search of the sorted catalogue (a lookup in a cJSON object is a scan). */
+static double catalog_size(const struct dax *d, const char *name)
+{
+    size_t lo = 0, hi = d->ncatalog;
+    while (lo < hi) { /* the first entry not below name */
+        size_t mid = (lo + hi) / 2;
+        if (strcmp(d->catalog[mid].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < d->ncatalog && strcmp(d->catalog[lo].name, name) == 0 ? d->catalog[lo].bytes : 0;
+}
+
 /* Parents by reference, duplicate ids, sizes from the catalogue. */
 static int resolve(struct dax *d)
 {
@@ -319,17 +359,16 @@ static int resolve(struct dax *d)
                                  cJSON_CreateString(d->links[i].parent));
     }
     free(jobs);
+    if (d->ncatalog > 1)
+        qsort(d->catalog, d->ncatalog, sizeof *d->catalog, cmp_sized);
     cJSON_ArrayForEach(t, d->tasks)
     {
         cJSON *f;
         cJSON_ArrayForEach(f, cJSON_GetObjectItem(t, "files"))
         {
             cJSON *size = cJSON_GetObjectItem(f, "sizeInBytes");
-            if (size->valuedouble < 0) {
-                const cJSON *c = cJSON_GetObjectItemCaseSensitive(
-                    d->catalog, cJSON_GetObjectItem(f, "name")->valuestring);
-                cJSON_SetNumberValue(size, cJSON_IsNumber(c) ? c->valuedouble : 0);
-            }
+            if (size->valuedouble < 0)
+                cJSON_SetNumberValue(size, catalog_size(d, cJSON_GetObjectItem(f, "name")->valuestring));
         }
     }
     return rc;
@@ -337,6 +376,10 @@ static int resolve(struct dax *d)
 
 static int parse(struct dax *d, const char *text, size_t len, struct hs_dag *dag)
 {
+    /* Neither XML_PARSE_NOENT (substitute entities), XML_PARSE_DTDLOAD (read
+     * an external DTD) nor XML_PARSE_HUGE (lift libxml2's limits on names
+     * and texts): with entity declarations refused (read_dax), a DAX file
+     * costs in proportion to its size */
     d->rd = xmlReaderForMemory(text, (int)len, d->path, NULL,
                                XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
     if (!d->rd)
@@ -344,9 +387,12 @@ static int parse(struct dax *d, const char *text, size_t len, struct hs_dag *dag
     xmlTextReaderSetStructuredErrorHandler(d->rd, xml_error, d);
     int ret, rc = 0;
     while (!rc && (ret = xmlTextReaderRead(d->rd)) == 1)
-        if (xmlTextReaderNodeType(d->rd) == XML_READER_TYPE_ELEMENT)
+        if (xmlTextReaderNodeType(d->rd) == XML_READER_TYPE_ELEMENT) {
             rc = element(d, (const char *)xmlTextReaderConstLocalName(d->rd),
                          xmlTextReaderDepth(d->rd), dag);
+            if (d->too_long[0])
+                rc = hs_fail("%s", d->too_long);
+        }
     if (!rc && ret != 0)
         rc = hs_fail("%s: malformed XML: %s", d->path, d->xml_error[0] ? d->xml_error : "unreadable");
     xmlFreeTextReader(d->rd);
@@ -376,7 +422,7 @@ static int read_dax(const char *path, double speed, struct hs_dag *dag)
                        "expansion would cost out of proportion to the file; write the text out instead",
                        path, line);
     }
-    struct dax d = {.path = path, .root = cJSON_CreateObject(), .catalog = cJSON_CreateObject()};
+    struct dax d = {.path = path, .root = cJSON_CreateObject()};
     cJSON *wf = cJSON_AddObjectToObject(d.root, "workflow");
     d.tasks = cJSON_AddArrayToObject(wf, "tasks");
     int rc = parse(&d, text, len, dag);
@@ -392,7 +438,9 @@ static int read_dax(const char *path, double speed, struct hs_dag *dag)
     free(d.file);
     free(d.child);
     cJSON_Delete(d.root);
-    cJSON_Delete(d.catalog);
+    for (size_t i = 0; i < d.ncatalog; i++)
+        free(d.catalog[i].name);
+    free(d.catalog);
     free(text);
     return rc;
 }

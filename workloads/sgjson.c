@@ -6,8 +6,10 @@
  *                    flops amount to that number; WfFormat means seconds)
  *   type "transfer"  a communication of writtenBytes bytes from its parent's
  *                    host to its children's: here a datum of that size that
- *                    the parent writes and the children read (no parent: data
- *                    in host memory at the start)
+ *                    the parent writes and the children read (a transfer
+ *                    with no parent is refused: SimGrid's reader takes the
+ *                    source host from the parent, and the data would
+ *                    otherwise be read as initial data, its dependency lost)
  *   parents          dependencies; compute -> compute is a pure dependency
  *   machine          the host SimGrid runs it on: dropped, the policy places
  *
@@ -15,7 +17,7 @@
  * transfers: their bytes are in writtenBytes, not in files[], so a transfer
  * became an empty task. Only the types compute and transfer exist in
  * SimGrid's reader; anything else is refused, as is a transfer whose parent
- * is not a compute task or that has several. Tasks are added in a
+ * is not a compute task, that has several or none. Tasks are added in a
  * topological order, so that writers come before readers. */
 #include "sim/util.h"
 #include "workloads/dagio.h"
@@ -98,6 +100,8 @@ static int read_task(const char *path, const cJSON *o, int i, struct sgtask *t)
     if (!cJSON_IsString(name) || !*name->valuestring)
         return hs_fail("%s: workflow.tasks[%d].name: not a non-empty string", path, i);
     t->name = name->valuestring;
+    if (hs_name_ok(t->name, "%s: workflow.tasks[%d].name", path, i))
+        return -1;
     const char *ty = cJSON_IsString(type) ? type->valuestring : "(none)";
     if (strcmp(ty, "compute") && strcmp(ty, "transfer"))
         return hs_fail("%s: workflow.tasks[%d].type: '%s' is not compute or transfer (SimGrid's "
@@ -137,6 +141,10 @@ static int links(const char *path, struct sgtask *t, const int *by_name, int n, 
             hs_edges_add(ev, j, i, 0);
             k++;
         }
+        if (t[i].transfer && t[i].parent < 0) /* SimGrid's reader sends it from its parent's host */
+            return hs_fail("%s: workflow.tasks[%d]: transfer '%s' has no parent (a transfer sends the "
+                           "output of its one parent, a compute task, to its children)", path, i,
+                           t[i].name);
     }
     return 0;
 }
@@ -174,6 +182,8 @@ int hs_sgjson_build(const char *path, const cJSON *root, struct hs_dag *dag)
     if (!cJSON_IsArray(tasks) || n == 0)
         return hs_fail("%s: workflow.tasks: not a non-empty array of tasks", path);
     const cJSON *name = item(root, "name");
+    if (cJSON_IsString(name) && hs_name_ok(name->valuestring, "%s: name", path))
+        return -1;
     if (cJSON_IsString(name) && *name->valuestring)
         hs_dag_rename(dag, name->valuestring);
     struct sgtask *t = hs_xcalloc((size_t)n, sizeof *t);

@@ -128,6 +128,10 @@ static int accesses(struct hs_taskrec *r, int i, struct hs_dag *dag, struct hsta
         s = hs_next_word(&ps);
         double bytes;
         enum hs_mode mode = HS_MODE_R;
+        if (hs_name_ok(h, "%s:%d: JobId %s: Handles", r->path, t->line, t->f[F_JOBID])) {
+            rc = -1;
+            break;
+        }
         int k = handle_index(r, h), pr = m ? parse_mode(m, &mode) : -1;
         if (pr < 0 || !s || hs_parse_double(s, &bytes) || !(bytes >= 0) || !isfinite(bytes)) {
             rc = hs_taskrec_bad(r, t->line, "JobId %s: handle %s needs a mode (R, W, RW) and a size in bytes "
@@ -264,7 +268,11 @@ static int build(struct hs_taskrec *r, struct hs_dag *dag, bool per_task)
     for (int i = 0; i < r->n && !rc; i++) {
         struct hs_taskrec_task *t = &r->t[i];
         double gflop = 0;
-        if (t->f[F_GFLOP] && (hs_parse_double(t->f[F_GFLOP], &gflop) || !(gflop >= 0) || !isfinite(gflop)))
+        if (hs_name_ok(t->f[F_JOBID], "%s:%d: JobId", r->path, t->line) ||
+            hs_name_ok(kernel_of(t), "%s:%d: JobId %s: %s", r->path, t->line, t->f[F_JOBID],
+                       t->f[F_MODEL] && *t->f[F_MODEL] ? "Model" : "Name"))
+            rc = -1;
+        else if (t->f[F_GFLOP] && (hs_parse_double(t->f[F_GFLOP], &gflop) || !(gflop >= 0) || !isfinite(gflop)))
             rc = hs_taskrec_bad(r, t->line, "JobId %s: GFlop '%s' is not a number >= 0", t->f[F_JOBID], t->f[F_GFLOP]);
         else {
             t->id = hs_dag_add_task(dag, kernel_of(t), t->f[F_JOBID], gflop * 1e9, 0);

@@ -50,13 +50,16 @@ static int field(const struct hs_taskrec *r, struct hs_taskrec_task *t, char *l,
 }
 
 /* A rec continuation line ("+ text": the value goes on after a line
- * break): joined to the value in place, which ends before l in the text. */
-static void join(char *value, const char *l)
+ * break): joined in place to the value, which ends at end, before l in the
+ * text; returns the value's new end. Keeping the end, rather than finding
+ * it again, keeps a value of many continuation lines linear to read. */
+static char *join(char *end, const char *l)
 {
-    char *end = value + strlen(value);
     const char *more = l + 1 + (l[1] == ' ');
+    size_t n = strlen(more);
     *end++ = '\n';
-    memmove(end, more, strlen(more) + 1);
+    memmove(end, more, n + 1);
+    return end + n;
 }
 
 static int read_records(struct hs_taskrec *r, char *text)
@@ -65,7 +68,7 @@ static int read_records(struct hs_taskrec *r, char *text)
     hs_lines_init(&lines, text);
     struct hs_taskrec_task cur = {0};
     bool open = false;
-    char *value = NULL; /* the last field's value, which a '+' line continues */
+    char *value = NULL, *value_end = NULL; /* the last field's value, which a '+' line continues */
     for (char *l = hs_lines_next(&lines);; l = hs_lines_next(&lines)) {
         if (l && (l[0] == '#' || l[0] == '%'))
             continue;
@@ -73,7 +76,7 @@ static int read_records(struct hs_taskrec *r, char *text)
             if (!open)
                 return hs_taskrec_bad(r, lines.line, "a continuation line (+) with no field above it");
             if (value)
-                join(value, l);
+                value_end = join(value_end, l);
             continue;
         }
         if (l && *l) {
@@ -82,6 +85,7 @@ static int read_records(struct hs_taskrec *r, char *text)
             open = true;
             if (field(r, &cur, l, lines.line, &value))
                 return -1;
+            value_end = value ? value + strlen(value) : NULL;
             continue;
         }
         if (open && !(cur.f[F_CONTROL] && strcmp(cur.f[F_CONTROL], "WontUse") == 0)) {

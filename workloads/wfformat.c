@@ -172,6 +172,10 @@ static int read_task(struct wf *w, const cJSON *o, int i)
         return bad(w, "%s: no %s (a non-empty string)", where, w->v15 ? "id" : "name");
     t->label = t->key;
     t->kernel = str(o, "category") ? str(o, "category") : program_of(o) ? program_of(o) : "task";
+    if (hs_name_ok(t->key, "%s: %s.%s", w->path, where, w->v15 ? "id" : "name") ||
+        (t->id && hs_name_ok(t->id, "%s: %s.id", w->path, where)) ||
+        hs_name_ok(t->kernel, "%s: %s.%s", w->path, where, str(o, "category") ? "category" : "command.program"))
+        return -1;
     t->parents = item(o, "parents");
     t->children = item(o, "children");
     if ((t->parents && !cJSON_IsArray(t->parents)) || (t->children && !cJSON_IsArray(t->children)))
@@ -307,6 +311,8 @@ static int legacy_files(struct wf *w, const cJSON *tasks)
             double bytes;
             if (!rc && (!name || !link || (strcmp(link, "input") && strcmp(link, "output"))))
                 rc = bad(w, "%s: needs a name and a link \"input\" or \"output\"", where);
+            if (!rc && hs_name_ok(name, "%s: %s.name", w->path, where))
+                rc = -1;
             if (!rc && !item(f, "sizeInBytes") && !item(f, "size"))
                 rc = bad(w, "%s: no sizeInBytes", where);
             if (!rc && nonneg(w, f, "sizeInBytes", "size", where, &bytes))
@@ -361,6 +367,8 @@ static int spec_files(struct wf *w, const cJSON *spec)
         double bytes;
         if (!str(f, "id"))
             return bad(w, "%s: no id", where);
+        if (hs_name_ok(str(f, "id"), "%s: %s.id", w->path, where))
+            return -1;
         if (!item(f, "sizeInBytes"))
             return bad(w, "%s: no sizeInBytes", where);
         if (nonneg(w, f, "sizeInBytes", NULL, where, &bytes))
@@ -396,6 +404,8 @@ static int execution(struct wf *w, const cJSON *exec)
             return bad(w, "%s.id: '%s' is not a task of the specification", where,
                        id ? id : "(missing)");
         if (nonneg(w, o, "runtimeInSeconds", NULL, where, &w->t[i].runtime))
+            return -1;
+        if (program_of(o) && hs_name_ok(program_of(o), "%s: %s.command.program", w->path, where))
             return -1;
         if (program_of(o) && strcmp(w->t[i].kernel, "task") == 0)
             w->t[i].kernel = program_of(o);
@@ -544,6 +554,8 @@ static int read_instance(struct wf *w, const cJSON *root, struct hs_dag *dag, do
     const cJSON *workflow = item(root, "workflow");
     if (!cJSON_IsObject(workflow))
         return bad(w, "no 'workflow' object (not a WfFormat instance)");
+    if (str(root, "name") && hs_name_ok(str(root, "name"), "%s: name", w->path))
+        return -1;
     if (str(root, "name"))
         hs_dag_rename(dag, str(root, "name"));
     const cJSON *tasks = task_list(w, workflow), *o;
@@ -601,11 +613,12 @@ int hs_wfformat_build(const char *path, const cJSON *root, double speed, struct 
  * "wfformat" or "simgrid" (sgjson.c). */
 static int read_file(const char *path, double speed, const char *semantics, struct hs_dag *dag)
 {
-    char *text = hs_read_text(path, NULL);
+    size_t len = 0;
+    char *text = hs_read_text(path, &len);
     if (!text)
         return -1;
     char err[1024];
-    cJSON *root = hs_json_parse_strict(path, text, err, sizeof err);
+    cJSON *root = hs_json_parse_strict(path, text, len, err, sizeof err);
     int rc;
     if (!root)
         rc = hs_fail("%s", err);

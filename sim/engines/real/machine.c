@@ -96,7 +96,7 @@ int hs_machine_load(const char *path, struct hs_machine *m)
     if (b.len == 0)
         return hs_fail("machine file %s is empty", path);
     char err[1024];
-    cJSON *root = hs_json_parse_strict(path, hs_buf_str(&b), err, sizeof err);
+    cJSON *root = hs_json_parse_strict(path, hs_buf_str(&b), b.len, err, sizeof err);
     hs_buf_free(&b);
     if (!root)
         return hs_fail("machine file %s", err);
