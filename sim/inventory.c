@@ -8,6 +8,7 @@
  * this holds no SimGrid (platform_simgrid.c gives SimGrid's; the inventory
  * fuzzer its own). */
 #include "sim/platform.h"
+#include "platforms/inputfile.h"
 #include "sim/hostmap.h"
 #include "sim/util.h"
 
@@ -147,6 +148,10 @@ int hs_inv_host_read(struct hs_inv_host *h, const struct hs_inv_ctx *c, const ch
     memset(h, 0, sizeof *h);
     h->name = hs_xstrdup(name);
     h->speed = speed;
+    size_t too_long = hs_name_too_long(name); /* the bound of every name read from a file */
+    if (too_long)
+        return hs_fail("platform %s: a host name of %zu bytes, more than the %d bytes hetsim reads in a "
+                       "name", c->pfname, too_long, HS_NAME_MAX);
     return kind_of(name, c, host, &h->kind) || host_props(h, c, host) ? -1 : 0;
 }
 

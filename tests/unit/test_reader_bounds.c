@@ -237,6 +237,29 @@ static void test_many_kernels(void)
     CU_ASSERT(ratio < 10); /* a scan of the kernels before: 30 and more */
 }
 
+/* A host of the shipped Idgraf platform renamed to HS_NAME_MAX + 1 bytes
+ * (SimGrid reads the file; hetsim's inventory of its hosts refuses it). */
+static void test_long_host_name(void)
+{
+    char *text = hs_test_read_file(hs_test_data("idgraf.xml"));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    const char *host = strstr(text, "<host id=\"CPU0\"");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(host);
+    char *name = repeat('n', HS_NAME_MAX + 1), args[1200], want[256];
+    struct hs_buf b = {0};
+    hs_buf_addn(&b, text, (size_t)(host - text));
+    hs_buf_printf(&b, "<host id=\"%s\"%s", name, host + strlen("<host id=\"CPU0\""));
+    char *path = hs_test_tmp_text(".xml", hs_buf_str(&b));
+    snprintf(args, sizeof args, "platform %s", path);
+    snprintf(want, sizeof want, "a host name of %d bytes, more than the %d bytes hetsim reads in a name",
+             HS_NAME_MAX + 1, HS_NAME_MAX);
+    hs_test_bad_cli(args, want);
+    hs_buf_free(&b);
+    free(path);
+    free(name);
+    free(text);
+}
+
 /* A name of exactly HS_NAME_MAX bytes is read. */
 static void test_longest_name(void)
 {
@@ -260,6 +283,7 @@ int main(void)
         {"a tasks.rec value of many continuation lines is joined in linear time", test_taskrec_continuation_cost},
         {"names longer than HS_NAME_MAX are refused by every reader", test_long_names},
         {"a name of HS_NAME_MAX bytes is read", test_longest_name},
+        {"a host name longer than HS_NAME_MAX is refused", test_long_host_name},
         {"DOT defaults copied into every node are bounded by the file's size", test_dot_defaults},
         {"a kernel is found in constant time, however many there are", test_many_kernels},
         CU_TEST_INFO_NULL,
