@@ -157,12 +157,14 @@ static int check_header(const struct hs_csv *csv, const char *path, const char *
     return 0;
 }
 
-/* Keys already in the file (sorted), after dropping an incomplete last line. */
-static int resume(const struct hs_sweep_opts *opts, const char *header, uint64_t **keys, long *nkeys)
+/* Keys already in the file (sorted), after dropping an incomplete last
+ * line, and those of them whose row is not ok (*failed, sorted). */
+static int resume(const struct hs_sweep_opts *opts, const char *header, uint64_t **keys, long *nkeys,
+                  uint64_t **failed, long *nfailed)
 {
     struct hs_csv csv;
-    *keys = NULL;
-    *nkeys = 0;
+    *keys = *failed = NULL;
+    *nkeys = *nfailed = 0;
     if (hs_csv_read(opts->csv, &csv))
         return -1;
     int rc = check_header(&csv, opts->csv, header);
@@ -175,23 +177,30 @@ static int resume(const struct hs_sweep_opts *opts, const char *header, uint64_t
         rc = drop_failed(opts->csv, &csv);
     int st = hs_csv_col(&csv, "status");
     *keys = hs_xmalloc((size_t)(csv.nrows + 1) * sizeof **keys);
-    for (long r = 0; !rc && r < csv.nrows; r++)
-        if (!opts->retry_failed || strcmp(csv.rows[r][st], "ok") == 0)
+    *failed = hs_xmalloc((size_t)(csv.nrows + 1) * sizeof **failed);
+    for (long r = 0; !rc && r < csv.nrows; r++) {
+        bool ok = strcmp(csv.rows[r][st], "ok") == 0;
+        if (!opts->retry_failed || ok)
             (*keys)[(*nkeys)++] = strtoull(csv.rows[r][0], NULL, 16);
+        if (!opts->retry_failed && !ok)
+            (*failed)[(*nfailed)++] = strtoull(csv.rows[r][0], NULL, 16);
+    }
     qsort(*keys, (size_t)*nkeys, sizeof **keys, cmp_u64);
+    qsort(*failed, (size_t)*nfailed, sizeof **failed, cmp_u64);
     hs_csv_free(&csv);
     return rc;
 }
 
 static int open_output(const struct hs_sweep_opts *opts, const struct hs_sweep_ops *ops,
-                       uint64_t **keys, long *nkeys, struct hs_sweep_out *out)
+                       uint64_t **keys, long *nkeys, uint64_t **failed, long *nfailed,
+                       struct hs_sweep_out *out)
 {
     char *header = hs_sweep_header(ops);
     struct stat st;
     int rc = 0;
     bool exists = stat(opts->csv, &st) == 0 && st.st_size > 0;
     if (exists)
-        rc = resume(opts, header, keys, nkeys);
+        rc = resume(opts, header, keys, nkeys, failed, nfailed);
     /* appended to in place, row by row (a rename would lose the rows of an
        interrupted sweep); non-blocking until checked, for a FIFO put there */
     out->fd = rc ? -1 : open(opts->csv, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0644);
@@ -218,22 +227,26 @@ int hs_sweep_prepare(const struct hs_sweep_opts *opts, const struct hs_sweep_ops
     struct planned *runs = plan(opts, ops, &n);
     if (!runs)
         return -1;
-    uint64_t *keys = NULL;
-    long nkeys = 0;
-    if (open_output(opts, ops, &keys, &nkeys, out)) {
+    uint64_t *keys = NULL, *failed = NULL;
+    long nkeys = 0, nfailed = 0;
+    if (open_output(opts, ops, &keys, &nkeys, &failed, &nfailed, out)) {
         free(runs);
         free(keys);
+        free(failed);
         return -1;
     }
     *pending = hs_xmalloc((size_t)(n ? n : 1) * sizeof **pending);
     *npending = 0;
     for (long i = 0; i < n; i++)
-        if (nkeys && bsearch(&runs[i].key, keys, (size_t)nkeys, sizeof *keys, cmp_u64))
+        if (nkeys && bsearch(&runs[i].key, keys, (size_t)nkeys, sizeof *keys, cmp_u64)) {
             out->skipped++;
-        else
+            out->skipped_failed += nfailed && bsearch(&runs[i].key, failed, (size_t)nfailed, sizeof *failed, cmp_u64);
+        } else {
             (*pending)[(*npending)++] = runs[i].index;
+        }
     free(runs);
     free(keys);
+    free(failed);
     return 0;
 }
 
@@ -275,7 +288,12 @@ int hs_sweep_close(struct hs_sweep_out *out, bool quiet)
         fprintf(stderr, "hetsim: %s: cannot write: %s\n", out->path, strerror(out->write_errno));
         return 1;
     }
-    return ran > out->counts[0] ? 1 : 0;
+    /* said even with -q: the exit code is 1 for them */
+    if (out->skipped_failed)
+        fprintf(stderr, "hetsim: %ld run%s already in %s failed (error, crash or timeout) and %s not run "
+                "again: --retry-failed runs %s\n", out->skipped_failed, out->skipped_failed == 1 ? "" : "s",
+                out->path, out->skipped_failed == 1 ? "was" : "were", out->skipped_failed == 1 ? "it" : "them");
+    return ran > out->counts[0] || out->skipped_failed ? 1 : 0;
 }
 
 static int run_local(const struct hs_sweep_opts *opts, const struct hs_sweep_ops *ops,

@@ -16,6 +16,7 @@ struct hs_sweep_out {
     struct hs_progress prog;
     long counts[4];      /* by enum hs_run_status */
     long skipped;        /* already in the file */
+    long skipped_failed; /* of which rows not ok, not run again (--retry-failed runs them) */
     int write_errno;     /* first error writing the CSV */
     double t0;
 };
@@ -29,7 +30,9 @@ int hs_sweep_make_job(const struct hs_sweep_ops *ops, long index, struct hs_swee
 /* hs_pool_done_fn writing the row to the CSV (ctx: struct hs_sweep_out). */
 void hs_sweep_write_row(void *ctx, const struct hs_sweep_job *job, enum hs_run_status status,
                         const char *row);
-/* Close the CSV, print the account; returns the exit code (0, 1). */
+/* Close the CSV, print the account; returns the exit code (0, 1): 1 when a
+ * run failed, or when the file already held failed rows of this sweep that
+ * were not run again (a resumed sweep is done only when every row is ok). */
 int hs_sweep_close(struct hs_sweep_out *out, bool quiet);
 
 /* The signal that interrupted the sweep (SIGINT, SIGTERM, SIGHUP), or 0. */

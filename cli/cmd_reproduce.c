@@ -23,7 +23,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: hetsim reproduce --list\n"
-            "       hetsim reproduce STUDY [--quick] [-o DIR] [-j N] [--timeout S] [--strict] [-q]\n"
+            "       hetsim reproduce STUDY [--quick] [-o DIR] [-j N] [--timeout S] [--strict] [--retry-failed] [-q]\n"
             "       hetsim reproduce --ledger [-o DIR] [-j N] [--only S1,S2] [--markdown FILE]\n"
             "                        [--platform-map FROM=TO] [--policy-param NAME:KEY=VALUE]\n"
             "                        [--set KEY=VALUE]... [--claims FILE]\n"
@@ -36,7 +36,9 @@ static void usage(FILE *out)
             "  -j, --jobs N      processes at once (default: every core)\n"
             "  --timeout S       kill a run after S seconds (default: the study's)\n"
             "  --strict          exit 1 when a published value with a tolerance is missed\n"
-            "  -q, --quiet       no progress\n\n"
+            "  -q, --quiet       no progress\n"
+            "  --retry-failed    run again the runs whose row is not ok (a resumed study whose file\n"
+            "                    holds failed rows exits 1 and says so)\n\n"
             "--ledger runs every study that checks a published claim (full size, into\n"
             "DIR/STUDY, default DIR out/ledger; resumed like any sweep) and prints one row\n"
             "per claim of the papers: published value, ours, tolerance, verdict (holds,\n"
@@ -93,9 +95,9 @@ static int plots(const struct hs_study *st, const struct hs_csv *csv, const char
 {
     for (int i = 0; i < st->nplots; i++) {
         const struct hs_study_plot *sp = &st->plots[i];
-        char *out = hs_path_join(dir, sp->file);
+        char *out = hs_path_join(dir, sp->file), *title = hs_study_plot_title(st, sp);
         struct hs_plot_opts o = {.x = sp->x, .y = sp->y, .by = sp->by, .nby = sp->nby, .output = out,
-                                 .title = sp->title, .xlabel = sp->xlabel, .ylabel = sp->ylabel,
+                                 .title = title, .xlabel = sp->xlabel, .ylabel = sp->ylabel,
                                  .logx = sp->logx, .logy = sp->logy, .overlay = sp->overlay,
                                  .sd = sp->sd, .stat = sp->stat, .versus = sp->versus, .nversus = sp->nversus,
                                  .where = sp->where, .nwhere = sp->nwhere,
@@ -105,6 +107,7 @@ static int plots(const struct hs_study *st, const struct hs_csv *csv, const char
         if (!rc)
             printf("plot: %s\n", out);
         free(out);
+        free(title);
         if (rc)
             return strncmp(hs_last_error(), "gnuplot", 7) == 0 ? HS_EXIT_FAIL : HS_EXIT_USAGE;
     }
@@ -235,7 +238,8 @@ static void add_setting(const char *arg, struct hs_ledger_opts *lo)
 
 int hs_cmd_reproduce(int argc, char **argv)
 {
-    enum { O_LIST = 256, O_QUICK, O_TIMEOUT, O_STRICT, O_LEDGER, O_ONLY, O_MARKDOWN, O_MAP, O_SET, O_CLAIMS, O_PARAM };
+    enum { O_LIST = 256, O_QUICK, O_TIMEOUT, O_STRICT, O_LEDGER, O_ONLY, O_MARKDOWN, O_MAP, O_SET, O_CLAIMS, O_PARAM,
+           O_RETRY };
     static const struct option opts[] = {
         {"list", no_argument, 0, O_LIST},       {"quick", no_argument, 0, O_QUICK},
         {"output", required_argument, 0, 'o'},  {"jobs", required_argument, 0, 'j'},
@@ -244,7 +248,7 @@ int hs_cmd_reproduce(int argc, char **argv)
         {"ledger", no_argument, 0, O_LEDGER},   {"only", required_argument, 0, O_ONLY},
         {"markdown", required_argument, 0, O_MARKDOWN}, {"platform-map", required_argument, 0, O_MAP},
         {"set", required_argument, 0, O_SET},   {"claims", required_argument, 0, O_CLAIMS},
-        {"policy-param", required_argument, 0, O_PARAM},
+        {"policy-param", required_argument, 0, O_PARAM}, {"retry-failed", no_argument, 0, O_RETRY},
         {0, 0, 0, 0},
     };
     struct hs_sweep_opts so = {0};
@@ -262,6 +266,7 @@ int hs_cmd_reproduce(int argc, char **argv)
         case O_TIMEOUT: so.timeout = hs_opt_double("--timeout", optarg, 1e-3, 1e9); break;
         case O_STRICT: strict = true; break;
         case 'q': so.quiet = true; break;
+        case O_RETRY: so.retry_failed = true; break;
         case 'h': usage(stdout); return HS_EXIT_OK;
         case O_LEDGER: ledger = true; break;
         case O_ONLY: lo.only = optarg; break;

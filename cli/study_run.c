@@ -3,6 +3,7 @@
 #include "analysis/bm_grid.h"
 #include "cli/cli.h"
 #include "cli/sweep_def.h"
+#include "sim/buf.h"
 #include "sim/util.h"
 
 #include <errno.h>
@@ -69,4 +70,16 @@ int hs_study_execute(const struct hs_study *st, const char *dir, struct hs_sweep
     so->csv = NULL;
     free(csv);
     return rc;
+}
+
+char *hs_study_plot_title(const struct hs_study *st, const struct hs_study_plot *sp)
+{
+    if (!st->quick)
+        return sp->title ? hs_xstrdup(sp->title) : NULL;
+    struct hs_buf b = {0};
+    hs_buf_printf(&b, "%s, quick version:", st->name);
+    for (int i = 0, n = 0; i < st->nbase; i++)
+        if (strcmp(st->base[i].key, "seed") != 0)
+            hs_buf_printf(&b, "%s %s %s", n++ ? "," : "", st->base[i].key, st->base[i].value);
+    return hs_buf_take(&b);
 }

@@ -20,4 +20,10 @@ char *hs_path_join(const char *dir, const char *file);
 int hs_study_execute(const struct hs_study *st, const char *dir, struct hs_sweep_opts *so,
                      const struct hs_study_kv *set, int nset);
 
+/* The title of one of the study's plots (caller frees): the study file's;
+ * in the --quick version, which runs other sizes than the title names,
+ * "NAME, quick version: KEY VALUE, ..." from the settings it ran with
+ * instead, so that no figure says N = 16384 of a run of 8192. */
+char *hs_study_plot_title(const struct hs_study *st, const struct hs_study_plot *sp);
+
 #endif

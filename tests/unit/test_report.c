@@ -4,6 +4,7 @@
  * --events, and `hetsim reproduce` of the shipped studies in their --quick
  * versions (under a minute: results, summary, plots, published values). */
 #include "analysis/csv.h"
+#include "cli/study_run.h"
 #include "sim/util.h"
 #include "tests/support/testing.h"
 
@@ -108,6 +109,58 @@ static void test_heftnc_study_quick(void)
     free(dir);
 }
 
+/* A quick version's plots do not carry the full study's sizes in their
+ * title (cholesky-idgraf-gpus said N = 16384 over runs of 8192): they name
+ * the settings the quick version ran with. */
+static void test_quick_titles(void)
+{
+    struct hs_study full, quick;
+    CU_ASSERT_EQUAL_FATAL(hs_study_load("cholesky-idgraf-gpus", false, &full), 0);
+    CU_ASSERT_EQUAL_FATAL(hs_study_load("cholesky-idgraf-gpus", true, &quick), 0);
+    CU_ASSERT_FATAL(full.nplots > 0 && quick.nplots == full.nplots);
+    char *t = hs_study_plot_title(&full, &full.plots[0]);
+    CU_ASSERT_STRING_EQUAL(t, "Tiled Cholesky on Idgraf (N = 16384, NB = 1024)"); /* the study file's */
+    free(t);
+    for (int i = 0; i < quick.nplots; i++) {
+        t = hs_study_plot_title(&quick, &quick.plots[i]);
+        CU_ASSERT_PTR_NOT_NULL(strstr(t, "cholesky-idgraf-gpus, quick version: "));
+        CU_ASSERT_PTR_NOT_NULL(strstr(t, "workload cholesky:n=8192,nb=1024,setarch=1"));
+        CU_ASSERT_PTR_NULL(strstr(t, "16384"));
+        free(t);
+    }
+    hs_study_free(&full);
+    hs_study_free(&quick);
+}
+
+/* A study resumed after failures is not done: reproduce exits 1 and says
+ * so, and --retry-failed runs the failed rows again (a rerun used to do 0
+ * runs and exit 0). The runs fail by a timeout of 1 ms. */
+static void test_reproduce_retry_failed(void)
+{
+    char *out, *err, *dir = hs_test_tmp(""), args[2048];
+    /* every run times out: no row to summarize either (exit 1 or 2) */
+    snprintf(args, sizeof args, "reproduce heftnc-ch5 --quick -j 2 -q --timeout 0.001 -o %s", dir);
+    CU_ASSERT_NOT_EQUAL(hs_test_cli(args, &out, &err), 0);
+    free(out), free(err);
+    snprintf(args, sizeof args, "reproduce heftnc-ch5 --quick -j 2 -q -o %s", dir);
+    CU_ASSERT_NOT_EQUAL(hs_test_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, " already in ")); /* 48 where no run ends within 1 ms */
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "not run again: --retry-failed runs"));
+    free(out), free(err);
+    snprintf(args, sizeof args, "reproduce heftnc-ch5 --quick -j 2 -q --retry-failed -o %s", dir);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
+    free(out), free(err);
+    snprintf(args, sizeof args, "%s/results.csv", dir);
+    struct hs_csv csv;
+    CU_ASSERT_EQUAL_FATAL(hs_csv_read(args, &csv), 0);
+    CU_ASSERT_EQUAL(csv.nrows, 48);
+    int st = hs_csv_col(&csv, "status");
+    for (long r = 0; r < csv.nrows; r++)
+        CU_ASSERT_STRING_EQUAL(csv.rows[r][st], "ok");
+    hs_csv_free(&csv);
+    free(dir);
+}
+
 /* Every shipped study runs in its --quick version, from its sweep (a --vary
  * key that more than one of the workload, the policy and the platform take
  * must be qualified) to its table and plots (their columns must exist):
@@ -192,6 +245,8 @@ int main(void)
         {"plot to PNG, SVG, PDF", test_plot},
         {"Gantt chart of a run", test_gantt},
         {"reproduce --list; reproduce --quick", test_reproduce_quick},
+        {"reproduce: failed rows are not done; --retry-failed", test_reproduce_retry_failed},
+        {"a quick version's plot titles name what it ran", test_quick_titles},
         {"the HEFT-NC studies load; heftnc-ch5 --quick", test_heftnc_study_quick},
         {"every shipped study runs in its --quick version", test_every_study_quick},
         CU_TEST_INFO_NULL,

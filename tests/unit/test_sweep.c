@@ -275,6 +275,13 @@ static void test_failures_recorded(void)
     CU_ASSERT_EQUAL(errors, 1);
     hs_csv_free(&csv);
     char *err, retry[2048];
+    /* resumed without --retry-failed: nothing runs, but the sweep is not done: exit 1, said even with -q */
+    snprintf(retry, sizeof retry, "sweep -q " SMALL " --vary policy=dmda,dynamic-outer,eager -o %s", f);
+    CU_ASSERT_EQUAL(hs_test_cli(retry, NULL, &err), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "1 run already in"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "failed (error, crash or timeout) and was not run again: --retry-failed runs it"));
+    free(err);
+    CU_ASSERT_EQUAL(lines_of(f), 4);
     snprintf(retry, sizeof retry, "sweep " SMALL " --vary policy=dmda,dynamic-outer,eager --retry-failed -o %s", f);
     CU_ASSERT_EQUAL(hs_test_cli(retry, NULL, &err), 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "1 runs in")); /* the failed one, again */
