@@ -3,7 +3,7 @@
  * heterogeneous speed draws; the paper finds the relative difference below
  * 5% and the predicted volume within 0.1%. Statistics from GSL. */
 #include "policies/bm_analysis.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>

@@ -1,9 +1,9 @@
 /* analysis/bm_grid.c — the grid of Beaumont and Marchal's §3.6 (see
  * bm_grid.h): speed draws from a GSL stream, one CSV row per point. */
 #include "analysis/bm_grid.h"
-#include "sim/buf.h"
+#include "base/buf.h"
+#include "base/util.h"
 #include "sim/outfile.h"
-#include "sim/util.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>

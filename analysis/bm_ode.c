@@ -10,7 +10,7 @@
  * from u(0) = (1, 0, 0). The switch happens when t_k Σ s / n^d = u2 / rs reaches
  * 1 − e^{−β}, i.e. when e^{−β} n^d tasks are left. */
 #include "policies/bm_analysis.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_odeiv2.h>

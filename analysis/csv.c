@@ -2,8 +2,8 @@
  * dependencies hold no CSV library, and the subset used here (one header
  * line, RFC 4180 quoting) is a small state machine. */
 #include "analysis/csv.h"
-#include "platforms/inputfile.h"
-#include "sim/util.h"
+#include "base/inputfile.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <stdio.h>

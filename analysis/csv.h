@@ -4,7 +4,7 @@
 #ifndef HS_CSV_H
 #define HS_CSV_H
 
-#include "sim/buf.h"
+#include "base/buf.h"
 
 #include <stdbool.h>
 #include <stddef.h>

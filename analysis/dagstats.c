@@ -3,7 +3,7 @@
  * dagstats.h): one pass along the topological order for the levels and the
  * weighted longest path. */
 #include "analysis/dagstats.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <stdlib.h>

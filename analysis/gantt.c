@@ -7,7 +7,7 @@
  * have no white border and are at least a pixel wide, so that a GPU busy with
  * thousands of short tasks reads as busy at any size of the run. */
 #include "analysis/plot.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -4,8 +4,8 @@
  * succeeded (sim/outfile.h): a failed plot leaves the old picture. */
 #define _DEFAULT_SOURCE /* mkstemp */
 #include "analysis/plot.h"
+#include "base/util.h"
 #include "sim/outfile.h"
-#include "sim/util.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -1,11 +1,11 @@
 /* analysis/ledger.c — the claims file (cJSON), the verdict of a claim from
  * its published values, and the ledger's table (text and Markdown). */
 #include "analysis/ledger.h"
-#include "sim/buf.h"
-#include "platforms/inputfile.h"
+#include "base/buf.h"
+#include "base/inputfile.h"
 #include "analysis/table.h"
 #include "sim/outfile.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>

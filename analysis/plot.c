@@ -12,7 +12,7 @@
 #include "analysis/plot.h"
 #include "analysis/published.h"
 #include "analysis/stats.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
 #ifndef HS_PLOT_H
 #define HS_PLOT_H
 
-#include "sim/buf.h"
+#include "base/buf.h"
 #include "analysis/csv.h"
 #include "analysis/study.h"
 

@@ -7,7 +7,7 @@
  * gain or ratio against one curve) the values of that comparison belong. */
 #include "analysis/plot.h"
 #include "analysis/stats.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* analysis/progress.c — the progress bar and progress lines. */
 #include "analysis/progress.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <unistd.h>

@@ -6,7 +6,7 @@
  * whether ours meets the published figure or bound. */
 #include "analysis/published.h"
 #include "analysis/sweep.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <stdbool.h>

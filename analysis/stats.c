@@ -1,8 +1,8 @@
 /* analysis/stats.c — grouping, mean / standard deviation / confidence
  * intervals (GSL), pairwise comparisons. */
 #include "analysis/stats.h"
-#include "sim/buf.h"
-#include "sim/util.h"
+#include "base/buf.h"
+#include "base/util.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sort.h>

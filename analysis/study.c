@@ -1,9 +1,9 @@
 /* analysis/study.c — loading and checking study files (cJSON). */
 #include "analysis/study.h"
-#include "sim/buf.h"
-#include "platforms/datadir.h"
-#include "platforms/inputfile.h"
-#include "sim/util.h"
+#include "base/buf.h"
+#include "base/datadir.h"
+#include "base/inputfile.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,7 +1,7 @@
 /* analysis/studydir.c — listing the shipped studies (every NAME.json of the
  * study directories; a name found in an earlier directory hides later ones). */
 #include "analysis/study.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <dirent.h>
 #include <stdio.h>

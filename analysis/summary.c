@@ -3,7 +3,7 @@
 #include "analysis/plot.h"
 #include "analysis/stats.h"
 #include "analysis/sweep.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -3,8 +3,8 @@
 #include "analysis/sweep_exec.h"
 #include "analysis/csv.h"
 #include "analysis/sweep_pool.h"
+#include "base/util.h"
 #include "sim/outfile.h"
-#include "sim/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

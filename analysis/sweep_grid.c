@@ -1,8 +1,8 @@
 /* analysis/sweep_grid.c — the grid of a sweep (axes, values, repetitions)
  * and the keys and seeds of its runs. */
 #include "analysis/sweep.h"
-#include "sim/buf.h"
-#include "sim/util.h"
+#include "base/buf.h"
+#include "base/util.h"
 
 #include <ctype.h>
 #include <limits.h>

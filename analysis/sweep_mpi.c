@@ -10,7 +10,7 @@
  * poll with 1 ms sleeps: Open MPI's blocking calls would spin a core. */
 #include "analysis/sweep_exec.h"
 #include "analysis/sweep_pool.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <mpi.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * child starts clean. */
 #define _GNU_SOURCE /* pipe2 */
 #include "analysis/sweep_pool.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -8,7 +8,7 @@
 #ifndef HS_SWEEP_POOL_H
 #define HS_SWEEP_POOL_H
 
-#include "sim/buf.h"
+#include "base/buf.h"
 #include "analysis/sweep.h"
 
 #include <sys/types.h>

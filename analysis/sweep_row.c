@@ -1,10 +1,10 @@
 /* analysis/sweep_row.c — the CSV columns of a sweep and one row from a run
  * record: identity (key, instance, rep, seed), the parameter columns, the
  * status and error, the metrics, and the wall-clock columns last. */
-#include "sim/buf.h"
+#include "base/buf.h"
 #include "analysis/csv.h"
 #include "analysis/sweep.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <inttypes.h>
 #include <math.h>

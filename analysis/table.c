@@ -2,8 +2,8 @@
 #include "analysis/table.h"
 #include "analysis/csv.h"
 #include "analysis/stats.h"
+#include "base/util.h"
 #include "sim/outfile.h"
-#include "sim/util.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -3,7 +3,7 @@
 #ifndef HS_TABLE_H
 #define HS_TABLE_H
 
-#include "sim/buf.h"
+#include "base/buf.h"
 
 #include <stdio.h>
 

@@ -10,8 +10,8 @@
 #include "cli/cli.h"
 #include "cli/flat_speeds.h"
 #include "sim/record.h"
-#include "sim/util.h"
-#include "workloads/rng.h"
+#include "base/util.h"
+#include "base/rng.h"
 #include "workloads/workload.h"
 
 #include <math.h>
@@ -79,8 +79,8 @@ static int prepare(const struct hs_scenario *sc, const struct hs_scenario_plan *
 
 static int simulate(const struct hs_scenario *sc, struct model_run *m)
 {
-    gsl_rng *rng = hs_wl_rng(sc->cfg.opts.seed, POLICY_STREAM);
-    gsl_rng *drift = hs_wl_rng(sc->cfg.opts.seed, DRIFT_STREAM);
+    gsl_rng *rng = hs_rng(sc->cfg.opts.seed, POLICY_STREAM);
+    gsl_rng *drift = hs_rng(sc->cfg.opts.seed, DRIFT_STREAM);
     double t0 = hs_now();
     int rc = hs_bm_model_run(&m->mc, rng, drift, &m->res);
     m->wall = hs_now() - t0;

@@ -8,11 +8,11 @@
  * that estimation over p in [10, 1000] and n in [max(10, √p), 1000]. */
 #include "policies/bm_analysis.h"
 #include "analysis/bm_grid.h"
-#include "sim/buf.h"
+#include "base/buf.h"
 #include "analysis/table.h"
 #include "cli/cli.h"
 #include "cli/flat_speeds.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>

@@ -4,7 +4,7 @@
  * and write the SimGrid platform, machine description and timing table
  * that simulate it. */
 #include "cli/cli.h"
-#include "sim/util.h"
+#include "base/util.h"
 #include "workloads/workload.h"
 #ifdef HETSIM_WITH_REAL
 #include "sim/engines/real/calibrate.h"

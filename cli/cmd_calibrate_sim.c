@@ -14,11 +14,11 @@
  * not said; XKaapi's work stealing, -s ws, moves far more data between GPUs
  * and records far larger times). */
 #include "platforms/perfmodel.h"
-#include "platforms/inputfile.h"
+#include "base/inputfile.h"
 #include "cli/cli.h"
 #include "cli/scenario.h"
 #include "sim/outfile.h"
-#include "sim/util.h"
+#include "base/util.h"
 #include "workloads/workload.h"
 
 #include <math.h>

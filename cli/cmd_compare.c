@@ -8,10 +8,10 @@
  * per kernel and per worker too: a kernel that drifts in wall time but not in
  * core time lost its core to other processes. Errors are (first - second) /
  * second. */
-#include "sim/buf.h"
-#include "platforms/inputfile.h"
+#include "base/buf.h"
+#include "base/inputfile.h"
 #include "cli/cli.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

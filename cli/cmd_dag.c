@@ -1,9 +1,9 @@
 /* cli/cmd_dag.c — `hetsim dag`: write the DAG a workload generates, and/or
  * print its statistics (analysis/dagstats.h). */
 #include "analysis/dagstats.h"
+#include "base/util.h"
 #include "cli/cli.h"
 #include "sim/outfile.h"
-#include "sim/util.h"
 #include "workloads/dagio.h"
 #include "workloads/workload.h"
 

@@ -4,11 +4,11 @@
 #include "analysis/csv.h"
 #include "analysis/ledger.h"
 #include "analysis/published.h"
+#include "base/util.h"
 #include "cli/cli.h"
 #include "cli/ledger_run.h"
 #include "cli/scenario.h"
 #include "cli/study_run.h"
-#include "sim/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* cli/cmd_list.c — `hetsim policies` and `hetsim workloads`: every
  * policy and workload with its parameters and their defaults. */
 #include "policies/registry.h"
+#include "base/util.h"
 #include "cli/cli.h"
-#include "sim/util.h"
 #include "workloads/workload.h"
 
 #include <stdio.h>

@@ -2,9 +2,9 @@
  * shards (or, with --mixed, of several sweeps with the same columns) into
  * one, keeping the first row of every key. */
 #include "analysis/csv.h"
+#include "base/util.h"
 #include "cli/cli.h"
 #include "sim/outfile.h"
-#include "sim/util.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -2,10 +2,10 @@
  * what a run would use: hosts, selected workers, memory nodes and the routes
  * between host memory and every other memory node. */
 #include "cli/cli.h"
+#include "base/util.h"
 #include "sim/engines/simgrid/platform_checked.h"
 #include "sim/engines/simgrid/platform_simgrid.h"
 #include "sim/run.h"
-#include "sim/util.h"
 
 #include <getopt.h>
 #include <math.h>

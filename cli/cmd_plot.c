@@ -5,9 +5,9 @@
  * drawn by gnuplot to PNG, SVG or PDF. */
 #include "analysis/csv.h"
 #include "analysis/plot.h"
+#include "base/inputfile.h"
+#include "base/util.h"
 #include "cli/cli.h"
-#include "platforms/inputfile.h"
-#include "sim/util.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -9,10 +9,10 @@
 #include "analysis/stats.h"
 #include "analysis/study.h"
 #include "analysis/summary.h"
+#include "base/util.h"
 #include "cli/cli.h"
 #include "cli/ledger_run.h"
 #include "cli/study_run.h"
-#include "sim/util.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
 #include "sim/outfile.h"
 #include "sim/record.h"
 #include "cli/scenario.h"
-#include "sim/util.h"
+#include "base/util.h"
 #include "workloads/workload.h"
 
 #include <getopt.h>

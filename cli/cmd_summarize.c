@@ -3,8 +3,8 @@
  * the pairwise better/equal/worse counts of the groups; as aligned tables
  * and as CSV. */
 #include "analysis/summary.h"
+#include "base/util.h"
 #include "cli/cli.h"
-#include "sim/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

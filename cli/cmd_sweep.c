@@ -8,7 +8,7 @@
 #include "analysis/summary.h"
 #include "cli/cli.h"
 #include "cli/sweep_def.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* cli/flat_speeds.c — given or drawn speeds of flat:P (flat_speeds.h). */
 #include "cli/flat_speeds.h"
-#include "sim/util.h"
-#include "workloads/rng.h"
+#include "base/rng.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -114,7 +114,7 @@ int hs_flat_speeds(const struct hs_spec *flat, unsigned long seed, struct hs_fla
     double s, sp;
     hs_parse_si(speed, &s);
     hs_parse_si(spread, &sp);
-    gsl_rng *r = hs_wl_rng(seed, SPEED_STREAM);
+    gsl_rng *r = hs_rng(seed, SPEED_STREAM);
     int rc = *list ? given_list(out, list) : *choices ? draw_choices(out, choices, r)
                                                       : draw_uniform(out, s, sp, r);
     gsl_rng_free(r);

@@ -16,7 +16,7 @@
 #ifndef HS_FLAT_SPEEDS_H
 #define HS_FLAT_SPEEDS_H
 
-#include "sim/params.h"
+#include "base/params.h"
 
 struct hs_flat_speeds {
     int p;

@@ -12,7 +12,7 @@
  * benchmarks use it): writing into it replaces nothing. Only an output
  * that is renamed into place (--paje) refuses it too. */
 #include "cli/cli.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

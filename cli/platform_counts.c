@@ -5,10 +5,10 @@
  * A sweep uses it to refuse, before running anything, a worker selection that
  * a platform of the sweep cannot give (--vary gpus=99). */
 #include "cli/cli.h"
-#include "sim/params.h"
+#include "base/params.h"
 #include "sim/platform.h"
 #include "sim/engines/simgrid/platform_simgrid.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

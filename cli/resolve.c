@@ -9,11 +9,11 @@
  * study of Bleuse et al. 2014 (dada-sensitivity). */
 #define _DEFAULT_SOURCE /* mkstemps */
 #include "cli/cli.h"
-#include "platforms/datadir.h"
+#include "base/datadir.h"
 #include "platforms/flat.h"
 #include "cli/flat_speeds.h"
-#include "sim/params.h"
-#include "sim/util.h"
+#include "base/params.h"
+#include "base/util.h"
 
 #include <dirent.h>
 #include <errno.h>

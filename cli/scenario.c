@@ -13,7 +13,7 @@
 #include "sim/record.h"
 #include "sim/trace_chrome.h"
 #include "sim/trace_taskrec.h"
-#include "sim/util.h"
+#include "base/util.h"
 #include "workloads/workload.h"
 
 #include <math.h>

@@ -3,9 +3,9 @@
  * options), each of which sets one named scenario parameter; and setting a
  * parameter by name, which also serves --vary and study files. */
 #include "policies/registry.h"
+#include "base/util.h"
 #include "cli/cli.h"
 #include "cli/scenario.h"
-#include "sim/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,10 +1,10 @@
 /* cli/study_run.c — a study's sweep (or analysis) run into a folder. */
 #include "cli/study_run.h"
 #include "analysis/bm_grid.h"
+#include "base/buf.h"
+#include "base/util.h"
 #include "cli/cli.h"
 #include "cli/sweep_def.h"
-#include "sim/buf.h"
-#include "sim/util.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -2,12 +2,12 @@
  * keys against the scenario parameters and the parameter tables of the
  * workloads, policies and flat platforms it involves. */
 #include "cli/sweep_def.h"
-#include "sim/buf.h"
+#include "base/buf.h"
 #include "analysis/sweep.h"
 #include "policies/registry.h"
 #include "cli/cli.h"
-#include "sim/params.h"
-#include "sim/util.h"
+#include "base/params.h"
+#include "base/util.h"
 #include "workloads/workload.h"
 
 #include <stdio.h>

@@ -3,12 +3,12 @@
  * canonical specifications with every default filled in, so that two ways of
  * writing one run give one key), its parameter columns; and running it in
  * the child from those columns alone. */
-#include "sim/buf.h"
+#include "base/buf.h"
 #include "policies/registry.h"
 #include "cli/cli.h"
 #include "cli/sweep_def.h"
-#include "sim/params.h"
-#include "sim/util.h"
+#include "base/params.h"
+#include "base/util.h"
 #include "workloads/workload.h"
 
 #include <stdio.h>

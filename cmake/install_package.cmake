@@ -5,7 +5,7 @@
 # relocatable: their paths are relative to where they were installed.
 include(CMakePackageConfigHelpers)
 
-foreach(dir sim policies platforms workloads analysis)
+foreach(dir base sim policies platforms workloads analysis)
   install(DIRECTORY ${CMAKE_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hetsim/${dir}
           FILES_MATCHING PATTERN "*.h" PATTERN "real" EXCLUDE PATTERN "cli" EXCLUDE
           PATTERN "studies" EXCLUDE PATTERN "tools" EXCLUDE PATTERN "perf" EXCLUDE)
@@ -13,7 +13,7 @@ endforeach()
 
 # In link order (each library after those that use it).
 set(HETSIM_EXPORTED_LIBS hetsim_model_run hetsim_model hetsim_simgrid hetsim_analysis hetsim_workloads hetsim_policies hetsim_bm
-  hetsim_sim hetsim_platforms)
+  hetsim_sim hetsim_platforms hetsim_base)
 install(TARGETS hetsim_headers ${HETSIM_EXPORTED_LIBS} EXPORT hetsimTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT hetsimTargets NAMESPACE hetsim:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/hetsim)

@@ -1,7 +1,7 @@
 /* platforms/perfmodel.c — loading timing tables (cJSON) and looking durations
  * up, and the calibrated durations policies are told (perfmodel.h). */
 #include "platforms/perfmodel.h"
-#include "platforms/inputfile.h"
+#include "base/inputfile.h"
 
 #include <cjson/cJSON.h>
 #include <limits.h>

@@ -1,7 +1,7 @@
 /* policies/batchq.c — batches of ready tasks and per-worker queues with
  * predicted loads (policies/batchq.h). */
 #include "policies/batchq.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>

@@ -6,7 +6,7 @@
  * matrix product's last denominator Σ rs^{2/3}; they reproduce the paper's
  * 4.1705 and 2.92. */
 #include "policies/bm_analysis.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_min.h>

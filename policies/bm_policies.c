@@ -21,10 +21,10 @@
  * task on each; beta=estimate assumes equal speeds (the paper's runtime
  * estimation of β, Beaumont and Marchal 2014, §3.6). */
 #include "policies/bm_policies.h"
+#include "base/util.h"
 #include "policies/bm_analysis.h"
 #include "policies/bm_dag.h"
 #include "policies/registry.h"
-#include "sim/util.h"
 
 #include <gsl/gsl_randist.h>
 #include <math.h>

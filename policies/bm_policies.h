@@ -8,7 +8,7 @@
 #define HS_BM_POLICIES_H
 
 #include "policies/bm_strategy.h"
-#include "sim/params.h"
+#include "base/params.h"
 
 #include <stdbool.h>
 

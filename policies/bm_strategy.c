@@ -8,7 +8,7 @@
  * chosen entry of the rest into place, so a dynamic step costs O(1) to
  * choose and O(y) (outer) or O(y²) (matrix) to scan its new tasks. */
 #include "policies/bm_strategy.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

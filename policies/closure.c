@@ -6,7 +6,7 @@
  * set operations, so the bit rows are computed here. The igraph path is kept
  * to measure that choice (tests/bench/bench_clustering.sh). */
 #include "policies/closure.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <igraph/igraph.h>
 #include <stdlib.h>

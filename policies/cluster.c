@@ -21,11 +21,11 @@
  * plan of heft:insertion=0 except that HEFT's ties go to the cores first
  * (workers_cpus_first): on a platform with GPUs, zero-cost move tasks differ. */
 #include "policies/cluster.h"
+#include "base/util.h"
 #include "policies/clustering.h"
 #include "policies/listsched.h"
 #include "policies/registry.h"
 #include "policies/taskq.h"
-#include "sim/util.h"
 
 #include <math.h>
 #include <stdio.h>

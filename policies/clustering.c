@@ -3,7 +3,7 @@
  * bit row with the list of its non-empty words, so that "does y precede all
  * of A~?" is a word-parallel subset test over the words A~ occupies. */
 #include "policies/clustering.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <stdlib.h>

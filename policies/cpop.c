@@ -6,8 +6,8 @@
  * earliest finish time (insertion into idle gaps). The plan is executed as
  * HEFT's is (policies/listsched.h). */
 #include "policies/listsched.h"
+#include "base/util.h"
 #include "policies/registry.h"
-#include "sim/util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -20,9 +20,9 @@
  * Names: dada = DADA(α) with α = 1, dada0 = DADA(0), dada-cp =
  * DADA(α)+CP, dada0-cp = DADA(0)+CP; each takes every parameter. */
 #include "policies/batchq.h"
+#include "base/util.h"
 #include "policies/dualapprox.h"
 #include "policies/registry.h"
-#include "sim/util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -19,9 +19,9 @@
  * C is latency + bytes/bandwidth (Eq. 6.1) or, comm=naccel, with
  * bytes/bandwidth times the GPUs in use, as XKaapi 2.1 (Eq. 6.2, §6.2). */
 #include "policies/batchq.h"
+#include "base/util.h"
 #include "policies/dualapprox.h"
 #include "policies/registry.h"
-#include "sim/util.h"
 
 #include <math.h>
 #include <stdlib.h>

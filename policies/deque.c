@@ -1,6 +1,6 @@
 /* policies/deque.c — ring-buffer double-ended task queue. */
 #include "policies/deque.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -23,8 +23,8 @@
  *
  * Ties go to the lowest worker id. Each worker runs its queue in FIFO order. */
 #include "policies/registry.h"
+#include "base/util.h"
 #include "policies/taskq.h"
-#include "sim/util.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -3,7 +3,7 @@
  * that do not depend on the guess, ASSIGN for one guess, and the binary
  * search over guesses. */
 #include "policies/dualapprox.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <stdlib.h>

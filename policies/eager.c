@@ -3,8 +3,8 @@
  * per set of architectures that can run them, so the oldest compatible task is
  * found without scanning past tasks the worker cannot run. */
 #include "policies/registry.h"
+#include "base/util.h"
 #include "policies/taskq.h"
-#include "sim/util.h"
 
 #include <stdlib.h>
 

@@ -27,9 +27,9 @@
  * + bytes/bandwidth (Lima 2014, Eq. 6.1) or, comm=naccel, with bytes/bandwidth
  * times the GPUs in use, as XKaapi 2.1 predicts it (Eq. 6.2, §6.2). */
 #include "policies/listsched.h"
+#include "base/util.h"
 #include "policies/registry.h"
 #include "policies/taskq.h"
-#include "sim/util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -54,8 +54,8 @@
  * Ties are deterministic (no random option). The plan is executed as HEFT's
  * is (policies/listsched.h). */
 #include "policies/heftnc.h"
+#include "base/util.h"
 #include "policies/registry.h"
-#include "sim/util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* policies/listsched.c — costs, ranks, timelines and plan execution shared by
  * the static list schedulers (see listsched.h). */
 #include "policies/listsched.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <stdlib.h>

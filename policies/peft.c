@@ -9,8 +9,8 @@
  * (ties to the lowest id) and placed on the worker minimising EFT(t,p) +
  * OCT(t,p), EFT with insertion into idle gaps. Executed as HEFT's plan is. */
 #include "policies/listsched.h"
+#include "base/util.h"
 #include "policies/registry.h"
-#include "sim/util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,10 +1,10 @@
 /* policies/plugin.c — policies written out of tree: a shared library that
  * exports `const struct hs_policy hs_policy_plugin` (as StarPU loads a
  * scheduling policy from a library), loaded with dlopen. The library takes
- * the runtime's functions (sim/sched.h, sim/util.h, policies/taskq.h, …) from
+ * the runtime's functions (sim/sched.h, base/util.h, policies/taskq.h, …) from
  * the hetsim executable, which exports them. */
 #include "policies/registry.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <dlfcn.h>
 #include <stdbool.h>

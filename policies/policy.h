@@ -14,7 +14,7 @@
 #ifndef HS_POLICY_H
 #define HS_POLICY_H
 
-#include "sim/params.h"
+#include "base/params.h"
 #include "sim/sched.h"
 
 struct hs_policy {

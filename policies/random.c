@@ -2,8 +2,8 @@
  * those that can run it (from the policy's seeded stream); each worker runs
  * its own queue in FIFO order. */
 #include "policies/registry.h"
+#include "base/util.h"
 #include "policies/taskq.h"
-#include "sim/util.h"
 
 #include <stdlib.h>
 

@@ -1,6 +1,6 @@
 /* policies/registry.c — every policy, by name. */
 #include "policies/registry.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <stdbool.h>
 

@@ -1,6 +1,6 @@
 /* policies/taskq.c — ring-buffer task FIFO. */
 #include "policies/taskq.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -14,7 +14,7 @@
  * fit the test is the exact one of the plain walk, so the answers are the
  * same bit for bit. */
 #include "policies/timeline.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <stdbool.h>

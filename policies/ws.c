@@ -43,9 +43,9 @@
  * (a GPU worker activating a CPU-only task). steal=0 disables stealing
  * (everyone then pops the master list), for tests and studies. */
 #include "policies/deque.h"
+#include "base/util.h"
 #include "policies/registry.h"
 #include "policies/ws.h"
-#include "sim/util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* sim/coherence.c — valid bits per (handle, memory node). */
 #include "sim/coherence.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* sim/costs.c — the runtime's costs: names, parsing and access by index. */
 #include "sim/costs.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
  * so DAG files need not list tasks in topological order; igraph then checks
  * that the result is acyclic and gives a topological order. */
 #include "sim/dag.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <igraph/igraph.h>
 #include <math.h>

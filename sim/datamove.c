@@ -12,7 +12,7 @@
  * allocation, the second leg of a staged copy, the final flush) are woken
  * when the copy lands. Eviction from a GPU cache writes sole copies back. */
 #include "sim/runtime.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <stdint.h>

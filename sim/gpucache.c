@@ -1,6 +1,6 @@
 /* sim/gpucache.c — LRU double-list GPU data cache. */
 #include "sim/gpucache.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

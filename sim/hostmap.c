@@ -1,7 +1,7 @@
 /* sim/hostmap.c — the host map side file (hostmap.h). */
 #include "sim/hostmap.h"
-#include "platforms/inputfile.h"
-#include "sim/util.h"
+#include "base/inputfile.h"
+#include "base/util.h"
 
 #include <fnmatch.h>
 #include <stdio.h>

@@ -8,9 +8,9 @@
  * this holds no SimGrid (platform_simgrid.c gives SimGrid's; the inventory
  * fuzzer its own). */
 #include "sim/platform.h"
-#include "platforms/inputfile.h"
+#include "base/inputfile.h"
+#include "base/util.h"
 #include "sim/hostmap.h"
-#include "sim/util.h"
 
 #include <ctype.h>
 #include <math.h>

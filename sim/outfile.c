@@ -24,7 +24,7 @@
  * which a sweep writing its records and plots would pay thousands of times. */
 #define _DEFAULT_SOURCE /* realpath */
 #include "sim/outfile.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

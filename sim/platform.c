@@ -1,7 +1,7 @@
 /* sim/platform.c — from an inventory of hosts and a worker selection to the
  * runtime platform: memory nodes, workers and the route table for estimates. */
 #include "sim/platform.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -14,7 +14,8 @@
  * holds up to `window` tasks, so the next task's inputs move while the
  * current kernel runs. */
 #include "sim/runtime.h"
-#include "sim/util.h"
+#include "base/rng.h"
+#include "base/util.h"
 
 #include <gsl/gsl_randist.h>
 #include <math.h>
@@ -271,17 +272,6 @@ static double actual_duration(struct hs_sched *rt, double estimate)
 
 /* ---- creation ------------------------------------------------------------- */
 
-static gsl_rng *seeded_rng(unsigned long seed, unsigned long stream)
-{
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    /* distinct, well-mixed seeds per stream (splitmix64 finaliser) */
-    unsigned long long z = (unsigned long long)seed * 0x9E3779B97F4A7C15ULL + stream;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    gsl_rng_set(r, (unsigned long)(z ^ (z >> 31)));
-    return r;
-}
-
 struct hs_sched *hs_runtime_new(const struct hs_dag *dag, const struct hs_platform *pf,
                                 const struct hs_perfmodel *perf, const struct hs_policy *policy,
                                 const struct hs_spec *params, const struct hs_runtime_opts *opts)
@@ -307,8 +297,8 @@ struct hs_sched *hs_runtime_new(const struct hs_dag *dag, const struct hs_platfo
         free(rt);
         return NULL;
     }
-    rt->rng_policy = seeded_rng(opts->seed, 1);
-    rt->rng_noise = seeded_rng(opts->seed, 2);
+    rt->rng_policy = hs_rng(opts->seed, 1);
+    rt->rng_noise = hs_rng(opts->seed, 2);
     rt->ts = hs_xcalloc((size_t)dag->ntasks, sizeof *rt->ts);
     for (int i = 0; i < dag->ntasks; i++) {
         rt->ts[i].npred_left = dag->tasks[i].npred;

@@ -7,13 +7,13 @@
 #define HS_RUNTIME_H
 
 #include "platforms/perfmodel.h"
+#include "base/params.h"
 #include "policies/policy.h"
 #include "sim/coherence.h"
 #include "sim/costs.h"
 #include "sim/dag.h"
 #include "sim/engine.h"
 #include "sim/gpucache.h"
-#include "sim/params.h"
 #include "sim/platform.h"
 
 #include <gsl/gsl_rng.h>

@@ -1,6 +1,6 @@
 /* sim/sched.c — the read-only runtime view that policies use (sim/sched.h). */
 #include "sim/runtime.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <math.h>
 

@@ -6,8 +6,8 @@
 #define HS_SCHED_H
 
 #include "sim/costs.h"
+#include "base/params.h"
 #include "sim/dag.h"
-#include "sim/params.h"
 #include "sim/platform.h"
 
 #include <gsl/gsl_rng.h>

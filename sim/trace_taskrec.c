@@ -1,6 +1,6 @@
 /* sim/trace_taskrec.c — StarPU's tasks.rec of a run (trace_taskrec.h). */
 #include "sim/trace_taskrec.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <stdint.h>

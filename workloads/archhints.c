@@ -2,7 +2,7 @@
  * every workload (generated or read from a file). They apply after the
  * workload's own hints (setarch=1 of the tiled factorizations). */
 #include "workloads/archhints.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 #define HS_ARCHHINTS_H
 
 #include "sim/dag.h"
-#include "sim/params.h"
+#include "base/params.h"
 
 /* The two hint keys, taken out of a workload spec before its own keys are
  * checked: values are kernel names separated by '/' (',' separates keys). */

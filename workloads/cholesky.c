@@ -22,7 +22,7 @@
  * NT(NT+1)(NT+5)/6 tasks, 352 for NT = 11 (Beniamine 2013,
  * §3.2.2). */
 #include "workloads/workload.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <stdbool.h>
 #include <stdio.h>

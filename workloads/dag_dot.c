@@ -13,7 +13,7 @@
  * read faster, with the same meaning for any DOT reader. dag_dot_read.c reads
  * them back; docs/workloads.md documents the attributes. */
 #include "workloads/dagio.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <graphviz/cgraph.h>
 #include <math.h>

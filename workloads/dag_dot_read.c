@@ -17,8 +17,8 @@
  * from the graph attribute of that name (hetsim's writer). */
 #include "workloads/dagio.h"
 #include "workloads/workload.h"
-#include "platforms/inputfile.h"
-#include "sim/util.h"
+#include "base/inputfile.h"
+#include "base/util.h"
 
 #include <graphviz/cgraph.h>
 #include <limits.h>

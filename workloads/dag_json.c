@@ -16,7 +16,7 @@
  * Each element is printed on its own, so a large DAG is never held twice in
  * memory. dag_json_read.c reads it back; docs/workloads.md documents the format. */
 #include "workloads/dagio.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

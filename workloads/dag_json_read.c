@@ -10,8 +10,8 @@
  * level has WfFormat's "workflow" or "schemaVersion" is handed to wfformat.c. */
 #include "workloads/dagio.h"
 #include "workloads/workload.h"
-#include "platforms/inputfile.h"
-#include "sim/util.h"
+#include "base/inputfile.h"
+#include "base/util.h"
 
 #include <cjson/cJSON.h>
 #include <limits.h>

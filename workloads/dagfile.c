@@ -2,8 +2,8 @@
  * a whole file, line numbers for messages, the DAG's name, the attributes
  * kept for writers, architecture lists and exact number text. */
 #include "workloads/dagio.h"
-#include "platforms/inputfile.h"
-#include "sim/util.h"
+#include "base/inputfile.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <stdarg.h>

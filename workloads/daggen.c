@@ -28,9 +28,9 @@
  *
  * No ROOT/END tasks (DAGGEN's DOT output has none either); no Amdahl alpha
  * (hetsim has no moldable tasks). Tasks are labelled L<level>.<index>. Two
- * GSL streams of the seed (workloads/rng.h): 1 structure, 2 costs. */
-#include "sim/util.h"
-#include "workloads/rng.h"
+ * GSL streams of the seed (base/rng.h): 1 structure, 2 costs. */
+#include "base/util.h"
+#include "base/rng.h"
 #include "workloads/workload.h"
 
 #include <gsl/gsl_randist.h>
@@ -127,7 +127,7 @@ static void parents_of(struct dgen *g, int i, int t, double density)
     if (k > above)
         k = above;
     for (long j = 0; j < k; j++) {
-        long l = i - hs_wl_uniform_int(g->rs, 1, g->jump);
+        long l = i - hs_rng_uniform_int(g->rs, 1, g->jump);
         g->off[j] = l < 0 ? 0 : (int)l;
     }
     qsort(g->off, (size_t)k, sizeof(int), cmp_desc); /* nearest level first */
@@ -137,7 +137,7 @@ static void parents_of(struct dgen *g, int i, int t, double density)
             cnt++;
         int width = g->lev[l + 1] - g->lev[l];
         int m = cnt < width ? cnt : width;
-        hs_wl_choose(g->rs, width, m, g->pick, g->mark, g->stamp++);
+        hs_rng_choose(g->rs, width, m, g->pick, g->mark, g->stamp++);
         for (int p = 0; p < m; p++)
             add_edge(g, g->lev[l] + g->pick[p], t);
     }
@@ -164,7 +164,7 @@ static double task_flops(struct dgen *g, const struct hs_spec *spec, const char 
         return gsl_ran_flat(g->rc, hs_spec_double(spec, "mincomp"),
                             hs_spec_double(spec, "maxcomp"));
     int kind = strcmp(cx, "n") == 0 ? 1 : strcmp(cx, "nlogn") == 0 ? 2
-             : strcmp(cx, "n1.5") == 0 ? 3 : (int)hs_wl_uniform_int(g->rc, 1, 3);
+             : strcmp(cx, "n1.5") == 0 ? 3 : (int)hs_rng_uniform_int(g->rc, 1, 3);
     double a = gsl_ran_flat(g->rc, 64, 512), N = d * d;
     return kind == 1 ? a * N : kind == 2 ? a * N * log2(N) : N * d;
 }
@@ -176,7 +176,7 @@ static void draw_costs(struct dgen *g, const struct hs_spec *spec)
     g->data = hs_xmalloc((size_t)g->n * sizeof(double));
     g->flops = hs_xmalloc((size_t)g->n * sizeof(double));
     for (int t = 0; t < g->n; t++) {
-        g->data[t] = (double)hs_wl_uniform_int(g->rc, lo, hi);
+        g->data[t] = (double)hs_rng_uniform_int(g->rc, lo, hi);
         g->flops[t] = task_flops(g, spec, cx, g->data[t]);
     }
 }
@@ -239,7 +239,7 @@ static int build_daggen(const struct hs_spec *spec, struct hs_dag *dag)
         return -1;
     unsigned long seed = (unsigned long)hs_spec_int(spec, "seed");
     struct dgen g = {.n = (int)hs_spec_int(spec, "n"), .jump = hs_spec_int(spec, "jump"),
-                     .rs = hs_wl_rng(seed, 1), .rc = hs_wl_rng(seed, 2)};
+                     .rs = hs_rng(seed, 1), .rc = hs_rng(seed, 2)};
     draw_levels(&g, hs_spec_double(spec, "fat"), hs_spec_double(spec, "regularity"));
     draw_edges(&g, hs_spec_double(spec, "density"));
     draw_costs(&g, spec);

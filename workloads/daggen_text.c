@@ -12,7 +12,7 @@
  * DAG is the one DAGGEN's DOT output of the same graph gives: computations
  * are labelled 1, 2, ... in the order of their ids, as DAGGEN numbers them
  * in DOT. */
-#include "sim/util.h"
+#include "base/util.h"
 #include "workloads/dagio.h"
 #include "workloads/foreign.h"
 #include "workloads/workload.h"

@@ -31,7 +31,7 @@ int hs_wfformat_read(const char *path, double speed, struct hs_dag *dag);
  * hs_fail("PATH: reason") if it cannot be read. Caller frees. */
 char *hs_read_text(const char *path, size_t *len);
 
-/* 0 if name is at most HS_NAME_MAX (platforms/inputfile.h) bytes long;
+/* 0 if name is at most HS_NAME_MAX (base/inputfile.h) bytes long;
  * else -1 with hs_fail("WHERE: a name of N bytes, more than ..."), WHERE
  * formatted from fmt ("PATH: tasks[3].label"), only then. */
 int hs_name_ok(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

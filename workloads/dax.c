@@ -18,7 +18,7 @@
  * SimGrid's constant (simgrid::s4u::create_DAG_from_DAX takes runtimes as
  * measured on a 4.2 GFlop/s machine). A job with no runtime costs nothing.
  * Sub-workflows (<dax>, <dag>) are refused. */
-#include "sim/util.h"
+#include "base/util.h"
 #include "workloads/dagio.h"
 #include "workloads/foreign.h"
 #include "workloads/workload.h"

@@ -13,7 +13,7 @@
  * DAG file takes a multiple of its size that depends on its format
  * (file_bytes). */
 #include "workloads/workload.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* workloads/foreign.c — what the foreign DAG readers share (foreign.h):
  * walking the lines of a text, edge lists, topological order, plain graphs. */
 #include "workloads/foreign.h"
-#include "sim/util.h"
+#include "base/util.h"
 #include "workloads/dagio.h"
 
 #include <stdlib.h>

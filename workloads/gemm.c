@@ -3,7 +3,7 @@
  * (i, j, l), i.e. one chain of k/nb tasks per C tile. LAWN 41 count: 2mnk.
  * setarch=1: XKaapi's SetArch hint (Lima 2014 §6.4.2), GEMM on GPUs only. */
 #include "workloads/workload.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

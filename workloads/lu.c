@@ -19,7 +19,7 @@
  * SSSSM wherever the timing table times them, on GPUs only with setarch=1. */
 #include "workloads/tiles.h"
 #include "workloads/workload.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,7 +13,7 @@
  * TRSM b³, GEMM 2b³; the whole factorisation counts LAWN 41's
  * 2n³/3 − n²/2 + 5n/6. */
 #include "workloads/workload.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,7 +13,7 @@
  * 2l³ (matmul). Both ship in one file: they are the same model in 2 and 3
  * dimensions. */
 #include "workloads/workload.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <stdbool.h>
 #include <stdio.h>

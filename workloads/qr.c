@@ -16,7 +16,7 @@
  * on GPUs only with setarch=1. */
 #include "workloads/tiles.h"
 #include "workloads/workload.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

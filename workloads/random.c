@@ -31,11 +31,11 @@
  *           exactly; int_costs=1 rounds w and c to integers >= 1 (c stays
  *           0 when ccr = 0), after the normalisation.
  *
- * Three GSL streams of the seed (workloads/rng.h): 1 structure (levels,
+ * Three GSL streams of the seed (base/rng.h): 1 structure (levels,
  * edges), 2 computation costs, 3 communication costs — so that changing ccr
  * or beta keeps the graph, and changing ccr keeps the computation costs. */
-#include "sim/util.h"
-#include "workloads/rng.h"
+#include "base/util.h"
+#include "base/rng.h"
 #include "workloads/workload.h"
 
 #include <gsl/gsl_randist.h>
@@ -128,7 +128,7 @@ static void levels_g1(struct rgen *g, double alpha)
     long hi = clamp_hi(floor(2 * wbar) - 1);
     int *size = hs_xmalloc((size_t)g->v * sizeof(int)), n = 0;
     for (int left = g->v; left > 0; left -= size[n++]) {
-        long w = hs_wl_uniform_int(g->rs, 1, hi);
+        long w = hs_rng_uniform_int(g->rs, 1, hi);
         size[n] = (int)(w < left ? w : left);
     }
     set_levels(g, size, n);
@@ -138,7 +138,7 @@ static void levels_g1(struct rgen *g, double alpha)
 static void levels_g2(struct rgen *g, double alpha)
 {
     long hi = clamp_hi(round(2 * sqrt((double)g->v) / alpha) - 1);
-    long nl = hs_wl_uniform_int(g->rs, 1, hi);
+    long nl = hs_rng_uniform_int(g->rs, 1, hi);
     int H = (int)(nl < g->v ? nl : g->v);
     int *size = hs_xmalloc((size_t)H * sizeof(int));
     for (int l = 0; l < H; l++)
@@ -156,9 +156,9 @@ static void edges_of_level(struct rgen *g, int l, long dmin, long dmax, int *mar
     long last = g->jump < g->nlev - 1 - l ? l + g->jump : g->nlev - 1;
     int lo = g->lev[l + 1], n = g->lev[last + 1] - lo;
     for (int t = g->lev[l]; t < g->lev[l + 1]; t++) {
-        long d = hs_wl_uniform_int(g->rs, dmin, dmax);
+        long d = hs_rng_uniform_int(g->rs, dmin, dmax);
         int k = (int)(d < n ? d : n);
-        hs_wl_choose(g->rs, n, k, pick, mark, t);
+        hs_rng_choose(g->rs, n, k, pick, mark, t);
         for (int i = 0; i < k; i++) {
             add_edge(g, t, lo + pick[i]);
             if (lo + pick[i] < g->lev[l + 2])
@@ -273,8 +273,8 @@ static int build_random(const struct hs_spec *spec, struct hs_dag *dag)
         return -1;
     unsigned long seed = (unsigned long)hs_spec_int(spec, "seed");
     struct rgen g = {.v = (int)hs_spec_int(spec, "v"), .p = (int)hs_spec_int(spec, "p"),
-                     .jump = hs_spec_int(spec, "jump"), .rs = hs_wl_rng(seed, 1),
-                     .rw = hs_wl_rng(seed, 2), .rc = hs_wl_rng(seed, 3)};
+                     .jump = hs_spec_int(spec, "jump"), .rs = hs_rng(seed, 1),
+                     .rw = hs_rng(seed, 2), .rc = hs_rng(seed, 3)};
     double alpha = hs_spec_double(spec, "alpha");
     if (strcmp(hs_spec_get(spec, "gen"), "G2") == 0)
         levels_g2(&g, alpha);

@@ -2,7 +2,7 @@
  * a DAG file given by its path is read by its extension. */
 #include "workloads/workload.h"
 #include "workloads/archhints.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

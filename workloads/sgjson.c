@@ -19,7 +19,7 @@
  * SimGrid's reader; anything else is refused, as is a transfer whose parent
  * is not a compute task, that has several or none. Tasks are added in a
  * topological order, so that writers come before readers. */
-#include "sim/util.h"
+#include "base/util.h"
 #include "workloads/dagio.h"
 #include "workloads/foreign.h"
 

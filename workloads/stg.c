@@ -13,7 +13,7 @@
  * task of time × speed flops (speed=1G: one time unit is a second on a
  * 1 Gflop/s processor), labelled by its id; each precedence a pure
  * dependency (the set has no communication costs). */
-#include "sim/util.h"
+#include "base/util.h"
 #include "workloads/dagio.h"
 #include "workloads/foreign.h"
 #include "workloads/workload.h"

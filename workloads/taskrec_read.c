@@ -28,7 +28,7 @@
  * Records with Control: WontUse are hints, not tasks, and are skipped; a
  * task that never ran (no WorkerId: StarPU's internal tasks) costs nothing.
  * Other fields are ignored. */
-#include "sim/util.h"
+#include "base/util.h"
 #include "workloads/dagio.h"
 #include "workloads/foreign.h"
 #include "workloads/taskrec.h"

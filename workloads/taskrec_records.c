@@ -1,7 +1,7 @@
 /* workloads/taskrec_records.c — the records of a StarPU tasks.rec: fields
  * of each task, its architecture and duration, and the order in which the
  * DAG is built (submission order, moved after what a task depends on). */
-#include "sim/util.h"
+#include "base/util.h"
 #include "workloads/dagio.h"
 #include "workloads/foreign.h"
 #include "workloads/taskrec.h"

@@ -1,7 +1,7 @@
 /* workloads/tiles.c — tile handles, diagonal regions and kernel
  * architectures of the PLASMA LU and QR workloads (workloads/tiles.h). */
 #include "workloads/tiles.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -26,8 +26,8 @@
 #include "workloads/dagio.h"
 #include "workloads/foreign.h"
 #include "workloads/workload.h"
-#include "platforms/inputfile.h"
-#include "sim/util.h"
+#include "base/inputfile.h"
+#include "base/util.h"
 
 #include <cjson/cJSON.h>
 #include <igraph/igraph.h>

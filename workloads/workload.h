@@ -5,7 +5,7 @@
 #define HS_WORKLOAD_H
 
 #include "sim/dag.h"
-#include "sim/params.h"
+#include "base/params.h"
 
 struct hs_workload {
     const char *name;
@@ -47,7 +47,7 @@ struct hs_dag *hs_workload_build(const char *text);
  * parameters (estimate.c), and its task count in *tasks; 0 when unknown. */
 double hs_workload_estimate(const char *name, const struct hs_spec *spec, double *tasks);
 /* Refuse (-1 with hs_fail saying how much it needs) a workload whose DAG
- * would not fit in hs_memory_limit() (sim/util.h). */
+ * would not fit in hs_memory_limit() (base/util.h). */
 int hs_workload_check_size(const char *name, const struct hs_spec *spec, const char *canonical);
 /* The name:key=value form of a workload text (the path of a DAG file becomes
  * json:file=PATH or dot:file=PATH, as hs_workload_build reads it); -1 with hs_fail. */

@@ -9,8 +9,8 @@
  * and run it:
  *   hetsim run -s ./build/liblcf.so:cost=mean -w cholesky:n=4096,nb=512 */
 #include "policies/policy.h" /* struct hs_policy, HS_POLICY_ABI */
+#include "base/util.h"        /* hs_xmalloc & co., hs_fail */
 #include "sim/sched.h"       /* the runtime's read-only view */
-#include "sim/util.h"        /* hs_xmalloc & co., hs_fail */
 
 #include <math.h>
 #include <stdlib.h>

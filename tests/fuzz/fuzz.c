@@ -2,7 +2,7 @@
 #define _DEFAULT_SOURCE /* mkstemps */
 #include "tests/fuzz/fuzz.h"
 #include "analysis/dagstats.h"
-#include "sim/util.h"
+#include "base/util.h"
 #include "workloads/dagio.h"
 #include "workloads/workload.h"
 

@@ -2,8 +2,8 @@
  * (sim/hostmap.c: "PATTERN KIND" lines), then the kinds it and the inventory
  * (sim/inventory.c) give the hosts of SimGrid's and StarPU's platform files. */
 #include "sim/hostmap.h"
+#include "base/util.h"
 #include "sim/platform.h"
-#include "sim/util.h"
 #include "tests/fuzz/fuzz.h"
 
 #include <stddef.h>

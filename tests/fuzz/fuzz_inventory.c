@@ -10,7 +10,7 @@
  * Routes exist between hosts whose names' first bytes have the same parity,
  * and between host memory and everything, unless the name holds '!'. */
 #include "sim/platform.h"
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/fuzz/fuzz.h"
 
 #include <stdio.h>

@@ -3,9 +3,9 @@
  * small enough, built), its second as a policy, its third as flat:P (checked,
  * speeds drawn), the same parsers and tables `-w`, `-s`, `-p` and sweeps use. */
 #include "policies/registry.h"
+#include "base/params.h"
 #include "cli/cli.h"
 #include "cli/flat_speeds.h"
-#include "sim/params.h"
 #include "tests/fuzz/fuzz.h"
 #include "workloads/workload.h"
 

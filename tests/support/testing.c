@@ -4,7 +4,7 @@
 #define _DEFAULT_SOURCE /* mkdtemp */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include "tests/support/testing.h"
-#include "sim/util.h"
+#include "base/util.h"
 #include "analysis/csv.h"
 
 #include <CUnit/Basic.h>

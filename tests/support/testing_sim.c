@@ -2,9 +2,9 @@
  * allows one simulation per process), its events handed back as JSON; flat
  * platforms for such runs. */
 #include "tests/support/testing.h"
+#include "base/util.h"
 #include "platforms/flat.h"
 #include "policies/registry.h"
-#include "sim/util.h"
 
 #include <math.h>
 #include <stdio.h>

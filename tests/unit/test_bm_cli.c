@@ -9,7 +9,7 @@
  * beta` against the paper's numbers; the sweep columns; and one clear line
  * with exit code 2 for each kind of bad input. */
 #include "analysis/csv.h"
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 
 #include <math.h>

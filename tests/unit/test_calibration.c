@@ -6,8 +6,8 @@
  * shipped tables are found by name with --perf and are what their script
  * writes with today's model. */
 #include "platforms/perfmodel.h"
+#include "base/util.h"
 #include "policies/registry.h"
-#include "sim/util.h"
 #include "tests/support/testing.h"
 
 #include <dirent.h>

@@ -6,7 +6,7 @@
 #define _DEFAULT_SOURCE /* strsep */
 #include "analysis/csv.h"
 #include "analysis/summary.h"
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 
 #include <stdio.h>

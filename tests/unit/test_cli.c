@@ -3,7 +3,7 @@
  * once, after its predecessors, with its inputs brought to its memory node),
  * byte-identical records for a seed, and one clear line with exit code 2 for
  * each kind of bad input. */
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 
 #include <math.h>

@@ -9,8 +9,8 @@
  * parameters and reports the literal update step's non-convex clusters; the
  * calibration study runs in its quick version. */
 #include "policies/cluster.h"
+#include "base/util.h"
 #include "policies/registry.h"
-#include "sim/util.h"
 #include "tests/support/testing.h"
 #include "workloads/workload.h"
 

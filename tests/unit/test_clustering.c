@@ -9,7 +9,7 @@
  * DAG sizes (23 nodes and 30 edges for the 3×3 LU of Fig. 3.3, 352 for the
  * Cholesky of Fig. 3.7) and its 13-cluster, 18-edge graph among the outcomes. */
 #include "policies/clustering.h"
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 #include "workloads/workload.h"
 

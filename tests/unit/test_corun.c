@@ -7,8 +7,8 @@
  * are told the table's own entry, by hand on two cores; a run with more
  * workers than the curve reaches is refused. */
 #include "platforms/perfmodel.h"
+#include "base/util.h"
 #include "policies/registry.h"
-#include "sim/util.h"
 #include "tests/support/testing.h"
 
 #include <math.h>

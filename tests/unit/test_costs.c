@@ -5,7 +5,7 @@
  * every worker examined for online HEFT) each add exactly their model's
  * time; parsing of the cost settings and of the platform's properties. */
 #include "sim/costs.h"
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 
 #include <math.h>

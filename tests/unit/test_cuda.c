@@ -4,8 +4,8 @@
  * calibrate, then measured runs on 1 GPU + 3 cores under several policies
  * with a small residual, and bad input on a GPU machine. */
 #include "sim/engines/real/numeric_gpu.h"
+#include "base/util.h"
 #include "sim/engines/real/run_real.h"
-#include "sim/util.h"
 #include "tests/support/testing.h"
 #include "workloads/workload.h"
 

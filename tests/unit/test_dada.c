@@ -7,7 +7,7 @@
  * transfer volume of α = 1 against α = 0 on Cholesky with 8 GPUs, bad
  * parameters, and the quick versions of the studies. */
 #include "analysis/csv.h"
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 
 #include <math.h>

@@ -1,7 +1,7 @@
 /* tests/unit/test_dag.c — dependency inference, renaming, explicit edges,
  * cycle detection, the task counts of the tiled workloads, and the SetArch
  * hints every workload takes. */
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 #include "workloads/workload.h"
 

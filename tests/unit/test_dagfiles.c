@@ -3,7 +3,7 @@
  * Cholesky DAG, a hand-written DAGGEN DOT file through hetsim's DOT, the
  * WfFormat 1.4 and 1.5 versions of a hand-written 1→3→1 fork-join with the
  * counts and sizes of its structure, and `hetsim run` on flat:4 from files. */
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 #include "workloads/dagio.h"
 #include "workloads/workload.h"

@@ -3,7 +3,7 @@
  * costs, sizes, bytes and runtimes, references to missing tasks and handles,
  * duplicate ids, missing files, parameters out of range. Each gives exit
  * code 2 and one line on stderr that says what is wrong. */
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 
 #include <stdio.h>

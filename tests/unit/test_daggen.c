@@ -5,7 +5,7 @@
  * output for a seed, bad input, and a run on flat:4. Task labels L<level>.<k>
  * give each task's generation level. */
 #include "analysis/dagstats.h"
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 #include "workloads/dagio.h"
 #include "workloads/workload.h"

@@ -4,7 +4,7 @@
  * diamond with every kind of cost, and `hetsim dag … --stats` on a 2×2-tile
  * Cholesky and on the 10-task chain of random:alpha=0.1,v=10. */
 #include "analysis/dagstats.h"
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 
 #include <math.h>

@@ -7,7 +7,7 @@
  * CI installs, and nothing cites the implementation specs the repository
  * does not hold ("specs/…", "spec §…") instead of the papers. */
 #define _DEFAULT_SOURCE /* DT_DIR */
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 
 #include <dirent.h>

@@ -5,7 +5,7 @@
  * exactly where the model's free network should make them part; and the
  * command's --engine picks the engine and the record says which and why. */
 #include "policies/registry.h"
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 #ifdef HETSIM_TEST_REAL
 #include "sim/engines/real/machine.h"

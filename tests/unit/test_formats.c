@@ -7,7 +7,7 @@
  * DAGGEN's text output against its DOT output of the same graph, and a
  * StarPU tasks.rec against StarPU's own performance-model means. Makespans
  * on flat:2 are computed by hand in the comments. */
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 #include "workloads/dagio.h"
 #include "workloads/workload.h"

@@ -4,7 +4,7 @@
  * stderr naming the file and the field or value, never a crash or a hang;
  * files that are not regular (/dev/zero, a directory) are refused before
  * anything is read. */
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 
 #include <stdio.h>

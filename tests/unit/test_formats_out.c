@@ -8,7 +8,7 @@
  *     worker, as long as the record says;
  *   - StarPU's Idgraf and sirocco platform files and SimGrid's example
  *     platform with a host map, as they are. */
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 
 #include <math.h>

@@ -10,8 +10,8 @@
  * prototype written from the thesis, not in this repository (regression
  * values of the procedure of policies/heftnc.c, not thesis numbers). */
 #include "policies/heftnc.h"
+#include "base/util.h"
 #include "policies/registry.h"
-#include "sim/util.h"
 #include "tests/support/testing.h"
 
 #include <gsl/gsl_rng.h>

@@ -4,7 +4,7 @@
  * named when data is missing, --version); and a policy written out of tree,
  * built against the installed package (find_package(hetsim) and pkg-config)
  * and loaded as a plugin, whose decisions are checked on a DAG worked by hand. */
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 
 #include <cjson/cJSON.h>

@@ -5,7 +5,7 @@
  * which the writer shortcuts — and reads back exactly, in the dependencies
  * too (whose text the writer takes from the explicit edges); strings are
  * escaped; the whole file parses. */
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 #include "workloads/dagio.h"
 #include "workloads/workload.h"

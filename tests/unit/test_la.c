@@ -5,7 +5,7 @@
  * left to us by Bleuse et al. 2014 (regions of the diagonal tile, a GPU TSTRF,
  * updates on GPUs only). */
 #include "analysis/dagstats.h"
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 #include "workloads/workload.h"
 

@@ -4,7 +4,7 @@
  * (a folder may include itself and the entries of its row: a folder, or one
  * header). A file belongs to the longest folder of the table that holds it,
  * so sim/engines/simgrid/ is not sim/. */
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 
 #include <dirent.h>
@@ -160,7 +160,7 @@ static void test_table(void)
 {
     struct table t;
     load(&t);
-    CU_ASSERT_EQUAL(t.n, 10);
+    CU_ASSERT_EQUAL(t.n, 11);
     for (int i = 0; i < t.n; i++) {
         char path[1024];
         struct stat st;
@@ -176,7 +176,12 @@ static void test_table(void)
     CU_ASSERT_FALSE(allowed(&t, sim, "sim/engines/simgrid/engine_simgrid.h")); /* the runtime never sees an engine */
     CU_ASSERT_FALSE(allowed(&t, pol, "sim/engines/simgrid/engine_simgrid.h")); /* nor does a policy */
     CU_ASSERT_FALSE(allowed(&t, an, "cli/cli.h"));            /* the command is on top */
-    CU_ASSERT_FALSE(allowed(&t, owner(&t, "platforms/flat.c"), "sim/util.h"));
+    const struct row *pf = owner(&t, "platforms/flat.c"), *base = owner(&t, "base/util.c");
+    CU_ASSERT_FALSE(allowed(&t, pf, "sim/dag.h"));
+    CU_ASSERT_TRUE(allowed(&t, pf, "base/util.h")); /* every folder uses base/ */
+    CU_ASSERT_TRUE(allowed(&t, pol, "base/params.h"));
+    CU_ASSERT_FALSE(allowed(&t, base, "platforms/flat.h")); /* base/ is the bottom layer */
+    CU_ASSERT_FALSE(allowed(&t, base, "sim/dag.h"));
     CU_ASSERT_TRUE(allowed(&t, sg, "sim/engines/simgrid/paje.h"));
 }
 

@@ -8,7 +8,7 @@
  * The shipped studies' claim tags all name claims of the shipped claims file. */
 #include "analysis/ledger.h"
 #include "analysis/study.h"
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 
 #include <stdlib.h>

@@ -8,8 +8,8 @@
  * GPUs); the timeline's
  * first fit (by hand, and against a plain walk on 5,000 intervals). */
 #include "policies/listsched.h"
+#include "base/util.h"
 #include "policies/registry.h"
-#include "sim/util.h"
 #include "tests/support/testing.h"
 #include "workloads/dagio.h"
 

@@ -4,7 +4,7 @@
  * installed. */
 #include "analysis/csv.h"
 #include "analysis/sweep.h"
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 
 #include <stdio.h>

@@ -7,7 +7,7 @@
  * (a replaced one keeps its own). `hetsim dag -o` under a file size limit
  * once left a truncated file where the old one was. */
 #include "sim/outfile.h"
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 
 #include <dirent.h>

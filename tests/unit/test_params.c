@@ -1,10 +1,10 @@
 /* tests/unit/test_params.c — "name:key=value" specifications, the timing
  * tables, and the worker selection of hs_platform_build. */
 #include "platforms/perfmodel.h"
+#include "base/params.h"
+#include "base/util.h"
 #include "policies/registry.h"
-#include "sim/params.h"
 #include "sim/platform.h"
-#include "sim/util.h"
 #include "tests/support/testing.h"
 
 #include <math.h>

@@ -10,7 +10,7 @@
 #include "analysis/csv.h"
 #include "analysis/plot.h"
 #include "analysis/stats.h"
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 
 #include <math.h>

@@ -4,8 +4,8 @@
  * entry says), a run takes an entry only for the very file it describes, and
  * a file the manifest does not vouch for is still checked. */
 #include "tests/support/testing.h"
+#include "base/util.h"
 #include "sim/engines/simgrid/platform_checked.h"
-#include "sim/util.h"
 
 #include <CUnit/Basic.h>
 #include <cjson/cJSON.h>

@@ -5,7 +5,7 @@
  * standard deviations themselves derived from the definition unless said), β
  * statistics of the costs' heterogeneity, options, bad input, and a run on flat:4. */
 #include "analysis/dagstats.h"
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 #include "workloads/dagio.h"
 #include "workloads/workload.h"

@@ -9,9 +9,9 @@
  * and DOT defaults cannot copy more than the file holds into its nodes. Times are CPU times, the least of a few readings, compared as a
  * ratio (never in seconds), so that a loaded machine or a sanitizer build
  * does not change the verdict. */
-#include "platforms/inputfile.h"
-#include "sim/buf.h"
-#include "sim/util.h"
+#include "base/inputfile.h"
+#include "base/buf.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 #include "workloads/workload.h"
 

@@ -9,9 +9,9 @@
  * synthetic DAGs (random, DOT, JSON, WfFormat) measured with spin kernels
  * that last at least the requested time; bad input refused with one line. */
 #include "sim/engines/real/calibrate.h"
+#include "base/util.h"
 #include "sim/engines/real/machine.h"
 #include "sim/engines/real/numeric.h"
-#include "sim/util.h"
 #include "tests/support/testing.h"
 #include "workloads/workload.h"
 

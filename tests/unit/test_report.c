@@ -4,8 +4,8 @@
  * --events, and `hetsim reproduce` of the shipped studies in their --quick
  * versions (under a minute: results, summary, plots, published values). */
 #include "analysis/csv.h"
+#include "base/util.h"
 #include "cli/study_run.h"
-#include "sim/util.h"
 #include "tests/support/testing.h"
 
 #include <stdio.h>

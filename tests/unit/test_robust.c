@@ -9,8 +9,8 @@
  * transfers while one completes (a use-after-free in datamove.c once: a
  * segfault at every run). */
 #include "policies/policy.h"
+#include "base/util.h"
 #include "sim/sched.h"
-#include "sim/util.h"
 #include "tests/support/testing.h"
 #include "workloads/workload.h"
 

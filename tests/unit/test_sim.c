@@ -4,8 +4,8 @@
  * memory, peer copies, eviction with write-back, the final flush. Each run
  * happens in a forked child (one SimGrid simulation per process). */
 #include "platforms/flat.h"
+#include "base/util.h"
 #include "policies/registry.h"
-#include "sim/util.h"
 #include "tests/support/testing.h"
 #include "workloads/workload.h"
 

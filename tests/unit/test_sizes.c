@@ -5,7 +5,7 @@
  * refused at once with how much it needs. The RSS comparison is skipped in
  * the sanitizer build, whose shadow memory makes every process larger. */
 #define _DEFAULT_SOURCE /* wait4 */
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 #include "workloads/workload.h"
 

@@ -8,7 +8,7 @@
 #include "analysis/published.h"
 #include "analysis/stats.h"
 #include "analysis/sweep.h"
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 
 #include <math.h>

@@ -8,7 +8,7 @@
 #define _DEFAULT_SOURCE /* kill, nanosleep */
 #include "analysis/csv.h"
 #include "analysis/sweep.h"
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 
 #include <dirent.h>

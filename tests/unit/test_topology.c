@@ -14,7 +14,7 @@
 #include "sim/engines/real/pin.h"
 #include "sim/engines/real/blas_core.h"
 #include "sim/engines/real/topology.h"
-#include "sim/util.h"
+#include "base/util.h"
 #include "tests/support/testing.h"
 
 #include <ctype.h>

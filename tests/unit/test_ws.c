@@ -4,8 +4,8 @@
  * the minimum (3S in, S out) when the matrices fit, and out of core exactly
  * when its order's working set fits the cache (Table 5.1's 8.00 GiB). */
 #include "policies/deque.h"
+#include "base/util.h"
 #include "policies/registry.h"
-#include "sim/util.h"
 #include "tests/support/testing.h"
 #include "workloads/workload.h"
 

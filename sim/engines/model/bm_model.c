@@ -1,9 +1,9 @@
 /* sim/engines/model/bm_model.c — Beaumont and Marchal's event-driven model of
  * demand-driven allocation (bm_model.h): a min-heap of workers' requests
- * keyed by (time they ask, random tag) (sim/evheap.h). */
+ * keyed by (time they ask, random tag) (base/evheap.h). */
 #include "sim/engines/model/bm_model.h"
-#include "sim/evheap.h"
-#include "sim/util.h"
+#include "base/evheap.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <stdlib.h>

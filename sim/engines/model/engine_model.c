@@ -3,8 +3,8 @@
  * callback waits in a slot until then, so the runtime is never called back
  * from inside exec/transfer/timer (sim/engine.h). */
 #include "sim/engines/model/engine_model.h"
-#include "sim/evheap.h"
-#include "sim/util.h"
+#include "base/evheap.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 

@@ -2,8 +2,8 @@
  * prepared as SimGrid's (the same platform file, timing table and runtime
  * costs) and executed on the free-network event loop (engine_model.h). */
 #include "sim/engines/model/engine_model.h"
+#include "base/util.h"
 #include "sim/run.h"
-#include "sim/util.h"
 
 #include <string.h>
 

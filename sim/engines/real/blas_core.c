@@ -9,7 +9,7 @@
  * the next: a table timed with one choice says nothing of a run made with
  * another. */
 #include "sim/engines/real/blas_core.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <cblas.h>
 #include <stdio.h>

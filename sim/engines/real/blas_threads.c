@@ -16,7 +16,7 @@
  * thread per call and refuses a sequential build when two or more threads
  * would call it. */
 #include "sim/engines/real/blas_threads.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <cblas.h>
 

@@ -43,10 +43,10 @@
 #include "sim/engines/real/engine_gpu.h"
 #endif
 #include "sim/engines/real/machine.h"
+#include "base/util.h"
 #include "sim/engines/real/numeric.h"
 #include "sim/engines/real/pin.h"
 #include "sim/engines/real/run_real.h"
-#include "sim/util.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

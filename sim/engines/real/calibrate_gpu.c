@@ -8,10 +8,10 @@
  * Kernels: back to back (so that the GPU is at its working clocks) between
  * CUDA events, the restoring of their inputs timed apart and taken off. */
 #include "sim/engines/real/calibrate_gpu.h"
+#include "base/util.h"
 #include "sim/engines/real/calibrate_run.h"
 #include "sim/engines/real/numeric_gpu.h"
 #include "sim/engines/real/pin.h"
-#include "sim/util.h"
 
 #include <gsl/gsl_fit.h>
 #include <gsl/gsl_sort.h>

@@ -11,10 +11,10 @@
  * threads. The caller sizes the sample DAG so that its
  * matrices exceed the caches (hs_calibrate_cache_bytes). */
 #include "sim/engines/real/calibrate_run.h"
+#include "base/util.h"
 #include "sim/engines/real/pin.h"
 #include "sim/engines/real/run_real.h"
 #include "sim/engines/real/topology.h"
-#include "sim/util.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>

@@ -17,10 +17,10 @@
  * so that a worker is one core, as in the model, and a run does not depend
  * on where the operating system moves its threads. */
 #include "sim/engines/real/engine.h"
+#include "base/util.h"
 #include "sim/engines/real/engine_gpu.h"
 #include "sim/engines/real/pin.h"
 #include "sim/engines/real/topology.h"
-#include "sim/util.h"
 
 #include <math.h>
 #include <pthread.h>

@@ -5,8 +5,8 @@
  * completed operations back in order. Each GPU holds a copy of every datum,
  * so that a transfer is one cudaMemcpyAsync between fixed buffers. */
 #include "sim/engines/real/engine_gpu.h"
+#include "base/util.h"
 #include "sim/engines/real/numeric_gpu.h"
-#include "sim/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,10 +1,10 @@
 /* sim/engines/real/machine.c — reading and writing machine descriptions, and the
  * platform they give (see machine.h). */
 #include "sim/engines/real/machine.h"
-#include "sim/buf.h"
-#include "platforms/inputfile.h"
+#include "base/buf.h"
+#include "base/inputfile.h"
 #include "sim/outfile.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

@@ -12,8 +12,9 @@
  * regenerated for the residual instead of being kept; the Cholesky matrix is
  * symmetric with n added to its diagonal, hence positive definite. */
 #include "sim/engines/real/numeric_la.h"
-#include "sim/params.h"
-#include "sim/util.h"
+#include "base/params.h"
+#include "base/rng.h"
+#include "base/util.h"
 
 #include <cblas.h>
 #include <float.h>
@@ -27,10 +28,7 @@ double hs_numeric_hashed(unsigned matrix, long r, long c)
 {
     unsigned long long z = ((unsigned long long)matrix << 58) ^ ((unsigned long long)r << 29) ^
                            (unsigned long long)c;
-    z += 0x9E3779B97F4A7C15ULL;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    z ^= z >> 31;
+    z = hs_splitmix64_mix(z + HS_SPLITMIX_GAMMA);
     return (double)(z >> 11) * 0x1.0p-53;
 }
 

@@ -3,8 +3,8 @@
  * regenerated from their hash instead of being kept, and every check is
  * O(n²) with a deterministic vector x. */
 #include "sim/engines/real/blasx.h"
+#include "base/util.h"
 #include "sim/engines/real/numeric_la.h"
-#include "sim/util.h"
 
 #include <float.h>
 #include <math.h>

@@ -25,8 +25,8 @@
  * kernel by kernel; so y = A x (A regenerated), transformed by replaying
  * GESSM and SSSSM on its blocks in the algorithm's order, must equal U x. */
 #include "sim/engines/real/blasx.h"
+#include "base/util.h"
 #include "sim/engines/real/numeric_la.h"
-#include "sim/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* sim/engines/real/pin.c — pinning threads to cores (see pin.h), with hwloc:
  * the cores are topology.c's, each kept as the set of its usable PUs. */
 #include "sim/engines/real/pin.h"
+#include "base/util.h"
 #include "sim/engines/real/topology.h"
-#include "sim/util.h"
 
 #include <stdlib.h>
 

@@ -11,7 +11,7 @@
 #include "sim/engines/real/run_real.h"
 #include "sim/costs.h"
 #include "sim/sched.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <stdlib.h>

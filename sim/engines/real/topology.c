@@ -8,7 +8,7 @@
  * four, LeakSanitizer's scan of a measured run's exit crashed on a stale
  * dynamic-TLS block (gcc 12's libsanitizer: "Tracer caught signal 11"). */
 #include "sim/engines/real/topology.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -13,7 +13,7 @@
  * back to the pool. Runners are daemons; the main actor starts the runtime
  * and waits until the runtime says it has finished, which ends the run. */
 #include "sim/engines/simgrid/engine_simgrid.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>

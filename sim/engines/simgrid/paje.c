@@ -7,8 +7,8 @@
  * containers go with them, and so do the topology links (PajeStartLink /
  * PajeEndLink pairs, by key) that touch one. */
 #include "sim/engines/simgrid/paje.h"
+#include "base/util.h"
 #include "sim/outfile.h"
-#include "sim/util.h"
 
 #include <errno.h>
 #include <stdio.h>

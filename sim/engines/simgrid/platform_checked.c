@@ -12,9 +12,9 @@
  * test_platform_checked fails when a shipped file no longer matches it. */
 #define _DEFAULT_SOURCE /* DT_* */
 #include "sim/engines/simgrid/platform_checked.h"
-#include "platforms/inputfile.h"
+#include "base/inputfile.h"
+#include "base/util.h"
 #include "sim/outfile.h"
-#include "sim/util.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>

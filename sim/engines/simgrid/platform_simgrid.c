@@ -2,9 +2,9 @@
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "sim/engines/simgrid/platform_simgrid.h"
 #include "sim/engines/simgrid/platform_checked.h"
-#include "platforms/inputfile.h"
+#include "base/inputfile.h"
 #include "sim/hostmap.h"
-#include "sim/util.h"
+#include "base/util.h"
 
 #include <stdbool.h>
 #include <errno.h>

@@ -2,11 +2,11 @@
  * needs (platform file, timing table, runtime costs), shared with the model
  * engine, and the SimGrid engine kind, which runs it in SimGrid. */
 #include "sim/run.h"
+#include "base/util.h"
 #include "sim/engines/simgrid/engine_simgrid.h"
 #include "sim/engines/simgrid/paje.h"
 #include "sim/engines/simgrid/platform_simgrid.h"
 #include "sim/outfile.h"
-#include "sim/util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
-/* sim/buf.c — the growable text buffer. */
-#include "sim/buf.h"
-#include "platforms/inputfile.h"
-#include "sim/util.h"
+/* base/buf.c — the growable text buffer. */
+#include "base/buf.h"
+#include "base/inputfile.h"
+#include "base/util.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* sim/params.h — "name:key=value,key=value" specifications and their documented
+/* base/params.h — "name:key=value,key=value" specifications and their documented
  * parameters. Policies, workloads and parametric platforms all describe their
  * parameters with a table of struct hs_param; hs_spec_check validates a parsed
  * spec against it (unknown keys, bad values, ranges) and fills in the defaults. */

@@ -1,4 +1,4 @@
-/* sim/util.h — small helpers shared by every hetsim library: checked allocation,
+/* base/util.h — small helpers shared by every hetsim library: checked allocation,
  * the "last error" message that the CLI prints on one line, and growable arrays. */
 #ifndef HS_UTIL_H
 #define HS_UTIL_H

@@ -1,8 +1,8 @@
-/* platforms/datadir.c — finding shipped data files: the variable's folder,
+/* base/datadir.c — finding shipped data files: the variable's folder,
  * the installed tree relative to the executable, the source tree, the
  * configured install prefix. */
 #define _DEFAULT_SOURCE /* realpath */
-#include "platforms/datadir.h"
+#include "base/datadir.h"
 
 #include <limits.h>
 #include <stdio.h>

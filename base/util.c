@@ -1,5 +1,5 @@
-/* sim/util.c — checked allocation, the last-error buffer and number parsing. */
-#include "sim/util.h"
+/* base/util.c — checked allocation, the last-error buffer and number parsing. */
+#include "base/util.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,9 +1,9 @@
-/* platforms/inputfile.h — reading what the user gives hetsim: input files are
+/* base/inputfile.h — reading what the user gives hetsim: input files are
  * opened only if they are regular files (a FIFO, a device such as /dev/zero
  * or a folder would block, never end or fail late) and read only up to a
  * bound; JSON documents are parsed strictly (a key given twice in an object
  * is an error: cJSON would keep the first silently). It sits in the lowest
- * library, hetsim_platforms, so that every reader can use it. */
+ * library, hetsim_base, so that every reader can use it. */
 #ifndef HS_INPUTFILE_H
 #define HS_INPUTFILE_H
 

@@ -1,4 +1,4 @@
-/* sim/evheap.h — a binary min-heap of events keyed by (time, tag), for the
+/* base/evheap.h — a binary min-heap of events keyed by (time, tag), for the
  * event loops that are not SimGrid's: the free-network model engine
  * (sim/engines/model) and Beaumont and Marchal's request-level model. The tag
  * breaks ties between simultaneous events: a sequence number gives them in

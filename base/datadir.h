@@ -1,4 +1,4 @@
-/* platforms/datadir.h — where shipped data lives (platforms and timing tables,
+/* base/datadir.h — where shipped data lives (platforms and timing tables,
  * studies). Each kind of data is looked up, in order, in the folder its
  * environment variable names ($HETSIM_DATADIR for platforms, $HETSIM_STUDYDIR
  * for studies), in the installed tree relative to the running executable

@@ -1,6 +1,6 @@
-/* sim/params.c — parsing and validation of "name:key=value,…" specifications. */
-#include "sim/params.h"
-#include "sim/util.h"
+/* base/params.c — parsing and validation of "name:key=value,…" specifications. */
+#include "base/params.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <stdio.h>

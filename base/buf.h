@@ -1,4 +1,4 @@
-/* sim/buf.h — a growable text buffer (printf-style appends), used to
+/* base/buf.h — a growable text buffer (printf-style appends), used to
  * build CSV rows, gnuplot scripts and tables. */
 #ifndef HS_BUF_H
 #define HS_BUF_H
@@ -19,7 +19,7 @@ const char *hs_buf_str(struct hs_buf *b);
 char *hs_buf_take(struct hs_buf *b);
 void hs_buf_reset(struct hs_buf *b);
 /* Append the whole file at path, a regular file of at most HS_INPUT_MAX_BYTES
- * (platforms/inputfile.h); -1 with hs_fail ("PATH: why"). */
+ * (base/inputfile.h); -1 with hs_fail ("PATH: why"). */
 int hs_buf_read_file(struct hs_buf *b, const char *path);
 void hs_buf_free(struct hs_buf *b);
 

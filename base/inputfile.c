@@ -1,6 +1,6 @@
-/* platforms/inputfile.c — opening and reading input files safely, and strict
+/* base/inputfile.c — opening and reading input files safely, and strict
  * JSON parsing (inputfile.h). */
-#include "platforms/inputfile.h"
+#include "base/inputfile.h"
 
 #include <errno.h>
 #include <fcntl.h>

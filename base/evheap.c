@@ -1,6 +1,6 @@
-/* sim/evheap.c — the min-heap of events of evheap.h. */
-#include "sim/evheap.h"
-#include "sim/util.h"
+/* base/evheap.c — the min-heap of events of evheap.h. */
+#include "base/evheap.h"
+#include "base/util.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
