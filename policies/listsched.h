@@ -21,7 +21,7 @@
 #ifndef HS_LISTSCHED_H
 #define HS_LISTSCHED_H
 
-#include "policies/policy.h"
+#include "sim/policy.h"
 #include "policies/timeline.h"
 
 #include <stdbool.h>

@@ -5,7 +5,7 @@
 #ifndef HS_POLICY_REGISTRY_H
 #define HS_POLICY_REGISTRY_H
 
-#include "policies/policy.h"
+#include "sim/policy.h"
 
 extern const struct hs_policy hs_policy_eager;
 extern const struct hs_policy hs_policy_random;

@@ -3,7 +3,7 @@
 #ifndef HS_WS_H
 #define HS_WS_H
 
-#include "policies/policy.h"
+#include "sim/policy.h"
 
 int hs_ws_init(struct hs_sched *s);
 void hs_ws_push(struct hs_sched *s, struct hs_task *t);

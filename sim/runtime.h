@@ -8,13 +8,13 @@
 
 #include "platforms/perfmodel.h"
 #include "base/params.h"
-#include "policies/policy.h"
 #include "sim/coherence.h"
 #include "sim/costs.h"
 #include "sim/dag.h"
 #include "sim/engine.h"
 #include "sim/gpucache.h"
 #include "sim/platform.h"
+#include "sim/policy.h"
 
 #include <gsl/gsl_rng.h>
 #include <stdbool.h>

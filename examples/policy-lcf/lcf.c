@@ -8,9 +8,9 @@
  *   cmake -S . -B build -DCMAKE_PREFIX_PATH=<hetsim prefix> && cmake --build build
  * and run it:
  *   hetsim run -s ./build/liblcf.so:cost=mean -w cholesky:n=4096,nb=512 */
-#include "policies/policy.h" /* struct hs_policy, HS_POLICY_ABI */
-#include "base/util.h"        /* hs_xmalloc & co., hs_fail */
-#include "sim/sched.h"       /* the runtime's read-only view */
+#include "sim/policy.h" /* struct hs_policy, HS_POLICY_ABI */
+#include "base/util.h"  /* hs_xmalloc & co., hs_fail */
+#include "sim/sched.h"  /* the runtime's read-only view */
 
 #include <math.h>
 #include <stdlib.h>

@@ -9,7 +9,7 @@
 #include <cjson/cJSON.h>
 #include <stdbool.h>
 
-#include "policies/policy.h"
+#include "sim/policy.h"
 #include "sim/dag.h"
 #include "sim/run.h"
 

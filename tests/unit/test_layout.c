@@ -3,7 +3,8 @@
  * by the table "Folders and the includes they may make" of docs/layout.md
  * (a folder may include itself and the entries of its row: a folder, or one
  * header). A file belongs to the longest folder of the table that holds it,
- * so sim/engines/simgrid/ is not sim/. */
+ * so sim/engines/simgrid/ is not sim/. The arrows the includes draw between
+ * folders make no cycle. */
 #include "base/util.h"
 #include "tests/support/testing.h"
 
@@ -26,6 +27,9 @@ struct table {
     struct row rows[MAX_FOLDERS];
     int n;
 };
+
+/* arrow[a][b]: a file of folder a includes a header of folder b (a != b) */
+static bool arrow[MAX_FOLDERS][MAX_FOLDERS];
 
 /* The backquoted items of a table cell, in order. */
 static int cell_items(const char *cell, size_t len, char items[][64], int max)
@@ -106,6 +110,9 @@ static int check_file(const struct table *t, const char *rel, long *includes)
         char header[256];
         snprintf(header, sizeof header, "%.*s", (int)(q - h), h);
         ++*includes;
+        const struct row *to = owner(t, header);
+        if (to && to != from)
+            arrow[from - t->rows][to - t->rows] = true;
         if (!allowed(t, from, header)) {
             fprintf(stderr, "\n%s includes %s: not allowed for %s (docs/layout.md)", rel, header,
                     from->folder);
@@ -171,8 +178,9 @@ static void test_table(void)
     const struct row *pol = owner(&t, "policies/heft.c"), *an = owner(&t, "analysis/plot.c");
     CU_ASSERT_STRING_EQUAL(sim->folder, "sim/");
     CU_ASSERT_STRING_EQUAL(sg->folder, "sim/engines/simgrid/");
-    CU_ASSERT_TRUE(allowed(&t, sim, "policies/policy.h"));
-    CU_ASSERT_FALSE(allowed(&t, sim, "policies/heft.h"));     /* one header, not the folder */
+    CU_ASSERT_FALSE(allowed(&t, sim, "policies/heft.h")); /* the runtime sees sim/policy.h alone */
+    CU_ASSERT_FALSE(allowed(&t, sim, "policies/registry.h"));
+    CU_ASSERT_TRUE(allowed(&t, pol, "sim/policy.h"));
     CU_ASSERT_FALSE(allowed(&t, sim, "sim/engines/simgrid/engine_simgrid.h")); /* the runtime never sees an engine */
     CU_ASSERT_FALSE(allowed(&t, pol, "sim/engines/simgrid/engine_simgrid.h")); /* nor does a policy */
     CU_ASSERT_FALSE(allowed(&t, an, "cli/cli.h"));            /* the command is on top */
@@ -198,11 +206,50 @@ static void test_every_include(void)
     CU_ASSERT_TRUE(files > 200 && includes > 500); /* the walk saw the tree */
 }
 
+/* Depth-first search from folder i; state 1: on the path, 2: done. Prints
+ * the folders of a cycle found, from the innermost back out. */
+static bool cycle_from(const struct table *t, int i, int *state)
+{
+    state[i] = 1;
+    for (int j = 0; j < t->n; j++)
+        if (arrow[i][j] && (state[j] == 1 || (state[j] == 0 && cycle_from(t, j, state)))) {
+            fprintf(stderr, "\n%s includes %s (a cycle of folders)", t->rows[i].folder,
+                    t->rows[j].folder);
+            return true;
+        }
+    state[i] = 2;
+    return false;
+}
+
+static void test_no_cycle(void)
+{
+    struct table t;
+    load(&t);
+    memset(arrow, 0, sizeof arrow);
+    long files = 0, includes = 0;
+    for (int i = 0; i < t.n; i++)
+        if (!strchr(t.rows[i].folder, '/') || strchr(t.rows[i].folder, '/')[1] == '\0')
+            walk(&t, t.rows[i].folder, &files, &includes);
+    int state[MAX_FOLDERS] = {0}, cycles = 0;
+    for (int i = 0; i < t.n; i++)
+        if (state[i] == 0)
+            cycles += cycle_from(&t, i, state);
+    CU_ASSERT_EQUAL(cycles, 0);
+    /* the arrows the rule forbids: base/ uses no folder, sim/ no policy */
+    const struct row *base = owner(&t, "base/util.c"), *sim = owner(&t, "sim/runtime.c");
+    const struct row *pol = owner(&t, "policies/heft.c");
+    for (int j = 0; j < t.n; j++)
+        CU_ASSERT_FALSE(arrow[base - t.rows][j]);
+    CU_ASSERT_FALSE(arrow[sim - t.rows][pol - t.rows]);
+    CU_ASSERT_TRUE(arrow[pol - t.rows][sim - t.rows]); /* the walk saw the arrows */
+}
+
 int main(void)
 {
     const CU_TestInfo tests[] = {
         {"the table of docs/layout.md", test_table},
         {"every include follows it", test_every_include},
+        {"no cycle between folders", test_no_cycle},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("layout", tests);

@@ -8,7 +8,7 @@
  * own Idgraf file without a timing table under dmda, whose prefetches add
  * transfers while one completes (a use-after-free in datamove.c once: a
  * segfault at every run). */
-#include "policies/policy.h"
+#include "sim/policy.h"
 #include "base/util.h"
 #include "sim/sched.h"
 #include "tests/support/testing.h"

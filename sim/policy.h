@@ -1,4 +1,4 @@
-/* policies/policy.h — the scheduling policy interface, modelled on StarPU's
+/* sim/policy.h — the scheduling policy interface, modelled on StarPU's
  * policies: a struct of callbacks, one file per policy. A policy sees the
  * runtime only through the read-only view of sim/sched.h (estimates, data
  * location, worker availability, the clock, a seeded random stream); it never
