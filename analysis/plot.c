@@ -100,11 +100,21 @@ static bool new_curve(const struct hs_groups *gs, int g, int nby)
     return g == 0;
 }
 
+/* A curve's name in the key: with one --by column its value alone (the
+ * key is titled by the column), else "key=value key=value". */
 static char *curve_label(const struct hs_csv *csv, const struct hs_groups *gs, int g, int nby)
 {
+    if (nby == 1)
+        return hs_xstrdup(gs->g[g].values[0]);
     struct hs_groups curve = *gs;
     curve.nby = nby;
     return hs_group_label(csv, &curve, g);
+}
+
+/* How a metric column reads on an axis: its unit where it has one. */
+static const char *metric_name(const char *column)
+{
+    return strcmp(column, "gflops") == 0 ? "GFlop/s" : column;
 }
 
 /* A comparison plot's point: group g's stat against the versus curve at
@@ -205,7 +215,11 @@ static double largest(const struct figure *f)
 static void labels(struct hs_buf *b, const struct hs_plot_opts *o, struct hs_unit u)
 {
     struct hs_buf t = {0};
-    hs_buf_printf(&t, "%s against %s", o->y, o->x);
+    if (o->stat) /* a comparison: what the y axis shows is not the metric itself */
+        hs_buf_printf(&t, "%s %s against %s=%s%s, by %s", o->y, strcmp(o->stat, "ratio") == 0 ? "ratio" : "gain",
+                      o->versus[0].key, o->versus[0].value, o->nversus > 1 ? ", …" : "", o->x);
+    else
+        hs_buf_printf(&t, "%s against %s", o->y, o->x);
     hs_buf_add(b, "set title ");
     hs_gnuplot_quote(b, o->title ? o->title : hs_buf_str(&t));
     hs_buf_reset(&t);
@@ -214,7 +228,7 @@ static void labels(struct hs_buf *b, const struct hs_plot_opts *o, struct hs_uni
         hs_buf_printf(&y, "%s %s against %s=%s%s", o->y, strcmp(o->stat, "ratio") == 0 ? "ratio" : "gain (%)",
                       o->versus[0].key, o->versus[0].value, o->nversus > 1 ? ", …" : "");
     else
-        hs_buf_printf(&y, "%s (mean, %s)", o->y, o->sd ? "sd" : "95% CI");
+        hs_buf_printf(&y, "%s (mean, %s)", metric_name(o->y), o->sd ? "sd" : "95% CI");
     hs_unit_label(&t, o->ylabel ? o->ylabel : hs_buf_str(&y), u);
     hs_buf_add(b, "\nset xlabel ");
     hs_gnuplot_quote(b, o->xlabel ? o->xlabel : o->x);
@@ -285,8 +299,8 @@ static void categorical_axis(struct hs_buf *b, const struct figure *f)
         hs_buf_add(b, "set xtics rotate by -35\n");
 }
 
-/* Data block $NAME<k> of curve k's points (x y [bar]); false if it has none. */
-static bool block(struct hs_buf *b, const char *name, int k, const struct point *p, int n, double div)
+/* Data block $NAME<k> of curve k's points (x + dx, y [bar]); false if it has none. */
+static bool block(struct hs_buf *b, const char *name, int k, const struct point *p, int n, double div, double dx)
 {
     bool any = false;
     for (int i = 0; i < n; i++) {
@@ -295,7 +309,7 @@ static bool block(struct hs_buf *b, const char *name, int k, const struct point 
         if (!any)
             hs_buf_printf(b, "$%s%d << EOD\n", name, k);
         any = true;
-        hs_buf_printf(b, "%.17g %.17g", p[i].x, p[i].y / div);
+        hs_buf_printf(b, "%.17g %.17g", p[i].x + dx, p[i].y / div);
         if (p[i].bar >= 0)
             hs_buf_printf(b, " %.17g", p[i].bar / div);
         hs_buf_add(b, "\n");
@@ -303,6 +317,52 @@ static bool block(struct hs_buf *b, const char *name, int k, const struct point 
     if (any)
         hs_buf_add(b, "EOD\n");
     return any;
+}
+
+/* The numeric x values, sorted, into v (nxs of them). */
+static void numeric_xs(const struct figure *f, double *v)
+{
+    for (int i = 0; i < f->nxs; i++)
+        hs_is_number(f->xs[i], &v[i]);
+    for (int i = 1; i < f->nxs; i++) /* already sorted as cells; as numbers to be sure */
+        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1], v[j - 1] = t;
+        }
+}
+
+/* How far curve k is moved sideways so that the error bars of curves at
+ * one x do not hide each other: the curves spread over 15% of the smallest
+ * gap between two x values (linear numeric axes with error bars only). */
+static double dodge(const struct hs_plot_opts *o, const struct figure *f, int k)
+{
+    bool bars = false;
+    for (int i = 0; i < f->npts && !bars; i++)
+        bars = f->pts[i].bar > 0;
+    if (!bars || !f->numeric || o->logx || f->ncurves < 2 || f->nxs < 2)
+        return 0;
+    double *v = hs_xmalloc((size_t)f->nxs * sizeof *v), gap = INFINITY;
+    numeric_xs(f, v);
+    for (int i = 1; i < f->nxs; i++)
+        gap = fmin(gap, v[i] - v[i - 1]);
+    free(v);
+    return isfinite(gap) && gap > 0 ? 0.15 * gap * ((double)k / (f->ncurves - 1) - 0.5) : 0;
+}
+
+/* A numeric x axis spans the data (not the next round tics: 0 to 9 for 1
+ * to 8), with a tic at each x value when they are few. */
+static void numeric_axis(struct hs_buf *b, const struct hs_plot_opts *o, const struct figure *f)
+{
+    hs_buf_add(b, "set autoscale xfix\n");
+    if (o->logx || f->nxs > 12)
+        return;
+    double *v = hs_xmalloc((size_t)(f->nxs + 1) * sizeof *v);
+    numeric_xs(f, v);
+    hs_buf_add(b, "set xtics (");
+    for (int i = 0; i < f->nxs; i++)
+        hs_buf_printf(b, "%s%.17g", i ? ", " : "", v[i]);
+    hs_buf_add(b, ")\n");
+    free(v);
 }
 
 /* The data blocks and the plot command: curves, their overlays, the published values. */
@@ -320,20 +380,26 @@ static void draw(struct hs_buf *b, const struct hs_csv *csv, const struct hs_gro
     /* long curve names would squeeze the plot: the key goes below it then */
     hs_buf_add(b, longest > 28 ? "set key outside below left Left reverse maxcols 2\n"
                                : "set key outside right top\n");
+    if (o->nby == 1) { /* the curves are named by their value: the key says of what */
+        hs_buf_add(b, "set key title ");
+        hs_gnuplot_quote(b, o->by[0]);
+        hs_buf_add(b, "\n");
+    }
     for (int k = 0; k < f->ncurves; k++) {
         char *label = curve_label(csv, gs, f->first_group[k], o->nby);
-        block(b, "c", k, f->pts, f->npts, u.div);
+        double dx = dodge(o, f, k);
+        block(b, "c", k, f->pts, f->npts, u.div, dx);
         hs_buf_printf(&plot, "%s$c%d using 1:2:3 with yerrorlines lt %d dt %d pt %d ps 0.8 title ",
                       k ? ", \\\n     " : "plot ", k, k + 1, hs_plot_dash_type(k), hs_plot_point_type(k));
         hs_gnuplot_quote(&plot, label);
-        if (block(b, "o", k, f->over, f->nover, u.div)) {
+        if (block(b, "o", k, f->over, f->nover, u.div, dx)) {
             struct hs_buf t = {0};
             hs_buf_printf(&t, "%s: %s", label, o->overlay);
             hs_buf_printf(&plot, ", \\\n     $o%d using 1:2 with lines lt %d dt 2 lw 1 title ", k, k + 1);
             hs_gnuplot_quote(&plot, hs_buf_str(&t));
             hs_buf_free(&t);
         }
-        if (block(b, "p", k, f->pub, f->npub, u.div))
+        if (block(b, "p", k, f->pub, f->npub, u.div, dx))
             hs_buf_printf(&plot, ", \\\n     $p%d using 1:2 with points lt %d pt 3 ps 2.2 lw 2 notitle", k, k + 1);
         free(label);
     }
@@ -399,6 +465,8 @@ static int plot_rows(const struct hs_csv *csv, const char *file, const struct hs
         labels(&b, o, u);
         if (!f.numeric)
             categorical_axis(&b, &f);
+        else
+            numeric_axis(&b, o, &f);
         draw(&b, csv, &gs, o, &f, u);
         rc = hs_gnuplot_run(hs_buf_str(&b), o->output, o->script);
     }

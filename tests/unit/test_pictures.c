@@ -183,6 +183,8 @@ static void test_comparison_plot(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(script, "$p0 << EOD\n2 30\nEOD\n"));
     CU_ASSERT_PTR_NULL(strstr(script, "\n2 70\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(script, "set ylabel 'makespan gain (%) against policy=a'"));
+    /* the title says what is drawn, not "makespan against gpus" */
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "set title 'makespan gain against policy=a, by gpus'"));
     free(script);
     unlink(image), free(image);
 
@@ -197,6 +199,37 @@ static void test_comparison_plot(void)
     script = script_of(sweep_csv, o, ".svg", &image);
     CU_ASSERT_EQUAL(block_points(script, "$c0", x, y, 4), 1);
     CU_ASSERT(x[0] == 1 && fabs(y[0] - 0.8) < 1e-12);
+    free(script);
+    unlink(image), free(image);
+}
+
+/* Readable by someone who did not write the CSV: one --by column names the
+ * curves by their values under a key titled by the column ('a', not
+ * 'policy=a'); gflops reads GFlop/s; a numeric x axis spans 1 to 8 with a
+ * tic at each value (not 0 to 9); with error bars the curves move apart
+ * sideways, by hand 0.15 × the smallest gap (1) × (k / (curves - 1) - 0.5):
+ * -0.075 and +0.075, so that their bars at one x do not hide each other. */
+static void test_readable_plot(void)
+{
+    static const char *table = "key,instance,rep,seed,policy,gpus,status,gflops\n"
+                               "1,1,0,1,a,1,ok,10\n1,1,1,2,a,1,ok,12\n2,2,0,1,a,2,ok,20\n2,2,1,2,a,2,ok,22\n"
+                               "3,3,0,1,a,8,ok,40\n3,3,1,2,a,8,ok,44\n"
+                               "4,1,0,1,b,1,ok,11\n4,1,1,2,b,1,ok,13\n5,2,0,1,b,2,ok,21\n5,2,1,2,b,2,ok,23\n"
+                               "6,3,0,1,b,8,ok,41\n6,3,1,2,b,8,ok,45\n";
+    char *by[] = {"policy"}, *image;
+    struct hs_plot_opts o = {.x = "gpus", .y = "gflops", .by = by, .nby = 1};
+    char *script = script_of(table, o, ".svg", &image);
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "set key title 'policy'"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "title 'a'"));
+    CU_ASSERT_PTR_NULL(strstr(script, "policy=a"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "set ylabel 'GFlop/s (mean, 95% CI)'"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "set autoscale xfix"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "set xtics (1, 2, 8)"));
+    double x[4], y[4];
+    CU_ASSERT_EQUAL(block_points(script, "$c0", x, y, 4), 3);
+    CU_ASSERT(fabs(x[0] - 0.925) < 1e-12 && fabs(x[2] - 7.925) < 1e-12 && fabs(y[0] - 11) < 1e-12);
+    CU_ASSERT_EQUAL(block_points(script, "$c1", x, y, 4), 3);
+    CU_ASSERT(fabs(x[0] - 1.075) < 1e-12 && fabs(y[0] - 12) < 1e-12);
     free(script);
     unlink(image), free(image);
 }
@@ -296,6 +329,7 @@ int main(void)
         {"published values beside their curve", test_published_points},
         {"a comparison plot: gains against one curve", test_comparison_plot},
         {"categorical tics without their shared text", test_categorical_tics},
+        {"readable: curve names, units, x axis, bars apart", test_readable_plot},
         {"tables sort numbers in texts as numbers", test_tables_sort_numbers},
         {"Gantt: no box vanishes, idle row, legend", test_gantt},
         {"Paje: no unused containers", test_paje_without_unused_containers},
