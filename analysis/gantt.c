@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WIDTH 1200   /* pixels */
-#define PLOT_PX 1000 /* about the width of the time axis in pixels */
+#define WIDTH 1200   /* pixels, by default */
+#define MARGIN_PX 200 /* the picture's width less its time axis, about */
 
 static const char *str(const cJSON *o, const char *key)
 {
@@ -91,7 +91,7 @@ static int row_of(const struct rows *r, const char *key, bool by_node)
 }
 
 static void axes(struct hs_buf *b, const struct rows *r, const cJSON *record, const char *title,
-                 struct hs_unit u)
+                 struct hs_unit u, double from, double to)
 {
     const cJSON *in = cJSON_GetObjectItemCaseSensitive(record, "inputs");
     const cJSON *res = cJSON_GetObjectItemCaseSensitive(record, "results");
@@ -100,8 +100,8 @@ static void axes(struct hs_buf *b, const struct rows *r, const cJSON *record, co
                   str(in, "platform"), num(res, "makespan") / u.div, u.name);
     hs_buf_add(b, "set title ");
     hs_gnuplot_quote(b, title ? title : hs_buf_str(&t));
-    hs_buf_printf(b, "\nset xlabel 'time (%s)'\nset yrange [-0.7:%g]\nset xrange [0:*]\nset ytics (", u.name,
-                  r->nrows - 0.3);
+    hs_buf_printf(b, "\nset xlabel 'time (%s)'\nset yrange [-0.7:%g]\nset xrange [%.9g:%.9g]\nset ytics (", u.name,
+                  r->nrows - 0.3, from / u.div, to / u.div);
     bool first = true;
     for (int i = 0; i < r->n; i++) {
         if (r->row[i] == 0 && r->nidle)
@@ -127,6 +127,16 @@ static void axes(struct hs_buf *b, const struct rows *r, const cJSON *record, co
 }
 
 /* A box centred on (s+e)/2 at height y, at least a pixel wide. */
+/* The window drawn, in seconds: boxes wholly outside it are left out. */
+struct window {
+    double from, to;
+};
+
+static bool outside(const struct window *w, double s, double e)
+{
+    return e < w->from || s > w->to;
+}
+
 static void box(struct hs_buf *b, double s, double e, double y, double half_height, double min_half)
 {
     hs_buf_printf(b, "%.9g %g %.9g %g\n", (s + e) / 2, y, fmax((e - s) / 2, min_half), half_height);
@@ -134,7 +144,7 @@ static void box(struct hs_buf *b, double s, double e, double y, double half_heig
 
 /* One data block per kernel ($k0, …): x y dx dy of each box, in the unit u. */
 static int task_blocks(struct hs_buf *b, struct hs_buf *plot, const struct rows *r, const cJSON *tasks,
-                       struct hs_unit u, double min_half)
+                       struct hs_unit u, double min_half, const struct window *w)
 {
     const char **kernels = NULL;
     int nk = 0;
@@ -142,7 +152,7 @@ static int task_blocks(struct hs_buf *b, struct hs_buf *plot, const struct rows 
     const cJSON *t;
     cJSON_ArrayForEach(t, tasks)
     {
-        bool seen = false;
+        bool seen = outside(w, num(t, "start"), num(t, "end")); /* a kernel not in the window: no key entry */
         for (int k = 0; k < nk && !seen; k++)
             seen = strcmp(kernels[k], str(t, "kernel")) == 0;
         if (!seen) {
@@ -155,7 +165,7 @@ static int task_blocks(struct hs_buf *b, struct hs_buf *plot, const struct rows 
         cJSON_ArrayForEach(t, tasks)
         {
             int y = row_of(r, str(t, "worker"), false);
-            if (y >= 0 && strcmp(str(t, "kernel"), kernels[k]) == 0)
+            if (y >= 0 && strcmp(str(t, "kernel"), kernels[k]) == 0 && !outside(w, num(t, "start"), num(t, "end")))
                 box(b, num(t, "start") / u.div, num(t, "end") / u.div, y, 0.26, min_half);
         }
         hs_buf_add(b, "EOD\n");
@@ -169,7 +179,7 @@ static int task_blocks(struct hs_buf *b, struct hs_buf *plot, const struct rows 
 
 /* Transfers into (in) or out of (!in) a worker's own memory. */
 static void transfer_block(struct hs_buf *b, struct hs_buf *plot, const struct rows *r, const cJSON *xfers,
-                           bool in, struct hs_unit u, double min_half)
+                           bool in, struct hs_unit u, double min_half, const struct window *w)
 {
     hs_buf_printf(b, "$%s << EOD\n", in ? "tin" : "tout");
     const cJSON *x;
@@ -177,7 +187,7 @@ static void transfer_block(struct hs_buf *b, struct hs_buf *plot, const struct r
     cJSON_ArrayForEach(x, xfers)
     {
         int y = row_of(r, str(x, in ? "dst" : "src"), true);
-        if (y >= 0) {
+        if (y >= 0 && !outside(w, num(x, "start"), num(x, "end"))) {
             box(b, num(x, "start") / u.div, num(x, "end") / u.div, y + (in ? 0.34 : -0.34), 0.06, min_half);
             n++;
         }
@@ -188,8 +198,7 @@ static void transfer_block(struct hs_buf *b, struct hs_buf *plot, const struct r
                   in ? "transfer in (above)" : "transfer out (below)");
 }
 
-int hs_plot_gantt(const cJSON *record, const char *file, const char *output, const char *title,
-                  const char *script)
+int hs_plot_gantt(const cJSON *record, const char *file, const char *output, const struct hs_gantt_opts *o)
 {
     const cJSON *ev = cJSON_GetObjectItemCaseSensitive(record, "events");
     const cJSON *tasks = cJSON_GetObjectItemCaseSensitive(ev, "tasks");
@@ -201,20 +210,27 @@ int hs_plot_gantt(const cJSON *record, const char *file, const char *output, con
         return hs_fail("%s has no workers: is it a run record?", file);
     }
     double makespan = num(cJSON_GetObjectItemCaseSensitive(record, "results"), "makespan");
-    struct hs_unit u = hs_unit_for("time", makespan);
-    double min_half = makespan / u.div / PLOT_PX / 2; /* half a pixel */
+    struct window w = {o->from, o->to > 0 ? o->to : makespan};
+    if (!(w.to > w.from)) {
+        rows_free(&r);
+        return hs_fail("%s: the window from %g s to %g s is empty (the makespan is %g s)", file, w.from, w.to,
+                       makespan);
+    }
+    int width = o->width > 0 ? o->width : WIDTH;
+    struct hs_unit u = hs_unit_for("time", w.to - w.from);
+    double min_half = (w.to - w.from) / u.div / (width - MARGIN_PX) / 2; /* half a pixel */
     struct hs_buf b = {0}, plot = {0};
     int height = 150 + 30 * r.nrows;
-    int rc = hs_gnuplot_preamble(&b, output, WIDTH, height < 360 ? 360 : height);
+    int rc = hs_gnuplot_preamble(&b, output, width, height < 360 ? 360 : height);
     if (!rc) {
-        axes(&b, &r, record, title, u);
-        if (!task_blocks(&b, &plot, &r, tasks, u, min_half))
+        axes(&b, &r, record, o->title, u, w.from, w.to);
+        if (!task_blocks(&b, &plot, &r, tasks, u, min_half, &w))
             hs_buf_add(&plot, "plot NaN notitle");
         const cJSON *xfers = cJSON_GetObjectItemCaseSensitive(ev, "transfers");
-        transfer_block(&b, &plot, &r, xfers, true, u, min_half);
-        transfer_block(&b, &plot, &r, xfers, false, u, min_half);
+        transfer_block(&b, &plot, &r, xfers, true, u, min_half, &w);
+        transfer_block(&b, &plot, &r, xfers, false, u, min_half, &w);
         hs_buf_printf(&b, "%s\n", hs_buf_str(&plot));
-        rc = hs_gnuplot_run(hs_buf_str(&b), output, script);
+        rc = hs_gnuplot_run(hs_buf_str(&b), output, o->script);
     }
     hs_buf_free(&b);
     hs_buf_free(&plot);

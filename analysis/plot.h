@@ -47,8 +47,15 @@ int hs_plot_metric(const struct hs_csv *csv, const char *file, const struct hs_p
 /* Gantt chart: one row per worker, tasks coloured by kernel, transfers in
  * and out of a worker's own memory drawn in thin lanes on its row. -1 with
  * hs_fail when the record has no events. */
-int hs_plot_gantt(const cJSON *record, const char *file, const char *output, const char *title,
-                  const char *script);
+/* What a Gantt chart shows: the time window [from, to] in seconds (to <= 0:
+ * the makespan; the unit is chosen from the window's length) and the
+ * picture's width in pixels (0: 1200); its height follows the rows. */
+struct hs_gantt_opts {
+    const char *title, *script;
+    double from, to;
+    int width;
+};
+int hs_plot_gantt(const cJSON *record, const char *file, const char *output, const struct hs_gantt_opts *o);
 
 /* Does published value r belong on this plot (its metric at one point of one
  * curve)? Then *x is its x value and curve[b] its value of each --by column

@@ -34,10 +34,13 @@ static void plot_usage(FILE *out)
 static void gantt_usage(FILE *out)
 {
     fprintf(out,
-            "usage: hetsim gantt RUN.json [-o OUT.png|svg|pdf] [--title T] [--script FILE]\n"
+            "usage: hetsim gantt RUN.json [-o OUT.png|svg|pdf] [--from S] [--to S] [--width PX]\n"
+            "                    [--title T] [--script FILE]\n"
             "Draw the Gantt chart of a run recorded with `hetsim run --events -o RUN.json`: one\n"
             "row per worker, tasks coloured by kernel, transfers into (above) and out of (below)\n"
-            "the memory of each GPU on its row. Default output: RUN.png.\n");
+            "the memory of each GPU on its row. Default output: RUN.png.\n"
+            "  --from S, --to S  the time window drawn, in seconds (default: 0 to the makespan)\n"
+            "  --width PX        the picture's width in pixels (default 1200; 300 to 20000)\n");
 }
 
 /* COL=VALUE into a new pair of *kv (split at the first '=': values hold
@@ -153,23 +156,27 @@ static char *default_output(const char *input)
 
 int hs_cmd_gantt(int argc, char **argv)
 {
-    enum { O_TITLE = 256, O_SCRIPT };
+    enum { O_TITLE = 256, O_SCRIPT, O_FROM, O_TO, O_WIDTH };
     static const struct option opts[] = {
         {"output", required_argument, 0, 'o'}, {"title", required_argument, 0, O_TITLE},
-        {"script", required_argument, 0, O_SCRIPT}, {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0},
+        {"script", required_argument, 0, O_SCRIPT}, {"from", required_argument, 0, O_FROM},
+        {"to", required_argument, 0, O_TO},    {"width", required_argument, 0, O_WIDTH},
+        {"help", no_argument, 0, 'h'},          {0, 0, 0, 0},
     };
-    const char *output = NULL, *title = NULL, *script = NULL;
+    const char *output = NULL;
+    struct hs_gantt_opts go = {0};
     int c;
     optind = 1;
     while ((c = hs_getopt("gantt", argc, argv, "o:h", opts)) != -1) {
-        if (c == 'h') {
-            gantt_usage(stdout);
-            return HS_EXIT_OK;
+        switch (c) {
+        case 'h': gantt_usage(stdout); return HS_EXIT_OK;
+        case 'o': output = optarg; break;
+        case O_TITLE: go.title = optarg; break;
+        case O_SCRIPT: go.script = optarg; break;
+        case O_FROM: go.from = hs_opt_double("--from", optarg, 0, 1e12); break;
+        case O_TO: go.to = hs_opt_double("--to", optarg, 1e-15, 1e12); break;
+        case O_WIDTH: go.width = (int)hs_opt_long("--width", optarg, 300, 20000); break;
         }
-        output = c == 'o' ? optarg : output;
-        title = c == O_TITLE ? optarg : title;
-        script = c == O_SCRIPT ? optarg : script;
     }
     if (optind != argc - 1)
         hs_die(HS_EXIT_USAGE, "gantt: expected one run record (see `hetsim gantt --help`)");
@@ -178,7 +185,7 @@ int hs_cmd_gantt(int argc, char **argv)
     hs_output_require("gantt", "-o", out, false);
     cJSON *rec = read_record(file);
     int rc = rec ? 0 : HS_EXIT_USAGE;
-    if (!rc && hs_plot_gantt(rec, file, out, title, script))
+    if (!rc && hs_plot_gantt(rec, file, out, &go))
         rc = strncmp(hs_last_error(), "gnuplot", 7) == 0 ? HS_EXIT_FAIL : HS_EXIT_USAGE;
     if (rc)
         fprintf(stderr, "hetsim: %s\n", hs_last_error());

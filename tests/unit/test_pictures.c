@@ -292,6 +292,27 @@ static void test_gantt(void)
     CU_ASSERT_PTR_NULL(strstr(text, "border lc rgb 'white'"));
     CU_ASSERT(strstr(text, "title 'long'") && strstr(text, "title 'short'"));
     free(text), free(err);
+
+    /* a window and a width: 0.4 to 0.6 s is 200 ms, the unit ms; half a pixel of the 400 left
+       for the time axis of 600 is 0.25 ms; a task outside the window has no box nor key entry */
+    hs_test_write_file(rec, "{\"inputs\":{\"workload\":\"w\",\"policy\":\"p\",\"platform\":\"f\"},"
+                            "\"results\":{\"makespan\":1},"
+                            "\"workers\":[{\"name\":\"W0\",\"memory_node\":\"P0\"}],"
+                            "\"events\":{\"tasks\":[{\"worker\":\"W0\",\"kernel\":\"long\",\"start\":0,\"end\":1},"
+                            "{\"worker\":\"W0\",\"kernel\":\"short\",\"start\":0.5,\"end\":0.5000001},"
+                            "{\"worker\":\"W0\",\"kernel\":\"late\",\"start\":0.8,\"end\":0.9}],"
+                            "\"transfers\":[]}}");
+    snprintf(args, sizeof args, "gantt %s -o %s --script %s --from 0.4 --to 0.6 --width 600", rec, png, script);
+    CU_ASSERT_EQUAL(hs_test_cli(args, NULL, &err), 0);
+    CU_ASSERT_STRING_EQUAL(err, "");
+    text = hs_test_read_file(script);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "set xrange [400:600]"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "size 600,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n500.00005 0 0.25 0.26\n")); /* one worker: row 0 */
+    CU_ASSERT_PTR_NULL(strstr(text, "title 'late'"));
+    free(text), free(err);
+    snprintf(args, sizeof args, "gantt %s -o %s --from 0.6 --to 0.4", rec, png);
+    hs_test_bad_cli(args, "the window from 0.6 s to 0.4 s is empty");
     unlink(rec), unlink(png), unlink(script);
     free(rec), free(png), free(script);
 }
