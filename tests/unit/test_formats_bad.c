@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Write text to a file, then `hetsim dag WORKLOAD:file=PATH` on it. */
 static void bad_file(const char *workload, const char *text, const char *expect)
@@ -147,6 +148,35 @@ static void test_old_platform(void)
     free(pf);
 }
 
+/* SimGrid's complaints, as the installed SimGrid words them, reach the user
+ * (platform_simgrid.c recognises them by their text): a bad number, bad XML,
+ * an invalid model in <config> (xbt_die), a route to a link that does not
+ * exist (an exception). Never the fallback "SimGrid could not load it". */
+static void test_simgrid_wording(void)
+{
+    static const struct {
+        const char *body, *expect;
+    } cases[] = {
+        {"<host id=\"RAM\" speed=\"1f\"/>\n<host id=\"CPU0\" speed=\"abc\"/>", ":6: cannot parse number:abc"},
+        {"<host id=\"RAM\" speed=\"1f\"/>\n<hots id=\"CPU0\" speed=\"1Gf\"/>", ":6: Invalid XML"},
+        {"<host id=\"RAM\" speed=\"1f\"/>\n<host id=\"CPU0\" speed=\"1Gf\"/>\n<route src=\"RAM\" dst=\"CPU0\">"
+         "<link_ctn id=\"nowhere\"/></route>", "Link not found: nowhere"},
+        {NULL, "Model 'Banana' is invalid!"},
+    };
+    char *pf = hs_test_tmp(".xml"), args[1024], text[2048];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(text, sizeof text, "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                 "<platform version=\"4.1\">\n%s<zone id=\"z\" routing=\"Full\">\n%s\n</zone>\n</platform>\n",
+                 cases[i].body ? "" : "<config><prop id=\"network/model\" value=\"Banana\"/></config>\n",
+                 cases[i].body ? cases[i].body : "<host id=\"RAM\" speed=\"1f\"/>");
+        hs_test_write_file(pf, text);
+        snprintf(args, sizeof args, "platform %s", pf);
+        hs_test_bad_cli(args, cases[i].expect);
+    }
+    unlink(pf);
+    free(pf);
+}
+
 static void test_bad_host_map(void)
 {
     char args[2048], *map = hs_test_tmp(".hosts");
@@ -177,6 +207,7 @@ int main(void)
         {"bad SimGrid JSON DAG", test_bad_simgrid_json},
         {"files that are not regular", test_not_regular},
         {"bad host maps", test_bad_host_map},
+        {"SimGrid's complaints as the installed SimGrid words them", test_simgrid_wording},
         {"version-3 platform files", test_old_platform},
         CU_TEST_INFO_NULL,
     };
