@@ -71,7 +71,7 @@ static int widest_level(const int *level, int n, int depth)
 void hs_dag_stats(const struct hs_dag *dag, double speed, double bw, struct hs_dagstats *st,
                   int *levels)
 {
-    *st = (struct hs_dagstats){.tasks = dag->ntasks, .edges = dag->nedges};
+    *st = (struct hs_dagstats){.tasks = dag->ntasks, .edges = dag->nedges, .processors = dag->processors};
     double *cost = hs_xmalloc((size_t)(dag->ntasks ? dag->ntasks : 1) * sizeof(double));
     int *level = levels ? levels : hs_xmalloc((size_t)(dag->ntasks ? dag->ntasks : 1) * sizeof(int));
     for (int i = 0; i < dag->ntasks; i++)
@@ -93,4 +93,6 @@ void hs_dagstats_print(const struct hs_dagstats *st, FILE *out)
             st->depth, st->max_width);
     fprintf(out, "total_work: %.12g\ncritical_path: %.12g\nccr: %.12g\n", st->total_work,
             st->critical_path, st->ccr);
+    if (st->processors > 0)
+        fprintf(out, "processors: %d (the file's own)\n", st->processors);
 }

@@ -32,6 +32,7 @@
 
 struct hs_dagstats {
     int tasks, edges, depth, max_width;
+    int processors; /* the file's own processor count (0: none said) */
     double total_work;    /* seconds */
     double total_comm;    /* sum of the edges' bytes / bw, seconds */
     double critical_path; /* seconds */

@@ -72,6 +72,8 @@ struct hs_dag {
     char **kernels;
     int nproc_costs;   /* length of every task's proc_cost array (0 if unused) */
     double total_flops; /* LAWN-41 flops of the whole operation (0: sum of tasks) */
+    int processors;     /* the processors the file says it was made for (STG's second
+                           header field); 0: it says none */
     int *topo;         /* a topological order of task ids */
     bool finalized;
     /* private */

@@ -3,7 +3,9 @@
  * fair evaluation of multiprocessor scheduling algorithms", J. Scheduling
  * 5(5), 2002):
  *
- *   N                                  tasks, without the two dummies
+ *   N [P]                              tasks, without the two dummies; P, in
+ *                                      some files (the set's proto*.stg),
+ *                                      the processors it was made for
  *   id  time  npred  pred1 pred2 ...   one task per line, ids 0 .. N+1
  *   # comments (generator, "CP Length", "Optimal ...")
  *
@@ -84,6 +86,15 @@ static int read_stg(const char *path, double speed, struct hs_dag *dag)
     int rc = next_int(&s, "number of tasks", 100000000, &n);
     if (rc > 0)
         rc = hs_fail("%s: empty (an STG file starts with its number of tasks)", path);
+    /* the rest of the header line: the processor count, if any, and nothing else */
+    char *w = !rc && s.rest ? hs_next_word(&s.rest) : NULL;
+    long procs = 0;
+    if (w && (hs_parse_long(w, &procs) || procs < 1 || procs > 1000000))
+        rc = hs_fail("%s:%d: header field '%s' is not a number of processors (an integer in [1, 1000000])",
+                     path, s.lines.line, w);
+    if (!rc && w && (w = hs_next_word(&s.rest)))
+        rc = hs_fail("%s:%d: header field '%s': a header holds the number of tasks and at most the "
+                     "number of processors", path, s.lines.line, w);
     long *time = NULL;
     struct hs_edges e = {0};
     int ntasks = 0;
@@ -115,6 +126,7 @@ static int read_stg(const char *path, double speed, struct hs_dag *dag)
                                           (double)time[i] * speed, NULL, NULL};
         }
         rc = hs_build_plain(dag, path, t, ntasks, &e);
+        dag->processors = (int)procs;
         free(labels);
         free(t);
     }

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 
 static struct hs_dag *build(const char *fmt, const char *file)
@@ -170,7 +171,27 @@ static void test_stg(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
     CU_ASSERT_EQUAL(dag->tasks[task_named(dag, "53")].flops, 111 * 2e9); /* line "53 111 1 45" */
     CU_ASSERT_EQUAL(dep_bytes(dag, "45", "53"), 0);
+    CU_ASSERT_EQUAL(dag->processors, 0); /* robot.stg's header is its task count alone */
     hs_dag_free(dag);
+
+    /* the set's proto*.stg headers add the processor count ("473 4"): read and kept;
+       a third field, or a header disagreeing with the task lines, refused in one line */
+    char *f = hs_test_tmp(".stg");
+    hs_test_write_file(f, "2 4\n0 0 0\n1 5 1 0\n2 3 1 0\n3 0 2 1 2\n# proto-like, by hand\n");
+    snprintf(args, sizeof args, "dag stg:file=%s --stats", f);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "tasks: 4\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "critical_path: 5\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "processors: 4 (the file's own)\n"));
+    free(out);
+    hs_test_write_file(f, "2 4 7\n0 0 0\n");
+    hs_test_bad_cli(args, ":1: header field '7': a header holds the number of tasks and at most the number of processors");
+    hs_test_write_file(f, "2 x\n0 0 0\n");
+    hs_test_bad_cli(args, ":1: header field 'x' is not a number of processors");
+    hs_test_write_file(f, "2 4\n0 0 0\n1 5 1 0\n3 0 1 1\n");
+    hs_test_bad_cli(args, ":4: task id 3 where 2 was expected");
+    unlink(f);
+    free(f);
 }
 
 static void test_daggen_text(void)
