@@ -109,12 +109,12 @@ void hs_metrics_compute(const struct hs_sched *s, double makespan, struct hs_met
     m->flops = hs_dag_flops(hs_sched_dag(s));
     m->gflops = makespan > 0 ? m->flops / makespan / 1e9 : 0;
     m->cp_min = critical_path_min(s);
-    m->slr = m->cp_min > 0 ? makespan / m->cp_min : 0;
+    m->slr = m->cp_min > 0 ? makespan / m->cp_min : NAN; /* no cost on any path: n/a */
     m->cpic = critical_path_mean_comm(s);
-    m->slr_cpic = m->cpic > 0 ? makespan / m->cpic : 0;
+    m->slr_cpic = m->cpic > 0 ? makespan / m->cpic : NAN;
     m->sequential = sequential_time(s, &m->sequential_worker);
-    m->speedup = makespan > 0 ? m->sequential / makespan : 0; /* NAN with it */
+    m->speedup = makespan > 0 && m->sequential > 0 ? m->sequential / makespan : NAN; /* n/a without either */
     m->efficiency = m->speedup / hs_sched_nworkers(s);
     m->split = split_time(s);
-    m->speedup_split = makespan > 0 ? m->split / makespan : 0;
+    m->speedup_split = makespan > 0 && m->split > 0 ? m->split / makespan : NAN;
 }

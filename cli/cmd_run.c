@@ -139,6 +139,11 @@ static void print_figures(const cJSON *rec, const cJSON *res, int nworkers)
         printf("  performance  %.2f GFlop/s (flops of the whole operation / makespan)\n", num(res, "gflops"));
     else /* a tasks.rec replay, a workflow of runtimes at speed 0: no flops to count */
         printf("  performance  -        the workload declares no flops\n");
+    if (isnan(num(res, "slr"))) { /* no task costs anything: nothing to divide by */
+        printf("  SLR          -        n/a: the critical path costs nothing (no task has a cost)\n");
+        printf("  speedup      -        n/a\n  efficiency   -        n/a\n");
+        return;
+    }
     printf("  SLR          %-8.3f makespan / critical path with every task on its fastest worker and free"
            " transfers (%.6f s)\n", num(res, "slr"), num(res, "cp_min"));
     if (!cJSON_GetObjectItem(rec, "explain")) /* Beaumont and Marchal's model */

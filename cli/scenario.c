@@ -260,6 +260,22 @@ static void warn_rate_based(const struct hs_scenario *sc, const struct hs_scenar
     }
 }
 
+/* A DAG none of whose tasks costs anything (a DAX or workflow without
+ * runtimes): the makespan is the transfers alone, and SLR and speedup have
+ * nothing to divide (null in the record): say so once. */
+static void warn_costless(const struct hs_scenario_plan *plan)
+{
+    const struct hs_dag *dag = plan->dag;
+    for (int i = 0; i < dag->ntasks; i++) {
+        const struct hs_task *t = &dag->tasks[i];
+        if (t->flops > 0 || t->proc_cost || t->arch_cost[HS_ARCH_CPU] > 0 || t->arch_cost[HS_ARCH_GPU] > 0)
+            return;
+    }
+    if (dag->ntasks > 0)
+        fprintf(stderr, "hetsim: warning: DAG %s: no task has a cost (no runtime or flops in the file): the "
+                        "makespan is its transfers alone, and SLR and speedup are n/a\n", dag->name);
+}
+
 int hs_scenario_run(const struct hs_scenario *sc, cJSON **record)
 {
     *record = NULL;
@@ -271,8 +287,10 @@ int hs_scenario_run(const struct hs_scenario *sc, cJSON **record)
         rc = hs_bm_scenario_run(sc, &plan, record);
     } else {
         rc = run_planned(sc, &plan, record);
-        if (rc == 0) /* once the platform is known to load */
+        if (rc == 0) { /* once the platform is known to load */
             warn_rate_based(sc, &plan);
+            warn_costless(&plan);
+        }
     }
     hs_scenario_plan_free(&plan);
     return rc;
