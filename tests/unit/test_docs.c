@@ -78,6 +78,25 @@ static void run_command(const char *dir, const char *doc, int line, const char *
     free(out);
 }
 
+/* What a page's commands leave at the root of the copy (names the source
+ * root does not hold) is ignored by the repository's .gitignore: a reader
+ * who follows the docs in a clone sees a clean `git status`. Skipped where
+ * the source is not a git checkout. */
+static void check_left(const char *dir, const char *doc)
+{
+    char cmd[4096], *out;
+    snprintf(cmd, sizeof cmd,
+             "git -C '%s' rev-parse --git-dir >/dev/null 2>&1 || exit 0; cd '%s' && for f in $(ls -A); do "
+             "p=\"$f\"; [ -d \"$f\" ] && p=\"$f/\"; "
+             "[ -e '%s'/\"$f\" ] || git -C '%s' check-ignore -q --no-index -- \"$p\" || echo \"$f\"; done",
+             HETSIM_SOURCE_DIR, dir, HETSIM_SOURCE_DIR, HETSIM_SOURCE_DIR);
+    CU_ASSERT_EQUAL(hs_test_sh(NULL, cmd, &out), 0);
+    if (*out)
+        fprintf(stderr, "\n%s leaves at the repository root what .gitignore does not ignore:\n%s", doc, out);
+    CU_ASSERT_STRING_EQUAL(out, "");
+    free(out);
+}
+
 /* Every command of the fenced sh blocks of one file: lines joined where they
  * end with a backslash, comment-only lines left out. Returns how many ran or
  * were skipped. */
@@ -123,6 +142,7 @@ static int run_doc(const char *doc)
     }
     free(cmd.s);
     free(text);
+    check_left(dir, doc);
     char rm[2048];
     snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
     hs_test_sh(NULL, rm, NULL);
