@@ -413,6 +413,8 @@ static void try_exec(struct hs_sched *rt, int w)
     rt->engine->exec(rt->engine, w, task, wait + overhead, ev->duration, exec_done, rt, task);
 }
 
+static bool reclaim_room(struct hs_sched *rt, int w, bool force);
+
 static void inputs_ready(struct hs_sched *rt, int task)
 {
     int w = rt->ts[task].ev.worker;
@@ -421,6 +423,7 @@ static void inputs_ready(struct hs_sched *rt, int task)
     if (!rt->in_order)
         enqueue(&rt->ws[w], task);
     try_exec(rt, w);
+    reclaim_room(rt, w, false); /* a later task that held room while fetching may give it back */
 }
 
 void hs_rt_task_input_arrived(struct hs_sched *rt, int task)
@@ -465,6 +468,7 @@ static bool start_task(struct hs_sched *rt, int task)
     rt->ts[task].issued += (int)(rt->nxfers - before); /* write-backs of its evictions */
     if (!room)
         return false;
+    rt->ts[task].room = true;
     rt->ts[task].pending_alloc++; /* guard */
     hs_rt_task_alloc_done(rt, task);
     return true;
@@ -528,6 +532,7 @@ static void begin_prologue(struct hs_sched *rt, int task, int w)
         ws->deferred[ws->ndeferred++] = task;
         /* it waits for room: a task of w finishing, or a copy into or out of the cache
            ending, unpins data (hs_rt_room_freed) */
+        reclaim_room(rt, w, false);
     }
 }
 
@@ -554,9 +559,100 @@ static void retry_deferred(struct hs_sched *rt, int w)
             memmove(ws->deferred + 1, ws->deferred, (size_t)ws->ndeferred * sizeof(int));
             ws->deferred[0] = task;
             ws->ndeferred++;
+            reclaim_room(rt, w, false); /* a later task of w may just have taken that room */
             return;
         }
     }
+}
+
+static bool accesses(const struct hs_task *t, int upto, int h)
+{
+    for (int i = 0; i < upto; i++)
+        if (t->access[i].handle == h)
+            return true;
+    return false;
+}
+
+static bool is_deferred(const struct hs_worker_state *ws, int task)
+{
+    for (int i = 0; i < ws->ndeferred; i++)
+        if (ws->deferred[i] == task)
+            return true;
+    return false;
+}
+
+/* Bytes of the data pinned by the tasks at FIFO positions first + 1 .. of w
+ * that hold room, less those the task at `first` accesses itself. */
+static double pinned_after(const struct hs_sched *rt, const struct hs_worker_state *ws, int first)
+{
+    const struct hs_task *f = &rt->dag->tasks[ws->queue[(ws->qhead + first) % ws->qcap]];
+    double bytes = 0;
+    for (int i = first + 1; i < ws->qlen; i++) {
+        const struct hs_task *t = &rt->dag->tasks[ws->queue[(ws->qhead + i) % ws->qcap]];
+        if (!rt->ts[t->id].room)
+            continue;
+        for (int a = 0; a < t->naccess; a++) {
+            int h = t->access[a].handle;
+            bool seen = accesses(f, f->naccess, h) || accesses(t, a, h);
+            for (int j = first + 1; j < i && !seen; j++) {
+                const struct hs_task *u = &rt->dag->tasks[ws->queue[(ws->qhead + j) % ws->qcap]];
+                seen = rt->ts[u->id].room && accesses(u, u->naccess, h);
+            }
+            if (!seen)
+                bytes += rt->dag->handles[h].bytes;
+        }
+    }
+    return bytes;
+}
+
+/* In order (rt->in_order), w's kernels start in pop order, and a task pins
+ * its data from its prologue until it ends. A later task's prologue may go
+ * first (the earlier one's push was still being decided: delayed_start, or
+ * the deferred list let it by), and its data may take the room that the
+ * earlier task needs: that one waits for room, the later one for it to run,
+ * a stall. So the first task of w's FIFO without room, when it waits for room
+ * (deferred), takes back the room of the later tasks once it could never fit
+ * beside their data, or (force) once nothing moves any more: those whose
+ * prologue is over are unpinned and deferred again, the list in FIFO order,
+ * and one still fetching gives its room back when its inputs have arrived
+ * (inputs_ready). Every other pin ends by itself, so a run that does not
+ * stall never takes anything back. True if something was taken back. */
+static bool reclaim_room(struct hs_sched *rt, int w, bool force)
+{
+    struct hs_worker_state *ws = &rt->ws[w];
+    double capacity = rt->pf->nodes[worker_node(rt, w)].capacity;
+    if (!rt->in_order || ws->ndeferred == 0 || !isfinite(capacity) || rt->finished)
+        return false;
+    int first = 0;
+    while (first < ws->qlen && rt->ts[ws->queue[(ws->qhead + first) % ws->qcap]].room)
+        first++;
+    if (first == ws->qlen || !is_deferred(ws, ws->queue[(ws->qhead + first) % ws->qcap]))
+        return false; /* none, or its prologue waits for its push's decision: it comes */
+    int head = ws->queue[(ws->qhead + first) % ws->qcap];
+    if (!force && rt->task_bytes[head] + pinned_after(rt, ws, first) <= capacity)
+        return false; /* it fits once the pins that end by themselves have */
+    int *order = hs_xmalloc((size_t)ws->qlen * sizeof(int)), n = 0;
+    bool took = false;
+    for (int i = first; i < ws->qlen; i++) {
+        int task = ws->queue[(ws->qhead + i) % ws->qcap];
+        struct hs_task_state *ts = &rt->ts[task];
+        if (ts->room && ts->inputs_ok) {
+            hs_rt_unpin_task(rt, task, worker_node(rt, w));
+            ts->room = ts->inputs_ok = false;
+            took = true;
+        } else if (!is_deferred(ws, task)) {
+            continue; /* fetching, or waiting for its push's decision */
+        }
+        order[n++] = task;
+    }
+    if (took) {
+        memcpy(ws->deferred, order, (size_t)n * sizeof(int));
+        ws->ndeferred = n;
+    }
+    free(order);
+    if (took)
+        retry_deferred(rt, w);
+    return took;
 }
 
 void hs_rt_room_freed(struct hs_sched *rt, int node)
@@ -710,6 +806,10 @@ static void fail_stalled(struct hs_sched *rt)
 
 void hs_rt_check_stall(struct hs_sched *rt)
 {
+    if (rt->finished || rt->activities > 0)
+        return;
+    for (int w = 0; w < rt->pf->nworkers; w++) /* the safety net of reclaim_room's test */
+        reclaim_room(rt, w, true);
     if (rt->finished || rt->activities > 0)
         return;
     fail_stalled(rt);

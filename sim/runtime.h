@@ -80,6 +80,7 @@ struct hs_task_state {
     int pending_alloc, pending_inputs, npred_left;
     int issued;     /* copies its prologue started (each costs costs.transfer_issue) */
     double release; /* when its push was decided: its kernel starts no earlier */
+    bool room;      /* its data hold room in its worker's memory (pinned until it ends) */
     bool inputs_ok;
     struct hs_task_event ev;
 };

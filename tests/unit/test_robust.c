@@ -7,7 +7,10 @@
  * push (only pop is required) runs to the end (it once crashed); StarPU's
  * own Idgraf file without a timing table under dmda, whose prefetches add
  * transfers while one completes (a use-after-free in datamove.c once: a
- * segfault at every run). */
+ * segfault at every run); offline plans (heft, peft, heftnc, cluster) on
+ * GPUs whose cache holds a task's data but not two tasks' run to the end
+ * (a later task of a GPU's order took the room the earlier one waited for,
+ * and waited for it in turn: 'simulation stalled'). */
 #include "sim/policy.h"
 #include "base/util.h"
 #include "sim/sched.h"
@@ -179,6 +182,37 @@ static void test_transfers_added_while_one_completes(void)
     }
 }
 
+static void test_offline_plans_small_caches(void)
+{
+    static const struct {
+        const char *platform, *fraction, *workload, *policy;
+        int tasks;
+    } runs[] = {
+        {"idgraf", "0.0026", "daggen:n=80,mindata=128,maxdata=512", "heft", 80},
+        {"mapuche", "0.015625", "random:v=80,p=4,bw=10k", "heft", 81}, /* with its root */
+        {"idgraf", "0.004", "daggen:n=80,mindata=128,maxdata=512", "peft", 80},
+        {"idgraf", "0.0026", "daggen:n=80,mindata=128,maxdata=512", "heftnc", 80},
+        {"idgraf", "0.004", "daggen:n=80,mindata=128,maxdata=512", "cluster", 80},
+        {"idgraf", "0.015625", "daggen:n=60,mindata=256,maxdata=1024,fat=0.8", "heft", 60},
+        {"idgraf", "0.03", "daggen:n=60,mindata=256,maxdata=1024,fat=0.8", "heftnc", 60},
+        {"mapuche", "0.008", "daggen:n=80,mindata=128,maxdata=512", "heft", 80},
+        {"mapuche", "0.004", "random:v=80,p=4,bw=10k", "peft", 81},
+        {"mapuche", "0.015625", "random:v=80,p=4,bw=10k", "cluster", 81},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char args[512];
+        snprintf(args, sizeof args, "-p %s --cache-fraction %s -w %s -s %s", runs[i].platform,
+                 runs[i].fraction, runs[i].workload, runs[i].policy);
+        cJSON *rec = hs_test_run_record(args); /* asserts exit 0: every task done */
+        if (!rec)
+            continue; /* the failed run's stderr is printed */
+        cJSON *results = cJSON_GetObjectItem(rec, "results");
+        CU_ASSERT_EQUAL(cJSON_GetObjectItem(results, "tasks")->valueint, runs[i].tasks);
+        CU_ASSERT(cJSON_GetObjectItem(results, "evictions")->valueint > 0); /* the cache was small */
+        cJSON_Delete(rec);
+    }
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -188,6 +222,7 @@ int main(void)
         {"StarPU's ignored hosts are not checked", test_ignored_hosts_unchecked},
         {"a policy without push runs to the end", test_policy_without_push},
         {"StarPU's Idgraf under dmda: transfers added while one completes", test_transfers_added_while_one_completes},
+        {"offline plans on small GPU caches run to the end", test_offline_plans_small_caches},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("robust", tests);
