@@ -1,6 +1,6 @@
 /* workloads/workload.h — DAG generators behind one interface, reachable as
  * "name:key=value,…" from `hetsim run -w` and `hetsim dag`. Adding a workload
- * is one file plus one line in registry.c. */
+ * is one file plus one line in workload_registry.c. */
 #ifndef HS_WORKLOAD_H
 #define HS_WORKLOAD_H
 

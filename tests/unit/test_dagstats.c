@@ -137,7 +137,7 @@ static void test_cli_cholesky(void)
     free(out);
 }
 
-/* The chain of random:alpha=0.1,v=10 (test_random.c): 11 tasks, 10 edges, 11 levels of 1; with
+/* The chain of random:alpha=0.1,v=10 (test_random_dag.c): 11 tasks, 10 edges, 11 levels of 1; with
  * -o the DAG is written too, and stdout holds only the figures. */
 static void test_cli_random_and_output(void)
 {

@@ -1,5 +1,5 @@
-/* sim/engines/real/engine_gpu.h — the GPUs of the real engine (engine.c), built with
- * CUDA only: for each GPU memory node of the platform, a device, three CUDA
+/* sim/engines/real/engine_gpu.h — the GPUs of the real engine (engine_real.c),
+ * built with CUDA only: for each GPU memory node of the platform, a device, three CUDA
  * streams (host-to-device copies, kernels, device-to-host copies) whose
  * operations are followed with CUDA events, cuBLAS/cuSOLVER handles, and a
  * device copy of every datum. Operations complete in each stream's FIFO

@@ -5,7 +5,7 @@
  * the workload has numerics. */
 #include "sim/engines/real/blas_core.h"
 #include "sim/engines/real/blas_threads.h"
-#include "sim/engines/real/engine.h"
+#include "sim/engines/real/engine_real.h"
 #include "sim/engines/real/engine_gpu.h"
 #include "sim/engines/real/machine.h"
 #include "sim/engines/real/run_real.h"

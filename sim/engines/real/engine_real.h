@@ -1,4 +1,4 @@
-/* sim/engines/real/engine.h — the real engine: the runtime's activities carried out
+/* sim/engines/real/engine_real.h — the real engine: the runtime's activities carried out
  * for real, in real time, on this machine. CPU workers are threads running
  * real kernels on host tiles (OpenBLAS/LAPACKE, one pinned thread each) or,
  * for tasks without one (synthetic DAGs), spinning on their core for the

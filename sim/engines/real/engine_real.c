@@ -1,4 +1,4 @@
-/* sim/engines/real/engine.c — the real-time engine (see engine.h).
+/* sim/engines/real/engine_real.c — the real-time engine (see engine_real.h).
  *
  * The runtime and the policy are one state machine behind one lock (rt_mu):
  * whoever completes an activity takes the lock and hands the completion
@@ -16,7 +16,7 @@
  * node of the first GPU when hwloc knows it, CPU worker i to the next ones,
  * so that a worker is one core, as in the model, and a run does not depend
  * on where the operating system moves its threads. */
-#include "sim/engines/real/engine.h"
+#include "sim/engines/real/engine_real.h"
 #include "base/util.h"
 #include "sim/engines/real/engine_gpu.h"
 #include "sim/engines/real/pin.h"

@@ -1,4 +1,4 @@
-/* tests/unit/test_random.c — the `random` workload (layered random DAG of
+/* tests/unit/test_random_dag.c — the `random` workload (layered random DAG of
  * Topcuoglu et al. 2002 with Shetti 2014's parameters): byte-identical output
  * for a seed, exact examples worked by hand, and statistics over many seeds against values derived
  * from the generator's definition (tolerances of 4 standard deviations, the
@@ -455,5 +455,5 @@ int main(void)
         {"run on flat:4 under dmda", test_run_flat},
         CU_TEST_INFO_NULL,
     };
-    return hs_test_main("random", tests);
+    return hs_test_main("random_dag", tests);
 }

@@ -1,4 +1,4 @@
-/* workloads/registry.c — every workload, by name, and their common checks;
+/* workloads/workload_registry.c — every workload, by name, and their common checks;
  * a DAG file given by its path is read by its extension. */
 #include "workloads/workload.h"
 #include "workloads/archhints.h"

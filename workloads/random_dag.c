@@ -1,4 +1,4 @@
-/* workloads/random.c — the layered random DAG of the HEFT literature
+/* workloads/random_dag.c — the layered random DAG of the HEFT literature
  * (Topcuoglu et al. 2002's random graph generator, with the parameters of
  * Shetti 2014, §5.4.1 and §6.3.1; the details the papers leave out are ours
  * and documented in docs/workloads.md). Generator "G1 width-first" by
