@@ -21,8 +21,12 @@ static void test_verdicts(void)
     CU_ASSERT_EQUAL(hs_claim_verdict(3, 3, 3), HS_HOLDS);
     CU_ASSERT_EQUAL(hs_claim_verdict(1, 1, 1), HS_HOLDS);
     CU_ASSERT_EQUAL(hs_claim_verdict(3, 3, 0), HS_FAILS);
-    CU_ASSERT_EQUAL(hs_claim_verdict(3, 3, 1), HS_PARTLY);
+    CU_ASSERT_EQUAL(hs_claim_verdict(3, 3, 1), HS_FAILS);  /* fewer than half met */
+    CU_ASSERT_EQUAL(hs_claim_verdict(3, 3, 2), HS_PARTLY); /* at least half */
+    CU_ASSERT_EQUAL(hs_claim_verdict(2, 2, 1), HS_PARTLY); /* half */
+    CU_ASSERT_EQUAL(hs_claim_verdict(18, 18, 8), HS_FAILS);
     CU_ASSERT_EQUAL(hs_claim_verdict(3, 2, 2), HS_PARTLY); /* one not evaluated is not met */
+    CU_ASSERT_EQUAL(hs_claim_verdict(4, 1, 1), HS_FAILS);  /* three not evaluated: 1 of 4 */
     CU_ASSERT_EQUAL(hs_claim_verdict(3, 1, 0), HS_FAILS);
     CU_ASSERT_STRING_EQUAL(hs_verdict_name(HS_PARTLY), "partly");
     CU_ASSERT_STRING_EQUAL(hs_verdict_name(HS_NOT_RUN), "not run");
