@@ -1,4 +1,10 @@
-/* platforms/flat.c — writing flat:P platforms as SimGrid XML. */
+/* platforms/flat.c — writing flat:P platforms as SimGrid XML.
+ *
+ * Written with fprintf, not libxml2's writer (which machine.c uses, for the
+ * names a user gives): every id here is made by this file (RAM, P<i>,
+ * net-<src>-<dst>) and every value is a number, so nothing needs escaping,
+ * and a flat:P file has a route per ordered pair of hosts (P = 256: 66,000
+ * routes), written for every flat run. */
 #include "platforms/flat.h"
 
 #include <math.h>

@@ -361,6 +361,24 @@ static void test_machine_file(void)
     cJSON_Delete(root);
     free(text);
 
+    /* the platform written beside it escapes what the names hold (libxml2's writer): a quote,
+       markup and "--" (which may not appear in a comment) in the name and the GPU's model */
+    char *xml = hs_test_tmp(".xml"), args[1024], *out;
+    struct hs_machine odd = two_socket();
+    odd.name = "my \"node\" <&> -- 1-";
+    odd.gpu_model = "GPU --> <!-- x";
+    CU_ASSERT_EQUAL_FATAL(hs_machine_write_platform(&odd, xml), 0);
+    snprintf(args, sizeof args, "platform %s", xml);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "GPU1"));
+    free(out);
+    char *x = hs_test_read_file(xml);
+    CU_ASSERT_PTR_NOT_NULL(strstr(x, "<zone id=\"my &quot;node&quot; &lt;&amp;&gt; -- 1-\""));
+    CU_ASSERT_PTR_NULL(strstr(x, "GPU -->"));
+    free(x);
+    unlink(xml);
+    free(xml);
+
     /* a file written before the topology was: none, GPUs not placed */
     hs_test_write_file(path, "{\"cores\": 4, \"core_speed\": 1e9, \"gpus\": [{\"memsize\": 1, \"speed\": 1, "
                              "\"h2d\": {\"bandwidth\": 1, \"latency\": 0}, \"d2h\": {\"bandwidth\": 1, "

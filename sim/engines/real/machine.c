@@ -7,6 +7,7 @@
 #include "base/util.h"
 
 #include <cjson/cJSON.h>
+#include <libxml/xmlwriter.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -275,59 +276,137 @@ bool hs_machine_route(void *machine, const char *src, const char *dst, double *l
 }
 
 /* The platform's comment: what it is, and why it states no runtime costs. */
-static void write_comment(FILE *f, const struct hs_machine *m)
+/* The comment at the top of the platform: what it is and how its costs
+ * were found. A comment may not hold "--": a name that does is written
+ * with "- -". */
+static char *platform_comment(const struct hs_machine *m)
 {
-    fprintf(f, "<!-- %s: %d cores", m->name, m->cores);
+    struct hs_buf b = {0};
+    hs_buf_printf(&b, " %s: %d cores", m->name, m->cores);
     if (m->ngpus)
-        fprintf(f, ", %d x %s", m->ngpus, m->gpu_model);
-    fprintf(f, "; written by `hetsim calibrate` from measurements.\n     No runtime/* costs (sim/costs.h): ");
+        hs_buf_printf(&b, ", %d x %s", m->ngpus, m->gpu_model);
+    hs_buf_add(&b, "; written by `hetsim calibrate` from measurements.\n     No runtime/* costs (sim/costs.h): ");
     bool cpu = !isnan(m->task_overhead[HS_ARCH_CPU]), gpu = !isnan(m->task_overhead[HS_ARCH_GPU]);
     if (!cpu && !gpu) {
-        fprintf(f, "none was measured. -->\n");
-        return;
+        hs_buf_add(&b, "none was measured. ");
+    } else {
+        hs_buf_add(&b, "what the real engine and the runtime add to each\n     task (");
+        if (cpu)
+            hs_buf_printf(&b, "%.2f us on a core%s", m->task_overhead[HS_ARCH_CPU] * 1e6, gpu ? ", " : "");
+        if (gpu)
+            hs_buf_printf(&b, "%.2f us on a GPU", m->task_overhead[HS_ARCH_GPU] * 1e6);
+        hs_buf_add(&b, "; calibrate runs tasks of a known length through them and times\n"
+                       "     what each takes beyond it) is in the timing table's entries, as it is in the\n"
+                       "     task times a measured run records. ");
     }
-    fprintf(f, "what the real engine and the runtime add to each\n     task (");
-    if (cpu)
-        fprintf(f, "%.2f us on a core%s", m->task_overhead[HS_ARCH_CPU] * 1e6, gpu ? ", " : "");
-    if (gpu)
-        fprintf(f, "%.2f us on a GPU", m->task_overhead[HS_ARCH_GPU] * 1e6);
-    fprintf(f, "; calibrate runs tasks of a known length through them and times\n"
-               "     what each takes beyond it) is in the timing table's entries, as it is in the\n"
-               "     task times a measured run records. -->\n");
+    char *text = hs_buf_take(&b);
+    for (char *p = strstr(text, "--"); p; p = strstr(p, "--"))
+        memmove(p + 2, p + 1, strlen(p + 1) + 1), p[1] = ' ';
+    size_t n = strlen(text);
+    if (n && text[n - 1] == '-') /* nor end with one */
+        text[n - 1] = ' ';
+    return text;
 }
 
+/* A <host id=...> with its props (name, value pairs, NULL-ended). */
+static void host(xmlTextWriterPtr w, const char *id, const char *speed, const char *const *props)
+{
+    xmlTextWriterStartElement(w, BAD_CAST "host");
+    xmlTextWriterWriteAttribute(w, BAD_CAST "id", BAD_CAST id);
+    xmlTextWriterWriteAttribute(w, BAD_CAST "speed", BAD_CAST speed);
+    for (int i = 0; props[i]; i += 2) {
+        xmlTextWriterStartElement(w, BAD_CAST "prop");
+        xmlTextWriterWriteAttribute(w, BAD_CAST "id", BAD_CAST props[i]);
+        xmlTextWriterWriteAttribute(w, BAD_CAST "value", BAD_CAST props[i + 1]);
+        xmlTextWriterEndElement(w);
+    }
+    xmlTextWriterEndElement(w);
+}
+
+static void link_route(xmlTextWriterPtr w, const char *src, const char *dst, const char *link)
+{
+    xmlTextWriterStartElement(w, BAD_CAST "route");
+    xmlTextWriterWriteAttribute(w, BAD_CAST "src", BAD_CAST src);
+    xmlTextWriterWriteAttribute(w, BAD_CAST "dst", BAD_CAST dst);
+    xmlTextWriterWriteAttribute(w, BAD_CAST "symmetrical", BAD_CAST "NO");
+    xmlTextWriterStartElement(w, BAD_CAST "link_ctn");
+    xmlTextWriterWriteAttribute(w, BAD_CAST "id", BAD_CAST link);
+    xmlTextWriterEndElement(w);
+    xmlTextWriterEndElement(w);
+}
+
+/* Written with libxml2's writer, which escapes what the machine's name or
+ * its GPU's model may hold (a quote in -o NAME broke the zone's id). */
 int hs_machine_write_platform(const struct hs_machine *m, const char *path)
 {
-    struct hs_outfile out;
-    if (hs_outfile_open(&out, path))
-        return -1;
-    FILE *f = out.f;
-    fprintf(f, "<?xml version=\"1.0\"?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n");
-    write_comment(f, m);
-    fprintf(f, "<platform version=\"4.1\">\n <config>\n  <prop id=\"network/model\" value=\"CM02\"/>\n"
-               "  <prop id=\"network/crosstraffic\" value=\"0\"/>\n </config>\n"
-               " <zone id=\"%s\" routing=\"Full\">\n",
-            m->name);
-    for (int i = 0; i < m->cores; i++)
-        fprintf(f, "  <host id=\"CPU%d\" speed=\"%.17gf\"><prop id=\"kind\" value=\"cpu\"/></host>\n", i,
-                m->core_speed);
-    for (int i = 0; i < m->ngpus; i++)
-        fprintf(f, "  <host id=\"GPU%d\" speed=\"%.17gf\"><prop id=\"kind\" value=\"gpu\"/>"
-                   "<prop id=\"memsize\" value=\"%.0f\"/><prop id=\"switch\" value=\"%d\"/></host>\n",
-                i, m->gpus[i].speed, m->gpus[i].memsize, i);
-    fprintf(f, "  <host id=\"RAM0\" speed=\"1f\"><prop id=\"kind\" value=\"ram\"/></host>\n");
-    for (int i = 0; i < m->ngpus; i++) {
-        fprintf(f, "  <link id=\"gpu%d_h2d\" bandwidth=\"%.17gBps\" latency=\"%.17gs\"/>\n", i,
-                m->gpus[i].h2d.bandwidth, m->gpus[i].h2d.latency);
-        fprintf(f, "  <link id=\"gpu%d_d2h\" bandwidth=\"%.17gBps\" latency=\"%.17gs\"/>\n", i,
-                m->gpus[i].d2h.bandwidth, m->gpus[i].d2h.latency);
+    xmlBufferPtr buf = xmlBufferCreate();
+    xmlTextWriterPtr w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
+    if (!w) {
+        xmlBufferFree(buf);
+        return hs_fail("cannot write %s: out of memory", path);
     }
+    xmlTextWriterSetIndent(w, 1);
+    xmlTextWriterSetIndentString(w, BAD_CAST " ");
+    xmlTextWriterStartDocument(w, "1.0", NULL, NULL);
+    xmlTextWriterWriteDTD(w, BAD_CAST "platform", NULL, BAD_CAST "https://simgrid.org/simgrid.dtd", NULL);
+    char *comment = platform_comment(m);
+    xmlTextWriterWriteComment(w, BAD_CAST comment);
+    free(comment);
+    xmlTextWriterStartElement(w, BAD_CAST "platform");
+    xmlTextWriterWriteAttribute(w, BAD_CAST "version", BAD_CAST "4.1");
+    xmlTextWriterStartElement(w, BAD_CAST "config");
+    static const char *const config[] = {"network/model", "CM02", "network/crosstraffic", "0", NULL};
+    for (int i = 0; config[i]; i += 2) {
+        xmlTextWriterStartElement(w, BAD_CAST "prop");
+        xmlTextWriterWriteAttribute(w, BAD_CAST "id", BAD_CAST config[i]);
+        xmlTextWriterWriteAttribute(w, BAD_CAST "value", BAD_CAST config[i + 1]);
+        xmlTextWriterEndElement(w);
+    }
+    xmlTextWriterEndElement(w);
+    xmlTextWriterStartElement(w, BAD_CAST "zone");
+    xmlTextWriterWriteAttribute(w, BAD_CAST "id", BAD_CAST m->name);
+    xmlTextWriterWriteAttribute(w, BAD_CAST "routing", BAD_CAST "Full");
+    char id[32], speed[64], a[64], b[64], c[32];
+    for (int i = 0; i < m->cores; i++) {
+        snprintf(id, sizeof id, "CPU%d", i);
+        snprintf(speed, sizeof speed, "%.17gf", m->core_speed);
+        host(w, id, speed, (const char *const[]){"kind", "cpu", NULL});
+    }
+    for (int i = 0; i < m->ngpus; i++) {
+        snprintf(id, sizeof id, "GPU%d", i);
+        snprintf(speed, sizeof speed, "%.17gf", m->gpus[i].speed);
+        snprintf(a, sizeof a, "%.0f", m->gpus[i].memsize);
+        snprintf(c, sizeof c, "%d", i);
+        host(w, id, speed, (const char *const[]){"kind", "gpu", "memsize", a, "switch", c, NULL});
+    }
+    host(w, "RAM0", "1f", (const char *const[]){"kind", "ram", NULL});
     for (int i = 0; i < m->ngpus; i++)
-        fprintf(f, "  <route src=\"RAM0\" dst=\"GPU%d\" symmetrical=\"NO\"><link_ctn id=\"gpu%d_h2d\"/></route>\n"
-                   "  <route src=\"GPU%d\" dst=\"RAM0\" symmetrical=\"NO\"><link_ctn id=\"gpu%d_d2h\"/></route>\n",
-                i, i, i, i);
-    fprintf(f, " </zone>\n</platform>\n");
-    return hs_outfile_commit(&out); /* a failed fprintf shows here */
+        for (int d = 0; d < 2; d++) {
+            const struct hs_link_fit *l = d ? &m->gpus[i].d2h : &m->gpus[i].h2d;
+            snprintf(id, sizeof id, "gpu%d_%s", i, d ? "d2h" : "h2d");
+            snprintf(a, sizeof a, "%.17gBps", l->bandwidth);
+            snprintf(b, sizeof b, "%.17gs", l->latency);
+            xmlTextWriterStartElement(w, BAD_CAST "link");
+            xmlTextWriterWriteAttribute(w, BAD_CAST "id", BAD_CAST id);
+            xmlTextWriterWriteAttribute(w, BAD_CAST "bandwidth", BAD_CAST a);
+            xmlTextWriterWriteAttribute(w, BAD_CAST "latency", BAD_CAST b);
+            xmlTextWriterEndElement(w);
+        }
+    for (int i = 0; i < m->ngpus; i++) {
+        snprintf(id, sizeof id, "GPU%d", i);
+        snprintf(a, sizeof a, "gpu%d_h2d", i);
+        link_route(w, "RAM0", id, a);
+        snprintf(a, sizeof a, "gpu%d_d2h", i);
+        link_route(w, id, "RAM0", a);
+    }
+    int rc = xmlTextWriterEndDocument(w) < 0; /* closes zone and platform */
+    xmlFreeTextWriter(w);
+    if (!rc)
+        rc = hs_outfile_write(path, (const char *)xmlBufferContent(buf), (size_t)xmlBufferLength(buf));
+    else
+        rc = hs_fail("cannot write %s: the XML writer failed", path);
+    xmlBufferFree(buf);
+    return rc ? -1 : 0;
 }
 
 char *hs_machine_path(const char *platform_file)
