@@ -36,7 +36,7 @@ static void usage(FILE *out)
             "  -j, --jobs N      processes at once (default: every core)\n"
             "  --timeout S       kill a run after S seconds (default: the study's)\n"
             "  --strict          exit 1 when a published value with a tolerance is missed\n"
-            "  -q, --quiet       no progress\n"
+            "  -q, --quiet       no progress and no tables: one line of where the results went\n"
             "  --retry-failed    run again the runs whose row is not ok (a resumed study whose file\n"
             "                    holds failed rows exits 1 and says so)\n\n"
             "--ledger runs every study that checks a published claim (full size, into\n"
@@ -74,7 +74,8 @@ static int list(void)
 
 /* ---- the report ---------------------------------------------------------- */
 
-static int table(const struct hs_study *st, const struct hs_csv *csv, const char *file, const char *dir)
+static int table(const struct hs_study *st, const struct hs_csv *csv, const char *file, const char *dir,
+                 bool quiet)
 {
     struct hs_summary_opts o = {.by = st->by, .nby = st->nby, .metrics = st->metrics,
                                 .nmetrics = st->nmetrics, .pairwise = st->pairwise};
@@ -86,12 +87,13 @@ static int table(const struct hs_study *st, const struct hs_csv *csv, const char
     if (!o.nby)
         o.by = axes, o.nby = st->naxes;
     char *s = hs_path_join(dir, "summary.csv"), *p = hs_path_join(dir, "pairwise.csv");
-    int rc = hs_summarize_report(csv, file, &o, s, p, false);
+    int rc = hs_summarize_report(csv, file, &o, s, p, quiet);
     free(s), free(p), free(axes);
     return rc;
 }
 
-static int plots(const struct hs_study *st, const struct hs_csv *csv, const char *dir, const char *file)
+static int plots(const struct hs_study *st, const struct hs_csv *csv, const char *dir, const char *file,
+                 bool quiet)
 {
     for (int i = 0; i < st->nplots; i++) {
         const struct hs_study_plot *sp = &st->plots[i];
@@ -104,7 +106,7 @@ static int plots(const struct hs_study *st, const struct hs_csv *csv, const char
                                  /* the paper's values fit its sizes, not --quick's */
                                  .published = st->quick ? NULL : st->refs, .npublished = st->quick ? 0 : st->nrefs};
         int rc = hs_plot_metric(csv, file, &o);
-        if (!rc)
+        if (!rc && !quiet)
             printf("plot: %s\n", out);
         free(out);
         free(title);
@@ -152,7 +154,7 @@ static void ref_row(struct hs_table *t, const struct hs_study_ref *r, const stru
 }
 
 static int published(const struct hs_study *st, const struct hs_csv *csv, const char *file,
-                     const char *dir, int *missed)
+                     const char *dir, int *missed, bool quiet)
 {
     if (!st->nrefs)
         return 0;
@@ -167,9 +169,11 @@ static int published(const struct hs_study *st, const struct hs_csv *csv, const 
         if ((rc = hs_published_ours(csv, file, &st->refs[i], &s)) == 0)
             ref_row(&t, &st->refs[i], &s, st->quick, missed);
     }
-    if (!rc) {
+    if (!rc && !quiet) {
         printf("\npublished values beside ours%s:\n", st->quick ? " (quick run: other sizes, not checked)" : "");
         hs_table_print(&t, stdout, "");
+    }
+    if (!rc) {
         char *path = hs_path_join(dir, "published.csv");
         rc = hs_table_write_csv(&t, path);
         free(path);
@@ -178,21 +182,27 @@ static int published(const struct hs_study *st, const struct hs_csv *csv, const 
     return rc ? HS_EXIT_USAGE : 0;
 }
 
-static int report(const struct hs_study *st, const char *dir, bool strict)
+/* The study's tables, plots and published values, into dir; printed unless
+ * quiet, which prints one line of where they went (and the missed values). */
+static int report(const struct hs_study *st, const char *dir, bool strict, bool quiet)
 {
     char *file = hs_path_join(dir, "results.csv");
     struct hs_csv csv;
     int rc = hs_csv_read(file, &csv) ? HS_EXIT_USAGE : 0, missed = 0;
     if (!rc) {
-        printf("\n%s%s\n\n", st->title ? st->title : st->name, st->quick ? " (quick)" : "");
-        rc = table(st, &csv, file, dir);
+        if (!quiet)
+            printf("\n%s%s\n\n", st->title ? st->title : st->name, st->quick ? " (quick)" : "");
+        rc = table(st, &csv, file, dir, quiet);
     }
     if (!rc)
-        rc = plots(st, &csv, dir, file);
+        rc = plots(st, &csv, dir, file, quiet);
     if (!rc)
-        rc = published(st, &csv, file, dir, &missed);
+        rc = published(st, &csv, file, dir, &missed, quiet);
+    if (!rc && quiet)
+        printf("%s: %ld runs; summary.csv, pairwise.csv%s and %d plot%s in %s\n", st->name, csv.nrows,
+               st->nrefs ? ", published.csv" : "", st->nplots, st->nplots == 1 ? "" : "s", dir);
     if (!rc && missed)
-        printf("\n%d published value%s missed%s\n", missed, missed > 1 ? "s" : "",
+        printf("%s%d published value%s missed%s\n", quiet ? "" : "\n", missed, missed > 1 ? "s" : "",
                strict ? "" : " (--strict makes this an error)");
     hs_csv_free(&csv);
     free(file);
@@ -303,7 +313,7 @@ int hs_cmd_reproduce(int argc, char **argv)
     if (rc == HS_EXIT_USAGE)
         fprintf(stderr, "hetsim: %s\n", hs_last_error());
     if (rc == HS_EXIT_OK || rc == HS_EXIT_FAIL) {
-        int r = report(&st, dir, strict);
+        int r = report(&st, dir, strict, so.quiet);
         if (r == HS_EXIT_USAGE)
             fprintf(stderr, "hetsim: %s\n", hs_last_error());
         rc = r ? r : rc;

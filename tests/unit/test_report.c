@@ -92,10 +92,17 @@ static void test_heftnc_study_quick(void)
     for (int i = 0; i < 3; i++)
         CU_ASSERT_PTR_NOT_NULL(strstr(out, names[i]));
     free(out);
-    snprintf(args, sizeof args, "reproduce heftnc-ch5 --quick -j 2 -q -o %s", dir);
+    snprintf(args, sizeof args, "reproduce heftnc-ch5 --quick -j 2 -o %s", dir);
     CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "slr_cpic median"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "makespan better_pct  policy=heftnc ccr=5 vs policy=heft"));
+    free(out);
+    /* -q: one line of where the results went (it printed about 80) */
+    snprintf(args, sizeof args, "reproduce heftnc-ch5 --quick -j 2 -q -o %s", dir);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
+    snprintf(path, sizeof path, "heftnc-ch5: 48 runs; summary.csv, pairwise.csv, published.csv and 3 plots in %s\n",
+             dir);
+    CU_ASSERT_STRING_EQUAL(out, path);
     free(out);
     snprintf(path, sizeof path, "%s/results.csv", dir);
     struct hs_csv csv;
