@@ -81,6 +81,10 @@ static void base_option(struct sweep_args *a, int c, const char *arg)
     hs_scenario_apply_option(&scratch, c, arg);
     if (!hs_scenario_option(c, arg, &name, &value))
         return; /* --plugin: loaded, nothing to set */
+    for (int i = 0; i < a->nbase; i++) /* the second would replace the first without a word */
+        if (strcmp(a->bkey[i], name) == 0)
+            hs_die(HS_EXIT_USAGE, "sweep: --%s is set twice ('%s' and '%s'): give it once", hs_scenario_option_name(name),
+                   a->bval[i], value);
     HS_GROW_IMPLIED(a->bkey, a->nbase, a->nbase + 1);
     HS_GROW_IMPLIED(a->bval, a->nbase, a->nbase + 1);
     a->bkey[a->nbase] = name;
