@@ -172,15 +172,7 @@ static void update_table(cJSON *table, const struct observed *obs, int n, int gp
 
 static int write_json(const char *path, const cJSON *j)
 {
-    char *text = cJSON_Print(j);
-    struct hs_outfile out;
-    int rc = hs_outfile_open(&out, path);
-    if (!rc) {
-        fprintf(out.f, "%s\n", text); /* a failed write shows at the commit */
-        rc = hs_outfile_commit(&out);
-    }
-    free(text);
-    return rc;
+    return hs_outfile_write_json(path, j);
 }
 
 /* The table to update: TABLE itself if it exists (and is a valid timing

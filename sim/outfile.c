@@ -26,6 +26,7 @@
 #include "sim/outfile.h"
 #include "base/util.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -167,6 +168,18 @@ int hs_outfile_write(const char *path, const void *data, size_t len)
         return -1;
     fwrite(data, 1, len, o.f); /* a failed write shows at the commit */
     return hs_outfile_commit(&o);
+}
+
+int hs_outfile_write_json(const char *path, const struct cJSON *doc)
+{
+    char *text = cJSON_Print(doc);
+    if (!text)
+        return hs_fail("cannot write %s: out of memory", path);
+    size_t n = strlen(text);
+    text[n] = '\n'; /* over its terminating NUL: written by length */
+    int rc = hs_outfile_write(path, text, n + 1);
+    free(text);
+    return rc;
 }
 
 const char *hs_outfile_name(const struct hs_outfile *o)

@@ -47,6 +47,9 @@ int hs_outfile_check_fd(int fd, const char *path);
 
 /* Open, write the len bytes of data, commit: 0, or -1 with hs_fail as above. */
 int hs_outfile_write(const char *path, const void *data, size_t len);
+/* The same with a JSON document, printed (cJSON_Print) and ended by a line break. */
+struct cJSON;
+int hs_outfile_write_json(const char *path, const struct cJSON *doc);
 
 /* The file to write into for a writer that opens it by name (gnuplot's `set
  * output`, SimGrid's trace): the temporary file, or the path itself when it

@@ -220,15 +220,8 @@ int hs_machine_save(const char *path, const struct hs_machine *m)
 
 int hs_machine_write_json(const char *path, cJSON *root)
 {
-    char *text = cJSON_Print(root);
+    int rc = hs_outfile_write_json(path, root);
     cJSON_Delete(root);
-    struct hs_outfile out;
-    int rc = hs_outfile_open(&out, path);
-    if (!rc) {
-        fprintf(out.f, "%s\n", text); /* a failed write shows at the commit */
-        rc = hs_outfile_commit(&out);
-    }
-    free(text);
     return rc;
 }
 
@@ -308,18 +301,24 @@ static char *platform_comment(const struct hs_machine *m)
     return text;
 }
 
-/* A <host id=...> with its props (name, value pairs, NULL-ended). */
-static void host(xmlTextWriterPtr w, const char *id, const char *speed, const char *const *props)
+/* <prop id= value=/> elements (id, value pairs, NULL-ended). */
+static void props(xmlTextWriterPtr w, const char *const *kv)
+{
+    for (int i = 0; kv[i]; i += 2) {
+        xmlTextWriterStartElement(w, BAD_CAST "prop");
+        xmlTextWriterWriteAttribute(w, BAD_CAST "id", BAD_CAST kv[i]);
+        xmlTextWriterWriteAttribute(w, BAD_CAST "value", BAD_CAST kv[i + 1]);
+        xmlTextWriterEndElement(w);
+    }
+}
+
+/* A <host id=...> with its props. */
+static void host(xmlTextWriterPtr w, const char *id, const char *speed, const char *const *kv)
 {
     xmlTextWriterStartElement(w, BAD_CAST "host");
     xmlTextWriterWriteAttribute(w, BAD_CAST "id", BAD_CAST id);
     xmlTextWriterWriteAttribute(w, BAD_CAST "speed", BAD_CAST speed);
-    for (int i = 0; props[i]; i += 2) {
-        xmlTextWriterStartElement(w, BAD_CAST "prop");
-        xmlTextWriterWriteAttribute(w, BAD_CAST "id", BAD_CAST props[i]);
-        xmlTextWriterWriteAttribute(w, BAD_CAST "value", BAD_CAST props[i + 1]);
-        xmlTextWriterEndElement(w);
-    }
+    props(w, kv);
     xmlTextWriterEndElement(w);
 }
 
@@ -355,13 +354,7 @@ int hs_machine_write_platform(const struct hs_machine *m, const char *path)
     xmlTextWriterStartElement(w, BAD_CAST "platform");
     xmlTextWriterWriteAttribute(w, BAD_CAST "version", BAD_CAST "4.1");
     xmlTextWriterStartElement(w, BAD_CAST "config");
-    static const char *const config[] = {"network/model", "CM02", "network/crosstraffic", "0", NULL};
-    for (int i = 0; config[i]; i += 2) {
-        xmlTextWriterStartElement(w, BAD_CAST "prop");
-        xmlTextWriterWriteAttribute(w, BAD_CAST "id", BAD_CAST config[i]);
-        xmlTextWriterWriteAttribute(w, BAD_CAST "value", BAD_CAST config[i + 1]);
-        xmlTextWriterEndElement(w);
-    }
+    props(w, (const char *const[]){"network/model", "CM02", "network/crosstraffic", "0", NULL});
     xmlTextWriterEndElement(w);
     xmlTextWriterStartElement(w, BAD_CAST "zone");
     xmlTextWriterWriteAttribute(w, BAD_CAST "id", BAD_CAST m->name);
