@@ -172,7 +172,7 @@ cJSON *hs_test_run_record(const char *args)
 char *hs_test_quick_study(const char *name, long *rows)
 {
     char *dir = hs_test_tmp(""), cmd[1024], *out;
-    snprintf(cmd, sizeof cmd, "reproduce %s --quick -j 2 -q -o %s", name, dir);
+    snprintf(cmd, sizeof cmd, "reproduce %s --quick -j 2 -o %s", name, dir); /* its tables: no -q */
     time_t t0 = time(NULL);
     int rc = hs_test_cli(cmd, &out, NULL);
     if (rc)
