@@ -331,10 +331,11 @@ static void numeric_xs(const struct figure *f, double *v)
         }
 }
 
-/* How far curve k is moved sideways so that the error bars of curves at
- * one x do not hide each other: the curves spread over 15% of the smallest
- * gap between two x values (linear numeric axes with error bars only). */
-static double dodge(const struct hs_plot_opts *o, const struct figure *f, int k)
+/* How far apart sideways the curves are spread, first to last, so that the
+ * error bars of curves at one x do not hide each other: 15% of the smallest
+ * gap between two x values (linear numeric axes with error bars only; 0
+ * otherwise). Curve k moves by spread × (k / (curves - 1) - 1/2). */
+static double dodge_spread(const struct hs_plot_opts *o, const struct figure *f)
 {
     bool bars = false;
     for (int i = 0; i < f->npts && !bars; i++)
@@ -346,7 +347,7 @@ static double dodge(const struct hs_plot_opts *o, const struct figure *f, int k)
     for (int i = 1; i < f->nxs; i++)
         gap = fmin(gap, v[i] - v[i - 1]);
     free(v);
-    return isfinite(gap) && gap > 0 ? 0.15 * gap * ((double)k / (f->ncurves - 1) - 0.5) : 0;
+    return isfinite(gap) && gap > 0 ? 0.15 * gap : 0;
 }
 
 /* A numeric x axis spans the data (not the next round tics: 0 to 9 for 1
@@ -385,9 +386,10 @@ static void draw(struct hs_buf *b, const struct hs_csv *csv, const struct hs_gro
         hs_gnuplot_quote(b, o->by[0]);
         hs_buf_add(b, "\n");
     }
+    double spread = dodge_spread(o, f);
     for (int k = 0; k < f->ncurves; k++) {
         char *label = curve_label(csv, gs, f->first_group[k], o->nby);
-        double dx = dodge(o, f, k);
+        double dx = spread > 0 ? spread * ((double)k / (f->ncurves - 1) - 0.5) : 0;
         block(b, "c", k, f->pts, f->npts, u.div, dx);
         hs_buf_printf(&plot, "%s$c%d using 1:2:3 with yerrorlines lt %d dt %d pt %d ps 0.8 title ",
                       k ? ", \\\n     " : "plot ", k, k + 1, hs_plot_dash_type(k), hs_plot_point_type(k));

@@ -107,6 +107,38 @@ static cJSON *complete(cJSON *events, const char *name, const char *cat, int pid
     return e;
 }
 
+typedef void group_name_fn(const struct hs_sched *rt, int g, char *buf, size_t size);
+
+/* A track per lane of each of the ngroups groups (one at least), named
+ * "NAME", "NAME #2", …; base[g] receives the tid of group g's first lane. */
+static void lane_tracks(cJSON *events, const struct hs_sched *rt, int pid, int ngroups, const int *lanes,
+                        int *base, group_name_fn *group_name)
+{
+    for (int g = 0, tid = 0; g < ngroups; g++) {
+        base[g] = tid;
+        char group[160], name[176];
+        group_name(rt, g, group, sizeof group);
+        for (int l = 0; l < (lanes[g] ? lanes[g] : 1); l++, tid++) {
+            if (l == 0)
+                snprintf(name, sizeof name, "%s", group);
+            else
+                snprintf(name, sizeof name, "%s #%d", group, l + 1);
+            track_name(events, pid, tid, "thread_name", name);
+        }
+    }
+}
+
+static void worker_name(const struct hs_sched *rt, int w, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", rt->pf->workers[w].name);
+}
+
+/* Group 2n: what leaves node n; 2n + 1: what enters it. */
+static void stream_name(const struct hs_sched *rt, int g, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s %s", rt->pf->nodes[g / 2].name, g % 2 ? "in" : "out");
+}
+
 /* Workers: a track each (a worker runs one task at a time; a second lane,
  * "NAME #2", only if it did not). tid = base[w] + lane. */
 static void tasks(cJSON *events, const struct hs_sched *rt)
@@ -123,17 +155,7 @@ static void tasks(cJSON *events, const struct hs_sched *rt)
     int *lanes = hs_xcalloc((size_t)nw + 1, sizeof *lanes), *base = hs_xcalloc((size_t)nw + 1, sizeof *base);
     place(s, n, lanes);
     track_name(events, PID_WORKERS, -1, "process_name", "workers");
-    for (int w = 0, tid = 0; w < nw; w++) {
-        base[w] = tid;
-        for (int l = 0; l < (lanes[w] ? lanes[w] : 1); l++, tid++) {
-            char name[160];
-            if (l == 0)
-                snprintf(name, sizeof name, "%s", rt->pf->workers[w].name);
-            else
-                snprintf(name, sizeof name, "%s #%d", rt->pf->workers[w].name, l + 1);
-            track_name(events, PID_WORKERS, tid, "thread_name", name);
-        }
-    }
+    lane_tracks(events, rt, PID_WORKERS, nw, lanes, base, worker_name);
     for (size_t k = 0; k < n; k++) {
         const struct hs_task *t = &dag->tasks[s[k].index];
         const struct hs_task_event *ev = &rt->ts[s[k].index].ev;
@@ -167,18 +189,7 @@ static void transfers(cJSON *events, const struct hs_sched *rt)
     int *base = hs_xcalloc((size_t)ngroups + 1, sizeof *base);
     place(s, n, lanes);
     track_name(events, PID_NODES, -1, "process_name", "memory nodes (copy streams)");
-    for (int g = 0, tid = 0; g < ngroups; g++) {
-        base[g] = tid;
-        for (int l = 0; l < (lanes[g] ? lanes[g] : 1); l++, tid++) {
-            char name[160];
-            const char *dir = g % 2 ? "in" : "out";
-            if (l == 0)
-                snprintf(name, sizeof name, "%s %s", rt->pf->nodes[g / 2].name, dir);
-            else
-                snprintf(name, sizeof name, "%s %s #%d", rt->pf->nodes[g / 2].name, dir, l + 1);
-            track_name(events, PID_NODES, tid, "thread_name", name);
-        }
-    }
+    lane_tracks(events, rt, PID_NODES, ngroups, lanes, base, stream_name);
     /* where each copy's two slices went: its flow binds inside both */
     int *out_tid = hs_xcalloc(rt->nxfers + 1, sizeof *out_tid), *in_tid = hs_xcalloc(rt->nxfers + 1, sizeof *in_tid);
     long long *mid = hs_xcalloc(rt->nxfers + 1, sizeof *mid);

@@ -268,10 +268,9 @@ bool hs_machine_route(void *machine, const char *src, const char *dst, double *l
     return true;
 }
 
-/* The platform's comment: what it is, and why it states no runtime costs. */
 /* The comment at the top of the platform: what it is and how its costs
  * were found. A comment may not hold "--": a name that does is written
- * with "- -". */
+ * with "- -" (the text ends with a space, never with a "-"). */
 static char *platform_comment(const struct hs_machine *m)
 {
     struct hs_buf b = {0};
@@ -292,13 +291,14 @@ static char *platform_comment(const struct hs_machine *m)
                        "     what each takes beyond it) is in the timing table's entries, as it is in the\n"
                        "     task times a measured run records. ");
     }
-    char *text = hs_buf_take(&b);
-    for (char *p = strstr(text, "--"); p; p = strstr(p, "--"))
-        memmove(p + 2, p + 1, strlen(p + 1) + 1), p[1] = ' ';
-    size_t n = strlen(text);
-    if (n && text[n - 1] == '-') /* nor end with one */
-        text[n - 1] = ' ';
-    return text;
+    struct hs_buf out = {0}; /* a copy, a space after each "-" that another follows */
+    for (const char *p = hs_buf_str(&b); *p; p++) {
+        hs_buf_addn(&out, p, 1);
+        if (p[0] == '-' && p[1] == '-')
+            hs_buf_add(&out, " ");
+    }
+    hs_buf_free(&b);
+    return hs_buf_take(&out);
 }
 
 /* <prop id= value=/> elements (id, value pairs, NULL-ended). */
