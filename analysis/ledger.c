@@ -45,6 +45,19 @@ void hs_claim_add(struct hs_claim *c, bool evaluated, bool met, const char *publ
     c->shown_missed = missed;
 }
 
+void hs_claim_add_circular(struct hs_claim *c)
+{
+    c->ncircular++;
+}
+
+/* "met/values", and the circular values left out */
+static void met_text(const struct hs_claim *c, char *out, size_t size)
+{
+    int n = snprintf(out, size, "%d/%d", c->nmet, c->nrefs);
+    if (c->ncircular && n > 0 && (size_t)n < size)
+        snprintf(out + n, size - (size_t)n, " (+%d circular)", c->ncircular);
+}
+
 /* ---- loading ------------------------------------------------------------- */
 
 static int bad(const char *path, const char *where, const char *what)
@@ -237,7 +250,9 @@ void hs_ledger_print(const struct hs_ledger *l, FILE *out)
         hs_table_add(&t, or_empty(c->published));
         hs_table_add(&t, or_empty(c->ours));
         hs_table_add(&t, or_empty(c->tolerance));
-        hs_table_addf(&t, "%d/%d", c->nmet, c->nrefs);
+        char met[48];
+        met_text(c, met, sizeof met);
+        hs_table_add(&t, met);
         hs_table_add(&t, hs_verdict_name(v));
     }
     hs_table_print(&t, out, "");
@@ -267,8 +282,8 @@ int hs_ledger_write_markdown(const struct hs_ledger *l, const char *path)
     for (int i = 0; i < l->nclaims; i++) {
         const struct hs_claim *c = &l->claims[i];
         enum hs_verdict v = verdict_of(c);
-        char met[32], why[2048] = "";
-        snprintf(met, sizeof met, "%d/%d", c->nmet, c->nrefs);
+        char met[48], why[2048] = "";
+        met_text(c, met, sizeof met);
         if (v != HS_HOLDS && c->why)
             snprintf(why, sizeof why, "%s%s%s%s", c->why, c->experiment ? " (`" : "",
                      c->experiment ? c->experiment : "", c->experiment ? "`)" : "");

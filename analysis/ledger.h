@@ -33,6 +33,7 @@ struct hs_claim {
     int nrefs;      /* checked published values tagged with it */
     int nevaluated; /* ... that a run evaluated */
     int nmet;       /* ... that ours meets */
+    int ncircular;  /* values taken from the sentence a model parameter came from: not evidence */
     /* the value shown in its row: its first missed value, else its first */
     char *published, *ours, *tolerance;
     bool shown_missed;
@@ -56,6 +57,10 @@ const struct hs_paper *hs_ledger_paper(const struct hs_ledger *l, const char *ke
  * value) and met (ours meets it), with the texts its row would show. */
 void hs_claim_add(struct hs_claim *c, bool evaluated, bool met, const char *published, const char *ours,
                   const char *tolerance);
+
+/* A value of claim c that a model parameter was taken from: shown beside
+ * the claim's count, never counted. */
+void hs_claim_add_circular(struct hs_claim *c);
 
 /* The verdict of a claim with nrefs checked values, nevaluated of them
  * evaluated, nmet of them met. */

@@ -128,9 +128,9 @@ bool hs_published_met(const struct hs_study_ref *r, double ours)
 {
     double tol = isnan(r->tolerance) ? 0 : r->tolerance;
     if (r->bound && strcmp(r->bound, "upper") == 0)
-        return ours <= r->value + tol * fabs(r->value);
+        return r->strict ? ours < r->value - tol * fabs(r->value) : ours <= r->value + tol * fabs(r->value);
     if (r->bound)
-        return ours >= r->value - tol * fabs(r->value);
+        return r->strict ? ours > r->value + tol * fabs(r->value) : ours >= r->value - tol * fabs(r->value);
     return fabs((ours - r->value) / fabs(r->value)) <= tol;
 }
 
@@ -175,7 +175,9 @@ void hs_published_texts(const struct hs_study_ref *r, const struct hs_stat *s, s
                         char *ours, char *tolerance)
 {
     if (r->bound)
-        snprintf(published, size, "%s%.6g", strcmp(r->bound, "upper") == 0 ? "<= " : ">= ", r->value);
+        snprintf(published, size, "%s%.6g", strcmp(r->bound, "upper") == 0 ? (r->strict ? "< " : "<= ")
+                                                                              : (r->strict ? "> " : ">= "),
+                 r->value);
     else
         snprintf(published, size, "%.6g", r->value);
     snprintf(ours, size, "%.6g", s->mean);

@@ -365,15 +365,51 @@ static int load_plot(const struct where *w, const cJSON *o, struct hs_study_plot
     return comparison_plot(w, p);
 }
 
+double hs_study_ref_null(const char *stat)
+{
+    return stat && (strcmp(stat, "ratio") == 0 || strcmp(stat, "column_ratio") == 0) ? 1 : 0;
+}
+
+/* The ledger's rule for one value (study.h, docs/fidelity.md). */
+static int ref_rule(const struct where *w, struct hs_study_ref *r)
+{
+    if (isnan(r->null_value))
+        r->null_value = hs_study_ref_null(r->stat);
+    if (isnan(r->tolerance) && !r->bound)
+        return bad(w, "a published value needs a check: a tolerance (at most half the effect it states) "
+                      "or a bound");
+    if (r->bound)
+        return 0;
+    double effect = fabs(r->value - r->null_value), widest = effect / (2 * fabs(r->value));
+    struct where wt = sub(w, "tolerance", 0);
+    if (effect < 1e-12 * fabs(r->value) || r->value == 0) {
+        if (!r->margin)
+            return bad(&wt, "the value states no effect (it equals its null): say in margin where the "
+                            "tolerance comes from");
+        return 0;
+    }
+    if (r->tolerance > widest * (1 + 1e-9)) {
+        double unit = pow(10, floor(log10(widest)) - 3); /* four digits, rounded down */
+        widest = floor(widest / unit) * unit;
+        char what[256];
+        snprintf(what, sizeof what, "%g is wider than half the effect the value states (|%g - %g| / 2): at "
+                 "most %.4g", r->tolerance, r->value, r->null_value, widest);
+        return bad(&wt, what);
+    }
+    return 0;
+}
+
 static int load_ref(const struct where *w, const cJSON *o, struct hs_study_ref *r)
 {
-    static const char *const keys[] = {"where", "metric", "value", "tolerance", "scale", "source",
-                                       "stat", "versus", "bound", "claim", "over", NULL};
+    static const char *const keys[] = {"where",  "metric", "value", "tolerance", "scale",    "source", "stat",
+                                       "versus", "bound",  "claim", "over",      "null",     "margin", "strict",
+                                       "circular", NULL};
     static const char *const stats[] = {"mean", "median", "sd", "min", "max", "better_pct", "equal_pct",
                                         "worse_pct", "gain_pct", "ratio", "column_ratio", NULL};
     r->tolerance = NAN;
     r->scale = 1;
     r->value = NAN;
+    r->null_value = NAN;
     if (!cJSON_IsObject(o))
         return bad(w, "expected an object");
     const cJSON *where = cJSON_GetObjectItemCaseSensitive(o, "where");
@@ -385,7 +421,9 @@ static int load_ref(const struct where *w, const cJSON *o, struct hs_study_ref *
         opt_string(w, o, "over", &r->over) ||
         opt_string(w, o, "metric", &r->metric) || opt_string(w, o, "source", &r->source) ||
         opt_number(w, o, "value", -INFINITY, &r->value) || opt_number(w, o, "tolerance", 0, &r->tolerance) ||
-        opt_number(w, o, "scale", 1e-300, &r->scale))
+        opt_number(w, o, "scale", 1e-300, &r->scale) || opt_number(w, o, "null", -INFINITY, &r->null_value) ||
+        opt_string(w, o, "margin", &r->margin) || opt_bool(w, o, "strict", &r->strict) ||
+        opt_string(w, o, "circular", &r->circular))
         return -1;
     if (!r->metric || isnan(r->value))
         return bad(w, "a published value needs metric and value");
@@ -407,7 +445,9 @@ static int load_ref(const struct where *w, const cJSON *o, struct hs_study_ref *
     struct where wb = sub(w, "bound", 0);
     if (r->bound && strcmp(r->bound, "upper") != 0 && strcmp(r->bound, "lower") != 0)
         return bad(&wb, "expected upper or lower");
-    return 0;
+    if (r->strict && !r->bound)
+        return bad(w, "strict goes with a bound");
+    return ref_rule(w, r);
 }
 
 static int load_array(const struct where *w, const cJSON *root, const char *key, size_t size,
@@ -642,6 +682,7 @@ void hs_study_free(struct hs_study *st)
         hs_study_kv_free(st->refs[i].where, st->refs[i].nwhere);
         free(st->refs[i].metric), free(st->refs[i].source), free(st->refs[i].stat);
         free(st->refs[i].bound), free(st->refs[i].claim), free(st->refs[i].over);
+        free(st->refs[i].margin), free(st->refs[i].circular);
         hs_study_kv_free(st->refs[i].versus, st->refs[i].nversus);
     }
     free(st->refs);

@@ -18,8 +18,10 @@
  *                     "value": 680.82, "tolerance": 0.10, "scale": 1, "source": "...",
  *                     "stat": "mean"|"median"|"sd"|"min"|"max"|"better_pct"|"equal_pct"|"worse_pct"|"gain_pct"|"ratio",
  *                     "versus": {"policy": "heft"}, "bound": "upper"|"lower",
- *                     "claim": "lima:E4", "over": "analysis_ratio" } ] }
- *                            (stat, versus, bound, claim optional; over with column_ratio)
+ *                     "claim": "lima:E4", "over": "analysis_ratio", "null": 1, "margin": "...",
+ *                     "strict": true, "circular": "..." } ] }
+ *                            (stat, versus, bound, claim, null, margin, strict, circular
+ *                             optional; over with column_ratio)
  *
  * Every key is checked: a typo is refused with its path in the file. */
 #ifndef HS_STUDY_H
@@ -83,7 +85,27 @@ struct hs_study_ref {
     /* "column_ratio": ours is the where-rows' mean of metric over their mean
      * of this column (e.g. a simulation over its analysis) */
     char *over;
+    /* The ledger's rule (docs/fidelity.md), checked when the file loads:
+     * every value is checked (a tolerance or a bound); a figure's tolerance
+     * is no wider than half the effect it states, |value - null|, where null
+     * is what the statistic gives without any effect ("null": 1 for ratio
+     * and column_ratio, 0 otherwise, unless the file says); a figure equal
+     * to its null ("similar", "the same") says in margin where its
+     * tolerance comes from. */
+    double null_value;
+    char *margin;
+    /* a bound met only strictly, by more than its tolerance (a claim of
+     * "better", not "at least as good"): ours > value + tolerance |value|
+     * (lower), ours < value - tolerance |value| (upper) */
+    bool strict;
+    /* NULL, or the model parameter this value was taken from (the same
+     * sentence of the paper): printed, never counted as evidence */
+    char *circular;
 };
+
+/* The statistic's value when there is no effect: what r->null_value
+ * defaults to (1 for ratio and column_ratio, 0 otherwise). */
+double hs_study_ref_null(const char *stat);
 
 struct hs_study {
     char *path, *name, *title, *description, *source;

@@ -119,6 +119,10 @@ static int tally(const struct hs_study *st, struct hs_ledger *l, const char *dir
         struct hs_claim *c = ref->claim ? hs_ledger_find(l, ref->claim) : NULL;
         if (!c || !hs_published_checked(ref))
             continue;
+        if (ref->circular) { /* the model took it: not evidence (docs/fidelity.md) */
+            hs_claim_add_circular(c);
+            continue;
+        }
         struct hs_stat s;
         if ((rc = hs_published_ours(&csv, file, ref, &s)) != 0)
             break;

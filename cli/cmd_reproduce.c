@@ -129,10 +129,9 @@ static void ref_row(struct hs_table *t, const struct hs_study_ref *r, const stru
     else
         hs_table_add(t, r->metric);
     hs_table_add(t, hs_buf_str(&where));
-    if (r->bound) /* a bound the paper states */
-        hs_table_addf(t, "%s%.6g", strcmp(r->bound, "upper") == 0 ? "<= " : ">= ", r->value);
-    else
-        hs_table_num(t, r->value, 6);
+    char published[64], ours[64], tolerance[64];
+    hs_published_texts(r, s, sizeof published, published, ours, tolerance);
+    hs_table_add(t, published); /* the figure, or a bound the paper states */
     hs_table_num(t, s->mean, 6);
     hs_table_num(t, s->ci95, 3);
     hs_table_addf(t, "%ld", s->n);
@@ -141,12 +140,14 @@ static void ref_row(struct hs_table *t, const struct hs_study_ref *r, const stru
         hs_table_addf(t, "%+.1f%%", 100 * diff);
     else
         hs_table_add(t, "");
-    if (isnan(r->tolerance))
-        hs_table_add(t, "");
-    else
-        hs_table_addf(t, "%g%%", 100 * r->tolerance);
-    bool checked = hs_published_checked(r), in = s->n && hs_published_met(r, s->mean);
-    const char *verdict = !checked ? "-" : quick ? "not checked (quick)" : !s->n ? "no run" : in ? "ok" : "MISS";
+    hs_table_add(t, tolerance);
+    bool checked = hs_published_checked(r) && !r->circular, in = s->n && hs_published_met(r, s->mean);
+    const char *verdict = r->circular ? "circular (a model parameter)"
+                          : !checked  ? "-"
+                          : quick     ? "not checked (quick)"
+                          : !s->n     ? "no run"
+                          : in        ? "ok"
+                                      : "MISS";
     *missed += checked && !quick && !in;
     hs_table_add(t, verdict);
     hs_table_add(t, r->source ? r->source : "");

@@ -110,7 +110,10 @@ static const char *const toy_study =
     "\"claim\": \"t:partly\"},\n"
     "  {\"where\": {\"policy\": \"heft\"}, \"metric\": \"makespan\", \"value\": 0, \"bound\": \"upper\", "
     "\"claim\": \"t:fails\"},\n"
-    "  {\"where\": {\"policy\": \"heft\"}, \"metric\": \"makespan\", \"value\": 1, \"claim\": \"t:fails\"}]}\n";
+    "  {\"where\": {\"policy\": \"heft\"}, \"metric\": \"makespan\", \"value\": 1e-9, \"tolerance\": 0.5, "
+    "\"claim\": \"t:fails\"},\n"
+    "  {\"where\": {\"policy\": \"heft\"}, \"metric\": \"makespan\", \"value\": 1e-9, \"tolerance\": 0.5, "
+    "\"claim\": \"t:holds\", \"circular\": \"a parameter taken from the same sentence\"}]}\n";
 
 static void test_cli_ledger(void)
 {
@@ -125,6 +128,7 @@ static void test_cli_ledger(void)
     CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "4 claims: 1 hold, 1 partly, 1 fail, 1 not run\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "t:partly"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "1/1 (+1 circular)")); /* t:holds: missed, but not evidence */
     char *table = hs_test_read_file(md);
     CU_ASSERT(table && strstr(table, "| time passes (`ledger-toy`) |"));
     CU_ASSERT(table && strstr(table, "| runs in no time |"));
@@ -217,6 +221,60 @@ static void test_analysis_study(void)
     free(dir), free(claims), free(out_dir);
 }
 
+/* The ledger's rule, checked when a study loads: a value with no check, a
+ * tolerance wider than half the effect (|1.48 - 1| / 2 / 1.48 = 0.16216...,
+ * shown rounded down), a figure of no effect without its margin, a strict
+ * figure; and what does load. */
+static void expect_study(const char *ref, const char *needle)
+{
+    char *path = hs_test_tmp(".json"), text[2048];
+    snprintf(text, sizeof text,
+             "{\"title\": \"t\", \"sweep\": {\"base\": {\"platform\": \"flat:2\", \"workload\": "
+             "\"random:v=8,seed=3,p=2\"}, \"vary\": {\"policy\": [\"eager\", \"heft\"]}},\n"
+             " \"published\": [%s]}\n", ref);
+    hs_test_write_file(path, text);
+    struct hs_study st;
+    int rc = hs_study_load(path, false, &st);
+    if (!needle) {
+        CU_ASSERT_EQUAL(rc, 0);
+        if (!rc)
+            hs_study_free(&st);
+    } else {
+        CU_ASSERT_NOT_EQUAL(rc, 0);
+        CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), needle));
+        CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), path));
+        if (!strstr(hs_last_error(), needle))
+            fprintf(stderr, "expected '%s' in: %s\n", needle, hs_last_error());
+    }
+    free(path);
+}
+
+static void test_rule(void)
+{
+#define VS "\"where\": {\"policy\": \"eager\"}, \"versus\": {\"policy\": \"heft\"}, \"metric\": \"makespan\", "
+    expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1.48}", "published[0]: a published value needs a check");
+    expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1.48, \"tolerance\": 0.3}",
+                 "published[0].tolerance: 0.3 is wider than half the effect the value states (|1.48 - 1| / 2): "
+                 "at most 0.1621");
+    expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1.48, \"tolerance\": 0.1621}", NULL);
+    expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1.48, \"tolerance\": 0.1622}", "at most 0.1621");
+    /* a gain: null 0, so up to half of it; with null given, from there */
+    expect_study("{" VS "\"stat\": \"gain_pct\", \"value\": 20, \"tolerance\": 0.5}", NULL);
+    expect_study("{" VS "\"stat\": \"gain_pct\", \"value\": 20, \"tolerance\": 0.51}", "at most 0.5");
+    expect_study("{" VS "\"stat\": \"gain_pct\", \"value\": 20, \"null\": 10, \"tolerance\": 0.3}",
+                 "|20 - 10| / 2");
+    /* no effect: a margin says where the tolerance comes from */
+    expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1, \"tolerance\": 0.05}", "say in margin");
+    expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1, \"tolerance\": 0.05, \"margin\": \"why 5%\"}", NULL);
+    /* bounds need no tolerance; strict is a bound's */
+    expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1, \"bound\": \"lower\", \"strict\": true}", NULL);
+    expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1.2, \"tolerance\": 0.05, \"strict\": true}",
+                 "strict goes with a bound");
+    expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1.2, \"tolerance\": 0.05, \"circular\": 3}",
+                 "circular: expected a string");
+#undef VS
+}
+
 /* Every claim a shipped study checks is a claim of the shipped ledger, and
  * every experiment a claim names is a shipped study. */
 static void test_shipped_tags(void)
@@ -267,6 +325,7 @@ int main(void)
         {"reproduce --ledger", test_cli_ledger},
         {"a study computed by an analysis", test_analysis_study},
         {"shipped claim tags", test_shipped_tags},
+        {"the rule every value follows", test_rule},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("ledger", tests);

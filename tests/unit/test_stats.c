@@ -289,6 +289,20 @@ static void test_published_values(void)
     CU_ASSERT_FALSE(hs_published_met(&r, s.mean));
     r.tolerance = 0.15;
     CU_ASSERT_TRUE(hs_published_met(&r, s.mean));
+    /* strict: a difference the paper claims; a tie is none, nor is one within the tolerance */
+    r.value = 12.0 / 7, r.tolerance = NAN, r.bound = "lower";
+    CU_ASSERT_TRUE(hs_published_met(&r, s.mean));
+    r.strict = true;
+    CU_ASSERT_FALSE(hs_published_met(&r, s.mean));
+    r.value = 1.6, r.tolerance = 0.05; /* above 1.68: 1.714 is */
+    CU_ASSERT_TRUE(hs_published_met(&r, s.mean));
+    r.tolerance = 0.075; /* above 1.72: 1.714 is not */
+    CU_ASSERT_FALSE(hs_published_met(&r, s.mean));
+    r.bound = "upper", r.value = 1.9, r.tolerance = 0.05; /* below 1.805 */
+    CU_ASSERT_TRUE(hs_published_met(&r, s.mean));
+    r.value = 1.8; /* below 1.71 */
+    CU_ASSERT_FALSE(hs_published_met(&r, s.mean));
+    r.strict = false;
     r.bound = NULL;
     where[1].value = "10"; /* heftnc 50 against heft 60: better */
     r.stat = "better_pct";
