@@ -166,6 +166,41 @@ int hs_published_ours(const struct hs_csv *csv, const char *file, const struct h
     return rc;
 }
 
+/* The value of column key among names (NULL: no such column). */
+static const char *column(const char *key, const char *const *names, char *const *values, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], key) == 0)
+            return values[i];
+    return NULL;
+}
+
+/* Does the run match the ref's where (against: with its versus pairs in
+ * place of theirs), as matches() a CSV row? */
+static bool point_matches(const struct hs_study_ref *r, const char *const *names, char *const *values, int n,
+                          bool against)
+{
+    for (int w = 0; w < r->nwhere; w++) {
+        bool replaced = false;
+        for (int v = 0; against && v < r->nversus; v++)
+            replaced |= strcmp(r->versus[v].key, r->where[w].key) == 0;
+        const char *cell = column(r->where[w].key, names, values, n);
+        if (!replaced && cell && hs_cmp_cells(cell, r->where[w].value) != 0)
+            return false;
+    }
+    for (int v = 0; against && v < r->nversus; v++) {
+        const char *cell = column(r->versus[v].key, names, values, n);
+        if (cell && hs_cmp_cells(cell, r->versus[v].value) != 0)
+            return false;
+    }
+    return true;
+}
+
+bool hs_published_reads(const struct hs_study_ref *r, const char *const *names, char *const *values, int n)
+{
+    return point_matches(r, names, values, n, false) || (r->nversus && point_matches(r, names, values, n, true));
+}
+
 bool hs_published_checked(const struct hs_study_ref *r)
 {
     return !isnan(r->tolerance) || r->bound;

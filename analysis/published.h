@@ -20,6 +20,12 @@ int hs_published_ours(const struct hs_csv *csv, const char *file, const struct h
  * or on the right side of a bound (struct hs_study_ref's bound)? */
 bool hs_published_met(const struct hs_study_ref *r, double ours);
 
+/* Does the value read a run whose parameter columns (names, values: a
+ * sweep's row before it runs) are these: does the run match its where, or,
+ * with versus, the rows it is compared against? A where key that is no
+ * column is no restriction. */
+bool hs_published_reads(const struct hs_study_ref *r, const char *const *names, char *const *values, int n);
+
 /* Is the value checked: a figure with a tolerance, or a bound? */
 bool hs_published_checked(const struct hs_study_ref *r);
 

@@ -67,6 +67,7 @@ int hs_sweep_make_job(const struct hs_sweep_ops *ops, long index, struct hs_swee
 struct planned {
     long index;
     uint64_t key;
+    bool keep; /* opts->keep accepts it */
 };
 
 static int by_key(const void *a, const void *b)
@@ -76,8 +77,9 @@ static int by_key(const void *a, const void *b)
 }
 
 /* Describe every run of the grid (bad input shows now, whatever the shard)
- * and refuse two runs with one key: every run of the grid, or NULL. */
-static struct planned *describe_all(const struct hs_sweep_ops *ops)
+ * and refuse two runs with one key: every run of the grid (with whether
+ * opts, when given, keeps it), or NULL. */
+static struct planned *describe_all(const struct hs_sweep_opts *opts, const struct hs_sweep_ops *ops)
 {
     struct planned *all = hs_xmalloc((size_t)(ops->nruns ? ops->nruns : 1) * sizeof *all);
     for (long i = 0; i < ops->nruns; i++) {
@@ -86,7 +88,9 @@ static struct planned *describe_all(const struct hs_sweep_ops *ops)
             free(all);
             return NULL;
         }
-        all[i] = (struct planned){i, job.id.key};
+        bool keep = !opts || !opts->keep ||
+                    opts->keep(opts->keep_ctx, ops->param_names, job.params, ops->nparams);
+        all[i] = (struct planned){i, job.id.key, keep};
         hs_sweep_job_free(&job, ops->nparams);
     }
     struct planned *sorted = hs_xmalloc((size_t)(ops->nruns ? ops->nruns : 1) * sizeof *sorted);
@@ -106,22 +110,28 @@ static struct planned *describe_all(const struct hs_sweep_ops *ops)
 
 int hs_sweep_check(const struct hs_sweep_ops *ops)
 {
-    struct planned *all = describe_all(ops);
+    struct planned *all = describe_all(NULL, ops);
     int rc = all ? 0 : -1;
     free(all);
     return rc;
 }
 
-/* Every run of the grid checked; this shard's. */
-static struct planned *plan(const struct hs_sweep_opts *opts, const struct hs_sweep_ops *ops, long *n)
+/* Every run of the grid checked; this shard's, those opts->keep keeps
+ * (*unread: this shard's others). */
+static struct planned *plan(const struct hs_sweep_opts *opts, const struct hs_sweep_ops *ops, long *n,
+                            long *unread)
 {
-    struct planned *all = describe_all(ops);
+    struct planned *all = describe_all(opts, ops);
     if (!all)
         return NULL;
-    *n = 0;
+    *n = *unread = 0;
     for (long i = 0; i < ops->nruns; i++)
-        if (opts->nshards <= 1 || i % opts->nshards == opts->shard)
-            all[(*n)++] = all[i];
+        if (opts->nshards <= 1 || i % opts->nshards == opts->shard) {
+            if (all[i].keep)
+                all[(*n)++] = all[i];
+            else
+                (*unread)++;
+        }
     return all;
 }
 
@@ -224,7 +234,7 @@ int hs_sweep_prepare(const struct hs_sweep_opts *opts, const struct hs_sweep_ops
     out->fd = -1;
     out->t0 = hs_now();
     long n;
-    struct planned *runs = plan(opts, ops, &n);
+    struct planned *runs = plan(opts, ops, &n, &out->unread);
     if (!runs)
         return -1;
     uint64_t *keys = NULL, *failed = NULL;
@@ -281,8 +291,11 @@ int hs_sweep_close(struct hs_sweep_out *out, bool quiet)
         fprintf(stderr, "sweep: %ld runs in %.1f s", ran, el);
         if (ran && el > 0)
             fprintf(stderr, " (%.1f runs/s)", (double)ran / el);
-        fprintf(stderr, ": %ld ok, %ld error, %ld crash, %ld timeout; %ld already in %s\n",
-                out->counts[0], out->counts[1], out->counts[2], out->counts[3], out->skipped, out->path);
+        fprintf(stderr, ": %ld ok, %ld error, %ld crash, %ld timeout; %ld already in %s", out->counts[0],
+                out->counts[1], out->counts[2], out->counts[3], out->skipped, out->path);
+        if (out->unread)
+            fprintf(stderr, "; %ld not run (no claim reads them)", out->unread);
+        fprintf(stderr, "\n");
     }
     if (out->write_errno) {
         fprintf(stderr, "hetsim: %s: cannot write: %s\n", out->path, strerror(out->write_errno));

@@ -17,6 +17,7 @@ struct hs_sweep_out {
     long counts[4];      /* by enum hs_run_status */
     long skipped;        /* already in the file */
     long skipped_failed; /* of which rows not ok, not run again (--retry-failed runs them) */
+    long unread;         /* not kept by opts->keep: not run */
     int write_errno;     /* first error writing the CSV */
     double t0;
 };

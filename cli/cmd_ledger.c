@@ -136,6 +136,26 @@ static int tally(const struct hs_study *st, struct hs_ledger *l, const char *dir
     return rc;
 }
 
+/* The runs a study's counted values read: the ledger runs only those (the
+ * rest of a study's grid serves its plots and tables, which `reproduce
+ * STUDY -o` completes in the same folder). */
+struct reads {
+    const struct hs_study *st;
+    const struct hs_ledger *l;
+};
+
+static bool read_by_a_claim(void *ctx, const char *const *names, char *const *values, int n)
+{
+    const struct reads *rd = ctx;
+    for (int r = 0; r < rd->st->nrefs; r++) {
+        const struct hs_study_ref *ref = &rd->st->refs[r];
+        if (ref->claim && !ref->circular && hs_published_checked(ref) && hs_ledger_find(rd->l, ref->claim) &&
+            hs_published_reads(ref, names, values, n))
+            return true;
+    }
+    return false;
+}
+
 static int run_study(const char *path, const struct hs_ledger_opts *o, struct hs_ledger *l,
                      struct hs_sweep_opts *so, bool *some_failed)
 {
@@ -152,6 +172,8 @@ static int run_study(const char *path, const struct hs_ledger_opts *o, struct hs
         if (!so->quiet)
             fprintf(stderr, "ledger: %s\n", st.name);
         struct hs_sweep_opts run = *so;
+        struct reads rd = {&st, l};
+        run.keep = read_by_a_claim, run.keep_ctx = &rd;
         int sweep = hs_study_execute(&st, dir, &run, o->set, o->nset);
         *some_failed |= sweep == HS_EXIT_FAIL;
         rc = sweep == HS_EXIT_USAGE || sweep > HS_EXIT_USAGE ? -1 : tally(&st, l, dir);

@@ -100,7 +100,7 @@ static void test_claims_file(void)
 /* A study of its own: makespan >= 0 holds, makespan <= 0 fails. */
 static const char *const toy_study =
     "{\"title\": \"toy\", \"sweep\": {\"base\": {\"platform\": \"flat:2\", \"workload\": "
-    "\"random:v=8,seed=3,p=2\"}, \"vary\": {\"policy\": [\"eager\", \"heft\"]}},\n"
+    "\"random:v=8,seed=3,p=2\"}, \"vary\": {\"policy\": [\"eager\", \"heft\", \"dmda\"]}},\n"
     " \"published\": [\n"
     "  {\"where\": {\"policy\": \"heft\"}, \"metric\": \"makespan\", \"value\": 0, \"bound\": \"lower\", "
     "\"claim\": \"t:holds\"},\n"
@@ -133,6 +133,11 @@ static void test_cli_ledger(void)
     CU_ASSERT(table && strstr(table, "| time passes (`ledger-toy`) |"));
     CU_ASSERT(table && strstr(table, "| runs in no time |"));
     free(table), free(out), free(err);
+    /* no claim reads dmda's runs: the ledger does not run them (reproduce ledger-toy would) */
+    snprintf(path, sizeof path, "%s/ledger-toy/results.csv", out_dir);
+    char *rows = hs_test_read_file(path);
+    CU_ASSERT(rows && strstr(rows, ",heft,") && strstr(rows, ",eager,") && !strstr(rows, "dmda"));
+    free(rows);
     /* the same studies on another platform: the rows name it */
     snprintf(args, sizeof args, "reproduce --ledger -q -j 1 --claims %s -o %s-map --platform-map flat:2=flat:2,lat=1e-6",
              claims, out_dir);
