@@ -1,25 +1,51 @@
 /* analysis/metrics.c — GFlop/s, SLR, speedup and efficiency of a run. */
 #include "analysis/metrics.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-static double min_estimate(const struct hs_sched *s, const struct hs_task *t)
+/* Each task's estimates, asked of the runtime once per task and worker (the
+ * metrics below read them several times each): its smallest and the mean of
+ * its finite ones, and each worker's sum over the tasks (in task order;
+ * INFINITY once a task cannot run there). */
+struct estimates {
+    double *min, *mean, *sum;
+};
+
+static void estimates_compute(const struct hs_sched *s, struct estimates *e)
 {
-    double best = INFINITY;
-    for (int w = 0; w < hs_sched_nworkers(s); w++) {
-        double e = hs_sched_exec_estimate(s, t, w);
-        if (e < best)
-            best = e;
+    const struct hs_dag *dag = hs_sched_dag(s);
+    int nw = hs_sched_nworkers(s);
+    e->min = hs_xmalloc(((size_t)dag->ntasks + 1) * sizeof *e->min);
+    e->mean = hs_xmalloc(((size_t)dag->ntasks + 1) * sizeof *e->mean);
+    e->sum = hs_xcalloc((size_t)nw + 1, sizeof *e->sum);
+    for (int i = 0; i < dag->ntasks; i++) {
+        double best = INFINITY, total = 0;
+        int finite = 0;
+        for (int w = 0; w < nw; w++) {
+            double x = hs_sched_exec_estimate(s, &dag->tasks[i], w);
+            if (x < best)
+                best = x;
+            if (isfinite(x))
+                total += x, finite++;
+            e->sum[w] += x;
+        }
+        e->min[i] = best;
+        e->mean[i] = finite ? total / finite : INFINITY;
     }
-    return best;
+}
+
+static void estimates_free(struct estimates *e)
+{
+    free(e->min), free(e->mean), free(e->sum);
 }
 
 /* Longest path with minimum costs, along the topological order. */
-static double critical_path_min(const struct hs_sched *s)
+static double critical_path_min(const struct hs_sched *s, const struct estimates *est)
 {
     const struct hs_dag *dag = hs_sched_dag(s);
-    double *finish = calloc((size_t)dag->ntasks, sizeof(double));
+    double *finish = hs_xcalloc((size_t)dag->ntasks + 1, sizeof(double));
     double cp = 0;
     for (int i = 0; i < dag->ntasks; i++) {
         const struct hs_task *t = &dag->tasks[dag->topo[i]];
@@ -29,7 +55,7 @@ static double critical_path_min(const struct hs_sched *s)
             if (f > start)
                 start = f;
         }
-        finish[t->id] = start + min_estimate(s, t);
+        finish[t->id] = start + est->min[t->id];
         if (finish[t->id] > cp)
             cp = finish[t->id];
     }
@@ -37,26 +63,14 @@ static double critical_path_min(const struct hs_sched *s)
     return cp;
 }
 
-static double mean_estimate(const struct hs_sched *s, const struct hs_task *t)
-{
-    double sum = 0;
-    int n = 0;
-    for (int w = 0; w < hs_sched_nworkers(s); w++) {
-        double e = hs_sched_exec_estimate(s, t, w);
-        if (isfinite(e))
-            sum += e, n++;
-    }
-    return n ? sum / n : INFINITY;
-}
-
 /* Longest path with mean costs and mean communication, along the
  * topological order. */
-static double critical_path_mean_comm(const struct hs_sched *s)
+static double critical_path_mean_comm(const struct hs_sched *s, const struct estimates *est)
 {
     const struct hs_dag *dag = hs_sched_dag(s);
     double lat, per_byte, cp = 0;
     hs_sched_mean_comm(s, &lat, &per_byte);
-    double *finish = calloc((size_t)dag->ntasks + 1, sizeof(double));
+    double *finish = hs_xcalloc((size_t)dag->ntasks + 1, sizeof(double));
     for (int i = 0; i < dag->ntasks; i++) {
         const struct hs_task *t = &dag->tasks[dag->topo[i]];
         double start = 0;
@@ -66,7 +80,7 @@ static double critical_path_mean_comm(const struct hs_sched *s)
             if (f > start)
                 start = f;
         }
-        finish[t->id] = start + mean_estimate(s, t);
+        finish[t->id] = start + est->mean[t->id];
         if (finish[t->id] > cp)
             cp = finish[t->id];
     }
@@ -76,18 +90,13 @@ static double critical_path_mean_comm(const struct hs_sched *s)
 
 /* The smallest sum of the tasks' times over the workers that can run every
  * task; NAN, *worker -1, when none can. */
-static double sequential_time(const struct hs_sched *s, int *worker)
+static double sequential_time(const struct hs_sched *s, const struct estimates *est, int *worker)
 {
-    const struct hs_dag *dag = hs_sched_dag(s);
     double best = INFINITY;
     *worker = -1;
-    for (int w = 0; w < hs_sched_nworkers(s); w++) {
-        double sum = 0;
-        for (int i = 0; i < dag->ntasks && isfinite(sum); i++)
-            sum += hs_sched_exec_estimate(s, &dag->tasks[i], w);
-        if (sum < best)
-            best = sum, *worker = w;
-    }
+    for (int w = 0; w < hs_sched_nworkers(s); w++)
+        if (est->sum[w] < best)
+            best = est->sum[w], *worker = w;
     if (isfinite(best))
         return best;
     *worker = -1;
@@ -95,12 +104,12 @@ static double sequential_time(const struct hs_sched *s, int *worker)
 }
 
 /* Every task on its fastest worker, one after the other. */
-static double split_time(const struct hs_sched *s)
+static double split_time(const struct hs_sched *s, const struct estimates *est)
 {
     const struct hs_dag *dag = hs_sched_dag(s);
     double split = 0;
     for (int i = 0; i < dag->ntasks; i++)
-        split += min_estimate(s, &dag->tasks[i]);
+        split += est->min[i];
     return split;
 }
 
@@ -108,13 +117,16 @@ void hs_metrics_compute(const struct hs_sched *s, double makespan, struct hs_met
 {
     m->flops = hs_dag_flops(hs_sched_dag(s));
     m->gflops = makespan > 0 ? m->flops / makespan / 1e9 : 0;
-    m->cp_min = critical_path_min(s);
+    struct estimates est;
+    estimates_compute(s, &est);
+    m->cp_min = critical_path_min(s, &est);
     m->slr = m->cp_min > 0 ? makespan / m->cp_min : NAN; /* no cost on any path: n/a */
-    m->cpic = critical_path_mean_comm(s);
+    m->cpic = critical_path_mean_comm(s, &est);
     m->slr_cpic = m->cpic > 0 ? makespan / m->cpic : NAN;
-    m->sequential = sequential_time(s, &m->sequential_worker);
+    m->sequential = sequential_time(s, &est, &m->sequential_worker);
     m->speedup = makespan > 0 && m->sequential > 0 ? m->sequential / makespan : NAN; /* n/a without either */
     m->efficiency = m->speedup / hs_sched_nworkers(s);
-    m->split = split_time(s);
+    m->split = split_time(s, &est);
+    estimates_free(&est);
     m->speedup_split = makespan > 0 && m->split > 0 ? m->split / makespan : NAN;
 }

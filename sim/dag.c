@@ -452,7 +452,7 @@ static void describe_cycle(const struct hs_dag *dag, igraph_t *g, char *buf, siz
     igraph_vector_int_destroy(&csize);
 }
 
-/* igraph checks acyclicity and gives the topological order. */
+/* igraph gives the topological order, and finds a cycle when there is one. */
 static int order_tasks(struct hs_dag *dag)
 {
     igraph_vector_int_t ev, order;
@@ -464,16 +464,17 @@ static int order_tasks(struct hs_dag *dag)
     }
     igraph_create(&g, &ev, dag->ntasks, IGRAPH_DIRECTED);
     igraph_vector_int_destroy(&ev);
-    igraph_bool_t is_dag = 0;
-    igraph_is_dag(&g, &is_dag);
-    if (!is_dag) {
+    igraph_vector_int_init(&order, 0);
+    /* a cycle leaves tasks out of the order (igraph says so, and returns the
+     * partial order): one pass where igraph_is_dag and the sort made two */
+    if (igraph_topological_sorting(&g, &order, IGRAPH_OUT) != IGRAPH_SUCCESS ||
+        igraph_vector_int_size(&order) != dag->ntasks) {
         char where[256];
+        igraph_vector_int_destroy(&order);
         describe_cycle(dag, &g, where, sizeof where);
         igraph_destroy(&g);
         return hs_fail("DAG '%s' has a cycle (through %s)", dag->name, where);
     }
-    igraph_vector_int_init(&order, 0);
-    igraph_topological_sorting(&g, &order, IGRAPH_OUT);
     dag->topo = hs_xmalloc((size_t)dag->ntasks * sizeof(int));
     for (int i = 0; i < dag->ntasks; i++)
         dag->topo[i] = (int)VECTOR(order)[i];

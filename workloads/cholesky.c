@@ -21,6 +21,7 @@
  * move task per tile feeding its first user (workloads/moves.c):
  * NT(NT+1)(NT+5)/6 tasks, 352 for NT = 11 (Beniamine 2013,
  * §3.2.2). */
+#include "workloads/label.h"
 #include "workloads/workload.h"
 #include "base/util.h"
 
@@ -82,7 +83,7 @@ static void add_diagonal(struct hs_dag *dag, const struct chol_kernels *kn, int 
 {
     char label[64];
     if (sub <= 0) {
-        snprintf(label, sizeof label, "potrf(%d)", k);
+        hs_label(label, sizeof label, NULL, "potrf", 1, k, 0, 0);
         hs_dag_access(dag, add_task(dag, kn->potrf, label, flops_potrf(b), b, false), akk, HS_MODE_RW);
         return;
     }
@@ -94,7 +95,7 @@ static void add_diagonal(struct hs_dag *dag, const struct chol_kernels *kn, int 
             snprintf(label, sizeof label, "A(%d,%d)[%d,%d]", k, k, i, j);
             D[i * ns + j] = hs_dag_add_handle(dag, label, s * s * kn->elem);
         }
-    snprintf(label, sizeof label, "split(%d)", k);
+    hs_label(label, sizeof label, NULL, "split", 1, k, 0, 0);
     int t = add_view_task(dag, label);
     hs_dag_access(dag, t, akk, HS_MODE_R);
     for (int j = 0; j < ns; j++)
@@ -102,7 +103,7 @@ static void add_diagonal(struct hs_dag *dag, const struct chol_kernels *kn, int 
             hs_dag_access(dag, t, D[i * ns + j], HS_MODE_W);
     snprintf(label, sizeof label, "d%d:", k);
     add_cholesky(dag, kn, D, ns, s, label, 0);
-    snprintf(label, sizeof label, "merge(%d)", k);
+    hs_label(label, sizeof label, NULL, "merge", 1, k, 0, 0);
     t = add_view_task(dag, label);
     for (int j = 0; j < ns; j++)
         for (int i = j; i < ns; i++)
@@ -121,24 +122,24 @@ static void add_cholesky(struct hs_dag *dag, const struct chol_kernels *kn, cons
     char label[64];
     for (int k = 0; k < nt; k++) {
         if (cpu) {
-            snprintf(label, sizeof label, "%.16spotrf(%d)", prefix, k);
+            hs_label(label, sizeof label, prefix, "potrf", 1, k, 0, 0);
             hs_dag_access(dag, add_task(dag, kn->potrf, label, flops_potrf(b), b, true), A[k * nt + k],
                           HS_MODE_RW);
         } else
             add_diagonal(dag, kn, A[k * nt + k], k, b, sub);
         for (int m = k + 1; m < nt; m++) {
-            snprintf(label, sizeof label, "%.16strsm(%d,%d)", prefix, m, k);
+            hs_label(label, sizeof label, prefix, "trsm", 2, m, k, 0);
             int t = add_task(dag, kn->trsm, label, b * b * (b + 1), b, cpu);
             hs_dag_access(dag, t, A[k * nt + k], HS_MODE_R);
             hs_dag_access(dag, t, A[m * nt + k], HS_MODE_RW);
         }
         for (int m = k + 1; m < nt; m++) {
-            snprintf(label, sizeof label, "%.16ssyrk(%d,%d)", prefix, m, k);
+            hs_label(label, sizeof label, prefix, "syrk", 2, m, k, 0);
             int t = add_task(dag, kn->syrk, label, b * b * (b + 1), b, cpu);
             hs_dag_access(dag, t, A[m * nt + k], HS_MODE_R);
             hs_dag_access(dag, t, A[m * nt + m], HS_MODE_RW);
             for (int j = k + 1; j < m; j++) {
-                snprintf(label, sizeof label, "%.16sgemm(%d,%d,%d)", prefix, m, j, k);
+                hs_label(label, sizeof label, prefix, "gemm", 3, m, j, k);
                 t = add_task(dag, kn->gemm, label, 2 * b * b * b, b, cpu);
                 hs_dag_access(dag, t, A[m * nt + k], HS_MODE_R);
                 hs_dag_access(dag, t, A[j * nt + k], HS_MODE_R);
@@ -166,7 +167,7 @@ static int build(const struct hs_spec *spec, struct hs_dag *dag, bool moves)
     int *A = hs_xmalloc((size_t)nt * nt * sizeof(int)); /* lower triangle handles */
     for (int j = 0; j < nt; j++)
         for (int i = j; i < nt; i++) {
-            snprintf(label, sizeof label, "A(%d,%d)", i, j);
+            hs_label(label, sizeof label, NULL, "A", 2, i, j, 0);
             A[i * nt + j] = hs_dag_add_handle(dag, label, b * b * kn.elem);
         }
     if (moves)

@@ -2,6 +2,7 @@
  * matrices cut in nb×nb tiles: one GEMM(A(i,l):R, B(l,j):R, C(i,j):RW) per
  * (i, j, l), i.e. one chain of k/nb tasks per C tile. LAWN 41 count: 2mnk.
  * setarch=1: XKaapi's SetArch hint (Lima 2014 §6.4.2), GEMM on GPUs only. */
+#include "workloads/label.h"
 #include "workloads/workload.h"
 #include "base/util.h"
 
@@ -53,23 +54,23 @@ static int build_gemm(const struct hs_spec *spec, struct hs_dag *dag)
     int *C = hs_xmalloc((size_t)mt * nt * sizeof(int));
     for (int i = 0; i < mt; i++)
         for (int l = 0; l < kt; l++) {
-            snprintf(label, sizeof label, "A(%d,%d)", i, l);
+            hs_label(label, sizeof label, NULL, "A", 2, i, l, 0);
             A[i * kt + l] = hs_dag_add_handle(dag, label, tile);
         }
     for (int l = 0; l < kt; l++)
         for (int j = 0; j < nt; j++) {
-            snprintf(label, sizeof label, "B(%d,%d)", l, j);
+            hs_label(label, sizeof label, NULL, "B", 2, l, j, 0);
             B[l * nt + j] = hs_dag_add_handle(dag, label, tile);
         }
     for (int i = 0; i < mt; i++)
         for (int j = 0; j < nt; j++) {
-            snprintf(label, sizeof label, "C(%d,%d)", i, j);
+            hs_label(label, sizeof label, NULL, "C", 2, i, j, 0);
             C[i * nt + j] = hs_dag_add_handle(dag, label, tile);
         }
     for (int i = 0; i < mt; i++)
         for (int j = 0; j < nt; j++)
             for (int l = 0; l < kt; l++) {
-                snprintf(label, sizeof label, "gemm(%d,%d,%d)", i, j, l);
+                hs_label(label, sizeof label, NULL, "gemm", 3, i, j, l);
                 int t = hs_dag_add_task(dag, kernel, label, 2 * b * b * b, (int)b);
                 if (hs_spec_bool(spec, "setarch"))
                     dag->tasks[t].arch_mask = HS_ARCH_BIT(HS_ARCH_GPU);

@@ -17,6 +17,7 @@
  * factorisation counts LAWN 41's 2n³/3 − n²/2 + 5n/6. GETRF and TSTRF run on
  * cores only (the period code), TSTRF on GPUs too with gpu_tstrf=1; GESSM and
  * SSSSM wherever the timing table times them, on GPUs only with setarch=1. */
+#include "workloads/label.h"
 #include "workloads/tiles.h"
 #include "workloads/workload.h"
 #include "base/util.h"
@@ -70,32 +71,32 @@ static int build_lu(const struct hs_spec *spec, struct hs_dag *dag)
     for (int j = 0; j < nt; j++)
         for (int i = 0; i < nt; i++) {
             hs_tiles_add(&A, i, j, b, elem);
-            snprintf(label, sizeof label, "L(%d,%d)", i, j);
+            hs_label(label, sizeof label, NULL, "L", 2, i, j, 0);
             L[i * nt + j] = i > j ? hs_dag_add_handle(dag, label, (double)ib * b * elem) : -1;
-            snprintf(label, sizeof label, "IPIV(%d,%d)", i, j);
+            hs_label(label, sizeof label, NULL, "IPIV", 2, i, j, 0);
             IP[i * nt + j] = i >= j ? hs_dag_add_handle(dag, label, b * 4) : -1;
         }
     for (int k = 0; k < nt; k++) {
-        snprintf(label, sizeof label, "getrf(%d)", k);
+        hs_label(label, sizeof label, NULL, "getrf", 1, k, 0, 0);
         int t = hs_tiles_task(&A, getrf, label, 2 * b * b * b / 3, nb, false);
         hs_tiles_access(&A, t, k, k, HS_MODE_RW);
         hs_dag_access(dag, t, IP[k * nt + k], HS_MODE_W);
         for (int j = k + 1; j < nt; j++) {
-            snprintf(label, sizeof label, "gessm(%d,%d)", k, j);
+            hs_label(label, sizeof label, NULL, "gessm", 2, k, j, 0);
             t = hs_tiles_task(&A, gessm, label, b * b * b, nb, true);
             hs_dag_access(dag, t, IP[k * nt + k], HS_MODE_R);
             hs_tiles_access_lower(&A, t, k, HS_MODE_R);
             hs_tiles_access(&A, t, k, j, HS_MODE_RW);
         }
         for (int m = k + 1; m < nt; m++) {
-            snprintf(label, sizeof label, "tstrf(%d,%d)", m, k);
+            hs_label(label, sizeof label, NULL, "tstrf", 2, m, k, 0);
             t = hs_tiles_task(&A, tstrf, label, b * b * b, nb, gpu_tstrf);
             hs_tiles_access_upper(&A, t, k, HS_MODE_RW);
             hs_tiles_access(&A, t, m, k, HS_MODE_RW);
             hs_dag_access(dag, t, L[m * nt + k], HS_MODE_W);
             hs_dag_access(dag, t, IP[m * nt + k], HS_MODE_W);
             for (int j = k + 1; j < nt; j++) {
-                snprintf(label, sizeof label, "ssssm(%d,%d,%d)", m, j, k);
+                hs_label(label, sizeof label, NULL, "ssssm", 3, m, j, k);
                 t = hs_tiles_task(&A, ssssm, label, 2 * b * b * b, nb, true);
                 hs_tiles_access(&A, t, k, j, HS_MODE_RW);
                 hs_tiles_access(&A, t, m, j, HS_MODE_RW);

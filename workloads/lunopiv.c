@@ -12,6 +12,7 @@
  * tile (23 tasks, 30 dependencies: the thesis' Fig. 3.3). Flops: GETRF 2b³/3,
  * TRSM b³, GEMM 2b³; the whole factorisation counts LAWN 41's
  * 2n³/3 − n²/2 + 5n/6. */
+#include "workloads/label.h"
 #include "workloads/workload.h"
 #include "base/util.h"
 
@@ -51,26 +52,26 @@ static int build_lunopiv(const struct hs_spec *spec, struct hs_dag *dag)
     int *A = hs_xmalloc((size_t)nt * nt * sizeof(int));
     for (int j = 0; j < nt; j++)
         for (int i = 0; i < nt; i++) {
-            snprintf(label, sizeof label, "A(%d,%d)", i, j);
+            hs_label(label, sizeof label, NULL, "A", 2, i, j, 0);
             A[i * nt + j] = hs_dag_add_handle(dag, label, b * b * elem);
         }
     if (hs_spec_bool(spec, "moves"))
         hs_add_move_tasks(dag);
     for (int k = 0; k < nt; k++) {
-        snprintf(label, sizeof label, "getrf(%d)", k);
+        hs_label(label, sizeof label, NULL, "getrf", 1, k, 0, 0);
         hs_dag_access(dag, hs_dag_add_task(dag, getrf, label, 2 * b * b * b / 3, (int)b),
                       A[k * nt + k], HS_MODE_RW);
         for (int j = k + 1; j < nt; j++) {
-            snprintf(label, sizeof label, "trsm(%d,%d)", k, j);
+            hs_label(label, sizeof label, NULL, "trsm", 2, k, j, 0);
             add_trsm(dag, trsm, A[k * nt + k], A[k * nt + j], label, b);
         }
         for (int i = k + 1; i < nt; i++) {
-            snprintf(label, sizeof label, "trsm(%d,%d)", i, k);
+            hs_label(label, sizeof label, NULL, "trsm", 2, i, k, 0);
             add_trsm(dag, trsm, A[k * nt + k], A[i * nt + k], label, b);
         }
         for (int i = k + 1; i < nt; i++)
             for (int j = k + 1; j < nt; j++) {
-                snprintf(label, sizeof label, "gemm(%d,%d,%d)", i, j, k);
+                hs_label(label, sizeof label, NULL, "gemm", 3, i, j, k);
                 int t = hs_dag_add_task(dag, gemm, label, 2 * b * b * b, (int)b);
                 hs_dag_access(dag, t, A[i * nt + k], HS_MODE_R);
                 hs_dag_access(dag, t, A[k * nt + j], HS_MODE_R);

@@ -14,6 +14,7 @@
  * table); LAWN 41: 4n³/3 + 2n² + 14n/3. GEQRT and TSQRT run on cores only
  * (the period code); ORMQR and TSMQR wherever the timing table times them,
  * on GPUs only with setarch=1. */
+#include "workloads/label.h"
 #include "workloads/tiles.h"
 #include "workloads/workload.h"
 #include "base/util.h"
@@ -55,29 +56,29 @@ static int build_qr(const struct hs_spec *spec, struct hs_dag *dag)
     for (int j = 0; j < nt; j++)
         for (int i = 0; i < nt; i++) {
             hs_tiles_add(&A, i, j, b, elem);
-            snprintf(label, sizeof label, "T(%d,%d)", i, j);
+            hs_label(label, sizeof label, NULL, "T", 2, i, j, 0);
             T[i * nt + j] = i >= j ? hs_dag_add_handle(dag, label, (double)ib * b * elem) : -1;
         }
     for (int k = 0; k < nt; k++) {
-        snprintf(label, sizeof label, "geqrt(%d)", k);
+        hs_label(label, sizeof label, NULL, "geqrt", 1, k, 0, 0);
         int t = hs_tiles_task(&A, geqrt, label, 4 * b * b * b / 3, nb, false);
         hs_tiles_access(&A, t, k, k, HS_MODE_RW);
         hs_dag_access(dag, t, T[k * nt + k], HS_MODE_W);
         for (int j = k + 1; j < nt; j++) {
-            snprintf(label, sizeof label, "ormqr(%d,%d)", k, j);
+            hs_label(label, sizeof label, NULL, "ormqr", 2, k, j, 0);
             t = hs_tiles_task(&A, ormqr, label, 2 * b * b * b, nb, true);
             hs_tiles_access_lower(&A, t, k, HS_MODE_R);
             hs_dag_access(dag, t, T[k * nt + k], HS_MODE_R);
             hs_tiles_access(&A, t, k, j, HS_MODE_RW);
         }
         for (int m = k + 1; m < nt; m++) {
-            snprintf(label, sizeof label, "tsqrt(%d,%d)", m, k);
+            hs_label(label, sizeof label, NULL, "tsqrt", 2, m, k, 0);
             t = hs_tiles_task(&A, tsqrt, label, 2 * b * b * b, nb, false);
             hs_tiles_access_upper(&A, t, k, HS_MODE_RW);
             hs_tiles_access(&A, t, m, k, HS_MODE_RW);
             hs_dag_access(dag, t, T[m * nt + k], HS_MODE_W);
             for (int j = k + 1; j < nt; j++) {
-                snprintf(label, sizeof label, "tsmqr(%d,%d,%d)", m, j, k);
+                hs_label(label, sizeof label, NULL, "tsmqr", 3, m, j, k);
                 t = hs_tiles_task(&A, tsmqr, label, 4 * b * b * b, nb, true);
                 hs_tiles_access(&A, t, k, j, HS_MODE_RW);
                 hs_tiles_access(&A, t, m, j, HS_MODE_RW);

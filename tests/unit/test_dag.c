@@ -1,9 +1,12 @@
 /* tests/unit/test_dag.c — dependency inference, renaming, explicit edges,
- * cycle detection, the task counts of the tiled workloads, and the SetArch
- * hints every workload takes. */
+ * cycle detection, the task counts of the tiled workloads, the SetArch
+ * hints every workload takes, and the labels of tiles and tasks. */
 #include "base/util.h"
 #include "tests/support/testing.h"
+#include "workloads/label.h"
 #include "workloads/workload.h"
+
+#include <limits.h>
 
 #include <math.h>
 #include <stdbool.h>
@@ -309,6 +312,28 @@ static void test_wide_task_growth(void)
     CU_ASSERT(ratio < 20);
 }
 
+/* Labels written without printf read as snprintf would write them. */
+static void test_labels(void)
+{
+    char b[64], want[64];
+    CU_ASSERT_STRING_EQUAL(hs_label(b, sizeof b, NULL, "gemm", 3, 12, 3, 0), "gemm(12,3,0)");
+    CU_ASSERT_STRING_EQUAL(hs_label(b, sizeof b, "d3:", "potrf", 1, 7, 0, 0), "d3:potrf(7)");
+    CU_ASSERT_STRING_EQUAL(hs_label(b, sizeof b, NULL, "A", 2, 0, 10, 0), "A(0,10)");
+    CU_ASSERT_STRING_EQUAL(hs_label(b, sizeof b, "", "x", 0, 1, 2, 3), "x");
+    snprintf(want, sizeof want, "%.16ssyrk(%d,%d)", "0123456789abcdefXYZ", INT_MIN, INT_MAX);
+    CU_ASSERT_STRING_EQUAL(hs_label(b, sizeof b, "0123456789abcdefXYZ", "syrk", 2, INT_MIN, INT_MAX, 0), want);
+    CU_ASSERT_STRING_EQUAL(hs_label(b, 6, NULL, "trsm", 2, 10, 2, 0), "trsm("); /* cut as snprintf cuts */
+    CU_ASSERT_STRING_EQUAL(hs_label(b, 1, NULL, "trsm", 2, 10, 2, 0), "");
+    /* a Cholesky's tasks carry them */
+    struct hs_dag *dag = hs_workload_build("cholesky:n=3072,nb=1024");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
+    bool found = false;
+    for (int t = 0; t < dag->ntasks; t++)
+        found |= strcmp(dag->tasks[t].label, "gemm(2,1,0)") == 0;
+    CU_ASSERT_TRUE(found);
+    hs_dag_free(dag);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -322,6 +347,7 @@ int main(void)
         {"SetArch hints per kernel (cpu-only, gpu-only)", test_setarch_hints},
         {"workload parameter errors", test_workload_errors},
         {"a task of 300,000 accesses builds in linear time", test_wide_task_growth},
+        {"labels of tiles and tasks", test_labels},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("dag", tests);
