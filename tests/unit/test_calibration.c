@@ -117,7 +117,7 @@ static cJSON *read_table(const char *path)
 /* A single 100×100 single-precision tile on Mapuche's GPU: its POTRF is seen
  * from the start of its input's copy: the H2D copy (10 µs + 40,000 B at
  * 3 GB/s), the runtime's 5 µs of work for a GPU task and the kernel (LAWN
- * 41's 338,350 flops at 4 GFlop/s plus 10 µs of launch), all figures of
+ * 41's 338,350 flops at 4 GFlop/s plus 5 µs of launch), all figures of
  * platforms/mapuche.xml and perf/mapuche.json. */
 static void test_calibrate_sim(void)
 {
@@ -130,18 +130,18 @@ static void test_calibrate_sim(void)
     const cJSON *e = calibrated(table, "spotrf", 100, &count);
     CU_ASSERT_EQUAL(count, 1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(e);
-    double expect = 10e-6 + 40000 / 3e9 + 5e-6 + 338350.0 / 4e9 + 10e-6;
+    double expect = 10e-6 + 40000 / 3e9 + 5e-6 + 338350.0 / 4e9 + 5e-6;
     HS_ASSERT_NEAR_REL(cJSON_GetObjectItem(e, "seconds")->valuedouble, expect, 1e-9);
     CU_ASSERT_EQUAL(cJSON_GetObjectItem(e, "gpus")->valueint, 1);
     CU_ASSERT(cJSON_GetArraySize(cJSON_GetObjectItem(table, "kernels")) >= 8); /* the base table */
     cJSON_Delete(table);
-    /* a 10×10-tile run: no GEMM is seen faster than its kernel (2·10⁶ flops at 25 GFlop/s + 10 µs) */
+    /* a 10×10-tile run: no GEMM is seen faster than its kernel (2·10⁶ flops at 25 GFlop/s + 5 µs) */
     snprintf(args, sizeof args, "calibrate-sim -p mapuche --gpus 1 -w cholesky:n=1000,nb=100,precision=s -o %s", out);
     CU_ASSERT_EQUAL_FATAL(hs_test_cli(args, NULL, NULL), 0);
     table = read_table(out);
     e = calibrated(table, "sgemm", 100, &count);
     CU_ASSERT_PTR_NOT_NULL_FATAL(e);
-    CU_ASSERT(cJSON_GetObjectItem(e, "seconds")->valuedouble >= (2e6 / 25e9 + 10e-6) * (1 - 1e-9));
+    CU_ASSERT(cJSON_GetObjectItem(e, "seconds")->valuedouble >= (2e6 / 25e9 + 5e-6) * (1 - 1e-9));
     CU_ASSERT_EQUAL(cJSON_GetObjectItem(e, "tasks")->valueint, 120);
     cJSON_Delete(table);
     free(out);
