@@ -13,9 +13,11 @@
 
 /* One rule for every claim (docs/fidelity.md): holds when every value is
  * met, partly when at least half are, fails otherwise. A value not
- * evaluated counts as not met. */
-enum hs_verdict hs_claim_verdict(int nrefs, int nevaluated, int nmet)
+ * evaluated counts as not met. A claim hetsim cannot run is neither. */
+enum hs_verdict hs_claim_verdict(bool not_runnable, int nrefs, int nevaluated, int nmet)
 {
+    if (not_runnable)
+        return HS_NOT_RUNNABLE;
     if (nrefs <= 0 || nevaluated <= 0)
         return HS_NOT_RUN;
     if (nmet >= nrefs)
@@ -25,7 +27,7 @@ enum hs_verdict hs_claim_verdict(int nrefs, int nevaluated, int nmet)
 
 const char *hs_verdict_name(enum hs_verdict v)
 {
-    static const char *const names[] = {"holds", "partly", "fails", "not run"};
+    static const char *const names[] = {"holds", "partly", "fails", "not run", "not runnable"};
     return names[v];
 }
 
@@ -123,7 +125,8 @@ static int load_papers(struct hs_ledger *l, const cJSON *papers)
 
 static int load_claim(struct hs_ledger *l, const cJSON *o, int index)
 {
-    static const char *const keys[] = {"id", "paper", "where", "claim", "why", "experiment", NULL};
+    static const char *const keys[] = {"id",  "paper",      "where",        "claim",
+                                       "why", "experiment", "not_runnable", NULL};
     char at[64];
     snprintf(at, sizeof at, "claims[%d]", index);
     HS_GROW_IMPLIED(l->claims, l->nclaims, l->nclaims + 1); /* doubling, not one per realloc */
@@ -134,7 +137,8 @@ static int load_claim(struct hs_ledger *l, const cJSON *o, int index)
     if (only_keys(l->path, at, o, keys) || member(l->path, at, o, "id", true, &c->id) ||
         member(l->path, at, o, "paper", true, &c->paper) || member(l->path, at, o, "where", true, &c->where) ||
         member(l->path, at, o, "claim", true, &c->text) || member(l->path, at, o, "why", false, &c->why) ||
-        member(l->path, at, o, "experiment", false, &c->experiment))
+        member(l->path, at, o, "experiment", false, &c->experiment) ||
+        member(l->path, at, o, "not_runnable", false, &c->not_runnable))
         return -1;
     if (!hs_ledger_paper(l, c->paper))
         return hs_fail("%s: %s.paper: unknown paper '%s' (not in papers)", l->path, at, c->paper);
@@ -196,6 +200,7 @@ void hs_ledger_free(struct hs_ledger *l)
     for (int i = 0; i < l->nclaims; i++) {
         struct hs_claim *c = &l->claims[i];
         free(c->id), free(c->paper), free(c->where), free(c->text), free(c->why), free(c->experiment);
+        free(c->not_runnable);
         free(c->published), free(c->ours), free(c->tolerance);
     }
     free(l->papers);
@@ -224,7 +229,7 @@ const struct hs_paper *hs_ledger_paper(const struct hs_ledger *l, const char *ke
 
 static enum hs_verdict verdict_of(const struct hs_claim *c)
 {
-    return hs_claim_verdict(c->nrefs, c->nevaluated, c->nmet);
+    return hs_claim_verdict(c->not_runnable != NULL, c->nrefs, c->nevaluated, c->nmet);
 }
 
 static const char *or_empty(const char *s)
@@ -239,7 +244,7 @@ void hs_ledger_print(const struct hs_ledger *l, FILE *out)
     const char *h[] = {"paper", "claim", "where", "published", "ours", "tolerance", "met", "verdict"};
     for (int i = 0; i < 8; i++)
         hs_table_add(&t, h[i]);
-    int count[4] = {0};
+    int count[HS_NOT_RUNNABLE + 1] = {0};
     for (int i = 0; i < l->nclaims; i++) {
         const struct hs_claim *c = &l->claims[i];
         enum hs_verdict v = verdict_of(c);
@@ -257,8 +262,8 @@ void hs_ledger_print(const struct hs_ledger *l, FILE *out)
     }
     hs_table_print(&t, out, "");
     hs_table_free(&t);
-    fprintf(out, "%d claims: %d hold, %d partly, %d fail, %d not run\n", l->nclaims, count[HS_HOLDS],
-            count[HS_PARTLY], count[HS_FAILS], count[HS_NOT_RUN]);
+    fprintf(out, "%d claims: %d hold, %d partly, %d fail, %d not run, %d not runnable\n", l->nclaims,
+            count[HS_HOLDS], count[HS_PARTLY], count[HS_FAILS], count[HS_NOT_RUN], count[HS_NOT_RUNNABLE]);
 }
 
 /* Markdown cells: no line breaks, and a | would end the cell. */
@@ -284,7 +289,9 @@ int hs_ledger_write_markdown(const struct hs_ledger *l, const char *path)
         enum hs_verdict v = verdict_of(c);
         char met[48], why[2048] = "";
         met_text(c, met, sizeof met);
-        if (v != HS_HOLDS && c->why)
+        if (v == HS_NOT_RUNNABLE)
+            snprintf(why, sizeof why, "%s", c->not_runnable);
+        else if (v != HS_HOLDS && c->why)
             snprintf(why, sizeof why, "%s%s%s%s", c->why, c->experiment ? " (`" : "",
                      c->experiment ? c->experiment : "", c->experiment ? "`)" : "");
         hs_buf_add(&b, "|");

@@ -8,20 +8,22 @@
  *     "claims": [ { "id": "lima:E6", "paper": "lima2014", "where": "§5.6.5.2, Fig. 5.11",
  *                   "claim": "H2 peaks at 1.79 TFlop/s on 8 GPUs; ...",
  *                   "why": "why ours differs, for a claim that does not hold (one line)",
- *                   "experiment": "the study whose runs show why" } ] }
+ *                   "experiment": "the study whose runs show why",
+ *                   "not_runnable": "why hetsim cannot run it (no model of the machine, ...)" } ] }
  *
  * Studies tag the published values they check with a claim id ("claim":
  * "lima:E6"). A claim's verdict comes from its tagged values that carry a
  * tolerance or a bound: it holds when ours meets every one, holds in part
- * when it meets some, fails when it meets none, and is not run when no
- * study evaluated any of them. */
+ * when it meets at least half, fails otherwise, and is not run when no
+ * study evaluated any of them; a claim hetsim cannot run (no model of its
+ * machine or library) says why in not_runnable and is "not runnable". */
 #ifndef HS_LEDGER_H
 #define HS_LEDGER_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
-enum hs_verdict { HS_HOLDS, HS_PARTLY, HS_FAILS, HS_NOT_RUN };
+enum hs_verdict { HS_HOLDS, HS_PARTLY, HS_FAILS, HS_NOT_RUN, HS_NOT_RUNNABLE };
 
 struct hs_paper {
     char *key, *short_name, *cite;
@@ -29,6 +31,7 @@ struct hs_paper {
 
 struct hs_claim {
     char *id, *paper, *where, *text, *why, *experiment;
+    char *not_runnable; /* why hetsim cannot run it, or NULL */
     /* gathered from the studies */
     int nrefs;      /* checked published values tagged with it */
     int nevaluated; /* ... that a run evaluated */
@@ -63,14 +66,17 @@ void hs_claim_add(struct hs_claim *c, bool evaluated, bool met, const char *publ
 void hs_claim_add_circular(struct hs_claim *c);
 
 /* The verdict of a claim with nrefs checked values, nevaluated of them
- * evaluated, nmet of them met. */
-enum hs_verdict hs_claim_verdict(int nrefs, int nevaluated, int nmet);
+ * evaluated, nmet of them met; not runnable whatever the counts when
+ * not_runnable (the claim says hetsim cannot run it). */
+enum hs_verdict hs_claim_verdict(bool not_runnable, int nrefs, int nevaluated, int nmet);
 const char *hs_verdict_name(enum hs_verdict v);
 
-/* One row per claim, then exactly "N claims: H hold, P partly, F fail, X not run". */
+/* One row per claim, then exactly
+ * "N claims: H hold, P partly, F fail, X not run, Y not runnable". */
 void hs_ledger_print(const struct hs_ledger *l, FILE *out);
 /* The same as a Markdown table with each claim's text and, where it does
- * not hold, its reason; -1 with hs_fail if path cannot be written. */
+ * not hold, its reason (why it cannot run, for a claim not runnable); -1
+ * with hs_fail if path cannot be written. */
 int hs_ledger_write_markdown(const struct hs_ledger *l, const char *path);
 
 #endif

@@ -108,6 +108,20 @@ static bool carries_claims(const struct hs_study *st, const struct hs_ledger *l,
     return any;
 }
 
+/* A value tagged with a claim the claims file calls not runnable: one of
+ * the two is wrong, -1 with hs_fail naming both. */
+static int tags_runnable(const struct hs_study *st, const struct hs_ledger *l)
+{
+    for (int r = 0; r < st->nrefs; r++) {
+        const struct hs_claim *c = st->refs[r].claim ? hs_ledger_find(l, st->refs[r].claim) : NULL;
+        if (c && c->not_runnable)
+            return hs_fail("%s: published[%d].claim: '%s' is not runnable in %s (remove the tag or the claim's "
+                           "not_runnable)",
+                           st->path, r, c->id, l->path);
+    }
+    return 0;
+}
+
 /* Count the study's checked values towards their claims, from its rows. */
 static int tally(const struct hs_study *st, struct hs_ledger *l, const char *dir)
 {
@@ -163,7 +177,7 @@ static int run_study(const char *path, const struct hs_ledger_opts *o, struct hs
     if (hs_study_load(path, false, &st))
         return -1;
     int rc = 0;
-    if (listed(o->only, st.name) && carries_claims(&st, l, !o->claims)) {
+    if (listed(o->only, st.name) && carries_claims(&st, l, !o->claims) && (rc = tags_runnable(&st, l)) == 0) {
         if (o->map_from)
             rewrite_study(&st, &(struct rewrite){.key = "platform", .name = o->map_from, .to = o->map_to});
         if (o->param_policy)

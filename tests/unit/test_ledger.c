@@ -1,8 +1,8 @@
 /* tests/unit/test_ledger.c — the ledger of published claims: the verdict of
  * a claim from hand-made counts of its published values, the value its row
  * shows, the claims file's checks, and `hetsim reproduce --ledger` end to
- * end on a small study of its own (four claims: one holds, one in part, one
- * fails, one without a study), with --markdown, --platform-map and
+ * end on a small study of its own (five claims: one holds, one in part, one
+ * fails, one without a study, one hetsim cannot run), with --markdown, --platform-map and
  * --policy-param; a study computed by an analysis (Beaumont and Marchal's
  * §3.6 grid) instead of a sweep, checked with the min and max statistics.
  * The shipped studies' claim tags all name claims of the shipped claims file. */
@@ -16,20 +16,25 @@
 
 static void test_verdicts(void)
 {
-    CU_ASSERT_EQUAL(hs_claim_verdict(0, 0, 0), HS_NOT_RUN); /* no value checks it */
-    CU_ASSERT_EQUAL(hs_claim_verdict(3, 0, 0), HS_NOT_RUN); /* no run evaluated any */
-    CU_ASSERT_EQUAL(hs_claim_verdict(3, 3, 3), HS_HOLDS);
-    CU_ASSERT_EQUAL(hs_claim_verdict(1, 1, 1), HS_HOLDS);
-    CU_ASSERT_EQUAL(hs_claim_verdict(3, 3, 0), HS_FAILS);
-    CU_ASSERT_EQUAL(hs_claim_verdict(3, 3, 1), HS_FAILS);  /* fewer than half met */
-    CU_ASSERT_EQUAL(hs_claim_verdict(3, 3, 2), HS_PARTLY); /* at least half */
-    CU_ASSERT_EQUAL(hs_claim_verdict(2, 2, 1), HS_PARTLY); /* half */
-    CU_ASSERT_EQUAL(hs_claim_verdict(18, 18, 8), HS_FAILS);
-    CU_ASSERT_EQUAL(hs_claim_verdict(3, 2, 2), HS_PARTLY); /* one not evaluated is not met */
-    CU_ASSERT_EQUAL(hs_claim_verdict(4, 1, 1), HS_FAILS);  /* three not evaluated: 1 of 4 */
-    CU_ASSERT_EQUAL(hs_claim_verdict(3, 1, 0), HS_FAILS);
+    CU_ASSERT_EQUAL(hs_claim_verdict(false, 0, 0, 0), HS_NOT_RUN); /* no value checks it */
+    CU_ASSERT_EQUAL(hs_claim_verdict(false, 3, 0, 0), HS_NOT_RUN); /* no run evaluated any */
+    CU_ASSERT_EQUAL(hs_claim_verdict(false, 3, 3, 3), HS_HOLDS);
+    CU_ASSERT_EQUAL(hs_claim_verdict(false, 1, 1, 1), HS_HOLDS);
+    CU_ASSERT_EQUAL(hs_claim_verdict(false, 3, 3, 0), HS_FAILS);
+    CU_ASSERT_EQUAL(hs_claim_verdict(false, 3, 3, 1), HS_FAILS);  /* fewer than half met */
+    CU_ASSERT_EQUAL(hs_claim_verdict(false, 3, 3, 2), HS_PARTLY); /* at least half */
+    CU_ASSERT_EQUAL(hs_claim_verdict(false, 2, 2, 1), HS_PARTLY); /* half */
+    CU_ASSERT_EQUAL(hs_claim_verdict(false, 18, 18, 8), HS_FAILS);
+    CU_ASSERT_EQUAL(hs_claim_verdict(false, 3, 2, 2), HS_PARTLY); /* one not evaluated is not met */
+    CU_ASSERT_EQUAL(hs_claim_verdict(false, 4, 1, 1), HS_FAILS);  /* three not evaluated: 1 of 4 */
+    CU_ASSERT_EQUAL(hs_claim_verdict(false, 3, 1, 0), HS_FAILS);
     CU_ASSERT_STRING_EQUAL(hs_verdict_name(HS_PARTLY), "partly");
     CU_ASSERT_STRING_EQUAL(hs_verdict_name(HS_NOT_RUN), "not run");
+    /* a claim hetsim cannot run: whatever its counts */
+    CU_ASSERT_EQUAL(hs_claim_verdict(true, 0, 0, 0), HS_NOT_RUNNABLE);
+    CU_ASSERT_EQUAL(hs_claim_verdict(true, 3, 3, 3), HS_NOT_RUNNABLE);
+    CU_ASSERT_EQUAL(hs_claim_verdict(false, 0, 0, 0), HS_NOT_RUN);
+    CU_ASSERT_STRING_EQUAL(hs_verdict_name(HS_NOT_RUNNABLE), "not runnable");
 }
 
 /* A row shows the claim's first missed value, or its first if none missed. */
@@ -59,7 +64,9 @@ static const char *const claims_ok =
     "  {\"id\": \"t:partly\", \"paper\": \"p\", \"where\": \"Fig. 2\", \"claim\": \"runs in no time\",\n"
     "   \"why\": \"time passes\", \"experiment\": \"ledger-toy\"},\n"
     "  {\"id\": \"t:fails\", \"paper\": \"p\", \"where\": \"Fig. 3\", \"claim\": \"never ends\", \"why\": \"it ends\"},\n"
-    "  {\"id\": \"t:notrun\", \"paper\": \"p\", \"where\": \"Table 1\", \"claim\": \"nobody ran it\"}]}\n";
+    "  {\"id\": \"t:notrun\", \"paper\": \"p\", \"where\": \"Table 1\", \"claim\": \"nobody ran it\"},\n"
+    "  {\"id\": \"t:norun\", \"paper\": \"p\", \"where\": \"Chapter 7\", \"claim\": \"on a Xeon Phi\",\n"
+    "   \"not_runnable\": \"no model of a Xeon Phi\"}]}\n";
 
 static void expect_load_error(const char *text, const char *needle)
 {
@@ -78,7 +85,9 @@ static void test_claims_file(void)
     hs_test_write_file(path, claims_ok);
     struct hs_ledger l;
     CU_ASSERT_EQUAL_FATAL(hs_ledger_load(path, &l), 0);
-    CU_ASSERT_EQUAL(l.nclaims, 4);
+    CU_ASSERT_EQUAL(l.nclaims, 5);
+    CU_ASSERT_STRING_EQUAL(hs_ledger_find(&l, "t:norun")->not_runnable, "no model of a Xeon Phi");
+    CU_ASSERT_PTR_NULL(hs_ledger_find(&l, "t:notrun")->not_runnable);
     CU_ASSERT_PTR_NOT_NULL(hs_ledger_find(&l, "t:fails"));
     CU_ASSERT_PTR_NULL(hs_ledger_find(&l, "t:nope"));
     CU_ASSERT_STRING_EQUAL(hs_ledger_paper(&l, "p")->short_name, "Paper 2014");
@@ -95,6 +104,9 @@ static void test_claims_file(void)
                       "claims[0].wher: unknown key");
     expect_load_error("{\"papers\": {}, \"claims\": [{\"id\": \"a\"}]}", "claims[0].paper: missing");
     expect_load_error("{\"claims\": []", "malformed JSON");
+    expect_load_error("{\"papers\": {\"p\": {\"short\": \"s\", \"cite\": \"c\"}}, \"claims\": ["
+                      "{\"id\": \"a\", \"paper\": \"p\", \"where\": \"w\", \"claim\": \"c\", \"not_runnable\": \"\"}]}",
+                      "claims[0].not_runnable: expected a non-empty string");
 }
 
 /* A study of its own: makespan >= 0 holds, makespan <= 0 fails. */
@@ -126,12 +138,13 @@ static void test_cli_ledger(void)
     snprintf(args, sizeof args, "reproduce --ledger -q -j 1 --claims %s -o %s --markdown %s", claims, out_dir, md);
     char *out = NULL, *err = NULL;
     CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "4 claims: 1 hold, 1 partly, 1 fail, 1 not run\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "5 claims: 1 hold, 1 partly, 1 fail, 1 not run, 1 not runnable\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "t:partly"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "1/1 (+1 circular)")); /* t:holds: missed, but not evidence */
     char *table = hs_test_read_file(md);
     CU_ASSERT(table && strstr(table, "| time passes (`ledger-toy`) |"));
     CU_ASSERT(table && strstr(table, "| runs in no time |"));
+    CU_ASSERT(table && strstr(table, "| on a Xeon Phi |  |  | 0/0 | not runnable | no model of a Xeon Phi |"));
     free(table), free(out), free(err);
     /* no claim reads dmda's runs: the ledger does not run them (reproduce ledger-toy would) */
     snprintf(path, sizeof path, "%s/ledger-toy/results.csv", out_dir);
@@ -151,12 +164,24 @@ static void test_cli_ledger(void)
     snprintf(args, sizeof args, "reproduce --ledger -q -j 1 --claims %s -o %s-param --policy-param heft:insertion=1",
              claims, out_dir);
     CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "4 claims: 1 hold, 1 partly, 1 fail, 1 not run\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "5 claims: 1 hold, 1 partly, 1 fail, 1 not run, 1 not runnable\n"));
     free(out), free(err);
     snprintf(path, sizeof path, "%s-param/ledger-toy/results.csv", out_dir);
     csv = hs_test_read_file(path);
     CU_ASSERT(csv && strstr(csv, "heft:insertion=1"));
     free(csv);
+    /* a value tagged with a claim hetsim cannot run: one of the two is wrong */
+    snprintf(path, sizeof path, "%s/ledger-toy.json", dir);
+    char *study = hs_xstrdup(toy_study), *tag = strstr(study, "\"t:partly\"");
+    memcpy(tag, "\"t:norun\" ", 10); /* the first t:partly value now checks t:norun */
+    hs_test_write_file(path, study);
+    free(study);
+    snprintf(args, sizeof args, "reproduce --ledger -q -j 1 --claims %s -o %s-bad", claims, out_dir);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "published[1].claim: 't:norun' is not runnable in"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "ledger-toy.json"));
+    free(out), free(err);
+    hs_test_write_file(path, toy_study);
     /* bad input: one line, exit 2 */
     CU_ASSERT_EQUAL(hs_test_cli("reproduce --ledger --policy-param ws", &out, &err), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "NAME:KEY=VALUE"));
@@ -198,7 +223,7 @@ static void test_analysis_study(void)
     snprintf(args, sizeof args, "reproduce --ledger -q --claims %s -o %s", claims, out_dir);
     char *out = NULL, *err = NULL;
     CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "4 claims: 1 hold, 0 partly, 0 fail, 3 not run\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "5 claims: 1 hold, 0 partly, 0 fail, 3 not run, 1 not runnable\n"));
     free(out), free(err);
     snprintf(path, sizeof path, "%s/grid/results.csv", out_dir);
     char *csv = hs_test_read_file(path);
@@ -280,8 +305,9 @@ static void test_rule(void)
 #undef VS
 }
 
-/* Every claim a shipped study checks is a claim of the shipped ledger, and
- * every experiment a claim names is a shipped study. */
+/* Every claim a shipped study checks is a claim of the shipped ledger that
+ * hetsim can run, a claim no study checks says why, and every experiment a
+ * claim names is a shipped study. */
 static void test_shipped_tags(void)
 {
     char *claims = hs_study_find_file("ledger/claims.json");
@@ -299,11 +325,24 @@ static void test_shipped_tags(void)
             tagged++;
             if (!hs_ledger_find(&l, st.refs[r].claim))
                 fprintf(stderr, "%s: published[%d]: unknown claim %s\n", paths[i], r, st.refs[r].claim);
-            CU_ASSERT_PTR_NOT_NULL(hs_ledger_find(&l, st.refs[r].claim));
+            struct hs_claim *c = hs_ledger_find(&l, st.refs[r].claim);
+            CU_ASSERT_PTR_NOT_NULL(c);
+            if (c && c->not_runnable)
+                fprintf(stderr, "%s: published[%d]: claim %s is not runnable\n", paths[i], r, c->id);
+            CU_ASSERT(!c || !c->not_runnable);
+            if (c)
+                c->nrefs++; /* counted here only to find the claims no study checks */
         }
         hs_study_free(&st);
     }
     CU_ASSERT(tagged > 0);
+    /* a claim no study checks says why: hetsim cannot run it, or which study it needs */
+    for (int c = 0; c < l.nclaims; c++) {
+        const struct hs_claim *cl = &l.claims[c];
+        if (cl->nrefs == 0 && !cl->not_runnable && !cl->why)
+            fprintf(stderr, "%s: no study checks it and no why says which one would\n", cl->id);
+        CU_ASSERT(cl->nrefs > 0 || cl->not_runnable || cl->why);
+    }
     /* a reason's experiment is a shipped study */
     for (int c = 0; c < l.nclaims; c++) {
         struct hs_study st;
