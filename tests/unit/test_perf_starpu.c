@@ -3,8 +3,8 @@
  * (tests/data/starpu-sampling/README.md): a history line's mean is the
  * duration of its kernel at the tile size its size gives, read by hand from
  * the files (awk '/^[0-9a-f]+\t/' with the line numbers below); a folder
- * gives every Cholesky kernel, of the platform file's host when it holds
- * several; a regression serves the sizes without history within StarPU's
+ * gives every Cholesky kernel, of the platform file's host (Attila's or
+ * Idgraf's) when it holds several; a regression serves the sizes without history within StarPU's
  * range (a file of our own, as no sampled file has a valid one); runs of a
  * 1-task and a 4-task Cholesky on Attila's cores take the hand sum of the
  * means; bad files are refused with the file and line. */
@@ -52,13 +52,22 @@ static void test_folder(void)
 {
     struct hs_perfmodel pm;
     char err[512];
-    CU_ASSERT_EQUAL_FATAL(hs_perf_load(attila("codelets/45"), &pm, err, sizeof err), 0);
+    CU_ASSERT_EQUAL_FATAL(hs_perf_load_for(attila("codelets/45"), "x/attila.platform.v4.xml", &pm, err, sizeof err), 0);
     CU_ASSERT_EQUAL(pm.n, 24);
     CU_ASSERT_DOUBLE_EQUAL(hs_perf_time(&pm, "strsm", "cpu", 320, 1), 2.026126e-3, 1e-12); /* _21 line 42 */
     CU_ASSERT_DOUBLE_EQUAL(hs_perf_time(&pm, "sgemm", "gpu", 960, 1), 2.795670e-3, 1e-12); /* _22 line 74 */
     CU_ASSERT_DOUBLE_EQUAL(hs_perf_time(&pm, "ssyrk", "cpu", 320, 1), 3.432588e-3, 1e-12); /* _22 line 42 */
     CU_ASSERT(pm.nnotes >= 1); /* the update's two kernels */
     hs_perf_free(&pm);
+    /* the same folder holds Idgraf's: 8 GPUs, cuda0's line 209 */
+    CU_ASSERT_EQUAL_FATAL(hs_perf_load_for(attila("codelets/45"), "idgraf.platform.v4.xml", &pm, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(pm.n, 24);
+    CU_ASSERT_EQUAL(pm.starpu_gpus, 8);
+    CU_ASSERT_DOUBLE_EQUAL(hs_perf_time(&pm, "spotrf", "gpu", 960, 1), 5.062446e-2, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(hs_perf_time(&pm, "spotrf", "cpu", 320, 1), 1.068290e-3, 1e-12); /* line 40 */
+    hs_perf_free(&pm);
+    CU_ASSERT_EQUAL(hs_perf_load(attila("codelets/45"), &pm, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "codelet files of 2 hosts (attila, idgraf)"));
     /* what Debian's StarPU 1.3.10 wrote here: one core, one size each */
     CU_ASSERT_EQUAL_FATAL(hs_perf_load(attila("debian-run/codelets/45"), &pm, err, sizeof err), 0);
     CU_ASSERT_EQUAL(pm.n, 4);
