@@ -451,7 +451,8 @@ static int cand_cmp(const void *pa, const void *pb)
  * regressions (kernel, arch). */
 static void keep_best(struct loader *L, struct hs_perfmodel *pm)
 {
-    qsort(L->c, L->nc, sizeof *L->c, cand_cmp);
+    if (L->nc)
+        qsort(L->c, L->nc, sizeof *L->c, cand_cmp);
     pm->entries = hs_xcalloc(L->nc ? L->nc : 1, sizeof *pm->entries);
     for (size_t i = 0, kept = 0; i < L->nc; i++) { /* kept: the last candidate kept */
         struct hs_perf_entry *e = &L->c[i].e;
@@ -464,7 +465,8 @@ static void keep_best(struct loader *L, struct hs_perfmodel *pm)
         pm->entries[pm->n++] = *e;
         kept = i;
     }
-    qsort(L->reg, L->nreg, sizeof *L->reg, cand_cmp);
+    if (L->nreg)
+        qsort(L->reg, L->nreg, sizeof *L->reg, cand_cmp);
     pm->reg = hs_xcalloc(L->nreg ? L->nreg : 1, sizeof *pm->reg);
     for (size_t i = 0, kept = 0; i < L->nreg; i++) {
         struct hs_perf_regression *r = &L->reg[i].r;
@@ -585,8 +587,10 @@ static char *pick_host(const char *dir, char **names, size_t n, const char *plat
         int symrank = -1;
         const char *host = NULL;
         split_name(names[i], &symrank, &host);
-        if (*want && strcmp(host, want) == 0)
+        if (*want && strcmp(host, want) == 0) {
+            hs_buf_free(&hosts);
             return hs_xstrdup(host);
+        }
         bool seen = false;
         for (size_t j = 0; j < i && !seen; j++)
             seen = strcmp(strrchr(names[j], '.') + 1, host) == 0;
