@@ -447,38 +447,45 @@ static int cand_cmp(const void *pa, const void *pb)
     return c ? c : a->order - b->order;
 }
 
-/* The best candidate of each key into pm: entries (kernel, arch, nb),
- * regressions (kernel, arch). */
+static void free_cand(struct cand *c)
+{
+    free(c->e.kernel);
+    free(c->e.arch);
+    free(c->e.source);
+    free(c->r.kernel);
+    free(c->r.arch);
+    free(c->r.source);
+}
+
+/* Sort the candidates and keep, in place, the best of each key (entries:
+ * kernel, arch, nb; regressions: kernel, arch), freeing the others and
+ * those of rank LONG_MAX; returns how many are kept. */
+static size_t best_of_each(struct cand *c, size_t n)
+{
+    size_t kept = 0;
+    if (n)
+        qsort(c, n, sizeof *c, cand_cmp);
+    for (size_t i = 0; i < n; i++) {
+        if (c[i].rank == LONG_MAX || (kept && key_cmp(&c[kept - 1], &c[i]) == 0))
+            free_cand(&c[i]);
+        else
+            c[kept++] = c[i];
+    }
+    return kept;
+}
+
+/* The best candidates into pm (which then owns their strings). */
 static void keep_best(struct loader *L, struct hs_perfmodel *pm)
 {
-    if (L->nc)
-        qsort(L->c, L->nc, sizeof *L->c, cand_cmp);
-    pm->entries = hs_xcalloc(L->nc ? L->nc : 1, sizeof *pm->entries);
-    for (size_t i = 0, kept = 0; i < L->nc; i++) { /* kept: the last candidate kept */
-        struct hs_perf_entry *e = &L->c[i].e;
-        if (pm->n && key_cmp(&L->c[kept], &L->c[i]) == 0) {
-            free(e->kernel);
-            free(e->arch);
-            free(e->source);
-            continue;
-        }
-        pm->entries[pm->n++] = *e;
-        kept = i;
-    }
-    if (L->nreg)
-        qsort(L->reg, L->nreg, sizeof *L->reg, cand_cmp);
-    pm->reg = hs_xcalloc(L->nreg ? L->nreg : 1, sizeof *pm->reg);
-    for (size_t i = 0, kept = 0; i < L->nreg; i++) {
-        struct hs_perf_regression *r = &L->reg[i].r;
-        if (L->reg[i].rank == LONG_MAX || (pm->nreg && key_cmp(&L->reg[kept], &L->reg[i]) == 0)) {
-            free(r->kernel);
-            free(r->arch);
-            free(r->source);
-            continue;
-        }
-        pm->reg[pm->nreg++] = *r;
-        kept = i;
-    }
+    pm->n = (int)best_of_each(L->c, L->nc);
+    pm->entries = hs_xcalloc(pm->n ? (size_t)pm->n : 1, sizeof *pm->entries);
+    for (int i = 0; i < pm->n; i++)
+        pm->entries[i] = L->c[i].e;
+    pm->nreg = (int)best_of_each(L->reg, L->nreg);
+    pm->reg = hs_xcalloc(pm->nreg ? (size_t)pm->nreg : 1, sizeof *pm->reg);
+    for (int i = 0; i < pm->nreg; i++)
+        pm->reg[i] = L->reg[i].r;
+    L->nc = L->nreg = 0;
 }
 
 /* A codelet file's name: SYMBOL.HOST, the symbol's index (-1: none hetsim
@@ -665,16 +672,10 @@ out:
 
 static void free_loader(struct loader *L)
 {
-    for (size_t i = 0; i < L->nc; i++) {
-        free(L->c[i].e.kernel);
-        free(L->c[i].e.arch);
-        free(L->c[i].e.source);
-    }
-    for (size_t i = 0; i < L->nreg; i++) {
-        free(L->reg[i].r.kernel);
-        free(L->reg[i].r.arch);
-        free(L->reg[i].r.source);
-    }
+    for (size_t i = 0; i < L->nc; i++)
+        free_cand(&L->c[i]);
+    for (size_t i = 0; i < L->nreg; i++)
+        free_cand(&L->reg[i]);
     free(L->c);
     free(L->reg);
     free(L->gpu_at);
@@ -705,7 +706,6 @@ int hs_perf_load_starpu(const char *path, const char *platform_file, struct hs_p
             goto out;
     }
     keep_best(&L, pm);
-    L.nc = L.nreg = 0; /* moved into pm or freed */
     if (!pm->n && !pm->nreg) {
         snprintf(err, errlen, "%s: no history line of one CPU core or one CUDA device with nb×nb tiles: nothing "
                  "to time kernels with", path);
