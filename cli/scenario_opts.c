@@ -60,6 +60,8 @@ void hs_scenario_usage(FILE *out)
             "      --no-flush        do not write data back to host memory at the end\n"
             "      --perf FILE       timing table (default: the platform's shipped one), or the\n"
             "                        name of a shipped one (idgraf-cal8: perf/idgraf-cal8.json)\n"
+            "                        or StarPU's perfmodels: a codelet file SYMBOL.HOST or a folder\n"
+            "                        of them (STARPU_HOME/.starpu/sampling/codelets/45)\n"
             "      --costs C         the runtime's own costs in simulated time: platform (the\n"
             "                        platform file's, default), off, or KEY=DURATION/... with keys\n"
             "                        task (task_cpu and task_gpu), task_cpu, task_gpu, transfer_issue,\n"

@@ -1,11 +1,15 @@
-/* platforms/perfmodel.c — loading timing tables (cJSON) and looking durations
- * up, and the calibrated durations policies are told (perfmodel.h). */
+/* platforms/perfmodel.c — loading timing tables (cJSON; StarPU's perfmodels
+ * through platforms/perf_starpu.c) and looking durations up, and the
+ * calibrated durations policies are told (perfmodel.h). */
 #include "platforms/perfmodel.h"
 #include "base/inputfile.h"
+#include "base/util.h"
+#include "platforms/perf_starpu.h"
 
 #include <cjson/cJSON.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,7 +180,15 @@ static int check_timed(const struct hs_perfmodel *pm, const struct hs_perf_entry
 
 int hs_perf_load(const char *path, struct hs_perfmodel *pm, char *err, size_t errlen)
 {
+    return hs_perf_load_for(path, NULL, pm, err, errlen);
+}
+
+int hs_perf_load_for(const char *path, const char *platform_file, struct hs_perfmodel *pm, char *err,
+                     size_t errlen)
+{
     memset(pm, 0, sizeof *pm);
+    if (hs_perf_is_starpu(path))
+        return hs_perf_load_starpu(path, platform_file, pm, err, errlen);
     size_t len = 0;
     char *text = hs_input_read(path, HS_INPUT_MAX_BYTES, &len, err, errlen);
     if (!text)
@@ -247,9 +259,30 @@ void hs_perf_free(struct hs_perfmodel *pm)
     free_list(pm->entries, pm->n);
     free_list(pm->calibrated, pm->ncalibrated);
     free_list(pm->corun, pm->ncorun);
+    for (int i = 0; i < pm->nreg; i++) {
+        free(pm->reg[i].kernel);
+        free(pm->reg[i].arch);
+        free(pm->reg[i].source);
+    }
+    free(pm->reg);
+    for (int i = 0; i < pm->nnotes; i++)
+        free(pm->notes[i]);
+    free(pm->notes);
+    free(pm->starpu_gpu_at);
     free(pm->file);
     free(pm->description);
     memset(pm, 0, sizeof *pm);
+}
+
+void hs_perf_note(struct hs_perfmodel *pm, const char *fmt, ...)
+{
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    HS_GROW_IMPLIED(pm->notes, pm->nnotes, pm->nnotes + 1);
+    pm->notes[pm->nnotes++] = hs_xstrdup(text);
 }
 
 int hs_perf_has(const struct hs_perfmodel *pm, const char *kernel, const char *arch)
@@ -257,7 +290,32 @@ int hs_perf_has(const struct hs_perfmodel *pm, const char *kernel, const char *a
     for (int i = 0; pm && i < pm->n; i++)
         if (strcmp(pm->entries[i].kernel, kernel) == 0 && strcmp(pm->entries[i].arch, arch) == 0)
             return 1;
+    for (int i = 0; pm && i < pm->nreg; i++)
+        if (strcmp(pm->reg[i].kernel, kernel) == 0 && strcmp(pm->reg[i].arch, arch) == 0)
+            return 1;
     return 0;
+}
+
+int hs_perf_has_nb(const struct hs_perfmodel *pm, const char *kernel, const char *arch, int nb)
+{
+    for (int i = 0; pm && i < pm->n; i++)
+        if ((pm->entries[i].nb == nb || pm->entries[i].nb == 0) &&
+            strcmp(pm->entries[i].kernel, kernel) == 0 && strcmp(pm->entries[i].arch, arch) == 0)
+            return 1;
+    return 0;
+}
+
+const struct hs_perf_regression *hs_perf_regression_for(const struct hs_perfmodel *pm, const char *kernel,
+                                                        const char *arch, int nb)
+{
+    for (int i = 0; pm && i < pm->nreg; i++) {
+        const struct hs_perf_regression *r = &pm->reg[i];
+        double size = r->bytes_per_nb2 * nb * nb;
+        if (strcmp(r->kernel, kernel) == 0 && strcmp(r->arch, arch) == 0 && size >= 0.9 * r->minx &&
+            size <= 1.1 * r->maxx)
+            return r;
+    }
+    return NULL;
 }
 
 /* Rate (flop/s) of an entry for a task of `flops` at tile size nb. */
@@ -288,6 +346,9 @@ double hs_perf_time(const struct hs_perfmodel *pm, const char *kernel, const cha
         if (e->nb > nb && (!above || e->nb < above->nb))
             above = e;
     }
+    const struct hs_perf_regression *r = hs_perf_regression_for(pm, kernel, arch, nb);
+    if (r) /* StarPU's regression, in µs of the bytes the task touches */
+        return (r->a * pow(r->bytes_per_nb2 * nb * nb, r->b) + r->c) * 1e-6;
     if ((!below && !above) || !(flops > 0))
         return NAN;
     double rate;

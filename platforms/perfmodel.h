@@ -24,7 +24,12 @@
  * kernel slows as more of them work; the table's "kernels" entry is one
  * point of that curve (calibrate times it with the run's CPU workers busy),
  * which policies are told; the engine executes the curve's value for the
- * number busy when the task starts (hs_perf_corun_time). */
+ * number busy when the task starts (hs_perf_corun_time).
+ *
+ * `--perf` also takes StarPU's own perfmodels, a codelet file
+ * (sampling/codelets/45/SYMBOL.HOST) or a folder of them, which
+ * platforms/perf_starpu.c turns into "kernels" entries in seconds (one per
+ * history line) and regressions (below). */
 #ifndef HS_PERFMODEL_H
 #define HS_PERFMODEL_H
 
@@ -41,6 +46,14 @@ struct hs_perf_entry {
     int copies;     /* "corun" entries: 1 if measured while host-GPU copies stream */
 };
 
+/* A StarPU regression (platforms/perf_starpu.c): kernel on arch at tile
+ * size nb takes (a·size^b + c) µs, size = bytes_per_nb2·nb² the bytes the
+ * task touches; StarPU trusts it for sizes within [0.9·minx, 1.1·maxx]. */
+struct hs_perf_regression {
+    char *kernel, *arch, *source;
+    double a, b, c, minx, maxx, bytes_per_nb2;
+};
+
 struct hs_perfmodel {
     char *file;
     char *description;
@@ -51,11 +64,25 @@ struct hs_perfmodel {
     int ncorun;
     struct hs_perf_entry *corun;      /* durations by the number of workers busy (seconds) */
     double overhead_cpu, overhead_gpu; /* seconds added to rate-based durations */
+    int nreg;
+    struct hs_perf_regression *reg;   /* StarPU's regressions, for sizes without history */
+    int nnotes;
+    char **notes;                     /* what reading a StarPU perfmodel left out or assumed */
+    int starpu;                       /* 1: read from StarPU's perfmodels */
+    int starpu_gpus;                  /* StarPU perfmodels: highest CUDA device id used + 1 */
+    char *starpu_gpu_at;              /* "FILE:LINE" naming that device (NULL: none) */
 };
 
 /* Load a timing table. Returns 0, or -1 with a one-line message in err. */
 int hs_perf_load(const char *path, struct hs_perfmodel *pm, char *err, size_t errlen);
+/* The same for a run on platform_file (or NULL): a folder of StarPU codelet
+ * files of several hosts gives those of the host StarPU named the platform
+ * file after (HOST.platform.v4.xml). */
+int hs_perf_load_for(const char *path, const char *platform_file, struct hs_perfmodel *pm, char *err,
+                     size_t errlen);
 void hs_perf_free(struct hs_perfmodel *pm);
+/* Append a note (printf format) to pm's notes. */
+void hs_perf_note(struct hs_perfmodel *pm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Duration in seconds of `kernel` on `arch` for tile size nb and the given
  * flops; NAN when the table has no entry for (kernel, arch) or cannot derive
@@ -75,6 +102,14 @@ double hs_perf_estimate(const struct hs_perfmodel *pm, const char *kernel, const
  * with them. NAN when the table has no such curve. */
 double hs_perf_corun_time(const struct hs_perfmodel *pm, const char *kernel, const char *arch, int nb,
                           int busy, int copies);
+
+/* The StarPU regression hs_perf_time uses for (kernel, arch, nb) where the
+ * table has no entry of exactly that tile size; NULL if none applies. */
+const struct hs_perf_regression *hs_perf_regression_for(const struct hs_perfmodel *pm, const char *kernel,
+                                                        const char *arch, int nb);
+
+/* Has the table an entry of exactly tile size nb for (kernel, arch)? */
+int hs_perf_has_nb(const struct hs_perfmodel *pm, const char *kernel, const char *arch, int nb);
 
 /* Does the table know kernel on arch at all? */
 int hs_perf_has(const struct hs_perfmodel *pm, const char *kernel, const char *arch);

@@ -48,6 +48,11 @@ static cJSON *inputs_json(const struct hs_record_inputs *in, const struct hs_run
     cJSON *o = hs_record_inputs_json(in, gpus, cpus);
     if (run->rt)
         add_costs(o, &run->rt->opts.costs);
+    if (run->has_perf && run->perf.nnotes) { /* what reading StarPU's perfmodels left out or assumed */
+        cJSON *notes = cJSON_AddArrayToObject(o, "perf_notes");
+        for (int i = 0; i < run->perf.nnotes; i++)
+            cJSON_AddItemToArray(notes, cJSON_CreateString(run->perf.notes[i]));
+    }
     return o;
 }
 

@@ -5,7 +5,7 @@
 # results, the inventories `hetsim platform` lists, the canonical
 # specifications its records hold, the tasks.rec files its runs write.
 # Formats hetsim does not write (WfFormat, SimGrid's JSON and DOT DAGs, DAX,
-# STG, DAGGEN's text, host maps, StarPU's platforms) take their seeds from the
+# STG, DAGGEN's text, host maps, StarPU's platforms and perfmodels) take their seeds from the
 # files of tests/data. Run from anywhere; rerun after a format changes.
 set -euo pipefail
 hetsim=$(realpath "${1:?usage: make_seeds.sh path/to/hetsim}")
@@ -40,6 +40,7 @@ cp "$src"/tests/data/*.hosts "$out/hostmap/"
 printf '# StarPU names\nCPU* cpu\nCUDA[0-3] gpu\nOpenCL? ignore\nRAM ram\n* proc\n' > "$out/hostmap/starpu.hosts"
 
 cp "$src"/platforms/perf/idgraf.json "$src"/platforms/perf/mapuche-cal1.json "$src"/platforms/perf/h100.json "$out/perf/"
+cp "$src"/tests/data/starpu-sampling/codelets/45/chol_model_22.attila "$src"/tests/data/starpu-sampling/debian-run/codelets/45/chol_model_22.vm "$out/perf/"
 "$hetsim" calibrate-sim -p mapuche --gpus 1 -w cholesky:n=400,nb=100,precision=s -o "$out/perf/calibrate-sim.json" >/dev/null
 
 "$hetsim" sweep -q -p flat:2 -w random:v=6 --vary policy=heft,dmda --reps 2 -o "$out/csv/sweep.csv"

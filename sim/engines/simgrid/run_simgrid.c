@@ -9,6 +9,7 @@
 #include "sim/outfile.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,54 @@ int hs_platform_open(const struct hs_run_config *cfg, struct hs_platform *pf,
     return 0;
 }
 
+/* A timing table read from StarPU's perfmodels: refused if it times a CUDA
+ * device the platform lacks or none of the workload's kernels; notes where
+ * a task's tile size has no history line. */
+static int check_starpu(const struct hs_run_config *cfg, const struct hs_dag *dag, struct hs_run *run)
+{
+    struct hs_perfmodel *pm = &run->perf;
+    if (!pm->starpu)
+        return 0;
+    if (pm->starpu_gpus > run->pf.ngpus)
+        return hs_fail("%s: StarPU arch cuda%d_impl0 (CUDA device %d), but platform %s has %d GPU(s): run on the "
+                       "platform file StarPU wrote beside these perfmodels (bus/HOST.platform.v4.xml)",
+                       pm->starpu_gpu_at, pm->starpu_gpus - 1, pm->starpu_gpus - 1, cfg->platform_name,
+                       run->pf.ngpus);
+    bool any = false;
+    for (int k = 0; k < dag->nkernels; k++)
+        any |= hs_perf_has(pm, dag->kernels[k], "cpu") || hs_perf_has(pm, dag->kernels[k], "gpu");
+    if (!any && pm->n)
+        return hs_fail("%s: StarPU's perfmodels time %s … (precision from their sizes), none of the workload's "
+                       "kernels (%s …): for StarPU's single-precision examples add precision=s to the workload",
+                       cfg->perf_file, pm->entries[0].kernel, dag->nkernels ? dag->kernels[0] : "none");
+    int *seen = NULL; /* (kernel, nb) pairs noted: a workload has few */
+    size_t nseen = 0, cap = 0;
+    for (int i = 0; i < dag->ntasks; i++) {
+        const struct hs_task *t = &dag->tasks[i];
+        size_t j = 0;
+        while (j < nseen && !(seen[2 * j] == t->kernel && seen[2 * j + 1] == t->footprint))
+            j++;
+        if (j < nseen)
+            continue;
+        HS_GROW(seen, cap, 2 * nseen + 2);
+        seen[2 * nseen] = t->kernel;
+        seen[2 * nseen++ + 1] = t->footprint;
+        for (int a = 0; a < HS_NARCH; a++) {
+            const char *kernel = dag->kernels[t->kernel], *arch = hs_arch_name(a);
+            if (!hs_perf_has(pm, kernel, arch) || hs_perf_has_nb(pm, kernel, arch, t->footprint))
+                continue;
+            const struct hs_perf_regression *r = hs_perf_regression_for(pm, kernel, arch, t->footprint);
+            if (r)
+                hs_perf_note(pm, "%s on %s at nb=%d: no history line; %s", kernel, arch, t->footprint, r->source);
+            else
+                hs_perf_note(pm, "%s on %s at nb=%d: no history line or valid regression; the rate of the nearest "
+                             "history sizes (flops as the workload counts them)", kernel, arch, t->footprint);
+        }
+    }
+    free(seen);
+    return 0;
+}
+
 int hs_run_prepare_simulated(const struct hs_run_config *cfg, const struct hs_dag *dag,
                              const struct hs_policy *policy, const struct hs_spec *policy_spec,
                              struct hs_run *run)
@@ -44,11 +93,13 @@ int hs_run_prepare_simulated(const struct hs_run_config *cfg, const struct hs_da
     hs_inventory_free(&inv);
     if (cfg->perf_file) {
         char err[1024];
-        if (hs_perf_load(cfg->perf_file, &run->perf, err, sizeof err)) {
+        if (hs_perf_load_for(cfg->perf_file, cfg->platform_file, &run->perf, err, sizeof err)) {
             hs_fail("%s", err);
             return 2;
         }
         run->has_perf = true;
+        if (check_starpu(cfg, dag, run))
+            return 2;
     }
     struct hs_runtime_opts opts = cfg->opts;
     if (hs_sg_costs(cfg->platform_name, &opts.costs))
