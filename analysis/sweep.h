@@ -97,10 +97,11 @@ struct hs_sweep_opts {
     int shard, nshards;  /* only runs whose index % nshards == shard (nshards 0: all) */
     bool quiet;          /* no progress */
     bool retry_failed;   /* drop rows that are not ok from the CSV and run them again */
-    /* only the runs whose parameter columns keep accepts (NULL: every run);
-     * the others are not run, counted as "not read" (the ledger runs only
-     * the points its claims read) */
-    bool (*keep)(void *ctx, const char *const *names, char *const *values, int n);
+    /* only the runs whose parameter columns and repetition keep accepts
+     * (NULL: every run); the others are not run, counted as "not needed"
+     * (the ledger runs only the points its claims read, and only the
+     * repetitions their statistics need) */
+    bool (*keep)(void *ctx, const char *const *names, char *const *values, int n, int rep);
     void *keep_ctx;
 };
 

@@ -89,7 +89,7 @@ static struct planned *describe_all(const struct hs_sweep_opts *opts, const stru
             return NULL;
         }
         bool keep = !opts || !opts->keep ||
-                    opts->keep(opts->keep_ctx, ops->param_names, job.params, ops->nparams);
+                    opts->keep(opts->keep_ctx, ops->param_names, job.params, ops->nparams, job.rep);
         all[i] = (struct planned){i, job.id.key, keep};
         hs_sweep_job_free(&job, ops->nparams);
     }
@@ -294,7 +294,7 @@ int hs_sweep_close(struct hs_sweep_out *out, bool quiet)
         fprintf(stderr, ": %ld ok, %ld error, %ld crash, %ld timeout; %ld already in %s", out->counts[0],
                 out->counts[1], out->counts[2], out->counts[3], out->skipped, out->path);
         if (out->unread)
-            fprintf(stderr, "; %ld not run (no claim reads them)", out->unread);
+            fprintf(stderr, "; %ld not needed (no claim reads them, or their statistics are known)", out->unread);
         fprintf(stderr, "\n");
     }
     if (out->write_errno) {

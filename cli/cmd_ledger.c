@@ -6,6 +6,7 @@
 #include "analysis/published.h"
 #include "base/util.h"
 #include "cli/cli.h"
+#include "cli/ledger_need.h"
 #include "cli/ledger_run.h"
 #include "cli/scenario.h"
 #include "cli/study_run.h"
@@ -150,24 +151,28 @@ static int tally(const struct hs_study *st, struct hs_ledger *l, const char *dir
     return rc;
 }
 
-/* The runs a study's counted values read: the ledger runs only those (the
- * rest of a study's grid serves its plots and tables, which `reproduce
- * STUDY -o` completes in the same folder). */
-struct reads {
-    const struct hs_study *st;
-    const struct hs_ledger *l;
-};
-
-static bool read_by_a_claim(void *ctx, const char *const *names, char *const *values, int n)
+/* The study's runs that its counted values read, round by round until
+ * their statistics are known (cli/ledger_need.h): the last round's exit
+ * code, HS_EXIT_USAGE for bad input; *some_failed when a round's runs failed. */
+static int run_needed(const struct hs_study *st, const struct hs_ledger *l, const char *dir,
+                      const struct hs_ledger_opts *o, const struct hs_sweep_opts *so, bool *some_failed)
 {
-    const struct reads *rd = ctx;
-    for (int r = 0; r < rd->st->nrefs; r++) {
-        const struct hs_study_ref *ref = &rd->st->refs[r];
-        if (ref->claim && !ref->circular && hs_published_checked(ref) && hs_ledger_find(rd->l, ref->claim) &&
-            hs_published_reads(ref, names, values, n))
-            return true;
-    }
-    return false;
+    struct hs_ledger_need need;
+    hs_ledger_need_init(&need, st, l);
+    char *file = hs_path_join(dir, "results.csv");
+    int sweep;
+    bool more = false;
+    do {
+        struct hs_sweep_opts run = *so;
+        run.keep = hs_ledger_need_keep, run.keep_ctx = &need;
+        sweep = hs_study_execute(st, dir, &run, o->set, o->nset);
+        *some_failed |= sweep == HS_EXIT_FAIL;
+        if (sweep < HS_EXIT_USAGE && !st->analysis && hs_ledger_need_next(&need, file, &more))
+            sweep = HS_EXIT_USAGE;
+    } while (more && sweep < HS_EXIT_USAGE);
+    free(file);
+    hs_ledger_need_free(&need);
+    return sweep;
 }
 
 static int run_study(const char *path, const struct hs_ledger_opts *o, struct hs_ledger *l,
@@ -185,11 +190,7 @@ static int run_study(const char *path, const struct hs_ledger_opts *o, struct hs
         char *dir = hs_path_join(o->dir, st.name);
         if (!so->quiet)
             fprintf(stderr, "ledger: %s\n", st.name);
-        struct hs_sweep_opts run = *so;
-        struct reads rd = {&st, l};
-        run.keep = read_by_a_claim, run.keep_ctx = &rd;
-        int sweep = hs_study_execute(&st, dir, &run, o->set, o->nset);
-        *some_failed |= sweep == HS_EXIT_FAIL;
+        int sweep = run_needed(&st, l, dir, o, so, some_failed);
         rc = sweep == HS_EXIT_USAGE || sweep > HS_EXIT_USAGE ? -1 : tally(&st, l, dir);
         if (sweep > HS_EXIT_USAGE)
             hs_fail("ledger: interrupted during %s (finished runs are kept)", st.name);

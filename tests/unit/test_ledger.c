@@ -198,6 +198,47 @@ static void test_cli_ledger(void)
     free(dir), free(claims), free(out_dir), free(md);
 }
 
+/* Repetitions stop when their statistics are known: a deterministic point
+ * stops at the first round's 5 of its 12; a noisy one whose value is
+ * checked within 1% runs 5, then 10, then all 12; an unread one none. */
+static int rows_holding(const char *csv, const char *text)
+{
+    int n = 0;
+    for (const char *p = csv; p && (p = strstr(p, text)) != NULL; p++)
+        n++;
+    return n;
+}
+
+static void test_repetitions(void)
+{
+    char *dir = hs_test_tmp_dir("-rstudies"), *claims = hs_test_tmp(".json"), *out_dir = hs_test_tmp("-rout");
+    char path[1024], args[4096];
+    snprintf(path, sizeof path, "%s/ledger-reps.json", dir);
+    hs_test_write_file(path,
+                       "{\"title\": \"reps\", \"sweep\": {\"base\": {\"platform\": \"flat:2\", \"workload\": "
+                       "\"random:v=8,seed=3,p=2\"}, \"vary\": {\"policy\": [\"eager\", \"heft\", \"dmda\"], "
+                       "\"noise\": [0, 0.2]}, \"reps\": 12},\n"
+                       " \"published\": [\n"
+                       "  {\"where\": {\"policy\": \"heft\", \"noise\": 0}, \"metric\": \"makespan\", \"value\": 0, "
+                       "\"bound\": \"lower\", \"claim\": \"t:holds\"},\n"
+                       "  {\"where\": {\"policy\": \"eager\", \"noise\": 0.2}, \"metric\": \"makespan\", \"value\": 1e-9, "
+                       "\"tolerance\": 0.01, \"claim\": \"t:fails\"}]}\n");
+    hs_test_write_file(claims, claims_ok);
+    setenv("HETSIM_STUDYDIR", dir, 1);
+    snprintf(args, sizeof args, "reproduce --ledger -q -j 2 --claims %s -o %s", claims, out_dir);
+    char *out = NULL, *err = NULL;
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
+    free(out), free(err);
+    snprintf(path, sizeof path, "%s/ledger-reps/results.csv", out_dir);
+    char *csv = hs_test_read_file(path);
+    CU_ASSERT_EQUAL(rows_holding(csv, ",heft,"), 5);
+    CU_ASSERT_EQUAL(rows_holding(csv, ",eager,"), 12);
+    CU_ASSERT_EQUAL(rows_holding(csv, ",dmda,"), 0);
+    free(csv);
+    unsetenv("HETSIM_STUDYDIR");
+    free(dir), free(claims), free(out_dir);
+}
+
 /* An analysis in place of a sweep: the grid has 51 points (p = 10 ... 100
  * take n = 10 ... 1000, 8 each; p = 200 starts at n = 20, p = 500 and 1000
  * at n = 32); β for equal speeds at p = 20, n = 100 is the paper's 4.1705
@@ -370,6 +411,7 @@ int main(void)
         {"a study computed by an analysis", test_analysis_study},
         {"shipped claim tags", test_shipped_tags},
         {"the rule every value follows", test_rule},
+        {"repetitions stop when their statistics are known", test_repetitions},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("ledger", tests);
