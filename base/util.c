@@ -198,11 +198,11 @@ double hs_memory_limit(void)
 
 void hs_format_bytes(double b, char *buf, size_t size)
 {
-    static const char *units[] = {"B", "KB", "MB", "GB", "TB", "PB", "EB"};
+    static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
     int u = 0;
-    while (b >= 1000 && u < 6)
-        b /= 1000, u++;
-    snprintf(buf, size, u ? "%.1f %s" : "%.0f %s", b, units[u]);
+    while (b >= 1024 && u < 6)
+        b /= 1024, u++;
+    snprintf(buf, size, u ? "%.2f %s" : "%.0f %s", b, units[u]);
 }
 
 /* A run of digits with an optional fraction (".5"), as a number; *end after it. */

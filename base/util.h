@@ -73,7 +73,8 @@ _Noreturn void hs_die(int code, const char *fmt, ...) __attribute__((format(prin
 double hs_memory_limit(void);
 void hs_set_memory_limit(double bytes);
 int hs_memory_limit_set(void); /* 1 if set, 0 if the machine's */
-/* "13.0 GB" (powers of 1000). */
+/* "12.11 GiB": bytes in powers of 1024, as the papers and the plots give
+ * data volumes (the one byte formatter of the project). */
 void hs_format_bytes(double bytes, char *buf, size_t size);
 
 /* Parse a double / non-negative integer in full; return 0 on success. */

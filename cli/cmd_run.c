@@ -106,17 +106,6 @@ static void parse_args(int argc, char **argv, struct run_args *a)
     hs_output_distinct("run", opts_, paths, 5);
 }
 
-static const char *human_bytes(double b, char *buf, size_t size)
-{
-    if (b >= 1073741824.0)
-        snprintf(buf, size, "%.2f GiB", b / 1073741824.0);
-    else if (b >= 1048576.0)
-        snprintf(buf, size, "%.2f MiB", b / 1048576.0);
-    else
-        snprintf(buf, size, "%.0f B", b);
-    return buf;
-}
-
 static double num(const cJSON *o, const char *key)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -203,7 +192,7 @@ static void print_summary(const cJSON *rec)
     char b[3][32];
     static const char *dirs[3] = {"h2d", "d2h", "p2p"};
     for (int d = 0; d < 3; d++)
-        human_bytes(num(bytes, dirs[d]), b[d], sizeof b[d]);
+        hs_format_bytes(num(bytes, dirs[d]), b[d], sizeof b[d]);
     printf("hetsim run: %s on %s (%g GPU, %g CPU workers), policy %s, seed %g\n", str(in, "workload"),
            str(in, "platform"), num(in, "gpus"), num(in, "cpus"), str(in, "policy"), num(in, "seed"));
     printf("  makespan     %.6f s", num(res, "makespan"));

@@ -263,6 +263,24 @@ static void test_selection(void)
     hs_inventory_free(&inv);
 }
 
+/* The one byte formatter: powers of 1024, by hand. */
+static void test_format_bytes(void)
+{
+    char b[32];
+    hs_format_bytes(0, b, sizeof b);
+    CU_ASSERT_STRING_EQUAL(b, "0 B");
+    hs_format_bytes(1023, b, sizeof b);
+    CU_ASSERT_STRING_EQUAL(b, "1023 B");
+    hs_format_bytes(1024, b, sizeof b);
+    CU_ASSERT_STRING_EQUAL(b, "1.00 KiB");
+    hs_format_bytes(360710144, b, sizeof b); /* 344 × 2^20 */
+    CU_ASSERT_STRING_EQUAL(b, "344.00 MiB");
+    hs_format_bytes(1.5 * 1073741824.0, b, sizeof b);
+    CU_ASSERT_STRING_EQUAL(b, "1.50 GiB");
+    hs_format_bytes(4e9, b, sizeof b); /* --max-memory 4G */
+    CU_ASSERT_STRING_EQUAL(b, "3.73 GiB");
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -273,6 +291,7 @@ int main(void)
         {"timing table errors", test_perf_errors},
         {"shipped timing tables", test_shipped_perf_tables},
         {"worker selection", test_selection},
+        {"byte counts as people read them", test_format_bytes},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("params", tests);
