@@ -243,10 +243,10 @@ void hs_bm_scenario_volume(cJSON *record, const struct hs_run *run)
 {
     struct hs_bm_shape shape;
     const struct hs_sched *rt = run->rt;
-    if (rt->dag->ntasks == 0 || hs_bm_dag_shape(rt->dag, 0, &shape))
+    if (hs_sched_dag(rt)->ntasks == 0 || hs_bm_dag_shape(hs_sched_dag(rt), 0, &shape))
         return;
     struct hs_bm_volume v;
-    hs_bm_run_volume(rt, &shape, rt->bytes[HS_DIR_H2D] + rt->bytes[HS_DIR_P2P], &v);
+    hs_bm_run_volume(rt, &shape, hs_runtime_bytes(rt, HS_DIR_H2D) + hs_runtime_bytes(rt, HS_DIR_P2P), &v);
     cJSON *o = cJSON_AddObjectToObject(cJSON_GetObjectItemCaseSensitive(record, "results"), "products");
     cJSON_AddNumberToObject(o, "blocks", v.blocks);
     cJSON_AddNumberToObject(o, "lower_bound", v.lower_bound);

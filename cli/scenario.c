@@ -161,7 +161,7 @@ void hs_scenario_plan_free(struct hs_scenario_plan *p)
 static void add_metrics(cJSON *rec, const struct hs_run *run)
 {
     struct hs_metrics m;
-    hs_metrics_compute(run->rt, run->rt->makespan, &m);
+    hs_metrics_compute(run->rt, hs_runtime_makespan(run->rt), &m);
     cJSON *res = cJSON_GetObjectItemCaseSensitive(rec, "results");
     cJSON_AddNumberToObject(res, "flops", m.flops);
     cJSON_AddNumberToObject(res, "gflops", m.gflops);
@@ -185,7 +185,7 @@ static void add_metrics(cJSON *rec, const struct hs_run *run)
         cJSON_AddStringToObject(x, "sequential_worker", hs_sched_worker(run->rt, m.sequential_worker)->name);
     cJSON *t = cJSON_AddObjectToObject(rec, "timing");
     cJSON_AddNumberToObject(t, "wall_seconds", run->wall);
-    cJSON_AddNumberToObject(t, "policy_seconds", run->rt->policy_wall);
+    cJSON_AddNumberToObject(t, "policy_seconds", hs_runtime_policy_seconds(run->rt));
 }
 
 static int write_trace(const char *path, const struct hs_run *run,
@@ -213,9 +213,9 @@ static int run_planned(const struct hs_scenario *sc, const struct hs_scenario_pl
     struct hs_run run;
     int rc = plan->engine->run(&plan->cfg, dag, plan->policy, &plan->policy_spec, &run);
     if (rc == HS_EXIT_FAIL)
-        hs_fail("run failed: %s", run.rt->error);
-    else if (rc && run.rt && run.rt->refused)
-        hs_fail("%s", run.rt->error);
+        hs_fail("run failed: %s", hs_runtime_error(run.rt));
+    else if (rc && run.rt && hs_runtime_refused(run.rt))
+        hs_fail("%s", hs_runtime_error(run.rt));
     if (rc == 0) {
         char *policy_text = hs_spec_text(&plan->policy_spec);
         struct hs_record_inputs in = {sc->platform, dag->name, policy_text, plan->platform.perf_label,

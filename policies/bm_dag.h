@@ -8,7 +8,6 @@
 #ifndef HS_BM_DAG_H
 #define HS_BM_DAG_H
 
-#include "sim/dag.h"
 #include "sim/sched.h"
 
 struct hs_bm_shape {
