@@ -207,7 +207,7 @@ static void test_table(void)
 {
     struct table t;
     load(&t);
-    CU_ASSERT_EQUAL(t.n, 11);
+    CU_ASSERT_EQUAL(t.n, 12);
     for (int i = 0; i < t.n; i++) {
         char path[1024];
         struct stat st;
@@ -236,12 +236,20 @@ static void test_table(void)
     CU_ASSERT_FALSE(allowed(&t, pol, "sim/runtime.h"));
     CU_ASSERT_FALSE(allowed(&t, pol, "sim/run.h"));
     /* the runtime's internals are sim/'s own: not an engine's, not the command's */
-    const struct row *model = owner(&t, "sim/engines/model/run_model.c"), *cli = owner(&t, "cli/scenario.c");
+    const struct row *model = owner(&t, "sim/engines/model/run_model.c");
+    const struct row *cli = owner(&t, "cli/scenario.c");
     CU_ASSERT_TRUE(t.npriv >= 1);
     CU_ASSERT_TRUE(private_ok(&t, sim, "sim/record.c", "sim/runtime_internal.h"));
     CU_ASSERT_FALSE(private_ok(&t, model, "sim/engines/model/run_model.c", "sim/runtime_internal.h"));
     CU_ASSERT_FALSE(private_ok(&t, cli, "cli/scenario.c", "sim/runtime_internal.h"));
     CU_ASSERT_TRUE(private_ok(&t, cli, "cli/scenario.c", "sim/runtime.h"));
+    /* Beaumont and Marchal's folder is its own, and no engine of sim/ reaches it */
+    const struct row *bm = owner(&t, "policies/bm/bm_model.c");
+    CU_ASSERT_STRING_EQUAL(bm->folder, "policies/bm/");
+    CU_ASSERT_FALSE(allowed(&t, model, "policies/bm/bm_strategy.h"));
+    CU_ASSERT_FALSE(allowed(&t, sim, "policies/bm/bm_engine.h"));
+    CU_ASSERT_TRUE(allowed(&t, bm, "sim/run.h")); /* its engine kind */
+    CU_ASSERT_TRUE(allowed(&t, cli, "policies/bm/bm_engine.h"));
 }
 
 static void test_every_include(void)
@@ -288,10 +296,14 @@ static void test_no_cycle(void)
     CU_ASSERT_EQUAL(cycles, 0);
     /* the arrows the rule forbids: base/ uses no folder, sim/ no policy */
     const struct row *base = owner(&t, "base/util.c"), *sim = owner(&t, "sim/runtime.c");
-    const struct row *pol = owner(&t, "policies/heft.c");
+    const struct row *pol = owner(&t, "policies/heft.c"), *bm = owner(&t, "policies/bm/bm_model.c");
     for (int j = 0; j < t.n; j++)
         CU_ASSERT_FALSE(arrow[base - t.rows][j]);
-    CU_ASSERT_FALSE(arrow[sim - t.rows][pol - t.rows]);
+    for (int i = 0; i < t.n; i++) /* sim/ and its engines use no policy */
+        if (strncmp(t.rows[i].folder, "sim/", 4) == 0) {
+            CU_ASSERT_FALSE(arrow[i][pol - t.rows]);
+            CU_ASSERT_FALSE(arrow[i][bm - t.rows]);
+        }
     CU_ASSERT_TRUE(arrow[pol - t.rows][sim - t.rows]); /* the walk saw the arrows */
 }
 

@@ -32,4 +32,4 @@ int hs_run_model(const struct hs_run_config *cfg, const struct hs_dag *dag,
 
 const struct hs_engine_kind hs_engine_model = {
     "model", "simulated on a free network: transfers take no time (no SimGrid simulation)",
-    false, hs_run_model};
+    false, hs_run_model, NULL};

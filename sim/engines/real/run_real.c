@@ -203,4 +203,4 @@ int hs_run_real(const struct hs_run_config *cfg, const struct hs_dag *dag,
 
 const struct hs_engine_kind hs_engine_real = {
     "real", "measured on this machine: its cores (and GPUs with CUDA) run the kernels", true,
-    hs_run_real};
+    hs_run_real, NULL};
