@@ -117,7 +117,7 @@ struct hs_study {
     int naxes, reps;
     double timeout;
     /* or an analysis computed in its place (NULL: the sweep): "beta-grid",
-     * Beaumont and Marchal's §3.6 grid (analysis/bm_grid.h), for problem
+     * Beaumont and Marchal's §3.6 grid (policies/bm/bm_grid.h), for problem
      * dimension 2 (outer) or 3 (matmul), with its draws (0: the paper's) and seed */
     char *analysis;
     int analysis_dim, analysis_draws;

@@ -2,9 +2,10 @@
  * and policies (Beaumont and Marchal 2014):
  *
  *   - on flat:P with bw=inf (their model: communication is free and takes
- *     no time) the model engine runs their policies at the level of their
- *     requests (sim/engines/model/bm_model.h), without building the DAG or
- *     the runtime, and the run record says "engine": "model";
+ *     no time) the model engine's request-level form runs their policies at
+ *     the level of their requests (policies/bm/bm_engine.h), without
+ *     building the DAG or the runtime, and the run record says "engine":
+ *     "model";
  *   - elsewhere they run through the runtime, after a check that the DAG is
  *     the product the policy is for;
  *   - the record of any run of an outer or matrix product gets
@@ -19,8 +20,9 @@
 #include <cjson/cJSON.h>
 #include <stdbool.h>
 
-/* Run one of their policies on a free flat:P (plan->free_network) in their
- * request-level model; same return codes and record as hs_scenario_run. */
+/* Run one of their policies on a free flat:P (plan->free_network) through
+ * the request-level form of plan->engine (its `requests`); same return codes
+ * and record as hs_scenario_run. */
 int hs_bm_scenario_run(const struct hs_scenario *sc, const struct hs_scenario_plan *plan,
                        cJSON **record);
 

@@ -1,13 +1,13 @@
 /* cli/cmd_beta.c — `hetsim beta outer|matmul --p P --n N`: the
  * threshold of Beaumont and Marchal's two-phase strategies from their
- * analysis (policies/bm_analysis.h): β*, the predicted volume over the lower
+ * analysis (policies/bm/bm_analysis.h): β*, the predicted volume over the lower
  * bound and the bound itself from the closed forms, cross-checked by
  * integrating the ODEs with GSL odeiv2 and minimising with GSL's Brent
  * minimiser. With drawn speeds (a scenario) and --draws K, the spread of β*
  * over K draws against β for equal speeds; --grid, the paper's §3.6 study of
  * that estimation over p in [10, 1000] and n in [max(10, √p), 1000]. */
-#include "policies/bm_analysis.h"
-#include "analysis/bm_grid.h"
+#include "policies/bm/bm_analysis.h"
+#include "policies/bm/bm_grid.h"
 #include "base/buf.h"
 #include "analysis/table.h"
 #include "cli/cli.h"

@@ -8,7 +8,8 @@
 #include "analysis/metrics.h"
 #include "policies/registry.h"
 #include "cli/cli.h"
-#include "policies/bm_policies.h"
+#include "policies/bm/bm_engine.h"
+#include "policies/bm/bm_policies.h"
 #include "sim/outfile.h"
 #include "sim/record.h"
 #include "sim/trace_chrome.h"
@@ -89,11 +90,11 @@ static int choose_engine(const struct hs_scenario *sc, struct hs_scenario_plan *
         p->engine = &hs_engine_simgrid;
         snprintf(p->engine_reason, sizeof p->engine_reason, "asked for (--engine simgrid)");
     } else if (strcmp(asked, "model") == 0) {
-        p->engine = bm_model ? NULL : &hs_engine_model;
+        p->engine = bm_model ? &hs_engine_model_requests : &hs_engine_model;
         snprintf(p->engine_reason, sizeof p->engine_reason, "asked for (--engine model)%s",
                  bm_model ? ": Beaumont and Marchal's policy at the level of its requests" : "");
     } else if (bm_model) {
-        p->engine = NULL;
+        p->engine = &hs_engine_model_requests;
         snprintf(p->engine_reason, sizeof p->engine_reason,
                  "auto: Beaumont and Marchal's policy on a free network (flat:P with bw=inf) runs in "
                  "their model, at the level of its requests");
@@ -139,7 +140,8 @@ int hs_scenario_plan(const struct hs_scenario *sc, struct hs_scenario_plan *p)
     enum hs_bm_kind kind;
     policy_name(sc->policy, name, sizeof name);
     p->bm_policy = hs_bm_policy_kind(name, &p->bm_dim, &kind);
-    if (read_platform_kind(sc, p) || choose_engine(sc, p) || (p->engine && plan_runtime_run(sc, p))) {
+    if (read_platform_kind(sc, p) || choose_engine(sc, p) ||
+        (!p->engine->requests && plan_runtime_run(sc, p))) {
         hs_scenario_plan_free(p);
         return HS_EXIT_USAGE;
     }
@@ -161,7 +163,7 @@ void hs_scenario_plan_free(struct hs_scenario_plan *p)
 static void add_metrics(cJSON *rec, const struct hs_run *run)
 {
     struct hs_metrics m;
-    hs_metrics_compute(run->rt, run->rt->makespan, &m);
+    hs_metrics_compute(run->rt, hs_runtime_makespan(run->rt), &m);
     cJSON *res = cJSON_GetObjectItemCaseSensitive(rec, "results");
     cJSON_AddNumberToObject(res, "flops", m.flops);
     cJSON_AddNumberToObject(res, "gflops", m.gflops);
@@ -185,7 +187,7 @@ static void add_metrics(cJSON *rec, const struct hs_run *run)
         cJSON_AddStringToObject(x, "sequential_worker", hs_sched_worker(run->rt, m.sequential_worker)->name);
     cJSON *t = cJSON_AddObjectToObject(rec, "timing");
     cJSON_AddNumberToObject(t, "wall_seconds", run->wall);
-    cJSON_AddNumberToObject(t, "policy_seconds", run->rt->policy_wall);
+    cJSON_AddNumberToObject(t, "policy_seconds", hs_runtime_policy_seconds(run->rt));
 }
 
 static int write_trace(const char *path, const struct hs_run *run,
@@ -213,9 +215,9 @@ static int run_planned(const struct hs_scenario *sc, const struct hs_scenario_pl
     struct hs_run run;
     int rc = plan->engine->run(&plan->cfg, dag, plan->policy, &plan->policy_spec, &run);
     if (rc == HS_EXIT_FAIL)
-        hs_fail("run failed: %s", run.rt->error);
-    else if (rc && run.rt && run.rt->refused)
-        hs_fail("%s", run.rt->error);
+        hs_fail("run failed: %s", hs_runtime_error(run.rt));
+    else if (rc && run.rt && hs_runtime_refused(run.rt))
+        hs_fail("%s", hs_runtime_error(run.rt));
     if (rc == 0) {
         char *policy_text = hs_spec_text(&plan->policy_spec);
         struct hs_record_inputs in = {sc->platform, dag->name, policy_text, plan->platform.perf_label,
@@ -283,7 +285,7 @@ int hs_scenario_run(const struct hs_scenario *sc, cJSON **record)
     if (hs_scenario_plan(sc, &plan))
         return HS_EXIT_USAGE;
     int rc;
-    if (!plan.engine) {
+    if (plan.engine->requests) { /* the model engine's request-level form */
         rc = hs_bm_scenario_run(sc, &plan, record);
     } else {
         rc = run_planned(sc, &plan, record);

@@ -48,13 +48,13 @@ const char *hs_engine_name(const char *text);
 /* A scenario's names read and checked once: what everything downstream
  * reads instead of the texts. */
 struct hs_scenario_plan {
-    const struct hs_engine_kind *engine; /* NULL: Beaumont and Marchal's request-level model */
+    const struct hs_engine_kind *engine; /* with requests: the model engine's request-level form */
     char engine_reason[256];             /* why that engine (the record's engine_reason) */
     bool bm_policy;                      /* one of Beaumont and Marchal's strategies */
     int bm_dim;                          /* its product: 2 outer, 3 matrix */
     bool flat, free_network;             /* flat:P; with bw=inf */
     struct hs_spec flat_spec;            /* checked, when flat */
-    /* runs through the runtime (engine != NULL): */
+    /* runs through the runtime (engine->requests == NULL): */
     struct hs_platform_ref platform;     /* resolved: its file, timing table, host map, scales */
     struct hs_dag *dag;                  /* built and finalized */
     const struct hs_policy *policy;      /* with its checked parameters: */

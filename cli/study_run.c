@@ -1,6 +1,6 @@
 /* cli/study_run.c — a study's sweep (or analysis) run into a folder. */
 #include "cli/study_run.h"
-#include "analysis/bm_grid.h"
+#include "policies/bm/bm_grid.h"
 #include "base/buf.h"
 #include "base/util.h"
 #include "cli/cli.h"

@@ -6,7 +6,7 @@
 #ifndef HS_DEQUE_H
 #define HS_DEQUE_H
 
-#include "sim/dag.h"
+#include "sim/sched.h" /* struct hs_task, as a policy sees it */
 
 #include <stdbool.h>
 

@@ -5,7 +5,7 @@
 #ifndef HS_TASKQ_H
 #define HS_TASKQ_H
 
-#include "sim/dag.h"
+#include "sim/sched.h" /* struct hs_task, as a policy sees it */
 
 struct hs_taskq {
     struct hs_task **items;

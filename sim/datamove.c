@@ -11,7 +11,7 @@
  * processor's memory has no stream limit. Waiters (a task input, a task
  * allocation, the second leg of a staged copy, the final flush) are woken
  * when the copy lands. Eviction from a GPU cache writes sole copies back. */
-#include "sim/runtime.h"
+#include "sim/runtime_internal.h"
 #include "base/util.h"
 
 #include <math.h>

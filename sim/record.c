@@ -1,5 +1,6 @@
 /* sim/record.c — building the JSON run record and writing the CSV trace. */
 #include "sim/record.h"
+#include "sim/runtime_internal.h"
 #include "base/util.h"
 
 #include <math.h>

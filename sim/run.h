@@ -12,6 +12,11 @@
  *     take no time), an event loop of its own;
  *   - real (sim/engines/real): this machine's cores and GPUs, measured (only
  *     in hetsim-real, built with OpenBLAS and LAPACKE).
+ * The model engine has a request-level form besides, for Beaumont and
+ * Marchal's strategies on a free network: a kind of its own whose `requests`
+ * serves the workers' requests without the DAG or the runtime. It lives with
+ * their strategies (policies/bm/bm_engine.c), so that sim/ includes nothing
+ * of policies/.
  * SimGrid keeps global state, so a simulated run happens once per process
  * (tests and sweeps fork). */
 #ifndef HS_RUN_H
@@ -54,11 +59,21 @@ typedef int hs_run_fn(const struct hs_run_config *cfg, const struct hs_dag *dag,
                       const struct hs_policy *policy, const struct hs_spec *policy_spec,
                       struct hs_run *run);
 
+/* A run at the level of the workers' requests: described by the struct
+ * hs_request_run of the engine kind that has this form (defined beside it:
+ * policies/bm/bm_engine.h), carried out without the DAG or the runtime, and
+ * recorded by the engine itself in *record. 0, or 2 for bad input (message
+ * in hs_last_error). */
+struct hs_request_run;
+struct cJSON;
+typedef int hs_request_fn(const struct hs_request_run *req, struct cJSON **record);
+
 struct hs_engine_kind {
     const char *name;     /* as --engine names it and the record says */
     const char *summary;  /* one line for the command's help */
     bool measured;        /* real time on this machine, not simulated time */
-    hs_run_fn *run;
+    hs_run_fn *run;       /* NULL for a kind that only serves requests */
+    hs_request_fn *requests; /* its request-level form, or NULL: runs go through the runtime */
 };
 
 extern const struct hs_engine_kind hs_engine_simgrid; /* sim/engines/simgrid */

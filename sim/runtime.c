@@ -13,7 +13,7 @@
  * holds one task at a time (its fetches block it); a GPU or a flat processor
  * holds up to `window` tasks, so the next task's inputs move while the
  * current kernel runs. */
-#include "sim/runtime.h"
+#include "sim/runtime_internal.h"
 #include "base/rng.h"
 #include "base/util.h"
 

@@ -13,6 +13,7 @@
  * gets slices that never overlap, where the exact doubles overlapped by
  * 1e-8 µs of rounding. */
 #include "sim/trace_chrome.h"
+#include "sim/runtime_internal.h"
 #include "base/util.h"
 
 #include <cjson/cJSON.h>

@@ -1,5 +1,6 @@
 /* sim/trace_taskrec.c — StarPU's tasks.rec of a run (trace_taskrec.h). */
 #include "sim/trace_taskrec.h"
+#include "sim/runtime_internal.h"
 #include "base/util.h"
 
 #include <math.h>

@@ -2,6 +2,7 @@
  * allows one simulation per process), its events handed back as JSON; flat
  * platforms for such runs. */
 #include "tests/support/testing.h"
+#include "sim/runtime_internal.h"
 #include "base/util.h"
 #include "platforms/flat.h"
 #include "policies/registry.h"

@@ -8,7 +8,7 @@
  * forms of Lemmas 1/2/7/8, the exact-switch variant's reference values, and
  * the runtime estimation of the paper's §3.6 (β_hom within 5% of the mean heterogeneous β,
  * volume error at most 0.1%). */
-#include "policies/bm_analysis.h"
+#include "policies/bm/bm_analysis.h"
 #include "tests/support/testing.h"
 
 #include <gsl/gsl_rng.h>

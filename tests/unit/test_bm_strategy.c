@@ -9,8 +9,8 @@
  * allocation, β = ∞ is dynamic); every task allocated once; and the
  * realised-share lower bound (a worker that computed T tasks received at
  * least 2√T, 3T^{2/3} blocks) never beaten. */
-#include "sim/engines/model/bm_model.h"
-#include "policies/bm_strategy.h"
+#include "policies/bm/bm_model.h"
+#include "policies/bm/bm_strategy.h"
 #include "tests/support/testing.h"
 
 #include <gsl/gsl_rng.h>

@@ -2,8 +2,14 @@
  * kind this build has runs the same small DAG under the same policy through
  * hs_engine_kind.run, and gives the makespan computed by hand (the real
  * engine: at least that, measured); SimGrid and the model engine part
- * exactly where the model's free network should make them part; and the
- * command's --engine picks the engine and the record says which and why. */
+ * exactly where the model's free network should make them part; the
+ * command's --engine picks the engine and the record says which and why; and
+ * Beaumont and Marchal's request-level model is a kind of the same interface
+ * (hs_engine_model_requests: a `requests` entry and no runtime run), which a
+ * scenario's plan picks for their policies on a free network, and which gives
+ * the volume and makespan computed by hand for one processor. */
+#include "cli/scenario.h"
+#include "policies/bm/bm_engine.h"
 #include "policies/registry.h"
 #include "base/util.h"
 #include "tests/support/testing.h"
@@ -183,12 +189,66 @@ static void test_engine_option(void)
     free(paje);
 }
 
+/* The kind each scenario's plan picks: the request-level form for Beaumont and
+ * Marchal's policies on a free network only. */
+static const struct hs_engine_kind *planned(const char *platform, const char *policy,
+                                            const char *engine)
+{
+    struct hs_scenario sc;
+    hs_scenario_defaults(&sc);
+    sc.platform = platform;
+    sc.workload = "outer:n=4";
+    sc.policy = policy;
+    sc.engine = engine;
+    struct hs_scenario_plan plan;
+    CU_ASSERT_EQUAL_FATAL(hs_scenario_plan(&sc, &plan), 0);
+    const struct hs_engine_kind *k = plan.engine;
+    hs_scenario_plan_free(&plan);
+    return k;
+}
+
+static void test_request_level_kind(void)
+{
+    const struct hs_engine_kind *k = &hs_engine_model_requests;
+    CU_ASSERT_STRING_EQUAL(k->name, "model"); /* the model engine, in its request-level form */
+    CU_ASSERT_TRUE(k->requests != NULL && k->run == NULL && !k->measured);
+    CU_ASSERT_TRUE(hs_engine_simgrid.requests == NULL && hs_engine_model.requests == NULL);
+    CU_ASSERT_TRUE(planned("flat:4,bw=inf", "dynamic-outer", "auto") == k);
+    CU_ASSERT_TRUE(planned("flat:4,bw=inf", "dynamic-outer", "model") == k);
+    CU_ASSERT_TRUE(planned("flat:4,bw=inf", "dynamic-outer", "simgrid") == &hs_engine_simgrid);
+    CU_ASSERT_TRUE(planned("flat:4,bw=1e9", "dynamic-outer", "auto") == &hs_engine_simgrid);
+    CU_ASSERT_TRUE(planned("flat:4,bw=inf", "eager", "model") == &hs_engine_model);
+    /* By hand: one processor of 2 flop/s, tasks of 2 flop (1 s each), an outer
+     * product of n = 4: its 16 tasks end at 16 s, and it receives each of the
+     * 2n = 8 blocks once (8 bytes each: 64 bytes), the lower bound 2·√16 = 8. */
+    struct hs_spec spec;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(hs_policy_parse("random-outer", &spec));
+    struct hs_run_config cfg;
+    hs_run_config_defaults(&cfg);
+    const double speed[] = {2};
+    struct hs_request_run req = {&spec, 2, 4, 8, 2, 1, speed, 0,
+                                 {"flat:1,bw=inf", "outer:n=4", "random-outer", NULL, &cfg, "test"}};
+    cJSON *rec = NULL;
+    CU_ASSERT_EQUAL_FATAL(k->requests(&req, &rec), 0);
+    const cJSON *res = cJSON_GetObjectItem(rec, "results");
+    const cJSON *products = cJSON_GetObjectItem(res, "products");
+    CU_ASSERT_STRING_EQUAL(cJSON_GetObjectItem(rec, "engine")->valuestring, "model");
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(res, "makespan")->valuedouble, 16, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(cJSON_GetObjectItem(res, "bytes"), "h2d")->valuedouble,
+                           64, 0);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(products, "blocks")->valuedouble, 8, 0);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(products, "lower_bound")->valuedouble, 8, 1e-9);
+    cJSON_Delete(rec);
+    hs_spec_free(&spec);
+}
+
 int main(void)
 {
     const CU_TestInfo tests[] = {
         {"every engine runs the same DAG", test_every_engine_same_dag},
         {"the free network parts from SimGrid as computed", test_free_network_parts_from_simgrid},
         {"--engine and the record", test_engine_option},
+        {"Beaumont and Marchal's request-level kind", test_request_level_kind},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("engines", tests);

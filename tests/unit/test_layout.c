@@ -4,7 +4,9 @@
  * (a folder may include itself and the entries of its row: a folder, or one
  * header). A file belongs to the longest folder of the table that holds it,
  * so sim/engines/simgrid/ is not sim/. The arrows the includes draw between
- * folders make no cycle. */
+ * folders make no cycle. The page's table "private header" names the headers
+ * only some folders (or files) may include, whatever the first table allows:
+ * the runtime's internals are sim/'s own. */
 #include "base/util.h"
 #include "tests/support/testing.h"
 
@@ -26,6 +28,8 @@ struct row {
 struct table {
     struct row rows[MAX_FOLDERS];
     int n;
+    struct row priv[MAX_FOLDERS]; /* folder: a private header; allowed: who may include it */
+    int npriv;
 };
 
 /* arrow[a][b]: a file of folder a includes a header of folder b (a != b) */
@@ -46,23 +50,37 @@ static int cell_items(const char *cell, size_t len, char items[][64], int max)
     return n;
 }
 
-static void read_table(const char *text, struct table *t)
+/* The rows of the table whose header line is `head`: its first column's item
+ * and its last column's items. Returns how many. */
+static int read_rows(const char *text, const char *head, struct row *rows)
 {
-    memset(t, 0, sizeof *t);
-    const char *p = strstr(text, "| folder | holds | may include |");
+    const char *p = strstr(text, head);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     p = strchr(p, '\n') + 1;
     p = strchr(p, '\n') + 1; /* the |---| line */
-    while (*p == '|' && t->n < MAX_FOLDERS) {
+    int n = 0;
+    while (*p == '|' && n < MAX_FOLDERS) {
         const char *eol = strchr(p, '\n');
-        const char *c1 = p + 1, *c2 = strchr(c1, '|'), *c3 = strchr(c2 + 1, '|') + 1;
-        struct row *r = &t->rows[t->n++];
+        const char *c1 = p + 1, *c2 = strchr(c1, '|'), *end = eol, *last;
+        while (*--end != '|') /* the line's last bar */
+            ;
+        for (last = end; *--last != '|';) /* the last cell starts after the one before */
+            ;
+        struct row *r = &rows[n++];
         char first[1][64];
         CU_ASSERT_EQUAL_FATAL(cell_items(c1, (size_t)(c2 - c1), first, 1), 1);
         snprintf(r->folder, sizeof r->folder, "%s", first[0]);
-        r->nallowed = cell_items(c3, (size_t)(eol - c3), r->allowed, MAX_ALLOWED);
+        r->nallowed = cell_items(last + 1, (size_t)(end - last - 1), r->allowed, MAX_ALLOWED);
         p = eol + 1;
     }
+    return n;
+}
+
+static void read_table(const char *text, struct table *t)
+{
+    memset(t, 0, sizeof *t);
+    t->n = read_rows(text, "| folder | holds | may include |", t->rows);
+    t->npriv = read_rows(text, "| private header | only these may include it |", t->priv);
 }
 
 /* The row of the longest folder that is a prefix of path, or NULL. */
@@ -75,6 +93,24 @@ static const struct row *owner(const struct table *t, const char *path)
             best = &t->rows[i];
     }
     return best;
+}
+
+static bool listed(const struct row *r, const char *item)
+{
+    for (int i = 0; i < r->nallowed; i++)
+        if (strcmp(r->allowed[i], item) == 0)
+            return true;
+    return false;
+}
+
+/* May file `rel` of folder `from` include `header`, if it is a private one? */
+static bool private_ok(const struct table *t, const struct row *from, const char *rel,
+                       const char *header)
+{
+    for (int i = 0; i < t->npriv; i++)
+        if (strcmp(t->priv[i].folder, header) == 0)
+            return listed(&t->priv[i], from->folder) || listed(&t->priv[i], rel);
+    return true;
 }
 
 /* May a file of folder `from` include `header`? */
@@ -116,6 +152,10 @@ static int check_file(const struct table *t, const char *rel, long *includes)
         if (!allowed(t, from, header)) {
             fprintf(stderr, "\n%s includes %s: not allowed for %s (docs/layout.md)", rel, header,
                     from->folder);
+            bad++;
+        } else if (!private_ok(t, from, rel, header)) {
+            fprintf(stderr, "\n%s includes %s: a private header of another folder (docs/layout.md)",
+                    rel, header);
             bad++;
         }
     }
@@ -167,7 +207,7 @@ static void test_table(void)
 {
     struct table t;
     load(&t);
-    CU_ASSERT_EQUAL(t.n, 11);
+    CU_ASSERT_EQUAL(t.n, 12);
     for (int i = 0; i < t.n; i++) {
         char path[1024];
         struct stat st;
@@ -191,6 +231,25 @@ static void test_table(void)
     CU_ASSERT_FALSE(allowed(&t, base, "platforms/flat.h")); /* base/ is the bottom layer */
     CU_ASSERT_FALSE(allowed(&t, base, "sim/dag.h"));
     CU_ASSERT_TRUE(allowed(&t, sg, "sim/engines/simgrid/paje.h"));
+    /* a policy sees sim/policy.h and sim/sched.h, nothing else of sim/ */
+    CU_ASSERT_TRUE(allowed(&t, pol, "sim/sched.h"));
+    CU_ASSERT_FALSE(allowed(&t, pol, "sim/runtime.h"));
+    CU_ASSERT_FALSE(allowed(&t, pol, "sim/run.h"));
+    /* the runtime's internals are sim/'s own: not an engine's, not the command's */
+    const struct row *model = owner(&t, "sim/engines/model/run_model.c");
+    const struct row *cli = owner(&t, "cli/scenario.c");
+    CU_ASSERT_TRUE(t.npriv >= 1);
+    CU_ASSERT_TRUE(private_ok(&t, sim, "sim/record.c", "sim/runtime_internal.h"));
+    CU_ASSERT_FALSE(private_ok(&t, model, "sim/engines/model/run_model.c", "sim/runtime_internal.h"));
+    CU_ASSERT_FALSE(private_ok(&t, cli, "cli/scenario.c", "sim/runtime_internal.h"));
+    CU_ASSERT_TRUE(private_ok(&t, cli, "cli/scenario.c", "sim/runtime.h"));
+    /* Beaumont and Marchal's folder is its own, and no engine of sim/ reaches it */
+    const struct row *bm = owner(&t, "policies/bm/bm_model.c");
+    CU_ASSERT_STRING_EQUAL(bm->folder, "policies/bm/");
+    CU_ASSERT_FALSE(allowed(&t, model, "policies/bm/bm_strategy.h"));
+    CU_ASSERT_FALSE(allowed(&t, sim, "policies/bm/bm_engine.h"));
+    CU_ASSERT_TRUE(allowed(&t, bm, "sim/run.h")); /* its engine kind */
+    CU_ASSERT_TRUE(allowed(&t, cli, "policies/bm/bm_engine.h"));
 }
 
 static void test_every_include(void)
@@ -237,10 +296,14 @@ static void test_no_cycle(void)
     CU_ASSERT_EQUAL(cycles, 0);
     /* the arrows the rule forbids: base/ uses no folder, sim/ no policy */
     const struct row *base = owner(&t, "base/util.c"), *sim = owner(&t, "sim/runtime.c");
-    const struct row *pol = owner(&t, "policies/heft.c");
+    const struct row *pol = owner(&t, "policies/heft.c"), *bm = owner(&t, "policies/bm/bm_model.c");
     for (int j = 0; j < t.n; j++)
         CU_ASSERT_FALSE(arrow[base - t.rows][j]);
-    CU_ASSERT_FALSE(arrow[sim - t.rows][pol - t.rows]);
+    for (int i = 0; i < t.n; i++) /* sim/ and its engines use no policy */
+        if (strncmp(t.rows[i].folder, "sim/", 4) == 0) {
+            CU_ASSERT_FALSE(arrow[i][pol - t.rows]);
+            CU_ASSERT_FALSE(arrow[i][bm - t.rows]);
+        }
     CU_ASSERT_TRUE(arrow[pol - t.rows][sim - t.rows]); /* the walk saw the arrows */
 }
 

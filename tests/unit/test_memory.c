@@ -13,7 +13,7 @@
  * use-after-free once in sim/datamove.c's xfer_done (a transfer pointer kept
  * while starting the next copy in its stream let other actors grow the
  * transfer array) fails both. */
-#include "policies/bm_policies.h"
+#include "policies/bm/bm_policies.h"
 #include "policies/registry.h"
 #include "tests/support/testing.h"
 

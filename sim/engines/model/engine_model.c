@@ -88,10 +88,10 @@ void hs_model_engine_run(struct hs_sched *rt)
         m.now = ev.time;
         p.cb(p.ctx, p.id);
     }
-    /* The runtime reports its own stalls (hs_rt_check_stall); an empty loop
+    /* The runtime reports its own stalls; an empty loop
      * without an end it did not report would be a runtime bug. */
-    if (!m.finished && !rt->error)
-        hs_rt_fail(rt, "model engine: nothing left to run, but the runtime did not finish");
+    if (!m.finished && !hs_runtime_error(rt))
+        hs_runtime_fail(rt, "model engine: nothing left to run, but the runtime did not finish");
     hs_evheap_free(&m.events);
     free(m.slots);
 }

@@ -27,9 +27,9 @@ int hs_run_model(const struct hs_run_config *cfg, const struct hs_dag *dag,
     run->wall = hs_now() - t0;
     if (policy->fini)
         policy->fini(run->rt);
-    return !run->rt->error ? 0 : run->rt->refused ? 2 : 1;
+    return !hs_runtime_error(run->rt) ? 0 : hs_runtime_refused(run->rt) ? 2 : 1;
 }
 
 const struct hs_engine_kind hs_engine_model = {
     "model", "simulated on a free network: transfers take no time (no SimGrid simulation)",
-    false, hs_run_model};
+    false, hs_run_model, NULL};

@@ -218,10 +218,10 @@ static const struct hs_policy fifo_policy = {.name = "calibration-fifo", .push =
  * process took the core (a loaded machine) does not count as the engine's. */
 static double median_cycle(const struct hs_sched *rt, double length)
 {
-    int n = rt->dag->ntasks;
+    int n = hs_sched_dag(rt)->ntasks;
     double *start = hs_xmalloc((size_t)n * sizeof *start);
     for (int t = 0; t < n; t++)
-        start[t] = rt->ts[t].ev.start;
+        start[t] = hs_runtime_task_event(rt, t)->start;
     gsl_sort(start, 1, (size_t)n);
     for (int t = 0; t + 1 < n; t++)
         start[t] = start[t + 1] - start[t];
@@ -255,9 +255,9 @@ static int overhead_run(const char *platform_file, enum hs_arch arch, int n, dou
     struct hs_spec none = {0};
     int rc = hs_run_real(&cfg, dag, &fifo_policy, &none, &run);
     if (rc == 0)
-        *per_task = fmax(0, arch == HS_ARCH_CPU ? median_cycle(run.rt, length) : run.rt->makespan / n - length);
+        *per_task = fmax(0, arch == HS_ARCH_CPU ? median_cycle(run.rt, length) : hs_runtime_makespan(run.rt) / n - length);
     else
-        hs_fail("calibrate: the overhead run failed: %s", run.rt && run.rt->error ? run.rt->error : hs_last_error());
+        hs_fail("calibrate: the overhead run failed: %s", run.rt && hs_runtime_error(run.rt) ? hs_runtime_error(run.rt) : hs_last_error());
     hs_run_free(&run);
     hs_dag_free(dag);
     return rc ? -1 : 0;

@@ -412,7 +412,7 @@ int hs_real_engine_run(struct hs_sched *rt, const struct hs_platform *pf,
     struct real_engine eng = {
         .base = {.now = now, .exec = exec_task, .transfer = transfer, .timer = timer,
                  .finished = finished},
-        .rt = rt, .pf = pf, .dag = rt->dag, .num = num, .host = host, .core_time = core_time,
+        .rt = rt, .pf = pf, .dag = hs_sched_dag(rt), .num = num, .host = host, .core_time = core_time,
     };
     pthread_mutex_init(&eng.rt_mu, NULL);
     pthread_cond_init(&eng.cv, NULL);

@@ -73,7 +73,7 @@ static int load_platform(const struct hs_run_config *cfg, struct hs_platform *pf
  * timing table would have to say it runs there. */
 static int check_gpu_versions(const struct hs_run *run, const struct hs_numeric *num, const char *perf)
 {
-    const struct hs_dag *dag = run->rt->dag;
+    const struct hs_dag *dag = hs_sched_dag(run->rt);
     for (int t = 0; t < dag->ntasks; t++) {
         if (!hs_numeric_has_cpu_kernel(num, dag, t) || hs_numeric_has_gpu_kernel(num, dag, t))
             continue;
@@ -192,15 +192,15 @@ int hs_run_real(const struct hs_run_config *cfg, const struct hs_dag *dag,
     run->wall = hs_now() - t0;
     if (policy->fini)
         policy->fini(run->rt);
-    if (rc == 0 && !run->rt->error && cfg->opts.flush)
+    if (rc == 0 && !hs_runtime_error(run->rt) && cfg->opts.flush)
         run->residual = hs_numeric_residual(&num, dag, host);
     hs_numeric_free(&num);
     hs_real_host_free(dag, host, gpus);
     if (rc)
         return 2; /* the GPU could not be set up (memory, handles): bad input for this machine */
-    return !run->rt->error ? 0 : run->rt->refused ? 2 : 1;
+    return !hs_runtime_error(run->rt) ? 0 : hs_runtime_refused(run->rt) ? 2 : 1;
 }
 
 const struct hs_engine_kind hs_engine_real = {
     "real", "measured on this machine: its cores (and GPUs with CUDA) run the kernels", true,
-    hs_run_real};
+    hs_run_real, NULL};

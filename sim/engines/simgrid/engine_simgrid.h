@@ -2,7 +2,7 @@
 #ifndef HS_ENGINE_SIMGRID_H
 #define HS_ENGINE_SIMGRID_H
 
-#include "sim/runtime.h"
+#include "sim/runtime_internal.h"
 
 #include <stdbool.h>
 

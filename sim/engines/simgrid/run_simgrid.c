@@ -150,4 +150,4 @@ int hs_run_simgrid(const struct hs_run_config *cfg, const struct hs_dag *dag,
 
 const struct hs_engine_kind hs_engine_simgrid = {
     "simgrid", "simulated in SimGrid: transfers share the platform's links", false,
-    hs_run_simgrid};
+    hs_run_simgrid, NULL};

@@ -1,6 +1,6 @@
-/* analysis/bm_grid.c — the grid of Beaumont and Marchal's §3.6 (see
+/* policies/bm/bm_grid.c — the grid of Beaumont and Marchal's §3.6 (see
  * bm_grid.h): speed draws from a GSL stream, one CSV row per point. */
-#include "analysis/bm_grid.h"
+#include "policies/bm/bm_grid.h"
 #include "base/buf.h"
 #include "base/util.h"
 #include "sim/outfile.h"

@@ -1,4 +1,4 @@
-/* analysis/bm_grid.h — the grid of Beaumont and Marchal's study of the
+/* policies/bm/bm_grid.h — the grid of Beaumont and Marchal's study of the
  * runtime estimation of β (Beaumont and Marchal 2014, §3.6): for p in
  * {10, 20, 50, 100, 200, 500, 1000} and n in {10, 20, 32, 50, 100, 200, 500,
  * 1000} with n >= max(10, √p), β* of speed draws from U[10, 100] against β*
@@ -8,7 +8,7 @@
 #ifndef HS_BM_GRID_H
 #define HS_BM_GRID_H
 
-#include "policies/bm_analysis.h"
+#include "policies/bm/bm_analysis.h"
 
 struct hs_bm_grid_point {
     int p, n;

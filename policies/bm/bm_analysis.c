@@ -1,11 +1,11 @@
-/* policies/bm_analysis.c — the closed forms of Beaumont and Marchal's
+/* policies/bm/bm_analysis.c — the closed forms of Beaumont and Marchal's
  * analysis (lower bound, F, F', F^X, phase volumes) and the search for β*
  * (Beaumont and Marchal 2014, §3.3–3.6, §4.2). The formulas are corrected as
  * docs/policies.md explains: the
  * outer product's Theorem 6 with a minus sign and n instead of N², the
  * matrix product's last denominator Σ rs^{2/3}; they reproduce the paper's
  * 4.1705 and 2.92. */
-#include "policies/bm_analysis.h"
+#include "policies/bm/bm_analysis.h"
 #include "base/util.h"
 
 #include <gsl/gsl_errno.h>

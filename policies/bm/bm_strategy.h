@@ -1,4 +1,4 @@
-/* policies/bm_strategy.h — Beaumont and Marchal's demand-driven strategies
+/* policies/bm/bm_strategy.h — Beaumont and Marchal's demand-driven strategies
  * for the outer product (d = 2: n² tasks T(i,j) reading a_i, b_j) and the
  * matrix product (d = 3: n³ tasks T(i,j,k) reading A_ik, B_kj, C_ij), as a
  * state machine independent of any runtime (Beaumont and Marchal 2014,

@@ -1,4 +1,4 @@
-/* policies/bm_strategy.c — the master's side of Beaumont and Marchal's
+/* policies/bm/bm_strategy.c — the master's side of Beaumont and Marchal's
  * strategies (bm_strategy.h).
  *
  * The unallocated tasks are an array `pool` with each task's position in
@@ -7,7 +7,7 @@
  * of a permutation of 0..n−1; drawing an unknown index swaps a uniformly
  * chosen entry of the rest into place, so a dynamic step costs O(1) to
  * choose and O(y) (outer) or O(y²) (matrix) to scan its new tasks. */
-#include "policies/bm_strategy.h"
+#include "policies/bm/bm_strategy.h"
 #include "base/util.h"
 
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* policies/bm_dag.h — Beaumont and Marchal's problems as DAGs of the
+/* policies/bm/bm_dag.h — Beaumont and Marchal's problems as DAGs of the
  * runtime: recognising the outer product (n² tasks T(i,j) reading a_i, b_j)
  * and the matrix product (n³ tasks T(i,j,k) reading A_ik, B_kj, C_ij) that
  * workloads/products.c builds (or a DAG file with the same structure), and
@@ -8,7 +8,6 @@
 #ifndef HS_BM_DAG_H
 #define HS_BM_DAG_H
 
-#include "sim/dag.h"
 #include "sim/sched.h"
 
 struct hs_bm_shape {

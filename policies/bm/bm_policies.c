@@ -1,4 +1,4 @@
-/* policies/bm_policies.c — Beaumont and Marchal's strategies as policies of
+/* policies/bm/bm_policies.c — Beaumont and Marchal's strategies as policies of
  * the runtime, for real platforms (Idgraf, flat with a finite bandwidth):
  * the same decisions as in the paper's model, but the blocks take the
  * platform's time to arrive and share its links.
@@ -20,10 +20,10 @@
  * beta=auto takes the workers' speeds from the runtime's estimates of one
  * task on each; beta=estimate assumes equal speeds (the paper's runtime
  * estimation of β, Beaumont and Marchal 2014, §3.6). */
-#include "policies/bm_policies.h"
+#include "policies/bm/bm_policies.h"
 #include "base/util.h"
-#include "policies/bm_analysis.h"
-#include "policies/bm_dag.h"
+#include "policies/bm/bm_analysis.h"
+#include "policies/bm/bm_dag.h"
 #include "policies/registry.h"
 
 #include <gsl/gsl_randist.h>

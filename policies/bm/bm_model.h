@@ -1,4 +1,4 @@
-/* sim/engines/model/bm_model.h — the model in which Beaumont and Marchal evaluate
+/* policies/bm/bm_model.h — the model in which Beaumont and Marchal evaluate
  * their strategies (their "ad-hoc event based simulation tool", Beaumont and
  * Marchal 2014, §3.4): communication takes no time and overlaps computation;
  * every worker asks the master for work at time 0 and again as soon as it
@@ -17,7 +17,7 @@
 #ifndef HS_BM_MODEL_H
 #define HS_BM_MODEL_H
 
-#include "policies/bm_strategy.h"
+#include "policies/bm/bm_strategy.h"
 
 #include <gsl/gsl_rng.h>
 

@@ -1,4 +1,4 @@
-/* policies/bm_analysis.h — Beaumont and Marchal's ODE analysis of their
+/* policies/bm/bm_analysis.h — Beaumont and Marchal's ODE analysis of their
  * two-phase strategies for the outer product (d = 2) and the matrix product
  * (d = 3) (Beaumont and Marchal 2014, §3.3, §4.2):
  *

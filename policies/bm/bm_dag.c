@@ -1,8 +1,8 @@
-/* policies/bm_dag.c — recognising Beaumont and Marchal's products among
+/* policies/bm/bm_dag.c — recognising Beaumont and Marchal's products among
  * DAGs, and the communication volume of a run of one (bm_dag.h). */
-#include "policies/bm_dag.h"
+#include "policies/bm/bm_dag.h"
 #include "base/util.h"
-#include "policies/bm_analysis.h"
+#include "policies/bm/bm_analysis.h"
 
 #include <math.h>
 #include <stdlib.h>

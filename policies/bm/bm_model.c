@@ -1,7 +1,7 @@
-/* sim/engines/model/bm_model.c — Beaumont and Marchal's event-driven model of
+/* policies/bm/bm_model.c — Beaumont and Marchal's event-driven model of
  * demand-driven allocation (bm_model.h): a min-heap of workers' requests
  * keyed by (time they ask, random tag) (base/evheap.h). */
-#include "sim/engines/model/bm_model.h"
+#include "policies/bm/bm_model.h"
 #include "base/evheap.h"
 #include "base/util.h"
 

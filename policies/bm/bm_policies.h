@@ -1,4 +1,4 @@
-/* policies/bm_policies.h — Beaumont and Marchal's eight strategies as
+/* policies/bm/bm_policies.h — Beaumont and Marchal's eight strategies as
  * policies (random-outer, sorted-outer, dynamic-outer, dynamic-outer-2phases
  * and their -matrix twins), and what the paper's model (bm_model.h) needs to
  * run them from a policy specification: which problem and strategy a name
@@ -7,7 +7,7 @@
 #ifndef HS_BM_POLICIES_H
 #define HS_BM_POLICIES_H
 
-#include "policies/bm_strategy.h"
+#include "policies/bm/bm_strategy.h"
 #include "base/params.h"
 
 #include <stdbool.h>

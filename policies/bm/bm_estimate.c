@@ -1,8 +1,8 @@
-/* analysis/bm_estimate.c — Beaumont and Marchal's runtime estimation of β
+/* policies/bm/bm_estimate.c — Beaumont and Marchal's runtime estimation of β
  * (Beaumont and Marchal 2014, §3.6): β*_hom, computed from p and n alone, against the β* of
  * heterogeneous speed draws; the paper finds the relative difference below
  * 5% and the predicted volume within 0.1%. Statistics from GSL. */
-#include "policies/bm_analysis.h"
+#include "policies/bm/bm_analysis.h"
 #include "base/util.h"
 
 #include <gsl/gsl_statistics_double.h>

@@ -1,4 +1,4 @@
-/* analysis/bm_ode.c — the ODEs behind Beaumont and Marchal's analysis,
+/* policies/bm/bm_ode.c — the ODEs behind Beaumont and Marchal's analysis,
  * integrated with GSL odeiv2 (rk8pd), as a numerical check of the closed
  * forms (Beaumont and Marchal 2014, Lemmas 1–2 and 7–8): for a processor of relative speed rs,
  * α = (1 − rs)/rs, and x the fraction of indices it knows,
@@ -9,7 +9,7 @@
  *
  * from u(0) = (1, 0, 0). The switch happens when t_k Σ s / n^d = u2 / rs reaches
  * 1 − e^{−β}, i.e. when e^{−β} n^d tasks are left. */
-#include "policies/bm_analysis.h"
+#include "policies/bm/bm_analysis.h"
 #include "base/util.h"
 
 #include <gsl/gsl_errno.h>
