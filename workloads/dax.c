@@ -17,10 +17,12 @@
  * kernel. runtime r seconds becomes r × speed flops; simgrid=1 uses
  * SimGrid's constant (simgrid::s4u::create_DAG_from_DAX takes runtimes as
  * measured on a 4.2 GFlop/s machine). A job with no runtime costs nothing.
- * Sub-workflows (<dax>, <dag>) are refused. */
+ * Sub-workflows (<dax>, <dag>) are refused. A file that is not XML but looks
+ * like a Pegasus 5 workflow (YAML) goes to pegasus_yaml.c. */
 #include "base/util.h"
 #include "workloads/dagio.h"
 #include "workloads/foreign.h"
+#include "workloads/pegasus_jobs.h"
 #include "workloads/workload.h"
 
 #include <libxml/xmlreader.h>
@@ -32,27 +34,13 @@
 
 #define SIMGRID_DAX_SPEED 4.2e9 /* flop/s SimGrid assumes for DAX runtimes */
 
-struct link {
-    char *child, *parent;
-    int line;
-};
-
-struct sized { /* a catalogue entry: a file's size */
-    char *name;
-    double bytes;
-    size_t seq; /* the first entry of a name gives its size */
-};
-
 struct dax {
     const char *path;
     xmlTextReaderPtr rd;
     cJSON *root, *tasks;           /* WfFormat document */
-    struct sized *catalog;         /* sorted by name in resolve, searched there */
-    size_t ncatalog, capcatalog;
+    struct hs_pegasus_refs refs;   /* links and the <file> catalogue's sizes */
     cJSON *job, *uses;             /* the job and uses being read */
     char *file;                    /* the <file> catalogue entry being read */
-    struct link *links;
-    size_t nlinks, caplinks;
     char *child;                   /* ref of the <child> being read */
     int child_line;
     char xml_error[256];
@@ -141,29 +129,12 @@ static int start_job(struct dax *d)
     char *id = attr(d, "id"), *name = attr(d, "name"), *runtime = attr(d, "runtime");
     double r = 0;
     int rc = !id || !*id ? bad(d, "<job>: no id") : runtime ? number(d, "<job> runtime", runtime, &r) : 0;
-    if (!rc) {
-        d->job = cJSON_CreateObject();
-        cJSON_AddStringToObject(d->job, "name", id);
-        cJSON_AddStringToObject(d->job, "category", name && *name ? name : "task");
-        cJSON_AddNumberToObject(d->job, "runtimeInSeconds", r);
-        cJSON_AddItemToObject(d->job, "parents", cJSON_CreateArray());
-        cJSON_AddItemToObject(d->job, "files", cJSON_CreateArray());
-        cJSON_AddItemToArray(d->tasks, d->job);
-    }
+    if (!rc)
+        d->job = hs_pegasus_job(d->tasks, id, name, r);
     free(id);
     free(name);
     free(runtime);
     return rc;
-}
-
-static cJSON *add_file(struct dax *d, const char *name, const char *link, double size)
-{
-    cJSON *f = cJSON_CreateObject();
-    cJSON_AddStringToObject(f, "link", link);
-    cJSON_AddStringToObject(f, "name", name);
-    cJSON_AddNumberToObject(f, "sizeInBytes", size); /* -1: from the catalogue */
-    cJSON_AddItemToArray(cJSON_GetObjectItem(d->job, "files"), f);
-    return f;
 }
 
 static int start_uses(struct dax *d)
@@ -173,24 +144,14 @@ static int start_uses(struct dax *d)
     const char *f = file ? file : name;
     double bytes = -1;
     int rc = 0;
+    d->uses = NULL;
     if (!f || !*f)
         rc = bad(d, "<uses>: no file (2.1) or name (3.x)");
-    else if (!link || (strcmp(link, "input") && strcmp(link, "output") && strcmp(link, "inout") &&
-                       strcmp(link, "none") && strcmp(link, "checkpoint")))
-        rc = bad(d, "<uses file=\"%s\">: link '%s' is not input, output, inout, none or checkpoint",
-                 f, link ? link : "(none)");
     else if (size)
         rc = number(d, "<uses> size", size, &bytes);
-    d->uses = NULL;
-    if (!rc && strcmp(link, "none") != 0) {
-        bool in = link[0] == 'i', out = strcmp(link, "input") != 0;
-        if (in)
-            d->uses = add_file(d, f, "input", bytes);
-        if (out) {
-            cJSON *o = add_file(d, f, "output", bytes);
-            d->uses = d->uses ? d->uses : o;
-        }
-    }
+    if (!rc && (!link || hs_pegasus_uses(d->job, f, link, bytes, &d->uses)))
+        rc = bad(d, "<uses file=\"%s\">: link '%s' is not input, output, inout, none or checkpoint",
+                 f, link ? link : "(none)");
     free(file);
     free(name);
     free(link);
@@ -210,11 +171,8 @@ static int metadata(struct dax *d, int depth)
         if (!(rc = number(d, "<metadata key=\"size\">", text, &v))) {
             if (d->uses && depth == 3)
                 cJSON_SetNumberValue(cJSON_GetObjectItem(d->uses, "sizeInBytes"), v);
-            else if (d->file && depth == 2) {
-                HS_GROW(d->catalog, d->capcatalog, d->ncatalog + 1);
-                d->catalog[d->ncatalog] = (struct sized){hs_xstrdup(d->file), v, d->ncatalog};
-                d->ncatalog++;
-            }
+            else if (d->file && depth == 2)
+                hs_pegasus_size(&d->refs, d->file, v);
         }
     } else if (runtime && d->job && depth == 2) {
         text = element_text(d);
@@ -249,8 +207,8 @@ static int parent(struct dax *d)
         free(ref);
         return bad(d, "<parent>: no ref, or not inside a <child ref=...>");
     }
-    HS_GROW(d->links, d->caplinks, d->nlinks + 1);
-    d->links[d->nlinks++] = (struct link){hs_xstrdup(d->child), ref, line_of(d)};
+    hs_pegasus_link(&d->refs, d->child, ref, line_of(d));
+    free(ref);
     return 0;
 }
 
@@ -287,93 +245,6 @@ static int element(struct dax *d, const char *name, int depth, struct hs_dag *da
     return 0;
 }
 
-/* ---- after the document ------------------------------------------------- */
-
-static int cmp_named(const void *a, const void *b)
-{
-    const cJSON *x = *(cJSON *const *)a, *y = *(cJSON *const *)b;
-    return strcmp(cJSON_GetObjectItem(x, "name")->valuestring,
-                  cJSON_GetObjectItem(y, "name")->valuestring);
-}
-
-static cJSON *find_job(cJSON **jobs, size_t n, const char *id)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        int c = strcmp(cJSON_GetObjectItem(jobs[mid], "name")->valuestring, id);
-        if (c == 0)
-            return jobs[mid];
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return NULL;
-}
-
-static int cmp_sized(const void *a, const void *b)
-{
-    const struct sized *x = a, *y = b;
-    int c = strcmp(x->name, y->name);
-    return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-/* The size the catalogue gives a file (its first entry), or 0; a binary
- * search of the sorted catalogue (a lookup in a cJSON object is a scan). */
-static double catalog_size(const struct dax *d, const char *name)
-{
-    size_t lo = 0, hi = d->ncatalog;
-    while (lo < hi) { /* the first entry not below name */
-        size_t mid = (lo + hi) / 2;
-        if (strcmp(d->catalog[mid].name, name) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < d->ncatalog && strcmp(d->catalog[lo].name, name) == 0 ? d->catalog[lo].bytes : 0;
-}
-
-/* Parents by reference, duplicate ids, sizes from the catalogue. */
-static int resolve(struct dax *d)
-{
-    size_t n = (size_t)cJSON_GetArraySize(d->tasks), k = 0;
-    if (n == 0)
-        return hs_fail("%s: no <job>", d->path);
-    cJSON **jobs = hs_xmalloc(n * sizeof *jobs), *t;
-    cJSON_ArrayForEach(t, d->tasks) jobs[k++] = t;
-    qsort(jobs, n, sizeof *jobs, cmp_named);
-    int rc = 0;
-    for (k = 1; k < n && !rc; k++)
-        if (cmp_named(&jobs[k - 1], &jobs[k]) == 0)
-            rc = hs_fail("%s: two jobs have id '%s'", d->path,
-                         cJSON_GetObjectItem(jobs[k], "name")->valuestring);
-    for (size_t i = 0; i < d->nlinks && !rc; i++) {
-        cJSON *c = find_job(jobs, n, d->links[i].child);
-        const char *missing = !c ? d->links[i].child
-                              : !find_job(jobs, n, d->links[i].parent) ? d->links[i].parent : NULL;
-        if (missing)
-            rc = hs_fail("%s:%d: '%s' is not the id of a job", d->path, d->links[i].line, missing);
-        else
-            cJSON_AddItemToArray(cJSON_GetObjectItem(c, "parents"),
-                                 cJSON_CreateString(d->links[i].parent));
-    }
-    free(jobs);
-    if (d->ncatalog > 1)
-        qsort(d->catalog, d->ncatalog, sizeof *d->catalog, cmp_sized);
-    cJSON_ArrayForEach(t, d->tasks)
-    {
-        cJSON *f;
-        cJSON_ArrayForEach(f, cJSON_GetObjectItem(t, "files"))
-        {
-            cJSON *size = cJSON_GetObjectItem(f, "sizeInBytes");
-            if (size->valuedouble < 0)
-                cJSON_SetNumberValue(size, catalog_size(d, cJSON_GetObjectItem(f, "name")->valuestring));
-        }
-    }
-    return rc;
-}
-
 static int parse(struct dax *d, const char *text, size_t len, struct hs_dag *dag)
 {
     /* Neither XML_PARSE_NOENT (substitute entities), XML_PARSE_DTDLOAD (read
@@ -405,6 +276,10 @@ static int read_dax(const char *path, double speed, struct hs_dag *dag)
     char *text = hs_read_text(path, &len);
     if (!text)
         return -1;
+    if (hs_pegasus_yaml_like(text)) { /* Pegasus 5 writes YAML, often named as DAX files were */
+        free(text);
+        return hs_pegasus_yaml_read(path, speed, dag);
+    }
     if (len > (size_t)0x7fffffff) {
         free(text);
         return hs_fail("%s: too large for the XML reader", path);
@@ -426,21 +301,16 @@ static int read_dax(const char *path, double speed, struct hs_dag *dag)
     cJSON *wf = cJSON_AddObjectToObject(d.root, "workflow");
     d.tasks = cJSON_AddArrayToObject(wf, "tasks");
     int rc = parse(&d, text, len, dag);
+    if (!rc && cJSON_GetArraySize(d.tasks) == 0)
+        rc = hs_fail("%s: no <job>", path);
     if (!rc)
-        rc = resolve(&d);
+        rc = hs_pegasus_refs_resolve(path, d.tasks, &d.refs);
     if (!rc)
         rc = hs_wfformat_build(path, d.root, speed, dag);
-    for (size_t i = 0; i < d.nlinks; i++) {
-        free(d.links[i].child);
-        free(d.links[i].parent);
-    }
-    free(d.links);
+    hs_pegasus_refs_free(&d.refs);
     free(d.file);
     free(d.child);
     cJSON_Delete(d.root);
-    for (size_t i = 0; i < d.ncatalog; i++)
-        free(d.catalog[i].name);
-    free(d.catalog);
     free(text);
     return rc;
 }

@@ -27,8 +27,9 @@ extern const struct hs_workload hs_workload_matmul;
 extern const struct hs_workload hs_workload_json;
 extern const struct hs_workload hs_workload_dot;
 extern const struct hs_workload hs_workload_wfformat;
-/* Other tools' DAG files (dax.c, stg.c, daggen_text.c, taskrec_read.c) */
+/* Other tools' DAG files (dax.c, pegasus_yaml.c, stg.c, daggen_text.c, taskrec_read.c) */
 extern const struct hs_workload hs_workload_dax;
+extern const struct hs_workload hs_workload_pegasus;
 extern const struct hs_workload hs_workload_stg;
 extern const struct hs_workload hs_workload_daggen_text;
 extern const struct hs_workload hs_workload_taskrec;
@@ -39,7 +40,7 @@ const struct hs_workload *const *hs_workloads(void);
 
 /* Parse, validate, build and finalize. Returns the DAG (named after the
  * canonical spec, or the name its file gives), or NULL with hs_fail. A text
- * that is the path of a .json, .dot, .gv, .dax, .xml, .stg or .rec file (one
+ * that is the path of a .json, .dot, .gv, .dax, .xml, .yml, .yaml, .stg or .rec file (one
  * with no ':', or an existing file) is read by the workload of that kind. */
 struct hs_dag *hs_workload_build(const char *text);
 

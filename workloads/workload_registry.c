@@ -20,6 +20,7 @@ static const struct hs_workload *const all_workloads[] = {
     &hs_workload_dot,
     &hs_workload_wfformat,
     &hs_workload_dax,
+    &hs_workload_pegasus,
     &hs_workload_stg,
     &hs_workload_daggen_text,
     &hs_workload_taskrec,
@@ -52,7 +53,7 @@ static const char *file_kind(const char *text)
         return NULL;
     static const char *const kinds[][2] = {{".json", "json"}, {".dot", "dot"}, {".gv", "dot"},
                                            {".dax", "dax"},   {".xml", "dax"}, {".stg", "stg"},
-                                           {".rec", "taskrec"}};
+                                           {".rec", "taskrec"}, {".yml", "pegasus"}, {".yaml", "pegasus"}};
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         if (strcmp(dot, kinds[i][0]) == 0)
             return kinds[i][1];
@@ -85,7 +86,7 @@ struct hs_dag *hs_workload_build(const char *text)
         for (int i = 0; all_workloads[i]; i++)
             len += snprintf(names + len, sizeof names - (size_t)len, "%s%s", i ? ", " : "",
                             all_workloads[i]->name);
-        hs_fail("unknown workload '%s' (valid: %s; or the path of a .json, .dot, .gv, .dax, .xml, .stg or .rec DAG file)",
+        hs_fail("unknown workload '%s' (valid: %s; or the path of a .json, .dot, .gv, .dax, .xml, .yml, .yaml, .stg or .rec DAG file)",
                 spec.name, names);
         hs_spec_free(&spec);
         return NULL;

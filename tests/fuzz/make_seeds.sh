@@ -15,7 +15,7 @@ out="$here/corpus"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rm -rf "$out"
-mkdir -p "$out"/{json,dot,wfformat,dax,stg,daggen_text,taskrec,perf,csv,inventory,hostmap,spec}
+mkdir -p "$out"/{json,dot,wfformat,dax,pegasus,stg,daggen_text,taskrec,perf,csv,inventory,hostmap,spec}
 
 workloads=(cholesky:n=2048,nb=512 xkcholesky:n=1536,nb=512 lu:n=1536,nb=512 qr:n=1024,nb=512
            gemm:n=2048,nb=1024 lunopiv:n=1536,nb=512,moves=1 outer:n=3 matmul:n=2
@@ -31,6 +31,7 @@ done
 cp "$src"/tests/data/*wf1*.json "$src"/tests/data/simgrid-dag.json "$out/wfformat/"
 cp "$src"/tests/data/simgrid-dag*.dot "$src"/tests/data/daggen-6.dot "$out/dot/"
 cp "$src"/tests/data/*.dax "$src"/tests/data/simgrid-*dax*.xml "$src"/tests/data/simgrid-Montage_25.xml "$out/dax/"
+cp "$src"/tests/data/pegasus5/*.yml "$out/pegasus/"
 cp "$src"/tests/data/*.stg "$out/stg/"
 cp "$src"/tests/data/daggen-*.txt "$out/daggen_text/"
 cp "$src"/tests/data/*.rec "$out/taskrec/"

@@ -8,7 +8,7 @@
 # line per target (seconds it ran, runs, executions per second, crash files);
 # libFuzzer stops a target at its first crash, leak or timeout; exits 1 if
 # any target crashed. Leaks inside third-party libraries are suppressed
-# (tests/lsan.supp). Targets (all by default): json dot wfformat dax stg
+# (tests/lsan.supp). Targets (all by default): json dot wfformat dax pegasus stg
 # daggen_text taskrec perf csv inventory hostmap spec. BUILD_DIR, JOBS (build
 # jobs, default 2) and FUZZ_FLAGS (extra libFuzzer flags) may be set.
 set -uo pipefail
@@ -16,7 +16,7 @@ seconds=${1:?usage: tests/fuzz/run.sh SECONDS [TARGET...]}
 shift
 cd "$(dirname "$0")/../.."
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(json dot wfformat dax stg daggen_text taskrec perf csv inventory hostmap spec)
+[ ${#targets[@]} -gt 0 ] || targets=(json dot wfformat dax pegasus stg daggen_text taskrec perf csv inventory hostmap spec)
 build=${BUILD_DIR:-build-fuzz}
 
 if [ ! -f "$build/CMakeCache.txt" ]; then

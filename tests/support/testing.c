@@ -252,3 +252,29 @@ int hs_test_task(struct hs_dag *dag, const char *label, const double *costs, int
     hs_dag_set_proc_costs(dag, t, costs, nworkers);
     return t;
 }
+
+int hs_test_task_named(const struct hs_dag *dag, const char *label)
+{
+    for (int i = 0; i < dag->ntasks; i++)
+        if (strcmp(dag->tasks[i].label, label) == 0)
+            return i;
+    return -1;
+}
+
+int hs_test_handle_named(const struct hs_dag *dag, const char *name)
+{
+    for (int h = 0; h < dag->nhandles; h++)
+        if (strcmp(dag->handles[h].name, name) == 0)
+            return h;
+    return -1;
+}
+
+/* Bytes of the dependency between two labelled tasks, -1 if none. */
+double hs_test_dep_bytes(const struct hs_dag *dag, const char *src, const char *dst)
+{
+    int s = hs_test_task_named(dag, src), d = hs_test_task_named(dag, dst);
+    for (int e = 0; e < dag->nedges; e++)
+        if (dag->edges[e].src == s && dag->edges[e].dst == d)
+            return dag->edges[e].bytes;
+    return -1;
+}

@@ -19,6 +19,13 @@ int hs_test_main(const char *suite, const CU_TestInfo *tests);
  * cannot run there); returns its id. */
 int hs_test_task(struct hs_dag *dag, const char *label, const double *costs, int nworkers);
 
+/* In a DAG read from a file: the task of a label, the handle of a name
+ * (-1 if none), the bytes of the dependency between two labelled tasks
+ * (-1 if none). */
+int hs_test_task_named(const struct hs_dag *dag, const char *label);
+int hs_test_handle_named(const struct hs_dag *dag, const char *name);
+double hs_test_dep_bytes(const struct hs_dag *dag, const char *src, const char *dst);
+
 /* Platform and timing-table files of the source tree. */
 const char *hs_test_data(const char *relative);
 /* Files of tests/data/ (four results are valid at once). */

@@ -118,20 +118,16 @@ static void test_no_meaningless_figures(void)
     free(out);
 }
 
-/* A DAX without runtimes (Pegasus files often are): every task costs 0 s, so
- * the makespan is the one transfer; one warning line, and SLR, speedup and
- * efficiency are n/a (null in the record), not 0. */
-static void test_costless_dag(void)
+/* A workflow without runtimes (Pegasus files often are), DAX or Pegasus 5
+ * YAML: every task costs 0 s, so the makespan is its transfers; one warning
+ * line, and SLR, speedup and efficiency are n/a (null in the record), not 0. */
+static void check_costless(const char *workflow, const char *name)
 {
-    char *dax = hs_test_tmp(".dax"), *rec = hs_test_tmp(".json"), args[1024], *out, *err;
-    hs_test_write_file(dax, "<?xml version=\"1.0\"?>\n<adag xmlns=\"http://pegasus.isi.edu/schema/DAX\" "
-                            "version=\"2.1\" name=\"nort\">\n"
-                            "<job id=\"ID1\" name=\"a\"><uses file=\"f1\" link=\"output\" size=\"1000\"/></job>\n"
-                            "<job id=\"ID2\" name=\"b\"><uses file=\"f1\" link=\"input\" size=\"1000\"/></job>\n"
-                            "<child ref=\"ID2\"><parent ref=\"ID1\"/></child>\n</adag>\n");
-    snprintf(args, sizeof args, "run -p flat:2 -w %s -o %s", dax, rec);
+    char *rec = hs_test_tmp(".json"), args[1024], want[256], *out, *err;
+    snprintf(args, sizeof args, "run -p flat:2 -w %s -o %s", workflow, rec);
     CU_ASSERT_EQUAL_FATAL(hs_test_cli(args, &out, &err), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "hetsim: warning: DAG nort: no task has a cost"));
+    snprintf(want, sizeof want, "hetsim: warning: DAG %s: no task has a cost", name);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, want));
     CU_ASSERT_PTR_NULL(strchr(strchr(err, '\n') + 1, '\n')); /* one line */
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "SLR          -        n/a"));
     free(out), free(err);
@@ -144,8 +140,23 @@ static void test_costless_dag(void)
     CU_ASSERT(cJSON_GetObjectItem(res, "makespan")->valuedouble > 0);
     cJSON_Delete(r);
     free(text);
-    unlink(dax), unlink(rec);
-    free(dax), free(rec);
+    unlink(rec);
+    free(rec);
+}
+
+static void test_costless_dag(void)
+{
+    char *dax = hs_test_tmp(".dax");
+    hs_test_write_file(dax, "<?xml version=\"1.0\"?>\n<adag xmlns=\"http://pegasus.isi.edu/schema/DAX\" "
+                            "version=\"2.1\" name=\"nort\">\n"
+                            "<job id=\"ID1\" name=\"a\"><uses file=\"f1\" link=\"output\" size=\"1000\"/></job>\n"
+                            "<job id=\"ID2\" name=\"b\"><uses file=\"f1\" link=\"input\" size=\"1000\"/></job>\n"
+                            "<child ref=\"ID2\"><parent ref=\"ID1\"/></child>\n</adag>\n");
+    check_costless(dax, "nort");
+    unlink(dax);
+    free(dax);
+    /* Pegasus' own parser test file: no runtime, f.b1 of 2048 bytes */
+    check_costless(hs_test_datafile("pegasus5/diamond-parser.yml"), "diamond");
 }
 
 static void test_ws_hint(void)
@@ -225,7 +236,7 @@ int main(void)
         {"the summary says what each figure is relative to", test_summary_says_what_figures_are},
         {"speedup has one meaning: null where no worker runs every task", test_speedup_one_meaning},
         {"no figure printed where it means nothing (no flops, no GPU)", test_no_meaningless_figures},
-        {"a DAG without costs: one warning, SLR and speedup n/a", test_costless_dag},
+        {"a DAG without costs (DAX, Pegasus 5): one warning, SLR and speedup n/a", test_costless_dag},
         {"work stealing without SetArch: a hint", test_ws_hint},
         {"repetitions alike, counted", test_reps_alike},
         {"sweeps warn when repetitions cannot differ", test_sweep_warnings},

@@ -29,32 +29,6 @@ static struct hs_dag *build(const char *fmt, const char *file)
     return dag;
 }
 
-static int task_named(const struct hs_dag *dag, const char *label)
-{
-    for (int i = 0; i < dag->ntasks; i++)
-        if (strcmp(dag->tasks[i].label, label) == 0)
-            return i;
-    return -1;
-}
-
-static int handle_named(const struct hs_dag *dag, const char *name)
-{
-    for (int h = 0; h < dag->nhandles; h++)
-        if (strcmp(dag->handles[h].name, name) == 0)
-            return h;
-    return -1;
-}
-
-/* Bytes of the dependency between two labelled tasks, -1 if none. */
-static double dep_bytes(const struct hs_dag *dag, const char *src, const char *dst)
-{
-    int s = task_named(dag, src), d = task_named(dag, dst);
-    for (int e = 0; e < dag->nedges; e++)
-        if (dag->edges[e].src == s && dag->edges[e].dst == d)
-            return dag->edges[e].bytes;
-    return -1;
-}
-
 static double run_makespan(const char *args)
 {
     cJSON *r = hs_test_run_record(args);
@@ -72,10 +46,10 @@ static void test_simgrid_dot(void)
     struct hs_dag *dag = build("%s", "simgrid-dag-simple.dot");
     CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
     CU_ASSERT_EQUAL(dag->ntasks, 5); /* c1 c2 c3 and SimGrid's root and end */
-    CU_ASSERT_EQUAL(dep_bytes(dag, "c2", "c3"), 0); /* size="-1.": a pure dependency */
-    CU_ASSERT_EQUAL(dep_bytes(dag, "c1", "c3"), 5e8);
-    CU_ASSERT_EQUAL(dep_bytes(dag, "root", "c1"), 2e8);
-    CU_ASSERT_EQUAL(dep_bytes(dag, "c3", "end"), 2e8);
+    CU_ASSERT_EQUAL(hs_test_dep_bytes(dag, "c2", "c3"), 0); /* size="-1.": a pure dependency */
+    CU_ASSERT_EQUAL(hs_test_dep_bytes(dag, "c1", "c3"), 5e8);
+    CU_ASSERT_EQUAL(hs_test_dep_bytes(dag, "root", "c1"), 2e8);
+    CU_ASSERT_EQUAL(hs_test_dep_bytes(dag, "c3", "end"), 2e8);
     hs_dag_free(dag);
     /* c2 (5 s) then c3 (2 s) bound the makespan; root's 0.1 GB to c2 is local
      * when both share a processor, c1 (0.2 + 1 s) and its 0.5 GB fit beside */
@@ -85,8 +59,8 @@ static void test_simgrid_dot(void)
     dag = build("%s", "simgrid-dag.dot"); /* size "-1", "0.0", none; undeclared root */
     CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
     CU_ASSERT_EQUAL(dag->ntasks, 12);
-    CU_ASSERT_EQUAL(dep_bytes(dag, "3", "4"), 0);
-    CU_ASSERT_EQUAL(dep_bytes(dag, "root", "5"), 10014000);
+    CU_ASSERT_EQUAL(hs_test_dep_bytes(dag, "3", "4"), 0);
+    CU_ASSERT_EQUAL(hs_test_dep_bytes(dag, "root", "5"), 10014000);
     hs_dag_free(dag);
 }
 
@@ -96,12 +70,12 @@ static void test_simgrid_json(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
     CU_ASSERT_STRING_EQUAL(dag->name, "simple_json");
     CU_ASSERT_EQUAL(dag->ntasks, 3); /* the transfer t1 is data, not a task */
-    CU_ASSERT_EQUAL(dag->tasks[task_named(dag, "c2")].flops, 5e9); /* runtimeInSeconds: flops */
-    int t1 = handle_named(dag, "t1");
+    CU_ASSERT_EQUAL(dag->tasks[hs_test_task_named(dag, "c2")].flops, 5e9); /* runtimeInSeconds: flops */
+    int t1 = hs_test_handle_named(dag, "t1");
     CU_ASSERT_FATAL(t1 >= 0);
     CU_ASSERT_EQUAL(dag->handles[t1].bytes, 5e8); /* the transfer hetsim used to drop */
-    CU_ASSERT_EQUAL(dep_bytes(dag, "c1", "c3"), 5e8);
-    CU_ASSERT_EQUAL(dep_bytes(dag, "c2", "c3"), 0);
+    CU_ASSERT_EQUAL(hs_test_dep_bytes(dag, "c1", "c3"), 5e8);
+    CU_ASSERT_EQUAL(hs_test_dep_bytes(dag, "c2", "c3"), 0);
     hs_dag_free(dag);
     /* read as WfFormat: t1 an empty task, no data, runtimes in seconds */
     dag = build("wfformat:file=%s,semantics=wfformat", "simgrid-dag.json");
@@ -122,12 +96,12 @@ static void test_dax(void)
     struct hs_dag *dag = build("dax:file=%s,simgrid=1", "simgrid-dax-simple.xml");
     CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
     CU_ASSERT_EQUAL(dag->ntasks, 3);
-    CU_ASSERT_DOUBLE_EQUAL(dag->tasks[task_named(dag, "1")].flops, 10 * 4.2e9, 1);
-    CU_ASSERT_DOUBLE_EQUAL(dag->tasks[task_named(dag, "2")].flops, 50 * 4.2e9, 1);
-    CU_ASSERT_STRING_EQUAL(dag->kernels[dag->tasks[task_named(dag, "3")].kernel], "c3");
-    CU_ASSERT_EQUAL(dag->handles[handle_named(dag, "o1")].bytes, 5e8);
-    CU_ASSERT_EQUAL(dep_bytes(dag, "1", "3"), 5e8); /* o1 */
-    CU_ASSERT_EQUAL(dep_bytes(dag, "2", "3"), 0);   /* <parent> without a file */
+    CU_ASSERT_DOUBLE_EQUAL(dag->tasks[hs_test_task_named(dag, "1")].flops, 10 * 4.2e9, 1);
+    CU_ASSERT_DOUBLE_EQUAL(dag->tasks[hs_test_task_named(dag, "2")].flops, 50 * 4.2e9, 1);
+    CU_ASSERT_STRING_EQUAL(dag->kernels[dag->tasks[hs_test_task_named(dag, "3")].kernel], "c3");
+    CU_ASSERT_EQUAL(dag->handles[hs_test_handle_named(dag, "o1")].bytes, 5e8);
+    CU_ASSERT_EQUAL(hs_test_dep_bytes(dag, "1", "3"), 5e8); /* o1 */
+    CU_ASSERT_EQUAL(hs_test_dep_bytes(dag, "2", "3"), 0);   /* <parent> without a file */
     hs_dag_free(dag);
     /* at 1 Gflop/s: c2 (i2: 0.1 s up, 50 s) then c3 (20 s) on one processor;
      * c1 (i1: 0.2 s, 10 s) on the other sends o1 (0.5 s) long before */
@@ -145,12 +119,12 @@ static void test_dax(void)
     dag = build("%s", "pegasus-diamond-3.6.dax");
     CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
     CU_ASSERT_STRING_EQUAL(dag->name, "diamond");
-    CU_ASSERT_EQUAL(dag->tasks[task_named(dag, "j1")].flops, 60e9);
-    CU_ASSERT_EQUAL(dag->tasks[task_named(dag, "j2")].flops, 30e9);
-    CU_ASSERT_EQUAL(dag->handles[handle_named(dag, "f.a")].bytes, 1024);
-    CU_ASSERT_EQUAL(dep_bytes(dag, "j1", "j2"), 2048);
-    CU_ASSERT_EQUAL(dep_bytes(dag, "j1", "j3"), 4096);
-    CU_ASSERT_EQUAL(dep_bytes(dag, "j3", "j4"), 512);
+    CU_ASSERT_EQUAL(dag->tasks[hs_test_task_named(dag, "j1")].flops, 60e9);
+    CU_ASSERT_EQUAL(dag->tasks[hs_test_task_named(dag, "j2")].flops, 30e9);
+    CU_ASSERT_EQUAL(dag->handles[hs_test_handle_named(dag, "f.a")].bytes, 1024);
+    CU_ASSERT_EQUAL(hs_test_dep_bytes(dag, "j1", "j2"), 2048);
+    CU_ASSERT_EQUAL(hs_test_dep_bytes(dag, "j1", "j3"), 4096);
+    CU_ASSERT_EQUAL(hs_test_dep_bytes(dag, "j3", "j4"), 512);
     hs_dag_free(dag);
 }
 
@@ -169,8 +143,8 @@ static void test_stg(void)
     CU_ASSERT_DOUBLE_EQUAL(run_makespan(args), 569, 1e-9);
     struct hs_dag *dag = build("stg:file=%s,speed=2G", "stg-robot.stg");
     CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
-    CU_ASSERT_EQUAL(dag->tasks[task_named(dag, "53")].flops, 111 * 2e9); /* line "53 111 1 45" */
-    CU_ASSERT_EQUAL(dep_bytes(dag, "45", "53"), 0);
+    CU_ASSERT_EQUAL(dag->tasks[hs_test_task_named(dag, "53")].flops, 111 * 2e9); /* line "53 111 1 45" */
+    CU_ASSERT_EQUAL(hs_test_dep_bytes(dag, "45", "53"), 0);
     CU_ASSERT_EQUAL(dag->processors, 0); /* robot.stg's header is its task count alone */
     hs_dag_free(dag);
 
@@ -213,8 +187,8 @@ static void test_daggen_text(void)
         CU_ASSERT_EQUAL(t->edges[e].bytes, d->edges[e].bytes);
     }
     /* "NODE 4 5,6 COMPUTATION 380623105500 0.07", its transfer 5 to node 7 */
-    CU_ASSERT_EQUAL(t->tasks[task_named(t, "3")].flops, 380623105500.0);
-    CU_ASSERT_EQUAL(dep_bytes(t, "3", "5"), 411041792);
+    CU_ASSERT_EQUAL(t->tasks[hs_test_task_named(t, "3")].flops, 380623105500.0);
+    CU_ASSERT_EQUAL(hs_test_dep_bytes(t, "3", "5"), 411041792);
     hs_dag_free(t);
     hs_dag_free(d);
 }
@@ -222,7 +196,7 @@ static void test_daggen_text(void)
 /* The cost a task was given on the CPU. */
 static double cpu_cost(const struct hs_dag *dag, const char *job)
 {
-    int i = task_named(dag, job);
+    int i = hs_test_task_named(dag, job);
     return i < 0 ? -1 : dag->tasks[i].arch_cost[HS_ARCH_CPU];
 }
 
@@ -237,7 +211,7 @@ static void test_taskrec(void)
     CU_ASSERT_DOUBLE_EQUAL(cpu_cost(dag, "0_1"), 5076.191e-6, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(cpu_cost(dag, "0_129"), 25733.44e-6, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(cpu_cost(dag, "0_130"), 35262.22e-6, 1e-12);
-    int t = task_named(dag, "0_130");
+    int t = hs_test_task_named(dag, "0_130");
     CU_ASSERT_EQUAL(dag->tasks[t].arch_mask, HS_ARCH_BIT(HS_ARCH_CPU)); /* MemoryNode 0 */
     CU_ASSERT_STRING_EQUAL(dag->kernels[dag->tasks[t].kernel], "dtrsm");
     /* StarPU's internal tasks (no worker) cost nothing */
@@ -246,7 +220,7 @@ static void test_taskrec(void)
     /* workers 0-18 said to be GPUs: every timed task is GPU-only */
     dag = build("taskrec:file=%s,gpu_workers=0-18", "starpu-lu-rank0.rec");
     CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
-    CU_ASSERT_EQUAL(dag->tasks[task_named(dag, "0_130")].arch_mask, HS_ARCH_BIT(HS_ARCH_GPU));
+    CU_ASSERT_EQUAL(dag->tasks[hs_test_task_named(dag, "0_130")].arch_mask, HS_ARCH_BIT(HS_ARCH_GPU));
     hs_dag_free(dag);
     char args[1200];
     snprintf(args, sizeof args, "-p flat:19,bw=inf -s dmda -w %s", hs_test_datafile("starpu-lu-rank0.rec"));

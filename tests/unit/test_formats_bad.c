@@ -143,8 +143,8 @@ static void test_old_platform(void)
     hs_test_write_file(pf, "<?xml version='1.0'?>\n<platform version=\"3\">\n<AS id=\"AS0\" "
                            "routing=\"Full\">\n<host id=\"CPU0\" power=\"1\"/>\n</AS>\n</platform>\n");
     snprintf(args, sizeof args, "platform %s", pf);
-    hs_test_bad_cli(args, "(a version-3 platform: SimGrid 3.32 reads version 4; StarPU ships a "
-                          ".v4.xml beside its version-3 files)");
+    hs_test_bad_cli(args, "SimGrid platform version 3 (StarPU's older format); use the .v4.xml file "
+                          "StarPU writes beside it");
     free(pf);
 }
 

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libxml/xmlreader.h>
 #include <math.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
@@ -50,19 +51,43 @@ static void extract_message(const char *log, char *out, size_t size)
     }
 }
 
-/* StarPU still ships version-3 files (power=) beside the .v4.xml ones. */
-static const char *old_version_hint(const char *path)
+/* A platform of version 3 or older (<platform version="3">, power= instead
+ * of speed=), read with libxml2's reader up to its root element: SimGrid
+ * 3.32 reads version 4 and would say only "Bad declaration". StarPU writes
+ * HOST.platform.xml in version 3 beside HOST.platform.v4.xml; the refusal
+ * names that file and says whether it is there. 0 for any other file (what
+ * is wrong with it is SimGrid's to say). */
+static int refuse_old_version(const char *path)
 {
-    char head[1024] = "";
-    FILE *f = fopen(path, "r");
-    if (f) {
-        head[fread(head, 1, sizeof head - 1, f)] = '\0';
-        fclose(f);
+    xmlTextReaderPtr rd = xmlReaderForFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
+                                                           XML_PARSE_NOWARNING);
+    if (!rd)
+        return 0;
+    xmlChar *version = NULL;
+    while (xmlTextReaderRead(rd) == 1)
+        if (xmlTextReaderNodeType(rd) == XML_READER_TYPE_ELEMENT) {
+            if (xmlStrEqual(xmlTextReaderConstLocalName(rd), BAD_CAST "platform"))
+                version = xmlTextReaderGetAttribute(rd, BAD_CAST "version");
+            break;
+        }
+    xmlFreeTextReader(rd);
+    char *end = NULL;
+    double v = version ? strtod((const char *)version, &end) : NAN;
+    int rc = 0;
+    if (version && end != (const char *)version && v < 4) {
+        size_t len = strlen(path);
+        bool xml = len > 4 && strcmp(path + len - 4, ".xml") == 0;
+        char *v4 = hs_xmalloc(len + 8);
+        snprintf(v4, len + 8, "%.*s.v4.xml", (int)(xml ? len - 4 : len), path);
+        rc = hs_fail("platform file %s: SimGrid platform version %s (StarPU's older format); use the "
+                     ".v4.xml file StarPU writes beside it: %s%s", path, (const char *)version, v4,
+                     access(v4, R_OK) == 0 ? " (it is there)"
+                                           : " (not there: convert this file with SimGrid's "
+                                             "simgrid_update_xml, or rerun StarPU 1.2 or later)");
+        free(v4);
     }
-    return strstr(head, "version=\"3\"") || strstr(head, "version='3'")
-               ? " (a version-3 platform: SimGrid 3.32 reads version 4; StarPU ships a .v4.xml "
-                 "beside its version-3 files)"
-               : "";
+    xmlFree(version);
+    return rc;
 }
 
 /* SimGrid's TCP artefacts, turned off unless the platform file's own <config>
@@ -190,6 +215,8 @@ int hs_sg_check_platform_child(const char *path, const char *map_file, struct hs
     if (!f)
         return hs_fail("platform file %s", err);
     fclose(f);
+    if (refuse_old_version(path))
+        return -1;
     int fds[2];
     if (pipe(fds) != 0)
         return hs_fail("platform file %s: cannot create a pipe", path);
@@ -237,7 +264,7 @@ int hs_sg_check_platform_child(const char *path, const char *map_file, struct hs
                        "route between every two memory nodes)",
                        path, at.src, at.dst,
                        strcmp(msg, "SimGrid could not load it") ? msg : "crashed looking it up");
-    return hs_fail("platform file %s: %s%s", path, msg, old_version_hint(path));
+    return hs_fail("platform file %s: %s", path, msg);
 }
 
 /* Whether SimGrid can draw the platform's topology in a Paje trace: it
@@ -355,8 +382,10 @@ void hs_sg_scale_bandwidths(double factor)
     free(links);
 }
 
-/* Every link's latency >= 0 and bandwidth > 0 (SimGrid takes a negative
- * latency without a word). */
+/* Every link's latency >= 0 and bandwidth >= 0 (SimGrid takes a negative
+ * latency without a word). A bandwidth of 0 is refused only on a route the
+ * run uses (hs_sg_route, hs_sg_zero_link_check): StarPU 1.3 writes a CPU-only
+ * machine's unused "Host" link with 0 B/s. */
 static int check_links(const char *pfname)
 {
     size_t n = sg_link_count();
@@ -367,7 +396,7 @@ static int check_links(const char *pfname)
         if (!(lat >= 0) || !isfinite(lat))
             rc = hs_fail("platform %s: link %s: latency %g s is negative", pfname,
                          sg_link_get_name(links[i]), lat);
-        else if (!(bw > 0))
+        else if (!(bw >= 0))
             rc = hs_fail("platform %s: link %s: bandwidth %g B/s (it must be > 0)", pfname,
                          sg_link_get_name(links[i]), bw);
     }
@@ -434,19 +463,36 @@ int hs_sg_costs(const char *platform_name, struct hs_costs *c)
 
 bool hs_sg_route(void *ctx, const char *src, const char *dst, double *lat, double *bw)
 {
-    (void)ctx;
+    struct hs_sg_zero_link *zero = ctx;
     sg_host_t s = sg_host_by_name(src), d = sg_host_by_name(dst);
     if (!s || !d)
         return false;
     xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
     sg_host_get_route(s, d, links);
-    bool found = xbt_dynar_length(links) > 0;
+    unsigned long n = xbt_dynar_length(links);
+    for (unsigned long i = 0; zero && !zero->link[0] && i < n; i++) {
+        sg_link_t l = xbt_dynar_get_as(links, i, sg_link_t);
+        if (!(sg_link_get_bandwidth(l) > 0)) {
+            snprintf(zero->link, sizeof zero->link, "%s", sg_link_get_name(l));
+            snprintf(zero->src, sizeof zero->src, "%s", src);
+            snprintf(zero->dst, sizeof zero->dst, "%s", dst);
+        }
+    }
     xbt_dynar_free(&links);
-    if (!found)
+    if (n == 0)
         return false;
     *lat = sg_host_get_route_latency(s, d);
     *bw = sg_host_get_route_bandwidth(s, d);
     return *bw > 0;
+}
+
+int hs_sg_zero_link_check(const char *platform_name, const struct hs_sg_zero_link *zero)
+{
+    if (!zero->link[0])
+        return 0;
+    return hs_fail("platform %s: link %s has bandwidth 0 B/s and the route from %s to %s, which the run "
+                   "uses, crosses it: give the link its bandwidth", platform_name, zero->link, zero->src,
+                   zero->dst);
 }
 
 void hs_sg_route_links(const char *src, const char *dst, char *buf, int size)

@@ -60,8 +60,20 @@ int hs_sg_inventory_map(const char *platform_name, const char *map_file, struct 
  * with hs_fail naming the platform, the property and its value. */
 int hs_sg_costs(const char *platform_name, struct hs_costs *c);
 
-/* hs_route_fn over the loaded platform. */
+/* The first link of bandwidth 0 that a route asked of hs_sg_route crosses
+ * (link empty: none). A link of 0 B/s no route of the run crosses is kept:
+ * StarPU 1.3 writes an unused one on CPU-only machines. */
+struct hs_sg_zero_link {
+    char link[128], src[128], dst[128];
+};
+
+/* hs_route_fn over the loaded platform; ctx is NULL or a zero-initialised
+ * struct hs_sg_zero_link, which records the first route crossing a link of
+ * bandwidth 0 (that route is then missing: no bandwidth). */
 bool hs_sg_route(void *ctx, const char *src, const char *dst, double *lat, double *bw);
+
+/* -1 with hs_fail naming the link and the route if zero records one, else 0. */
+int hs_sg_zero_link_check(const char *platform_name, const struct hs_sg_zero_link *zero);
 
 /* Names of the links of the route src -> dst, comma separated, in buf. */
 void hs_sg_route_links(const char *src, const char *dst, char *buf, int size);

@@ -26,7 +26,15 @@ int hs_platform_open(const struct hs_run_config *cfg, struct hs_platform *pf,
         hs_sg_scale_bandwidths(cfg->bw_scale);
     if (hs_sg_inventory_map(cfg->platform_name, cfg->host_map, inv))
         return 2;
-    if (hs_platform_build(pf, cfg->platform_name, inv, &cfg->select, hs_sg_route, NULL)) {
+    /* a link of 0 B/s on a route the run uses: named, rather than the route said missing */
+    struct hs_sg_zero_link zero = {0};
+    int built = hs_platform_build(pf, cfg->platform_name, inv, &cfg->select, hs_sg_route, &zero);
+    if (hs_sg_zero_link_check(cfg->platform_name, &zero)) {
+        if (!built)
+            hs_platform_free(pf);
+        built = -1;
+    }
+    if (built) {
         hs_inventory_free(inv);
         return 2;
     }
