@@ -90,10 +90,10 @@ static void test_counts(void)
 static void test_refused_before_building(void)
 {
     char *err;
-    /* about 11 GB for ten million tasks: refused under a 4 GB limit, in no time */
+    /* about 11.3e9 B (10.52 GiB) for ten million tasks: refused under a 4e9 B (3.73 GiB) limit, in no time */
     CU_ASSERT_EQUAL(hs_test_cli("dag random:v=10000000 --stats --max-memory 4G", NULL, &err), 2);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "building its DAG needs about 11.3 GB of memory, more than "
-                                       "the 4.0 GB allowed"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "building its DAG needs about 10.52 GiB of memory, more than "
+                                       "the 3.73 GiB allowed"));
     free(err);
     CU_ASSERT_EQUAL(hs_test_cli("run -q -w outer:n=100000 -s eager", NULL, &err), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "1e+10 tasks, more than a DAG holds"));
