@@ -1,14 +1,20 @@
 # cmake/install_package.cmake — what `cmake --install` puts beside the hetsim
 # command so that policies (and programs) can be written out of tree: the
-# headers (include/hetsim/<folder>/*.h), the static libraries, a pkg-config
+# public headers (include/hetsim/<folder>/*.h), the static libraries, a pkg-config
 # file (hetsim.pc) and a CMake package (find_package(hetsim)). Both are
 # relocatable: their paths are relative to where they were installed.
 include(CMakePackageConfigHelpers)
 
-foreach(dir base sim policies platforms workloads analysis)
-  install(DIRECTORY ${CMAKE_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hetsim/${dir}
-          FILES_MATCHING PATTERN "*.h" PATTERN "real" EXCLUDE PATTERN "cli" EXCLUDE
-          PATTERN "studies" EXCLUDE PATTERN "tools" EXCLUDE PATTERN "perf" EXCLUDE)
+# Only the public API, never the runtime's internals (its state, the GPU
+# caches, the event heap): what a policy includes (sim/policy.h, the
+# runtime's view sim/sched.h, base/util.h), what a program building DAGs
+# includes (workloads/workload.h, sim/dag.h), and what those include.
+# test_install checks that each compiles alone and that nothing else is there.
+set(HETSIM_PUBLIC_HEADERS base/util.h base/params.h sim/policy.h sim/sched.h sim/dag.h sim/costs.h sim/platform.h
+  workloads/workload.h)
+foreach(h ${HETSIM_PUBLIC_HEADERS})
+  get_filename_component(dir ${h} DIRECTORY)
+  install(FILES ${CMAKE_SOURCE_DIR}/${h} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hetsim/${dir})
 endforeach()
 
 # In link order (each library after those that use it).
