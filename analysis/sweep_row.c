@@ -53,6 +53,9 @@ static const struct {
     {"analysis_ratio", "results.products.analysis", false},
     {"beta_used", "results.products.beta", false},
     {"phase1_share", "results.products.phase1_share", false},
+    /* joules of the hosts that declare wattage_per_state (SimGrid's host
+     * energy plugin); empty where the platform declares no energy */
+    {"energy_joules", "results.energy.total_joules", false},
 };
 #define NMETRICS (sizeof metrics / sizeof metrics[0])
 

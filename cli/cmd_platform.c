@@ -57,6 +57,10 @@ static void print_platform(const struct hs_platform *pf, const struct hs_invento
         if (h->socket >= 0)
             printf("  %s %d", h->kind == HS_HOST_GPU ? "ioh" : h->kind == HS_HOST_RAM ? "numa" : "socket",
                    h->socket);
+        if (h->kind == HS_HOST_CPU && h->cores > 1)
+            printf("  %d cores (%d workers)", h->cores, h->cores);
+        if (h->by_default)
+            printf("  (cpu by default)");
         printf("\n");
     }
     for (int i = 0; i < inv->n; i++)
@@ -156,6 +160,7 @@ int hs_cmd_platform(int argc, char **argv)
     cfg.host_map = ref.host_map;
     struct hs_platform pf = {0};
     struct hs_inventory inv;
+    cfg.notes = true;
     int rc = hs_platform_open(&cfg, &pf, &inv);
     if (rc) {
         fprintf(stderr, "hetsim: %s\n", hs_last_error());

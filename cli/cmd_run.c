@@ -170,6 +170,27 @@ static void print_workers(const cJSON *rec)
            drivers ? ", and the cores that drive GPUs are not CPU workers" : "");
 }
 
+/* Energy, where the platform declares it (wattage_per_state): the total and
+ * each host's joules, as SimGrid's host energy plugin counted them. */
+static void print_energy(const cJSON *res)
+{
+    const cJSON *e = cJSON_GetObjectItem(res, "energy");
+    if (!e)
+        return;
+    printf("  energy       %.6g J (SimGrid's host energy plugin) =", num(e, "total_joules"));
+    const cJSON *h;
+    int shown = 0;
+    cJSON_ArrayForEach(h, cJSON_GetObjectItem(e, "hosts"))
+    {
+        if (shown++ == 8) {
+            printf(" + ... (%d hosts: the record has each)", cJSON_GetArraySize(cJSON_GetObjectItem(e, "hosts")));
+            break;
+        }
+        printf("%s %s %.6g", shown > 1 ? " +" : "", h->string, h->valuedouble);
+    }
+    printf("\n");
+}
+
 /* Work stealing without SetArch hints on a dense linear-algebra workload lets
  * idle cores steal kernels that run far faster on a GPU (XKaapi's programs
  * pin them with SetArch; docs/policies.md). */
@@ -221,6 +242,7 @@ static void print_summary(const cJSON *rec)
         printf("\n");
     }
     print_workers(rec);
+    print_energy(res);
     print_hints(in);
     double wall = num(timing, "wall_seconds");
     printf("  %s in %.3f s of wall time (%.0f tasks/s; policy %.3f s)\n",
@@ -265,6 +287,7 @@ int hs_cmd_run(int argc, char **argv)
     if (a.output && strcmp(a.output, "-") == 0)
         a.quiet = true;
     cJSON *rec = NULL;
+    a.sc.cfg.notes = !a.quiet;
     int rc = hs_scenario_run(&a.sc, &rec);
     if (rc) {
         fprintf(stderr, "hetsim: %s\n", hs_last_error());

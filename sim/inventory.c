@@ -1,7 +1,8 @@
 /* sim/inventory.c — the hosts a platform file declares, told apart and
  * checked: the kind of each (the host map, else its "kind" property, else
  * its name, with StarPU's conventions: CPUn, CUDAn, RAM; DISKn, MAIN beside
- * RAM and OpenCLn beside CUDAn ignored), its speed
+ * RAM and OpenCLn beside CUDAn ignored; else, as SimGrid's and WRENCH's own
+ * files are written, a CPU host), its speed
  * and properties (memsize, switch, copy_engines, socket / ioh / numa), each
  * refused with one line naming the host, the property and the value when it
  * is not what hetsim can use. Properties are read through a getter, so that
@@ -65,9 +66,10 @@ static bool kind_by_name(const char *name, const struct hs_inv_ctx *c, enum hs_h
     return true;
 }
 
-/* The host map decides first, then the "kind" property, then the name. */
+/* The host map decides first, then the "kind" property, then the name;
+ * a host none of them tells is a CPU host (*by_default set). */
 static int kind_of(const char *name, const struct hs_inv_ctx *c, const void *host,
-                   enum hs_host_kind *kind)
+                   enum hs_host_kind *kind, bool *by_default)
 {
     if (c->map && hs_hostmap_kind(c->map, name, kind))
         return 0;
@@ -82,10 +84,10 @@ static int kind_of(const char *name, const struct hs_inv_ctx *c, const void *hos
         return hs_fail("platform %s: host %s: property kind='%s' is not cpu, gpu, ram, proc or "
                        "ignore", c->pfname, name, k);
     }
-    if (!kind_by_name(name, c, kind))
-        return hs_fail("platform %s: host %s: cannot tell whether it is a cpu, gpu, ram or proc "
-                       "(add <prop id=\"kind\" value=\"...\"/>, or a host map: hosts=FILE)",
-                       c->pfname, name);
+    if (!kind_by_name(name, c, kind)) { /* SimGrid's and WRENCH's files as written */
+        *kind = HS_HOST_CPU;
+        *by_default = true;
+    }
     return 0;
 }
 
@@ -152,7 +154,8 @@ int hs_inv_host_read(struct hs_inv_host *h, const struct hs_inv_ctx *c, const ch
     if (too_long)
         return hs_fail("platform %s: a host name of %zu bytes, more than the %d bytes hetsim reads in a "
                        "name", c->pfname, too_long, HS_NAME_MAX);
-    return kind_of(name, c, host, &h->kind) || host_props(h, c, host) ? -1 : 0;
+    h->cores = 1;
+    return kind_of(name, c, host, &h->kind, &h->by_default) || host_props(h, c, host) ? -1 : 0;
 }
 
 void hs_inventory_sort(struct hs_inventory *inv)

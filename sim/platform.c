@@ -62,18 +62,19 @@ static int count_kind(const struct hs_inventory *inv, enum hs_host_kind kind, in
     return n;
 }
 
-/* The host-memory endpoint: the RAM of NUMA node 0, else the first RAM. */
-static int pick_ram(const struct hs_inventory *inv)
+int hs_inventory_endpoint(const struct hs_inventory *inv)
 {
-    int first = -1;
+    int first = -1, cpu = -1;
     for (int i = 0; i < inv->n; i++)
         if (inv->hosts[i].kind == HS_HOST_RAM) {
             if (inv->hosts[i].socket == 0)
                 return i;
             if (first < 0)
                 first = i;
+        } else if (inv->hosts[i].kind == HS_HOST_CPU && cpu < 0) {
+            cpu = i;
         }
-    return first;
+    return first >= 0 ? first : cpu;
 }
 
 static const struct hs_inventory *sort_inv; /* qsort has no context argument */
@@ -144,19 +145,50 @@ static void add_node(struct hs_platform *pf, const char *name, enum hs_node_kind
     n->copy_engines = copy_engines;
 }
 
-static void add_worker(struct hs_platform *pf, const struct hs_inv_host *h, enum hs_arch arch,
+/* A CPU host of core="N" (N > 1) gives N workers, HOST#0 to HOST#N-1, whose
+ * kernels all run on that host; a host of one core is one worker of its name. */
+static char *core_name(const struct hs_inv_host *h, int core)
+{
+    if (h->cores <= 1)
+        return hs_xstrdup(h->name);
+    size_t size = strlen(h->name) + 16;
+    char *name = hs_xmalloc(size);
+    snprintf(name, size, "%s#%d", h->name, core);
+    return name;
+}
+
+static void add_worker(struct hs_platform *pf, const struct hs_inv_host *h, int core, enum hs_arch arch,
                        int node, const char *driver, int window)
 {
     struct hs_worker *w = &pf->workers[pf->nworkers];
     w->id = pf->nworkers++;
-    w->name = hs_xstrdup(h->name);
+    w->name = core_name(h, core);
     w->arch = arch;
     w->node = node;
     w->host = hs_xstrdup(h->name);
-    w->driver = driver ? hs_xstrdup(driver) : NULL;
+    w->driver = (char *)driver; /* already a copy */
     w->speed = h->speed;
     w->window = window;
     w->sw = arch == HS_ARCH_GPU ? h->sw : -1;
+}
+
+/* The CPU cores of the inventory, in its order: a host of core="N" gives N,
+ * each named by its host's index in *host and its rank in *core. */
+static int list_cores(const struct hs_inventory *inv, int **host, int **core)
+{
+    int n = 0;
+    for (int i = 0; i < inv->n; i++)
+        if (inv->hosts[i].kind == HS_HOST_CPU)
+            n += inv->hosts[i].cores > 1 ? inv->hosts[i].cores : 1;
+    *host = hs_xmalloc((size_t)(n + 1) * sizeof **host);
+    *core = hs_xmalloc((size_t)(n + 1) * sizeof **core);
+    n = 0;
+    for (int i = 0; i < inv->n; i++)
+        for (int k = 0; inv->hosts[i].kind == HS_HOST_CPU && (k == 0 || k < inv->hosts[i].cores); k++) {
+            (*host)[n] = i;
+            (*core)[n++] = k;
+        }
+    return n;
 }
 
 /* Driving core of a GPU: the highest free core on its socket, else any. */
@@ -230,16 +262,17 @@ int hs_platform_build(struct hs_platform *pf, const char *name, const struct hs_
     memset(pf, 0, sizeof *pf);
     pf->name = hs_xstrdup(name);
     pf->p2p = sel->p2p;
-    int *cores = hs_xmalloc((size_t)(inv->n + 1) * sizeof(int));
+    int *cores, *core_rank;
     int *gpus = hs_xmalloc((size_t)(inv->n + 1) * sizeof(int));
     int *procs = hs_xmalloc((size_t)(inv->n + 1) * sizeof(int));
-    bool *used = hs_xcalloc((size_t)inv->n + 1, sizeof(bool));
-    pf->ncores = count_kind(inv, HS_HOST_CPU, cores);
+    pf->ncores = list_cores(inv, &cores, &core_rank);
+    bool *used = hs_xcalloc((size_t)pf->ncores + 1, sizeof(bool));
     pf->ngpus = count_kind(inv, HS_HOST_GPU, gpus);
     pf->nprocs = count_kind(inv, HS_HOST_PROC, procs);
-    int ram = pick_ram(inv), ngpu_sel = 0, ncpu_sel = 0, rc = -1;
+    int ram = hs_inventory_endpoint(inv), ngpu_sel = 0, ncpu_sel = 0, rc = -1;
     if (ram < 0) {
-        hs_fail("platform %s has no host-memory endpoint (a host with kind 'ram')", name);
+        hs_fail("platform %s has no host-memory endpoint: no host of kind ram or cpu (give one host "
+                "<prop id=\"kind\" value=\"ram\"/>)", name);
         goto out;
     }
     if (hs_select_check(name, sel, pf->ncores, pf->ngpus, pf->nprocs, &ngpu_sel, &ncpu_sel))
@@ -256,25 +289,27 @@ int hs_platform_build(struct hs_platform *pf, const char *name, const struct hs_
         int d = pick_driver(inv, cores, pf->ncores, used, g->socket);
         double cap = g->memsize > 0 ? g->memsize * sel->cache_fraction : INFINITY;
         add_node(pf, g->name, HS_NODE_GPU, g->name, cap, g->copy_engines == 1 ? 1 : 2);
-        add_worker(pf, g, HS_ARCH_GPU, pf->nnodes - 1, inv->hosts[cores[d]].name, sel->window);
+        add_worker(pf, g, 0, HS_ARCH_GPU, pf->nnodes - 1, core_name(&inv->hosts[cores[d]], core_rank[d]),
+                   sel->window);
     }
     if (pf->nprocs > 0) {
         for (int i = 0; i < ncpu_sel; i++) {
             const struct hs_inv_host *p = &inv->hosts[procs[i]];
             add_node(pf, p->name, HS_NODE_PROC, p->name, INFINITY, 0);
-            add_worker(pf, p, HS_ARCH_CPU, pf->nnodes - 1, NULL, sel->window);
+            add_worker(pf, p, 0, HS_ARCH_CPU, pf->nnodes - 1, NULL, sel->window);
         }
     } else {
         for (int i = 0, taken = 0; i < pf->ncores && taken < ncpu_sel; i++)
             if (!used[i]) {
                 used[i] = true;
-                add_worker(pf, &inv->hosts[cores[i]], HS_ARCH_CPU, 0, NULL, 1);
+                add_worker(pf, &inv->hosts[cores[i]], core_rank[i], HS_ARCH_CPU, 0, NULL, 1);
                 taken++;
             }
     }
     rc = fill_routes(pf, route, ctx);
 out:
     free(cores);
+    free(core_rank);
     free(gpus);
     free(procs);
     free(used);

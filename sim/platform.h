@@ -25,6 +25,8 @@ struct hs_inv_host {
     int sw;         /* PCIe switch of a GPU, -1 if unknown */
     int socket;     /* socket of a core, IOH of a GPU, NUMA node of a RAM; -1 */
     int copy_engines; /* DMA engines of a GPU: 2 (one each way, default) or 1 */
+    int cores;        /* a CPU host's cores (SimGrid's core="N"): one CPU worker each; 1 otherwise */
+    bool by_default;  /* a CPU host because nothing (map, kind property, name) said otherwise */
 };
 
 struct hs_inventory {
@@ -58,6 +60,11 @@ int hs_inv_host_read(struct hs_inv_host *h, const struct hs_inv_ctx *c, const ch
 const char *hs_inv_ignored_why(const char *name);
 /* Hosts by kind, then natural name ("GPU2" before "GPU10"). */
 void hs_inventory_sort(struct hs_inventory *inv);
+/* The host whose SimGrid host is host memory's endpoint (node 0, the end of
+ * every host<->GPU transfer): the RAM host of NUMA node 0, else the first RAM
+ * host, else, in a platform without one, the first CPU host of the (sorted)
+ * inventory, which keeps computing; -1 when there is neither. */
+int hs_inventory_endpoint(const struct hs_inventory *inv);
 
 /* ---- selection ------------------------------------------------------------ */
 

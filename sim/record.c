@@ -126,6 +126,13 @@ static cJSON *results_json(const struct hs_run *run)
     cJSON_AddNumberToObject(o, "evictions", (double)rt->evictions);
     cJSON_AddNumberToObject(o, "writebacks", (double)rt->writebacks);
     cJSON_AddNumberToObject(o, "prefetches", (double)rt->prefetches);
+    if (run->energy.n > 0) { /* only where the platform declares energy properties */
+        cJSON *e = cJSON_AddObjectToObject(o, "energy");
+        cJSON_AddNumberToObject(e, "total_joules", run->energy.total);
+        cJSON *hosts = cJSON_AddObjectToObject(e, "hosts");
+        for (int i = 0; i < run->energy.n; i++)
+            cJSON_AddNumberToObject(hosts, run->energy.hosts[i], run->energy.joules[i]);
+    }
     cJSON *audit = cJSON_AddObjectToObject(o, "audit");
     cJSON_AddNumberToObject(audit, "inputs_invalid_at_start", (double)rt->audit_violations);
     cJSON_AddNumberToObject(audit, "stale_transfers", (double)rt->stale);

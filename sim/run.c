@@ -21,5 +21,9 @@ void hs_run_free(struct hs_run *run)
     if (run->pf.name)
         hs_platform_free(&run->pf);
     free(run->core_time);
+    for (int i = 0; i < run->energy.n; i++)
+        free(run->energy.hosts[i]);
+    free(run->energy.hosts);
+    free(run->energy.joules);
     memset(run, 0, sizeof *run);
 }

@@ -37,9 +37,20 @@ struct hs_run_config {
     double bw_scale;           /* every link's bandwidth is multiplied by it (1: as the file says) */
     const char *paje_file;     /* NULL: no Paje trace */
     bool verbose;              /* let SimGrid log */
+    bool notes;                /* say on stderr how the platform's hosts were read (not under -q) */
 };
 
 void hs_run_config_defaults(struct hs_run_config *cfg);
+
+/* A run's energy (SimGrid's host energy plugin): the hosts that declare
+ * wattage_per_state and their joules; n 0 for a platform without energy
+ * properties (or an engine that cannot tell). */
+struct hs_energy {
+    int n;
+    char **hosts;
+    double *joules;
+    double total;
+};
 
 struct hs_run {
     const char *engine; /* the engine kind's name */
@@ -50,6 +61,7 @@ struct hs_run {
     double wall;     /* wall-clock seconds of the simulation itself */
     double residual; /* measured runs: scaled residual of the result (NAN: none) */
     double *core_time; /* measured runs: each CPU task's CPU time (NAN for others); else NULL */
+    struct hs_energy energy;
 };
 
 /* Carry out one run: returns 0 on success, 2 for bad input (message in

@@ -149,13 +149,28 @@ def header(comment, zone):
                     ' <zone id="%s" routing="Full">' % zone]
 
 
+# Power (SimGrid's host energy plugin: wattage_per_state="Idle:AllCores" watts).
+# A core at work: the Xeon X5650's 95 W TDP per 6-core socket (Intel ARK, Xeon
+# X5650) / 6; a GPU at work: the Tesla C2050's 238 W TDP (NVIDIA Tesla C2050 /
+# C2070 datasheet). Idle: 0 W, an ASSUMPTION (neither gives an idle figure):
+# the energy counts the cores and GPUs at work, at their TDP.
+CPU_WATTS = "0:15.833"
+GPU_WATTS = "0:238"
+POWER_TEXT = ('<!-- wattage_per_state (Idle:AllCores W): a core at work 95 W / 6 (Xeon X5650 TDP per '
+              '6-core socket, Intel ARK); a GPU at work 238 W (Tesla C2050 TDP, NVIDIA datasheet); '
+              'idle 0 W: ASSUMPTION (no datasheet gives it) -->')
+
+
 def hosts(cpu_speed, gpu_speed, memsize, with_ioh):
-    lines = ['  <host id="CPU%d" speed="%s"><prop id="kind" value="cpu"/><prop id="socket" value="%d"/></host>'
-             % (c, cpu_speed, c // 6) for c in range(12)]
+    lines = ['  ' + POWER_TEXT]
+    lines += ['  <host id="CPU%d" speed="%s"><prop id="kind" value="cpu"/><prop id="socket" value="%d"/>'
+              '<prop id="wattage_per_state" value="%s"/></host>' % (c, cpu_speed, c // 6, CPU_WATTS)
+              for c in range(12)]
     for g in range(8):
         ioh_prop = '<prop id="ioh" value="%d"/>' % ioh(g) if with_ioh else ''
         lines.append('  <host id="GPU%d" speed="%s"><prop id="kind" value="gpu"/><prop id="memsize" value="%d"/>'
-                     '%s<prop id="switch" value="%d"/></host>' % (g, gpu_speed, memsize, ioh_prop, switch(g)))
+                     '%s<prop id="switch" value="%d"/><prop id="wattage_per_state" value="%s"/></host>'
+                     % (g, gpu_speed, memsize, ioh_prop, switch(g), GPU_WATTS))
     return lines
 
 

@@ -181,9 +181,6 @@ static void test_bad_host_map(void)
 {
     char args[2048], *map = hs_test_tmp(".hosts");
     const char *pf = HETSIM_SOURCE_DIR "/tests/data/simgrid-small_platform.xml";
-    snprintf(args, sizeof args, "platform %s", pf);
-    hs_test_bad_cli(args, "host Boivin: cannot tell whether it is a cpu, gpu, ram or proc (add <prop "
-                   "id=\"kind\" value=\"...\"/>, or a host map: hosts=FILE)");
     hs_test_write_file(map, "Tremblay ram\n* processor\n");
     snprintf(args, sizeof args, "platform %s:hosts=%s", pf, map);
     hs_test_bad_cli(args, ":2: kind 'processor' is not cpu, gpu, ram, proc or ignore");

@@ -173,13 +173,13 @@ static void inventory(struct hs_inventory *inv, int ncores, int ngpus)
     char name[16];
     for (int i = 0; i < ncores; i++) {
         snprintf(name, sizeof name, "CPU%d", i);
-        inv->hosts[inv->n++] = (struct hs_inv_host){hs_xstrdup(name), HS_HOST_CPU, 1e9, 0, -1, i / 6, 0};
+        inv->hosts[inv->n++] = (struct hs_inv_host){hs_xstrdup(name), HS_HOST_CPU, 1e9, 0, -1, i / 6, 0, 1, false};
     }
     for (int i = 0; i < ngpus; i++) {
         snprintf(name, sizeof name, "GPU%d", i);
-        inv->hosts[inv->n++] = (struct hs_inv_host){hs_xstrdup(name), HS_HOST_GPU, 1e11, 1e9, i / 2, i / 4, 2};
+        inv->hosts[inv->n++] = (struct hs_inv_host){hs_xstrdup(name), HS_HOST_GPU, 1e11, 1e9, i / 2, i / 4, 2, 1, false};
     }
-    inv->hosts[inv->n++] = (struct hs_inv_host){hs_xstrdup("RAM0"), HS_HOST_RAM, 1, 0, -1, 0, 0};
+    inv->hosts[inv->n++] = (struct hs_inv_host){hs_xstrdup("RAM0"), HS_HOST_RAM, 1, 0, -1, 0, 0, 1, false};
 }
 
 static void test_selection(void)

@@ -24,7 +24,7 @@ static const char *shipped(const char *name)
 static bool same_check(const struct hs_sg_check *a, const struct hs_sg_check *b)
 {
     return a->file_sets == b->file_sets && a->ncores == b->ncores && a->ngpus == b->ngpus &&
-           a->nprocs == b->nprocs;
+           a->nprocs == b->nprocs && a->energy_hosts == b->energy_hosts;
 }
 
 /* Every shipped *.xml has an entry, and the entry is what the child finds

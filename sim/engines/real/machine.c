@@ -242,14 +242,14 @@ void hs_machine_inventory(const struct hs_machine *m, struct hs_inventory *inv)
     char name[32];
     for (int i = 0; i < m->cores; i++) {
         snprintf(name, sizeof name, "CPU%d", i);
-        inv->hosts[inv->n++] = (struct hs_inv_host){hs_xstrdup(name), HS_HOST_CPU, m->core_speed, 0, -1, 0, 0};
+        inv->hosts[inv->n++] = (struct hs_inv_host){hs_xstrdup(name), HS_HOST_CPU, m->core_speed, 0, -1, 0, 0, 1, false};
     }
     for (int i = 0; i < m->ngpus; i++) {
         snprintf(name, sizeof name, "GPU%d", i);
         inv->hosts[inv->n++] = (struct hs_inv_host){hs_xstrdup(name), HS_HOST_GPU, m->gpus[i].speed,
-                                                    m->gpus[i].memsize, i, 0, 2};
+                                                    m->gpus[i].memsize, i, 0, 2, 1, false};
     }
-    inv->hosts[inv->n++] = (struct hs_inv_host){hs_xstrdup("RAM0"), HS_HOST_RAM, 1, 0, -1, 0, 0};
+    inv->hosts[inv->n++] = (struct hs_inv_host){hs_xstrdup("RAM0"), HS_HOST_RAM, 1, 0, -1, 0, 0, 1, false};
 }
 
 bool hs_machine_route(void *machine, const char *src, const char *dst, double *lat, double *bw)

@@ -11,12 +11,18 @@
  * on its semaphore for a job, performs it, runs the runtime's completion
  * callback (cooperative scheduling, so the runtime needs no locks) and goes
  * back to the pool. Runners are daemons; the main actor starts the runtime
- * and waits until the runtime says it has finished, which ends the run. */
+ * and waits until the runtime says it has finished, which ends the run.
+ *
+ * Where the platform declares energy (energy.c), a worker's host is also
+ * kept at work by an execution while the worker runs a task, for SimGrid's
+ * energy plugin, which reads the hosts' joules when the run ends. */
 #include "sim/engines/simgrid/engine_simgrid.h"
 #include "base/util.h"
+#include "sim/engines/simgrid/energy.h"
 
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
+#include <simgrid/exec.h>
 #include <simgrid/host.h>
 #include <simgrid/instr.h>
 #include <simgrid/semaphore.h>
@@ -31,6 +37,7 @@ struct runner {
     sg_sem_t sem;
     bool is_exec;
     double lead, seconds; /* an exec: the runtime's time before the kernel, the kernel */
+    sg_host_t worker_host; /* an exec: the host that runs the kernel (a timer: NULL) */
     sg_host_t src, dst;
     double bytes;
     const char *state_host; /* Paje: host whose "task" state shows the kernel */
@@ -46,9 +53,11 @@ struct sg_engine {
     struct hs_sched *rt;
     const struct hs_platform *pf;
     sg_host_t *node_host;
+    sg_host_t *worker_host; /* per worker: the host its kernels run on */
     sg_host_t home;
     sg_sem_t done;
     bool paje;
+    struct hs_energy *energy; /* NULL: the platform declares no energy */
     char **paje_names; /* per kernel: its name as a Paje field */
     struct runner *free_list;
     struct runner **all;
@@ -61,6 +70,17 @@ static double sg_now(struct hs_engine *e)
     return simgrid_get_clock();
 }
 
+/* An execution that keeps one core of host at work until cancelled: the
+ * kernel's time is the sleep beside it (timing tables give durations, not
+ * flops), so that the run's times are the same with energy or without. */
+static sg_exec_t busy_start(sg_host_t host)
+{
+    sg_exec_t load = sg_actor_exec_init(1e300);
+    sg_exec_set_host(load, host);
+    sg_exec_start(load);
+    return load;
+}
+
 static void runner_main(int argc, char **argv)
 {
     (void)argc;
@@ -69,6 +89,9 @@ static void runner_main(int argc, char **argv)
     sg_actor_daemonize(sg_actor_self());
     for (;;) {
         sg_sem_acquire(r->sem);
+        sg_exec_t load = NULL;
+        if (r->is_exec && r->eng->energy && r->worker_host) /* the host at work, for the energy plugin */
+            load = busy_start(r->worker_host);
         if (r->is_exec) {
             bool traced = r->eng->paje && r->state_host;
             if (traced) { /* the state covers the kernel alone */
@@ -83,6 +106,8 @@ static void runner_main(int argc, char **argv)
         } else {
             sg_host_sendto(r->src, r->dst, r->bytes);
         }
+        if (load)
+            sg_exec_cancel(load);
         r->cb(r->ctx, r->id);
         r->next_free = r->eng->free_list;
         r->eng->free_list = r;
@@ -119,6 +144,7 @@ static void sg_exec(struct hs_engine *e, int worker, int task, double lead, doub
     r->lead = lead;
     r->seconds = seconds;
     r->state_host = eng->pf->workers[worker].host;
+    r->worker_host = eng->worker_host[worker];
     r->label = eng->paje_names ? eng->paje_names[dag->tasks[task].kernel] : NULL;
     r->cb = cb;
     r->ctx = ctx;
@@ -150,6 +176,7 @@ static void sg_timer(struct hs_engine *e, double seconds, hs_engine_cb cb, void 
     r->lead = 0;
     r->seconds = seconds;
     r->state_host = NULL; /* no Paje state: it is not a kernel */
+    r->worker_host = NULL;
     r->cb = cb;
     r->ctx = ctx;
     r->id = id;
@@ -168,6 +195,8 @@ static void main_actor(int argc, char **argv)
     struct sg_engine *eng = sg_actor_self_get_data();
     hs_runtime_start(eng->rt, &eng->base);
     sg_sem_acquire(eng->done);
+    if (eng->energy)
+        hs_sg_energy_read(eng->energy);
 }
 
 /* A kernel name as a field of a Paje file, which SimGrid writes as it is
@@ -205,7 +234,7 @@ static char **declare_paje_states(const struct hs_dag *dag)
     return names;
 }
 
-void hs_sg_engine_run(struct hs_sched *rt, const struct hs_platform *pf, bool paje)
+void hs_sg_engine_run(struct hs_sched *rt, const struct hs_platform *pf, bool paje, struct hs_energy *energy)
 {
     struct sg_engine eng = {
         .base = {.now = sg_now, .exec = sg_exec, .transfer = sg_transfer, .timer = sg_timer,
@@ -213,11 +242,15 @@ void hs_sg_engine_run(struct hs_sched *rt, const struct hs_platform *pf, bool pa
         .rt = rt,
         .pf = pf,
         .paje = paje,
+        .energy = energy,
     };
     eng.node_host = hs_xmalloc((size_t)pf->nnodes * sizeof(sg_host_t));
     for (int n = 0; n < pf->nnodes; n++)
         eng.node_host[n] = sg_host_by_name(pf->nodes[n].host);
     eng.home = eng.node_host[0];
+    eng.worker_host = hs_xmalloc((size_t)pf->nworkers * sizeof(sg_host_t) + 1);
+    for (int w = 0; w < pf->nworkers; w++)
+        eng.worker_host[w] = sg_host_by_name(pf->workers[w].host);
     eng.done = sg_sem_init(0);
     if (paje)
         eng.paje_names = declare_paje_states(rt->dag);
@@ -232,6 +265,7 @@ void hs_sg_engine_run(struct hs_sched *rt, const struct hs_platform *pf, bool pa
     free(eng.all);
     sg_sem_destroy(eng.done);
     free(eng.node_host);
+    free(eng.worker_host);
     for (int k = 0; eng.paje_names && k < rt->dag->nkernels; k++)
         free(eng.paje_names[k]);
     free(eng.paje_names);

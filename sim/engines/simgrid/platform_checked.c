@@ -5,7 +5,8 @@
  * and the child turns that into one line. The price is a second parse of the
  * file in every run. The files hetsim ships do not change between runs, so
  * checked.json, beside them, records for each what its check found (the
- * TCP settings its <config> makes, its hosts by kind) with its size, its
+ * TCP settings its <config> makes, its hosts by kind, how many declare
+ * energy) with its size, its
  * digest and the SimGrid version that checked it. A run whose file matches
  * an entry byte for byte, under that SimGrid, takes the entry instead of
  * forking. `hetsim platform --write-checked DIR` writes the manifest;
@@ -77,11 +78,13 @@ static bool entry_matches(const cJSON *e, const char *base, size_t len, const ch
 
 static bool entry_read(const cJSON *e, struct hs_sg_check *out)
 {
-    int sets, cores, gpus, procs;
+    int sets, cores, gpus, procs, energy;
     if (!entry_int(e, "file_sets", &sets) || !entry_int(e, "cores", &cores) || !entry_int(e, "gpus", &gpus) ||
-        !entry_int(e, "procs", &procs) || sets < 0 || sets >= (1 << HS_SG_NCONFIG))
+        !entry_int(e, "procs", &procs) || !entry_int(e, "energy_hosts", &energy) || sets < 0 ||
+        sets >= (1 << HS_SG_NCONFIG))
         return false;
-    *out = (struct hs_sg_check){.file_sets = (unsigned)sets, .ncores = cores, .ngpus = gpus, .nprocs = procs};
+    *out = (struct hs_sg_check){.file_sets = (unsigned)sets, .ncores = cores, .ngpus = gpus, .nprocs = procs,
+                                .energy_hosts = energy};
     return true;
 }
 
@@ -166,6 +169,7 @@ static cJSON *check_entry(const char *dir, const char *name)
     cJSON_AddNumberToObject(e, "cores", chk.ncores);
     cJSON_AddNumberToObject(e, "gpus", chk.ngpus);
     cJSON_AddNumberToObject(e, "procs", chk.nprocs);
+    cJSON_AddNumberToObject(e, "energy_hosts", chk.energy_hosts);
     return e;
 }
 

@@ -2,6 +2,7 @@
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "sim/engines/simgrid/platform_simgrid.h"
 #include "sim/engines/simgrid/platform_checked.h"
+#include "sim/engines/simgrid/energy.h"
 #include "base/inputfile.h"
 #include "sim/hostmap.h"
 #include "base/util.h"
@@ -90,6 +91,19 @@ static int refuse_old_version(const char *path)
     return rc;
 }
 
+/* What to write instead, for SimGrid's refusals of a host's attributes
+ * (SimGrid 3.32's wording; test_sgplatforms checks each). */
+static const char *value_hint(const char *msg)
+{
+    if (strstr(msg, "must have at least one core"))
+        return " (core=\"N\" takes N >= 1: the host's cores, one CPU worker each)";
+    if (strstr(msg, "is not an int"))
+        return " (write a whole number there, e.g. core=\"4\")";
+    if (strstr(msg, "length of pstates"))
+        return " (pstate=\"K\" picks one of the speeds of speed=\"S0,S1,...\", counted from 0)";
+    return "";
+}
+
 /* SimGrid's TCP artefacts, turned off unless the platform file's own <config>
  * sets them (as StarPU's platform files do): the TCP window bound
  * (a flow runs at most at TCP-gamma / (2 latency), so routes of large latency
@@ -121,6 +135,7 @@ struct probe_state {
     bool probing;
     int count[HS_HOST_IGNORED + 1]; /* hosts per hs_host_kind, once the inventory is read */
     bool counted;
+    int energy_hosts;
 };
 
 static bool memory_node(enum hs_host_kind k)
@@ -129,19 +144,28 @@ static bool memory_node(enum hs_host_kind k)
 }
 
 /* Ask SimGrid for the route between every two hosts that are memory nodes
- * (the pairs hs_platform_build asks about). */
+ * (the pairs hs_platform_build asks about): host memory's endpoint (a RAM
+ * host, else the first CPU host), the GPUs and the processors. The CPU
+ * hosts compute in host memory and are never asked about, so that a cluster
+ * of 65,536 hosts asks for no route at all. */
 static void probe_routes(const char *path, const char *map_file, struct probe_state *ps)
 {
     struct hs_inventory inv;
     if (hs_sg_inventory_map(path, map_file, &inv))
         return; /* the parent says what is wrong with the hosts */
     for (int i = 0; i < inv.n; i++)
-        ps->count[inv.hosts[i].kind]++;
+        ps->count[inv.hosts[i].kind] += inv.hosts[i].kind == HS_HOST_CPU ? inv.hosts[i].cores : 1;
     ps->counted = true;
+    int endpoint = hs_inventory_endpoint(&inv);
+    int *nodes = hs_xmalloc((size_t)inv.n * sizeof *nodes), nnodes = 0;
+    for (int i = 0; i < inv.n; i++)
+        if (i == endpoint || (inv.hosts[i].kind != HS_HOST_RAM && memory_node(inv.hosts[i].kind)))
+            nodes[nnodes++] = i;
     xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
-    for (int a = 0; a < inv.n; a++)
-        for (int b = 0; b < inv.n; b++) {
-            if (a == b || !memory_node(inv.hosts[a].kind) || !memory_node(inv.hosts[b].kind))
+    for (int i = 0; i < nnodes; i++)
+        for (int j = 0; j < nnodes; j++) {
+            int a = nodes[i], b = nodes[j];
+            if (a == b)
                 continue;
             snprintf(ps->src, sizeof ps->src, "%s", inv.hosts[a].name);
             snprintf(ps->dst, sizeof ps->dst, "%s", inv.hosts[b].name);
@@ -152,8 +176,12 @@ static void probe_routes(const char *path, const char *map_file, struct probe_st
             ps->probing = false;
         }
     xbt_dynar_free(&links);
+    free(nodes);
     hs_inventory_free(&inv);
 }
+
+/* The child's own refusal of the file, one line: "hetsim-refused: MESSAGE". */
+static const char refused[] = "hetsim-refused: ";
 
 static _Noreturn void check_child(const char *path, const char *map_file, int fd, struct probe_state *ps)
 {
@@ -175,6 +203,10 @@ static _Noreturn void check_child(const char *path, const char *map_file, int fd
     if (sg_host_count() == 0) {
         fprintf(stderr, "hetsim-check: the platform has no host\n");
         _exit(3);
+    }
+    if (hs_sg_energy_check(path, &ps->energy_hosts)) {
+        fprintf(stderr, "%s%s\n", refused, hs_last_error());
+        _exit(4);
     }
     probe_routes(path, map_file, ps);
     _exit(0);
@@ -252,19 +284,26 @@ int hs_sg_check_platform_child(const char *path, const char *map_file, struct hs
         out->ncores = at.counted ? at.count[HS_HOST_CPU] : -1;
         out->ngpus = at.counted ? at.count[HS_HOST_GPU] : -1;
         out->nprocs = at.counted ? at.count[HS_HOST_PROC] : -1;
+        out->energy_hosts = at.energy_hosts;
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return 0;
     if (strstr(log, "hetsim-check: the platform has no host"))
         return hs_fail("platform file %s: no host (a platform needs a RAM host and workers)", path);
+    const char *why = strstr(log, refused);
+    if (why) {
+        why += strlen(refused);
+        return hs_fail("%.*s", (int)strcspn(why, "\n"), why);
+    }
     char msg[512];
     extract_message(log, msg, sizeof msg);
     if (at.probing)
         return hs_fail("platform file %s: no route from %s to %s (SimGrid %s; hetsim asks for the "
-                       "route between every two memory nodes)",
+                       "route between every two memory nodes: add a <route>, or mark host memory's host "
+                       "<prop id=\"kind\" value=\"ram\"/>)",
                        path, at.src, at.dst,
                        strcmp(msg, "SimGrid could not load it") ? msg : "crashed looking it up");
-    return hs_fail("platform file %s: %s", path, msg);
+    return hs_fail("platform file %s: %s%s", path, msg, value_hint(msg));
 }
 
 /* Whether SimGrid can draw the platform's topology in a Paje trace: it
@@ -431,9 +470,12 @@ int hs_sg_inventory_map(const char *platform_name, const char *map_file, struct 
         hs_inv_ctx_note(&ctx, sg_host_get_name(hosts[i]));
     inv->hosts = hs_xcalloc(n, sizeof *inv->hosts);
     int rc = 0;
-    for (size_t i = 0; i < n && !rc; i++) /* a host's name is set even when it fails */
-        rc = hs_inv_host_read(&inv->hosts[inv->n++], &ctx, sg_host_get_name(hosts[i]),
-                              sg_host_get_speed(hosts[i]), hosts[i]);
+    for (size_t i = 0; i < n && !rc; i++) { /* a host's name is set even when it fails */
+        struct hs_inv_host *h = &inv->hosts[inv->n++];
+        rc = hs_inv_host_read(h, &ctx, sg_host_get_name(hosts[i]), sg_host_get_speed(hosts[i]), hosts[i]);
+        if (!rc && h->kind == HS_HOST_CPU) /* core="N": N workers on the host */
+            h->cores = sg_host_core_count(hosts[i]);
+    }
     free(hosts);
     if (map_file)
         hs_hostmap_free(&map);

@@ -17,7 +17,8 @@
 /* What checking a platform file found out. */
 struct hs_sg_check {
     unsigned file_sets;        /* a bit per hetsim setting the file's own <config> makes */
-    int ncores, ngpus, nprocs; /* its hosts by kind; -1 if they could not be told apart */
+    int ncores, ngpus, nprocs; /* its hosts by kind (cores: CPU workers); -1 if they could not be told apart */
+    int energy_hosts;          /* hosts that declare wattage_per_state (energy.h) */
 };
 
 /* Load the file in a child process (a regular file only) and ask for the

@@ -3,6 +3,7 @@
  * engine, and the SimGrid engine kind, which runs it in SimGrid. */
 #include "sim/run.h"
 #include "base/util.h"
+#include "sim/engines/simgrid/energy.h"
 #include "sim/engines/simgrid/engine_simgrid.h"
 #include "sim/engines/simgrid/paje.h"
 #include "sim/engines/simgrid/platform_simgrid.h"
@@ -10,6 +11,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,12 +22,20 @@ int hs_platform_open(const struct hs_run_config *cfg, struct hs_platform *pf,
     if (hs_sg_check_platform(cfg->platform_file, cfg->host_map, &chk))
         return 2;
     hs_sg_init(cfg->verbose, cfg->paje_file, chk.file_sets, cfg->platform_file);
+    if (chk.energy_hosts > 0) /* the plugin reads the hosts' properties as they are created */
+        hs_sg_energy_init();
     if (hs_sg_load(cfg->platform_file, cfg->paje_file != NULL))
         return 2;
     if (cfg->bw_scale != 1)
         hs_sg_scale_bandwidths(cfg->bw_scale);
     if (hs_sg_inventory_map(cfg->platform_name, cfg->host_map, inv))
         return 2;
+    int by_default = 0;
+    for (int i = 0; i < inv->n; i++)
+        by_default += inv->hosts[i].by_default;
+    if (cfg->notes && by_default)
+        fprintf(stderr, "hetsim: note: platform %s: %d of its %d hosts have no kind (property, name or host "
+                "map) and are CPU hosts (docs/platforms.md)\n", cfg->platform_name, by_default, inv->n);
     /* a link of 0 B/s on a route the run uses: named, rather than the route said missing */
     struct hs_sg_zero_link zero = {0};
     int built = hs_platform_build(pf, cfg->platform_name, inv, &cfg->select, hs_sg_route, &zero);
@@ -143,7 +153,7 @@ int hs_run_simgrid(const struct hs_run_config *cfg, const struct hs_dag *dag,
         return rc;
     }
     double t0 = hs_now();
-    hs_sg_engine_run(run->rt, &run->pf, c.paje_file != NULL);
+    hs_sg_engine_run(run->rt, &run->pf, c.paje_file != NULL, hs_sg_energy_on() ? &run->energy : NULL);
     run->wall = hs_now() - t0;
     if (policy->fini)
         policy->fini(run->rt);
