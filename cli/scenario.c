@@ -106,6 +106,21 @@ static int choose_engine(const struct hs_scenario *sc, struct hs_scenario_plan *
 #endif
 }
 
+/* Energy is SimGrid's energy plugin's: the other engines cannot count it. */
+static int check_energy(const struct hs_scenario *sc, const struct hs_scenario_plan *p)
+{
+#if defined(HETSIM_WITH_REAL)
+    (void)p;
+    if (sc->cfg.energy)
+        return hs_fail("--energy: a measured run cannot count energy (simulated runs do, with SimGrid's "
+                       "energy plugin)");
+#else
+    if (sc->cfg.energy && p->engine != &hs_engine_simgrid)
+        return hs_fail("--energy: the %s engine cannot count energy (--engine simgrid does)", p->engine->name);
+#endif
+    return 0;
+}
+
 /* The platform, the DAG and the policy of a run through the runtime, in the
  * order their errors are reported. */
 static int plan_runtime_run(const struct hs_scenario *sc, struct hs_scenario_plan *p)
@@ -140,7 +155,7 @@ int hs_scenario_plan(const struct hs_scenario *sc, struct hs_scenario_plan *p)
     enum hs_bm_kind kind;
     policy_name(sc->policy, name, sizeof name);
     p->bm_policy = hs_bm_policy_kind(name, &p->bm_dim, &kind);
-    if (read_platform_kind(sc, p) || choose_engine(sc, p) ||
+    if (read_platform_kind(sc, p) || choose_engine(sc, p) || check_energy(sc, p) ||
         (!p->engine->requests && plan_runtime_run(sc, p))) {
         hs_scenario_plan_free(p);
         return HS_EXIT_USAGE;

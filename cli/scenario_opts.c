@@ -32,6 +32,7 @@ static const struct {
     {{"perf", required_argument, 0, HS_OPT_SCENARIO + 9}, "perf", NULL},
     {{"costs", required_argument, 0, HS_OPT_SCENARIO + 10}, "costs", NULL},
     {{"no-costs", no_argument, 0, HS_OPT_SCENARIO + 11}, "costs", "off"},
+    {{"energy", no_argument, 0, HS_OPT_SCENARIO + 12}, "energy", "1"},
     {{"plugin", required_argument, 0, HS_OPT_PLUGIN}, NULL, NULL}, /* not a parameter */
 };
 #define NOPTS (sizeof table / sizeof table[0])
@@ -66,7 +67,10 @@ void hs_scenario_usage(FILE *out)
             "                        platform file's, default), off, or KEY=DURATION/... with keys\n"
             "                        task (task_cpu and task_gpu), task_cpu, task_gpu, transfer_issue,\n"
             "                        decide_push, decide_worker (e.g. --costs decide_worker=50us)\n"
-            "      --no-costs        the same as --costs off\n");
+            "      --no-costs        the same as --costs off\n"
+            "      --energy          count each host's energy (a platform whose hosts declare\n"
+            "                        wattage_per_state; SimGrid's energy plugin, about a fifth more\n"
+            "                        CPU per run)\n");
 }
 
 struct option *hs_scenario_options(const struct option *extra)
@@ -210,6 +214,8 @@ int hs_scenario_set(struct hs_scenario *sc, const char *name, const char *v)
         return set_bool(v, &cfg->select.p2p);
     if (strcmp(name, "flush") == 0)
         return set_bool(v, &cfg->opts.flush);
+    if (strcmp(name, "energy") == 0)
+        return set_bool(v, &cfg->energy);
     if (strcmp(name, "costs") == 0) {
         if (hs_costs_parse_spec(v, &cfg->opts.costs))
             return -1;
@@ -223,6 +229,6 @@ const char *const *hs_scenario_names(void)
 {
     static const char *const names[] = {"platform", "workload", "policy", "gpus", "cpus", "gpu_order",
                                         "window", "cache_fraction", "p2p", "flush", "noise", "perf",
-                                        "costs", "seed", NULL};
+                                        "costs", "energy", "seed", NULL};
     return names;
 }

@@ -257,7 +257,7 @@ static int resolve_axis(struct hs_sweep_def *d, int a)
 /* The fixed parameter columns: the scenario parameters a run needs. */
 static const char *const fixed_columns[] = {"platform", "workload", "policy", "gpus", "cpus",
                                             "gpu_order", "window", "cache_fraction", "p2p", "flush",
-                                            "noise", "perf", "costs", NULL};
+                                            "noise", "perf", "costs", "energy", NULL};
 
 int hs_sweep_def_fixed_columns(void)
 {

@@ -231,6 +231,7 @@ static char **columns(const struct hs_sweep_def *d, const int *choice, const str
     p[i++] = number_text(sc->cfg.opts.noise);
     p[i++] = hs_xstrdup(sc->perf ? sc->perf : "");
     p[i++] = hs_xstrdup(sc->costs);
+    p[i++] = hs_xstrdup(sc->cfg.energy ? "1" : "0");
     for (int a = 0; a < d->naxes; a++)
         if (d->kind[a] != HS_AXIS_SCENARIO)
             p[i++] = hs_xstrdup(d->axes[a].values[choice[a]]);
@@ -248,6 +249,8 @@ static void hashed_texts(const char *const *p, const struct run_texts *t, char *
         hs_buf_printf(&b, "%s=%s\n", names[i], p[3 + i]);
     if (strcmp(p[12], "platform") != 0) /* keys of runs with the platform's costs as before */
         hs_buf_printf(&b, "costs=%s\n", p[12]);
+    if (strcmp(p[13], "1") == 0) /* keys of runs without energy as before */
+        hs_buf_printf(&b, "energy=1\n");
     *inst = hs_xstrdup(hs_buf_str(&b));
     hs_buf_printf(&b, "policy=%s\n", t->canon[HS_AXIS_POLICY]);
     *canon = hs_buf_take(&b);

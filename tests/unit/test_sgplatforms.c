@@ -162,7 +162,7 @@ static void test_energy(void)
     char *dagg = hs_test_tmp_text(".json", "{\"name\":\"g\",\"tasks\":[{\"flops\":0,\"accesses\":[],"
                                            "\"costs\":{\"cpu\":5,\"gpu\":1},\"archs\":[\"gpu\"]}]}\n");
     char args[4096];
-    snprintf(args, sizeof args, "-p %s -w json:file=%s -s eager", one, dag1);
+    snprintf(args, sizeof args, "-p %s -w json:file=%s -s eager --energy", one, dag1);
     cJSON *rec = hs_test_run_record(args);
     CU_ASSERT_PTR_NOT_NULL_FATAL(rec);
     CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(results(rec), "makespan")->valuedouble, 2.0, 1e-12);
@@ -171,12 +171,12 @@ static void test_energy(void)
     CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(cJSON_GetObjectItem(results(rec), "energy"), "total_joules")->valuedouble,
                            420.0, 1e-9);
     cJSON_Delete(rec);
-    snprintf(args, sizeof args, "-p %s -w json:file=%s -s eager", two, dag2);
+    snprintf(args, sizeof args, "-p %s -w json:file=%s -s eager --energy", two, dag2);
     rec = hs_test_run_record(args);
     CU_ASSERT_PTR_NOT_NULL_FATAL(rec);
     CU_ASSERT_DOUBLE_EQUAL(host_joules(rec, "node"), 350.0, 1e-9);
     cJSON_Delete(rec);
-    snprintf(args, sizeof args, "-p %s -w json:file=%s -s eager", gpu, dagg);
+    snprintf(args, sizeof args, "-p %s -w json:file=%s -s eager --energy", gpu, dagg);
     rec = hs_test_run_record(args);
     CU_ASSERT_PTR_NOT_NULL_FATAL(rec);
     CU_ASSERT_DOUBLE_EQUAL(host_joules(rec, "GPU0"), 250.0, 1e-9);
@@ -185,13 +185,13 @@ static void test_energy(void)
     cJSON_Delete(rec);
     /* the summary's line and the sweep's column */
     char *out = NULL, *err = NULL;
-    snprintf(args, sizeof args, "run -p %s -w json:file=%s -s eager", one, dag1);
+    snprintf(args, sizeof args, "run -p %s -w json:file=%s -s eager --energy", one, dag1);
     CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "  energy       420 J (SimGrid's host energy plugin) = RAM 20 + node 400\n"));
     free(out);
     free(err);
     char *csv = hs_test_tmp(".csv");
-    snprintf(args, sizeof args, "sweep -q -p %s -w json:file=%s --vary policy=eager -o %s", one, dag1, csv);
+    snprintf(args, sizeof args, "sweep -q -p %s -w json:file=%s --vary policy=eager --energy -o %s", one, dag1, csv);
     CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
     free(out);
     free(err);
@@ -219,6 +219,24 @@ static void test_no_energy(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(rec);
     CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(results(rec), "energy"));
     cJSON_Delete(rec);
+    /* a platform with power, without --energy: none counted (the plugin costs CPU) */
+    char *one = platform("<host id=\"node\" speed=\"1Gf\"><prop id=\"wattage_per_state\" value=\"100.0:200.0\"/></host>");
+    snprintf(args, sizeof args, "-p %s -w json:file=%s -s eager", one, dag);
+    rec = hs_test_run_record(args);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rec);
+    CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(results(rec), "energy"));
+    cJSON_Delete(rec);
+    /* --energy where nothing declares power, or with an engine that cannot count it: one line, exit 2 */
+    char *err = NULL;
+    snprintf(args, sizeof args, "run -q -p flat:2 -w json:file=%s --energy", dag);
+    CU_ASSERT_EQUAL(hs_test_cli(args, NULL, &err), 2);
+    CU_ASSERT(err && strstr(err, "--energy: platform flat:2 declares no power"));
+    free(err);
+    snprintf(args, sizeof args, "run -q -p %s -w json:file=%s --engine model --energy", one, dag);
+    CU_ASSERT_EQUAL(hs_test_cli(args, NULL, &err), 2);
+    CU_ASSERT(err && strstr(err, "--energy: the model engine cannot count energy"));
+    free(err);
+    free(one);
     free(dag);
 }
 
@@ -229,7 +247,7 @@ int main(void)
         {"core=N gives N workers", test_cores},
         {"SimGrid's 65,536-host crossbar cluster", test_crossbar},
         {"energy from SimGrid's plugin, by hand", test_energy},
-        {"no energy without energy properties", test_no_energy},
+        {"no energy without energy properties or --energy", test_no_energy},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("sgplatforms", tests);
