@@ -14,25 +14,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Is the row ok and does it match the ref's where pairs (with its versus
- * pairs in place of theirs when against is set)? */
+/* Do these cells match the ref's where pairs (with its versus pairs in
+ * place of theirs when against is set)? wcol and vcol index the cells; a
+ * column -1 (a run's parameters lack it) is no restriction. */
+static bool cells_match(const char *const *cells, const struct hs_study_ref *r, const int *wcol,
+                        const int *vcol, bool against)
+{
+    for (int w = 0; w < r->nwhere; w++) {
+        bool replaced = false;
+        for (int v = 0; against && v < r->nversus; v++)
+            replaced |= strcmp(r->versus[v].key, r->where[w].key) == 0;
+        if (!replaced && wcol[w] >= 0 && hs_cmp_cells(cells[wcol[w]], r->where[w].value) != 0)
+            return false;
+    }
+    for (int v = 0; against && v < r->nversus; v++)
+        if (vcol[v] >= 0 && hs_cmp_cells(cells[vcol[v]], r->versus[v].value) != 0)
+            return false;
+    return true;
+}
+
+/* Is the row ok and does it match the ref's where pairs (cells_match)? */
 static bool matches(const struct hs_csv *csv, long row, const struct hs_study_ref *r, const int *wcol,
                     const int *vcol, int st, bool against)
 {
     const char *const *cells = (const char *const *)csv->rows[row];
     if (st >= 0 && strcmp(cells[st], "ok") != 0)
         return false;
-    for (int w = 0; w < r->nwhere; w++) {
-        bool replaced = false;
-        for (int v = 0; against && v < r->nversus; v++)
-            replaced |= strcmp(r->versus[v].key, r->where[w].key) == 0;
-        if (!replaced && hs_cmp_cells(cells[wcol[w]], r->where[w].value) != 0)
-            return false;
-    }
-    for (int v = 0; against && v < r->nversus; v++)
-        if (hs_cmp_cells(cells[vcol[v]], r->versus[v].value) != 0)
-            return false;
-    return true;
+    return cells_match(cells, r, wcol, vcol, against);
 }
 
 /* better_pct / equal_pct / worse_pct: instance by instance, the where-rows
@@ -167,38 +175,27 @@ int hs_published_ours(const struct hs_csv *csv, const char *file, const struct h
 }
 
 /* The value of column key among names (NULL: no such column). */
-static const char *column(const char *key, const char *const *names, char *const *values, int n)
+/* The index of column key among names, or -1. */
+static int column(const char *key, const char *const *names, int n)
 {
     for (int i = 0; i < n; i++)
         if (strcmp(names[i], key) == 0)
-            return values[i];
-    return NULL;
-}
-
-/* Does the run match the ref's where (against: with its versus pairs in
- * place of theirs), as matches() a CSV row? */
-static bool point_matches(const struct hs_study_ref *r, const char *const *names, char *const *values, int n,
-                          bool against)
-{
-    for (int w = 0; w < r->nwhere; w++) {
-        bool replaced = false;
-        for (int v = 0; against && v < r->nversus; v++)
-            replaced |= strcmp(r->versus[v].key, r->where[w].key) == 0;
-        const char *cell = column(r->where[w].key, names, values, n);
-        if (!replaced && cell && hs_cmp_cells(cell, r->where[w].value) != 0)
-            return false;
-    }
-    for (int v = 0; against && v < r->nversus; v++) {
-        const char *cell = column(r->versus[v].key, names, values, n);
-        if (cell && hs_cmp_cells(cell, r->versus[v].value) != 0)
-            return false;
-    }
-    return true;
+            return i;
+    return -1;
 }
 
 bool hs_published_reads(const struct hs_study_ref *r, const char *const *names, char *const *values, int n)
 {
-    return point_matches(r, names, values, n, false) || (r->nversus && point_matches(r, names, values, n, true));
+    int *wcol = hs_xmalloc((size_t)(r->nwhere + 1) * sizeof *wcol);
+    int *vcol = hs_xmalloc((size_t)(r->nversus + 1) * sizeof *vcol);
+    for (int w = 0; w < r->nwhere; w++)
+        wcol[w] = column(r->where[w].key, names, n);
+    for (int v = 0; v < r->nversus; v++)
+        vcol[v] = column(r->versus[v].key, names, n);
+    const char *const *cells = (const char *const *)values;
+    bool read = cells_match(cells, r, wcol, vcol, false) || (r->nversus && cells_match(cells, r, wcol, vcol, true));
+    free(wcol), free(vcol);
+    return read;
 }
 
 bool hs_published_checked(const struct hs_study_ref *r)

@@ -35,6 +35,16 @@ static bool counted(const struct hs_ledger_need *need, const struct hs_study_ref
     return ref->claim && !ref->circular && hs_published_checked(ref) && hs_ledger_find(need->l, ref->claim);
 }
 
+/* Does a counted value read the run of these parameter values? */
+static bool read_by_a_claim(const struct hs_ledger_need *need, const char *const *names, char *const *values,
+                            int n)
+{
+    for (int r = 0; r < need->st->nrefs; r++)
+        if (counted(need, &need->st->refs[r]) && hs_published_reads(&need->st->refs[r], names, values, n))
+            return true;
+    return false;
+}
+
 /* The point's identity: its parameter values, joined (caller frees). */
 static char *point_key(char *const *values, int n)
 {
@@ -57,10 +67,7 @@ static int settled_at(const struct hs_ledger_need *need, const char *key)
 bool hs_ledger_need_keep(void *ctx, const char *const *names, char *const *values, int n, int rep)
 {
     const struct hs_ledger_need *need = ctx;
-    bool read = false;
-    for (int r = 0; r < need->st->nrefs && !read; r++)
-        read = counted(need, &need->st->refs[r]) && hs_published_reads(&need->st->refs[r], names, values, n);
-    if (!read)
+    if (!read_by_a_claim(need, names, values, n))
         return false;
     char *key = point_key(values, n);
     int at = settled_at(need, key);
@@ -145,11 +152,7 @@ int hs_ledger_need_next(struct hs_ledger_need *need, const char *file, bool *mor
             ;
         if (settled_at(need, rows[a].key) >= 0)
             continue;
-        bool read = false;
-        for (int r = 0; r < need->st->nrefs && !read; r++)
-            read = counted(need, &need->st->refs[r]) &&
-                   hs_published_reads(&need->st->refs[r], names, csv.rows[rows[a].row] + first, nparams);
-        if (!read)
+        if (!read_by_a_claim(need, names, csv.rows[rows[a].row] + first, nparams))
             continue;
         if (point_known(need, &csv, names, first, nparams, rows + a, b - a)) {
             HS_GROW(need->settled, need->cap_settled, (size_t)need->nsettled + 1);

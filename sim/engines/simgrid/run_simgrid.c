@@ -22,9 +22,11 @@ int hs_platform_open(const struct hs_run_config *cfg, struct hs_platform *pf,
     if (hs_sg_check_platform(cfg->platform_file, cfg->host_map, &chk))
         return 2;
     hs_sg_init(cfg->verbose, cfg->paje_file, chk.file_sets, cfg->platform_file);
-    if (cfg->energy && chk.energy_hosts == 0)
-        return hs_fail("--energy: platform %s declares no power (no host has wattage_per_state; "
-                       "docs/platforms.md#energy)", cfg->platform_name), 2;
+    if (cfg->energy && chk.energy_hosts == 0) {
+        hs_fail("--energy: platform %s declares no power (no host has wattage_per_state; "
+                "docs/platforms.md#energy)", cfg->platform_name);
+        return 2;
+    }
     if (cfg->energy) /* the plugin reads the hosts' properties as they are created */
         hs_sg_energy_init();
     if (hs_sg_load(cfg->platform_file, cfg->paje_file != NULL))
