@@ -139,7 +139,7 @@ static void sg_exec(struct hs_engine *e, int worker, int task, double lead, doub
 {
     struct sg_engine *eng = (struct sg_engine *)e;
     struct runner *r = take_runner(eng);
-    const struct hs_dag *dag = eng->rt->dag;
+    const struct hs_dag *dag = hs_runtime_dag(eng->rt);
     r->is_exec = true;
     r->lead = lead;
     r->seconds = seconds;
@@ -253,7 +253,7 @@ void hs_sg_engine_run(struct hs_sched *rt, const struct hs_platform *pf, bool pa
         eng.worker_host[w] = sg_host_by_name(pf->workers[w].host);
     eng.done = sg_sem_init(0);
     if (paje)
-        eng.paje_names = declare_paje_states(rt->dag);
+        eng.paje_names = declare_paje_states(hs_runtime_dag(rt));
     sg_actor_t main = sg_actor_init("hetsim-main", eng.home);
     sg_actor_set_data(main, &eng);
     sg_actor_start_(main, main_actor, 0, NULL);
@@ -266,7 +266,7 @@ void hs_sg_engine_run(struct hs_sched *rt, const struct hs_platform *pf, bool pa
     sg_sem_destroy(eng.done);
     free(eng.node_host);
     free(eng.worker_host);
-    for (int k = 0; eng.paje_names && k < rt->dag->nkernels; k++)
+    for (int k = 0; eng.paje_names && k < hs_runtime_dag(rt)->nkernels; k++)
         free(eng.paje_names[k]);
     free(eng.paje_names);
 }

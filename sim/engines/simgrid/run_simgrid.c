@@ -164,11 +164,11 @@ int hs_run_simgrid(const struct hs_run_config *cfg, const struct hs_dag *dag,
         policy->fini(run->rt);
     /* SimGrid closed the trace when the simulation ended: leave only what the run used */
     if (cfg->paje_file) {
-        if (!run->rt->error && (hs_paje_trim(c.paje_file, &run->pf) || hs_outfile_commit(&paje)))
-            run->rt->error = hs_xstrdup(hs_last_error());
+        if (!hs_runtime_error(run->rt) && (hs_paje_trim(c.paje_file, &run->pf) || hs_outfile_commit(&paje)))
+            hs_runtime_fail(run->rt, hs_last_error());
         hs_outfile_abort(&paje); /* after a failure (nothing to do after the commit) */
     }
-    return !run->rt->error ? 0 : run->rt->refused ? 2 : 1;
+    return !hs_runtime_error(run->rt) ? 0 : hs_runtime_refused(run->rt) ? 2 : 1;
 }
 
 const struct hs_engine_kind hs_engine_simgrid = {
