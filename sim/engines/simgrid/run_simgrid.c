@@ -27,6 +27,11 @@ int hs_platform_open(const struct hs_run_config *cfg, struct hs_platform *pf,
                 "docs/platforms.md#energy)", cfg->platform_name);
         return 2;
     }
+    if (cfg->energy && cfg->paje_file) {
+        hs_fail("--energy with --paje: the energy is counted by playing the run's busy spans again once it has "
+                "ended, which the Paje trace would show; trace and count energy in two runs");
+        return 2;
+    }
     if (cfg->energy) /* the plugin reads the hosts' properties as they are created */
         hs_sg_energy_init();
     if (hs_sg_load(cfg->platform_file, cfg->paje_file != NULL))
