@@ -74,9 +74,15 @@ static int check_starpu(const struct hs_run_config *cfg, const struct hs_dag *da
                        "platform file StarPU wrote beside these perfmodels (bus/HOST.platform.v4.xml)",
                        pm->starpu_gpu_at, pm->starpu_gpus - 1, pm->starpu_gpus - 1, cfg->platform_name,
                        run->pf.ngpus);
-    bool any = false;
-    for (int k = 0; k < dag->nkernels; k++)
+    bool any = false, incpiv = false;
+    for (int k = 0; k < dag->nkernels; k++) {
         any |= hs_perf_has(pm, dag->kernels[k], "cpu") || hs_perf_has(pm, dag->kernels[k], "gpu");
+        incpiv |= strcmp(dag->kernels[k] + 1, "gessm") == 0; /* PLASMA's incremental-pivoting LU */
+    }
+    if (pm->starpu_nopiv && incpiv)
+        return hs_fail("%s: StarPU's LU example (starpu_?lu_lu_model_11 …) times GETRF without pivoting, and none "
+                       "of GESSM, TSTRF, SSSSM of the incremental-pivoting lu: run its LU as -w lunopiv:n=…,nb=…",
+                       cfg->perf_file);
     if (!any && pm->n)
         return hs_fail("%s: StarPU's perfmodels time %s … (precision from their sizes), none of the workload's "
                        "kernels (%s …): for StarPU's single-precision examples add precision=s to the workload",
