@@ -2,12 +2,14 @@
  * sweep's CSV rows: the mean (with its 95% interval), median or standard
  * deviation of a metric over the ok rows matching the figure's where pairs,
  * or a pairwise percentage (better/equal/worse, instance by instance,
- * against the rows named by its versus pairs), or a ratio of means; and
- * whether ours meets the published figure or bound. */
+ * against the rows named by its versus pairs), or a ratio of means, or the
+ * exponent of a power law fitted to the rows (GSL's least squares on
+ * logarithms); and whether ours meets the published figure or bound. */
 #include "analysis/published.h"
 #include "analysis/sweep.h"
 #include "base/util.h"
 
+#include <gsl/gsl_fit.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -132,6 +134,36 @@ static int column_ratio(const struct hs_csv *csv, const char *file, const struct
     return 0;
 }
 
+/* loglog_slope: the least-squares slope of log(metric) against log(over)
+ * over the where-rows, the exponent k of metric = c over^k (Beniamine's
+ * planner time against |V|). Rows where either is not positive are left
+ * out; fewer than two distinct x give NAN. */
+static int loglog_slope(const struct hs_csv *csv, const char *file, const struct hs_study_ref *r,
+                        const int *wcol, int mcol, int st, struct hs_stat *s)
+{
+    int ocol = hs_csv_need_col(csv, r->over, file);
+    if (ocol < 0)
+        return -1;
+    double *x = hs_xmalloc((size_t)(csv->nrows + 1) * sizeof *x), *y = hs_xmalloc((size_t)(csv->nrows + 1) * sizeof *y);
+    size_t n = 0;
+    bool spread = false;
+    for (long row = 0; row < csv->nrows; row++)
+        if (matches(csv, row, r, wcol, NULL, st, false) && hs_is_number(csv->rows[row][ocol], &x[n]) &&
+            hs_is_number(csv->rows[row][mcol], &y[n]) && x[n] > 0 && y[n] > 0) {
+            x[n] = log(x[n]), y[n] = log(y[n] / r->scale);
+            spread |= x[n] != x[0];
+            n++;
+        }
+    double c0, c1 = NAN, cov00, cov01, cov11, sumsq;
+    if (spread)
+        gsl_fit_linear(x, 1, y, 1, n, &c0, &c1, &cov00, &cov01, &cov11, &sumsq);
+    hs_stat_compute(NULL, 0, s);
+    s->mean = c1;
+    s->n = (long)n;
+    free(x), free(y);
+    return 0;
+}
+
 bool hs_published_met(const struct hs_study_ref *r, double ours)
 {
     double tol = isnan(r->tolerance) ? 0 : r->tolerance;
@@ -158,6 +190,8 @@ int hs_published_ours(const struct hs_csv *csv, const char *file, const struct h
         mean_ratio(csv, r, wcol, vcol, mcol, st, s);
     else if (!rc && r->stat && strcmp(r->stat, "column_ratio") == 0)
         rc = column_ratio(csv, file, r, wcol, mcol, st, s);
+    else if (!rc && r->stat && strcmp(r->stat, "loglog_slope") == 0)
+        rc = loglog_slope(csv, file, r, wcol, mcol, st, s);
     else if (!rc && r->nversus)
         rc = pairwise_pct(csv, file, r, wcol, vcol, mcol, st, s);
     else if (!rc) {

@@ -405,7 +405,7 @@ static int load_ref(const struct where *w, const cJSON *o, struct hs_study_ref *
                                        "versus", "bound",  "claim", "over",      "null",     "margin", "strict",
                                        "circular", NULL};
     static const char *const stats[] = {"mean", "median", "sd", "min", "max", "better_pct", "equal_pct",
-                                        "worse_pct", "gain_pct", "ratio", "column_ratio", NULL};
+                                        "worse_pct", "gain_pct", "ratio", "column_ratio", "loglog_slope", NULL};
     r->tolerance = NAN;
     r->scale = 1;
     r->value = NAN;
@@ -433,11 +433,12 @@ static int load_ref(const struct where *w, const cJSON *o, struct hs_study_ref *
     struct where ws = sub(w, "stat", 0);
     if (r->stat && !stats[k])
         return bad(&ws, "expected mean, median, sd, min, max, better_pct, equal_pct, worse_pct, gain_pct, "
-                        "ratio or column_ratio");
-    bool by_column = r->stat && strcmp(r->stat, "column_ratio") == 0;
+                        "ratio, column_ratio or loglog_slope");
+    bool by_column = r->stat && (strcmp(r->stat, "column_ratio") == 0 || strcmp(r->stat, "loglog_slope") == 0);
     if (by_column != (r->over != NULL))
-        return bad(w, by_column ? "a column_ratio statistic needs over (the column divided by)"
-                                : "over goes with a column_ratio statistic");
+        return bad(w, by_column ? "a column_ratio or loglog_slope statistic needs over (the column divided by, "
+                                  "or fitted against)"
+                                : "over goes with a column_ratio or loglog_slope statistic");
     bool pct = r->stat && (strstr(r->stat, "_pct") || strcmp(r->stat, "ratio") == 0);
     if (pct != (r->nversus > 0))
         return bad(w, pct ? "a *_pct or ratio statistic needs versus (the rows compared against)"

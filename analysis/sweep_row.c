@@ -20,6 +20,9 @@ static const struct {
 } metrics[] = {
     {"makespan", "results.makespan", false},
     {"predicted_makespan", "results.predicted_makespan", false},
+    /* the graph of clusters a clustering policy planned (cluster) */
+    {"clusters", "results.clusters", false},
+    {"cluster_edges", "results.cluster_edges", false},
     {"gflops", "results.gflops", true},
     {"slr", "results.slr", false},
     {"speedup", "results.speedup", true},

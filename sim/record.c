@@ -106,6 +106,10 @@ static cJSON *results_json(const struct hs_run *run)
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "makespan", rt->makespan);
     add_number_or_null(o, "predicted_makespan", rt->predicted_makespan);
+    if (rt->clusters >= 0) { /* only under a policy that plans clusters */
+        cJSON_AddNumberToObject(o, "clusters", rt->clusters);
+        cJSON_AddNumberToObject(o, "cluster_edges", rt->cluster_edges);
+    }
     cJSON_AddNumberToObject(o, "tasks", rt->ndone);
     int per_arch[HS_NARCH] = {0};
     for (int w = 0; w < run->pf.nworkers; w++)

@@ -344,6 +344,12 @@ static void test_rule(void)
     expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1.2, \"tolerance\": 0.05, \"circular\": 3}",
                  "circular: expected a string");
 #undef VS
+    /* a power law's exponent is fitted against a column: over names it */
+    expect_study("{\"where\": {\"policy\": \"heft\"}, \"metric\": \"policy_seconds\", \"stat\": "
+                 "\"loglog_slope\", \"value\": 2.5, \"tolerance\": 0.1}",
+                 "published[0]: a column_ratio or loglog_slope statistic needs over");
+    expect_study("{\"where\": {\"policy\": \"heft\"}, \"metric\": \"policy_seconds\", \"stat\": "
+                 "\"loglog_slope\", \"over\": \"tasks\", \"value\": 2.5, \"tolerance\": 0.1}", NULL);
 }
 
 /* Every claim a shipped study checks is a claim of the shipped ledger that

@@ -312,6 +312,40 @@ static void test_published_values(void)
     hs_csv_free(&csv);
 }
 
+/* loglog_slope: the exponent of a power law fitted to the rows. By hand:
+ * tasks 1, e, e^2 with seconds 1, e^2, e^3 are the points (0, 0), (1, 2),
+ * (2, 3) in logarithms: mean x 1, mean y 5/3; sum dx dy = 5/3 + 4/3 = 3,
+ * sum dx^2 = 2: slope 1.5. The row of another policy, the error row and the
+ * row with no time are left out; seconds = 3 tasks^2 on 1, 2, 4, 8 tasks
+ * give exactly 2. */
+static void test_loglog_slope(void)
+{
+    static const char text[] = "policy,status,tasks,policy_seconds\n"
+                               "a,ok,1,1\na,ok,2.718281828459045,7.38905609893065\n"
+                               "a,ok,7.38905609893065,20.085536923187668\na,error,100,\na,ok,50,\n"
+                               "b,ok,1,3\nb,ok,2,12\nb,ok,4,48\nb,ok,8,192\n";
+    struct hs_csv csv;
+    CU_ASSERT_EQUAL_FATAL(hs_csv_parse(text, sizeof text - 1, "hand.csv", &csv), 0);
+    struct hs_study_kv where[] = {{"policy", "a"}};
+    struct hs_study_ref r = {.where = where, .nwhere = 1, .metric = "policy_seconds", .scale = 1,
+                             .stat = "loglog_slope", .over = "tasks"};
+    struct hs_stat s;
+    CU_ASSERT_EQUAL(hs_published_ours(&csv, "hand.csv", &r, &s), 0);
+    CU_ASSERT_EQUAL(s.n, 3);
+    CU_ASSERT_DOUBLE_EQUAL(s.mean, 1.5, 1e-12);
+    where[0].value = "b";
+    CU_ASSERT_EQUAL(hs_published_ours(&csv, "hand.csv", &r, &s), 0);
+    CU_ASSERT_EQUAL(s.n, 4);
+    CU_ASSERT_DOUBLE_EQUAL(s.mean, 2, 1e-12);
+    where[0].value = "none"; /* no rows: no slope */
+    CU_ASSERT_EQUAL(hs_published_ours(&csv, "hand.csv", &r, &s), 0);
+    CU_ASSERT(isnan(s.mean));
+    r.over = "vertices"; /* a column the CSV lacks */
+    CU_ASSERT_EQUAL(hs_published_ours(&csv, "hand.csv", &r, &s), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "vertices"));
+    hs_csv_free(&csv);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -324,6 +358,7 @@ int main(void)
         {"FNV-1a test vectors; keys, instances and seeds", test_fnv},
         {"grid order, value lists and ranges", test_grid_and_values},
         {"published figures: mean, median, sd, pairwise percentages, ratio, bounds", test_published_values},
+        {"published figures: a power law's exponent (loglog_slope) by hand", test_loglog_slope},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("stats", tests);
