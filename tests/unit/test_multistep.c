@@ -49,6 +49,22 @@ static void test_atomic(void)
     CU_ASSERT_DOUBLE_EQUAL(cpu, 0.008, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(gpu, 1.608, 1e-12);
     hs_dag_free(dag);
+    dag = build("multistep:n=512,gauss=matmul"); /* two matMul, two vectMul: 2 (1824 + 2), 2 (1011 + 402) */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
+    times_of(dag, "recGauss", &cpu, &gpu);
+    CU_ASSERT_DOUBLE_EQUAL(cpu, 3.652, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(gpu, 2.826, 1e-12);
+    hs_dag_free(dag);
+    dag = build("multistep:n=256,split=1,gauss=matmul"); /* Gaussian, transpose, Gaussian, transpose */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
+    const double want_cpu[] = {0.174, 0.001, 0.174, 0.001}, want_gpu[] = {0.564, 0.403, 0.564, 0.403};
+    const char *steps[] = {"recGauss1", "recGauss2", "recGauss3", "recGauss4"};
+    for (int i = 0; i < 4; i++) {
+        times_of(dag, steps[i], &cpu, &gpu);
+        CU_ASSERT_DOUBLE_EQUAL(cpu, want_cpu[i], 1e-12);
+        CU_ASSERT_DOUBLE_EQUAL(gpu, want_gpu[i], 1e-12);
+    }
+    hs_dag_free(dag);
 }
 
 static void test_split(void)
@@ -107,7 +123,7 @@ static void test_run_by_hand(void)
 int main(void)
 {
     static const CU_TestInfo tests[] = {
-        {"atomic: 7 tasks in §4.3's order, Tables 4.1-4.2's times", test_atomic},
+        {"atomic: 7 tasks in §4.3's order, Tables 4.1-4.2's times; gauss=matmul", test_atomic},
         {"split: 13 tasks, 6 dependencies", test_split},
         {"bad n or split: one line naming it", test_bad},
         {"dmda on c2d-fx580, 256 atomic, by hand; utilisation per architecture", test_run_by_hand},
