@@ -105,6 +105,15 @@ struct hs_study_ref {
     /* NULL, or the model parameter this value was taken from (the same
      * sentence of the paper): printed, never counted as evidence */
     char *circular;
+    /* gain_pct over groups: the gain within each group of the where-rows
+     * that share the values of these columns (e.g. a figure's points: v,
+     * alpha, ccr), and ours is "of" them: their "mean", "min" or "max", or
+     * "argmax", the value of the one by column at the largest gain (the
+     * thesis' "best case", "on average across the data sets", "highest at
+     * high CCR"); none: one gain over every where-row */
+    char **by;
+    int nby;
+    char *of;
 };
 
 /* The statistic's value when there is no effect: what r->null_value

@@ -346,6 +346,53 @@ static void test_loglog_slope(void)
     hs_csv_free(&csv);
 }
 
+/* A gain over groups (by, of): by hand, heftnc's makespan against heft's in
+ * four groups of (v, ccr): (10, 1) 90 against 100: +10%; (10, 5) 220 against
+ * 200: -10%; (50, 1) 70 against 100: +30%; (50, 5) 30 against 40: +25% (the
+ * error row left out). By v and ccr: mean 13.75, min -10, max 30. By ccr:
+ * ccr 1, 80 against 100: +20%; ccr 5, 125 against 120: -4.17%: argmax 1.
+ * Pooled (no by): 102.5 against 110. */
+static void test_published_groups(void)
+{
+    static const char text[] = "instance,policy,v,ccr,status,makespan\n"
+                               "a,heft,10,1,ok,100\na,heftnc,10,1,ok,90\n"
+                               "b,heft,10,5,ok,200\nb,heftnc,10,5,ok,220\n"
+                               "c,heft,50,1,ok,100\nc,heftnc,50,1,ok,70\n"
+                               "d,heft,50,5,ok,40\nd,heftnc,50,5,ok,30\ne,heftnc,50,5,error,\n";
+    struct hs_csv csv;
+    CU_ASSERT_EQUAL_FATAL(hs_csv_parse(text, sizeof text - 1, "groups.csv", &csv), 0);
+    struct hs_study_kv where[] = {{"policy", "heftnc"}, {"ccr", "5"}}, versus[] = {{"policy", "heft"}};
+    char *vccr[] = {"v", "ccr"}, *ccr[] = {"ccr"}, *v[] = {"v"}, *nocol[] = {"alpha"};
+    struct hs_study_ref r = {.where = where, .nwhere = 1, .versus = versus, .nversus = 1, .metric = "makespan",
+                             .scale = 1, .stat = "gain_pct"};
+    struct hs_stat s;
+    CU_ASSERT_EQUAL(hs_published_ours(&csv, "groups.csv", &r, &s), 0);
+    CU_ASSERT_DOUBLE_EQUAL(s.mean, 100 * (110 - 102.5) / 110, 1e-9);
+    r.by = vccr, r.nby = 2;
+    const char *of[] = {"mean", "min", "max"};
+    const double want[] = {13.75, -10, 30};
+    for (int i = 0; i < 3; i++) {
+        r.of = (char *)of[i];
+        CU_ASSERT_EQUAL(hs_published_ours(&csv, "groups.csv", &r, &s), 0);
+        CU_ASSERT_EQUAL(s.n, 4);
+        CU_ASSERT_DOUBLE_EQUAL(s.mean, want[i], 1e-9);
+    }
+    r.by = ccr, r.nby = 1, r.of = "argmax";
+    CU_ASSERT_EQUAL(hs_published_ours(&csv, "groups.csv", &r, &s), 0);
+    CU_ASSERT_EQUAL(s.n, 2);
+    CU_ASSERT_DOUBLE_EQUAL(s.mean, 1, 0);
+    r.of = "min";
+    CU_ASSERT_EQUAL(hs_published_ours(&csv, "groups.csv", &r, &s), 0);
+    CU_ASSERT_DOUBLE_EQUAL(s.mean, -100 * (125 - 120) / 120.0, 1e-9);
+    r.nwhere = 2, r.by = v, r.of = "argmax"; /* ccr 5 only: v 10 -10%, v 50 +25% */
+    CU_ASSERT_EQUAL(hs_published_ours(&csv, "groups.csv", &r, &s), 0);
+    CU_ASSERT_DOUBLE_EQUAL(s.mean, 50, 0);
+    r.by = nocol;
+    CU_ASSERT_EQUAL(hs_published_ours(&csv, "groups.csv", &r, &s), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "alpha"));
+    hs_csv_free(&csv);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -359,6 +406,7 @@ int main(void)
         {"grid order, value lists and ranges", test_grid_and_values},
         {"published figures: mean, median, sd, pairwise percentages, ratio, bounds", test_published_values},
         {"published figures: a power law's exponent (loglog_slope) by hand", test_loglog_slope},
+        {"published figures: a gain over groups (mean, min, max, argmax)", test_published_groups},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("stats", tests);
