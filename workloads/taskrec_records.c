@@ -49,20 +49,27 @@ static int parse_error(const struct hs_taskrec *r, rec_parser_t p, const char *t
 }
 
 /* One record: the fields hetsim reads (StarPU writes many more: ignored),
- * each at most once. */
+ * each at most once; one pass over its fields. */
 static int record_fields(const struct hs_taskrec *r, rec_record_t rec, struct hs_taskrec_task *t)
 {
     *t = (struct hs_taskrec_task){.line = (int)rec_record_location(rec)};
-    for (int k = 0; k < NFIELDS; k++) {
-        size_t n = rec_record_get_num_fields_by_name(rec, field_names[k]);
-        if (n > 1) /* which one would be the task's? */
-            return hs_taskrec_bad(r, (int)rec_field_location(rec_record_get_field_by_name(rec, field_names[k], 1)),
-                                  "field %s given twice in one record (each task is one record, separated by "
-                                  "a blank line)", field_names[k]);
-        if (n)
-            t->f[k] = rec_field_value(rec_record_get_field_by_name(rec, field_names[k], 0));
+    rec_mset_iterator_t it = rec_mset_iterator(rec_record_mset(rec));
+    const void *f;
+    int rc = 0;
+    while (!rc && rec_mset_iterator_next(&it, MSET_FIELD, &f, NULL)) {
+        const char *name = rec_field_name((rec_field_t)f);
+        int k = 0;
+        while (k < NFIELDS && strcmp(name, field_names[k]) != 0)
+            k++;
+        if (k == NFIELDS)
+            continue;
+        if (t->f[k]) /* which one would be the task's? */
+            rc = hs_taskrec_bad(r, (int)rec_field_location((rec_field_t)f), "field %s given twice in one record "
+                                "(each task is one record, separated by a blank line)", name);
+        t->f[k] = rec_field_value((rec_field_t)f);
     }
-    return 0;
+    rec_mset_iterator_free(&it);
+    return rc;
 }
 
 static int read_records(struct hs_taskrec *r, const char *text, size_t len)
