@@ -40,11 +40,12 @@ struct hs_taskrec_job {
 /* "PATH:LINE: message" as hs_fail; returns -1. */
 int hs_taskrec_bad(const struct hs_taskrec *r, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Read the len bytes of text into r through librec: tasks only, each with
+/* Read the len bytes of text (its CR LF line ends made LF in place) into r
+ * through librec: tasks only, each with
  * its architecture and duration, ordered by submission and then so that
  * every task comes after those it depends on. 0, or -1 with hs_fail; either
  * way, hs_taskrec_free releases what r holds. */
-int hs_taskrec_load(struct hs_taskrec *r, const char *text, size_t len);
+int hs_taskrec_load(struct hs_taskrec *r, char *text, size_t len);
 void hs_taskrec_free(struct hs_taskrec *r);
 
 /* JobId -> index in r->t, sorted (caller frees); NULL with hs_fail if a

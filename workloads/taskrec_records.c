@@ -72,11 +72,25 @@ static int record_fields(const struct hs_taskrec *r, rec_record_t rec, struct hs
     return rc;
 }
 
-static int read_records(struct hs_taskrec *r, const char *text, size_t len)
+/* CR LF line ends made LF in place (a file saved on Windows, which the
+ * hand-written reader accepted): librec reads a lone CR as part of a value,
+ * and a blank line of one CR as no end of record. Returns the new length. */
+static size_t unix_line_ends(char *text, size_t len)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < len; i++)
+        if (!(text[i] == '\r' && i + 1 < len && text[i + 1] == '\n'))
+            text[w++] = text[i];
+    text[w] = '\0';
+    return w;
+}
+
+static int read_records(struct hs_taskrec *r, char *text, size_t len)
 {
     char err[1024];
     if (hs_input_no_nul(r->path, text, len, err, sizeof err))
         return hs_fail("%s", err);
+    len = unix_line_ends(text, len);
     rec_parser_t p = rec_parser_new_mem(text, len, r->path);
     if (!p)
         return hs_fail("%s: out of memory", r->path);
@@ -287,7 +301,7 @@ static int timing(struct hs_taskrec *r, struct hs_taskrec_task *t)
     return 0;
 }
 
-int hs_taskrec_load(struct hs_taskrec *r, const char *text, size_t len)
+int hs_taskrec_load(struct hs_taskrec *r, char *text, size_t len)
 {
     int rc = read_records(r, text, len);
     for (int i = 0; i < r->n && !rc; i++) {

@@ -62,20 +62,27 @@ static void test_bad_stg(void)
 }
 
 /* Records of another type (after a %rec descriptor) and comments are
- * read as recutils reads them: every record with a JobId is a task. */
+ * read as recutils reads them: every record with a JobId is a task; CR LF
+ * line ends as LF. */
 static void test_taskrec_descriptors(void)
 {
     char *path = hs_test_tmp_text(".rec", "%rec: Task\n\n# a comment\nJobId: 1\nWorkerId: 0\nStartTime: 0\n"
                                           "EndTime: 2\n\n%rec: Other\n\nJobId: 2\nDependsOn: 1\n"
                                           "# inside\nWorkerId: 0\nStartTime: 2\nEndTime: 5\n");
-    char args[1024], *out = NULL;
-    snprintf(args, sizeof args, "dag taskrec:file=%s --stats", path);
-    CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
-    CU_ASSERT(out && strstr(out, "tasks: 2\n"));
-    CU_ASSERT(out && strstr(out, "edges: 1\n"));
-    free(out);
-    unlink(path);
+    char *crlf = hs_test_tmp_text(".rec", "JobId: 1\r\nWorkerId: 0\r\nStartTime: 0\r\nEndTime: 2\r\n\r\n"
+                                          "JobId: 2\r\nDependsOn: 1\r\nWorkerId: 0\r\nStartTime: 2\r\nEndTime: 5\r\n");
+    const char *files[] = {path, crlf}; /* the same tasks with CR LF line ends (Windows) */
+    for (int i = 0; i < 2; i++) {
+        char args[1024], *out = NULL;
+        snprintf(args, sizeof args, "dag taskrec:file=%s --stats", files[i]);
+        CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
+        CU_ASSERT(out && strstr(out, "tasks: 2\n"));
+        CU_ASSERT(out && strstr(out, "edges: 1\n"));
+        free(out);
+        unlink(files[i]);
+    }
     free(path);
+    free(crlf);
 }
 
 static void test_bad_daggen_text(void)
