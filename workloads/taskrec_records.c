@@ -66,7 +66,10 @@ static int record_fields(const struct hs_taskrec *r, rec_record_t rec, struct hs
         if (t->f[k]) /* which one would be the task's? */
             rc = hs_taskrec_bad(r, (int)rec_field_location((rec_field_t)f), "field %s given twice in one record "
                                 "(each task is one record, separated by a blank line)", name);
-        t->f[k] = rec_field_value((rec_field_t)f);
+        /* rec takes one blank after the colon; a number or a JobId list may
+         * have more (a hand-edited file), a kernel's name keeps them */
+        const char *v = rec_field_value((rec_field_t)f);
+        t->f[k] = k == F_NAME || k == F_MODEL ? v : v + strspn(v, " \t");
     }
     rec_mset_iterator_free(&it);
     return rc;

@@ -63,7 +63,7 @@ static void test_bad_stg(void)
 
 /* Records of another type (after a %rec descriptor) and comments are
  * read as recutils reads them: every record with a JobId is a task; CR LF
- * line ends as LF. */
+ * line ends as LF, more than one blank after a colon as one. */
 static void test_taskrec_descriptors(void)
 {
     char *path = hs_test_tmp_text(".rec", "%rec: Task\n\n# a comment\nJobId: 1\nWorkerId: 0\nStartTime: 0\n"
@@ -71,8 +71,11 @@ static void test_taskrec_descriptors(void)
                                           "# inside\nWorkerId: 0\nStartTime: 2\nEndTime: 5\n");
     char *crlf = hs_test_tmp_text(".rec", "JobId: 1\r\nWorkerId: 0\r\nStartTime: 0\r\nEndTime: 2\r\n\r\n"
                                           "JobId: 2\r\nDependsOn: 1\r\nWorkerId: 0\r\nStartTime: 2\r\nEndTime: 5\r\n");
-    const char *files[] = {path, crlf}; /* the same tasks with CR LF line ends (Windows) */
-    for (int i = 0; i < 2; i++) {
+    /* and with more blanks after the colons than rec's one (a hand-edited file) */
+    char *blanks = hs_test_tmp_text(".rec", "JobId:   1\nWorkerId:  0\nStartTime:\t 0\nEndTime: 2\n\n"
+                                            "JobId: 2\nDependsOn:   1\nWorkerId:\t0\nStartTime: 2\nEndTime:  5\n");
+    const char *files[] = {path, crlf, blanks}; /* the same tasks with CR LF line ends (Windows) */
+    for (int i = 0; i < 3; i++) {
         char args[1024], *out = NULL;
         snprintf(args, sizeof args, "dag taskrec:file=%s --stats", files[i]);
         CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
@@ -83,6 +86,7 @@ static void test_taskrec_descriptors(void)
     }
     free(path);
     free(crlf);
+    free(blanks);
 }
 
 static void test_bad_daggen_text(void)
