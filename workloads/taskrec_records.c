@@ -75,14 +75,14 @@ static int record_fields(const struct hs_taskrec *r, rec_record_t rec, struct hs
     return rc;
 }
 
-/* CR LF line ends made LF in place (a file saved on Windows, which the
+/* CR LF line ends (and a CR that ends the file) made LF in place (a file saved on Windows, which the
  * hand-written reader accepted): librec reads a lone CR as part of a value,
  * and a blank line of one CR as no end of record. Returns the new length. */
 static size_t unix_line_ends(char *text, size_t len)
 {
     size_t w = 0;
     for (size_t i = 0; i < len; i++)
-        if (!(text[i] == '\r' && i + 1 < len && text[i + 1] == '\n'))
+        if (!(text[i] == '\r' && (i + 1 == len || text[i + 1] == '\n')))
             text[w++] = text[i];
     text[w] = '\0';
     return w;
@@ -108,6 +108,13 @@ static int read_records(struct hs_taskrec *r, char *text, size_t len)
     if (rc)
         return rc;
     for (size_t s = 0; s < rec_db_size(r->db) && !rc; s++) {
+        /* a %rec line makes its record a descriptor, which rec readers do not
+         * count as a record: a task's would vanish */
+        rec_record_t desc = rec_rset_descriptor(rec_db_get_rset(r->db, s));
+        if (desc && rec_record_field_p(desc, "JobId"))
+            return hs_taskrec_bad(r, (int)rec_record_location(desc), "a record with both %%rec (a record "
+                                  "descriptor, which rec readers do not count as a record) and JobId: give %%rec "
+                                  "a record of its own, separated by a blank line");
         rec_mset_iterator_t it = rec_mset_iterator(rec_rset_mset(rec_db_get_rset(r->db, s)));
         const void *rec;
         while (!rc && rec_mset_iterator_next(&it, MSET_RECORD, &rec, NULL)) {

@@ -128,6 +128,8 @@ static void test_bad_taskrec(void)
     /* librec's parse errors, at the line it stopped */
     bad_file("taskrec", REC("") "+ more\nJobId: 2\n\n", ":6: '+ more' is not a 'Field: value' line of rec");
     bad_file("taskrec", REC("Bad-Name: x\n"), ":5: 'Bad-Name: x' is not a 'Field: value' line of rec");
+    bad_file("taskrec", REC("") "JobId: 2\n%rec: Task\nWorkerId: 0\n\n",
+             ":6: a record with both %rec (a record descriptor, which rec readers do not count as a record) and JobId");
     hs_test_bad_cli("dag taskrec:file=x.rec,gpu_workers=a", "gpu_workers 'a' is not a list of worker numbers");
 }
 
