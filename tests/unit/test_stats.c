@@ -80,6 +80,9 @@ static void test_groups_and_pairs(void)
     CU_ASSERT_EQUAL_FATAL(hs_csv_parse(hand_csv, strlen(hand_csv), "hand.csv", &csv), 0);
     char *by[] = {"policy"};
     struct hs_groups gs;
+    char *twice[] = {"policy", "status", "policy"}; /* a column twice: refused */
+    CU_ASSERT_EQUAL(hs_groups_make(&csv, "hand.csv", twice, 3, &gs), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "column 'policy' is named twice"));
     CU_ASSERT_EQUAL_FATAL(hs_groups_make(&csv, "hand.csv", by, 1, &gs), 0);
     CU_ASSERT_EQUAL_FATAL(gs.n, 2);
     CU_ASSERT_STRING_EQUAL(gs.g[0].values[0], "A");
@@ -230,6 +233,10 @@ static void test_grid_and_values(void)
     CU_ASSERT_EQUAL(rep, 1);
     CU_ASSERT_EQUAL(hs_sweep_split_values("1,,2", &v), -1);
     CU_ASSERT_EQUAL(hs_sweep_split_values("5..2", &v), -1);
+    /* a value's own parameters split off at its commas: refused, not run as values */
+    CU_ASSERT_EQUAL(hs_sweep_split_values("cholesky:n=2048,nb=512", &v), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "'nb=512' reads as a parameter of 'cholesky:n=2048'"));
+    CU_ASSERT_EQUAL(hs_sweep_split_values("flat:4,bw=1G", &v), -1);
     axes[0].name = NULL; /* not allocated */
     for (int a = 0; a < 2; a++) {
         for (int i = 0; i < axes[a].n; i++)
