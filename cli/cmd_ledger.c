@@ -156,10 +156,9 @@ static int tally(const struct hs_study *st, struct hs_ledger *l, const char *dir
 }
 
 /* The study's runs that its counted values read, round by round until
- * their statistics are known (cli/ledger_need.h), study by study (an
- * analysis, or under mpirun, where each round is a sweep over the ranks):
- * the last round's exit code, HS_EXIT_USAGE for bad input; *some_failed
- * when a round's runs failed. */
+ * their statistics are known (cli/ledger_need.h), in a sweep of their own
+ * (an analysis is computed whole): the last round's exit code,
+ * HS_EXIT_USAGE for bad input; *some_failed when a round's runs failed. */
 static int run_needed(const struct hs_study *st, const struct hs_ledger *l, const char *dir,
                       const struct hs_ledger_opts *o, const struct hs_sweep_opts *so, bool *some_failed)
 {
@@ -236,13 +235,11 @@ static int merge_parts(const struct hs_study *st, const char *dir, const struct 
     return rc;
 }
 
-/* Run (or with --merge, join) the chosen studies: the analyses and, under
- * mpirun, every study, one after the other; the others' runs in one pool.
- * 0, or -1 with hs_fail. */
+/* Run (or with --merge, join) the chosen studies: the analyses one after
+ * the other, the others' runs in one pool. 0, or -1 with hs_fail. */
 static int run_studies(const struct hs_study *sts, char *const *dirs, int n, const struct hs_ledger_opts *o,
                        const struct hs_ledger *l, struct hs_sweep_opts *so, bool *some_failed)
 {
-    bool mpi = hs_sweep_distributed && hs_sweep_mpi_launched();
     struct hs_ledger_study *pooled = hs_xcalloc((size_t)n + 1, sizeof *pooled);
     int np = 0, rc = 0;
     for (int i = 0; i < n && !rc; i++) {
@@ -250,7 +247,7 @@ static int run_studies(const struct hs_study *sts, char *const *dirs, int n, con
             continue;
         if (o->nmerge && !sts[i].analysis) {
             rc = merge_parts(&sts[i], dirs[i], o);
-        } else if (sts[i].analysis || mpi) {
+        } else if (sts[i].analysis) {
             if (!so->quiet)
                 fprintf(stderr, "ledger: %s\n", sts[i].name);
             int sweep = run_needed(&sts[i], l, dirs[i], o, so, some_failed);
@@ -283,6 +280,12 @@ static int run_studies(const struct hs_study *sts, char *const *dirs, int n, con
 
 int hs_ledger_run(const struct hs_ledger_opts *o, struct hs_sweep_opts *so)
 {
+    if (hs_sweep_mpi_launched()) { /* an MPI sweep initialises MPI once a process: one sweep */
+        if (hs_sweep_launcher_rank() == 0)
+            fprintf(stderr, "hetsim: reproduce --ledger: not under mpirun (MPI runs one sweep a process); run "
+                            "--shard I/N in each rank or task, then --merge their folders\n");
+        return HS_EXIT_USAGE;
+    }
     char *claims = o->claims ? hs_xstrdup(o->claims) : hs_study_find_file("ledger/claims.json");
     struct hs_ledger l;
     if (!claims) {
