@@ -68,6 +68,7 @@ struct hs_sweep_job {
     int rep;
     struct hs_sweep_id id;
     char **params;       /* values of the parameter columns (owned) */
+    void *owner;         /* who queued it, where one pool runs several sweeps (the ledger) */
 };
 
 void hs_sweep_job_free(struct hs_sweep_job *job, int nparams);
@@ -134,6 +135,10 @@ int hs_sweep_check(const struct hs_sweep_ops *ops);
 char *hs_sweep_row(const struct hs_sweep_ops *ops, const struct hs_sweep_job *job,
                    enum hs_run_status status, const char *error, const cJSON *record,
                    double run_seconds);
+/* The row's first columns, up to its parameters (identity, sweep, parameter
+ * columns; no line break): what follows, from status on, is the run's own and
+ * the same in any sweep that holds a run of that key. Caller frees. */
+char *hs_sweep_row_head(const struct hs_sweep_ops *ops, const struct hs_sweep_job *job);
 /* Wall-clock columns: not reproducible, ignored when comparing sweeps. */
 bool hs_sweep_is_wallclock_column(const char *name);
 

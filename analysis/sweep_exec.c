@@ -293,6 +293,8 @@ int hs_sweep_close(struct hs_sweep_out *out, bool quiet)
             fprintf(stderr, " (%.1f runs/s)", (double)ran / el);
         fprintf(stderr, ": %ld ok, %ld error, %ld crash, %ld timeout; %ld already in %s", out->counts[0],
                 out->counts[1], out->counts[2], out->counts[3], out->skipped, out->path);
+        if (out->copied)
+            fprintf(stderr, "; %ld of them copied from another study's run", out->copied);
         if (out->unread)
             fprintf(stderr, "; %ld not needed (no claim reads them, or their statistics are known)", out->unread);
         fprintf(stderr, "\n");

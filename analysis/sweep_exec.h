@@ -18,6 +18,7 @@ struct hs_sweep_out {
     long skipped;        /* already in the file */
     long skipped_failed; /* of which rows not ok, not run again (--retry-failed runs them) */
     long unread;         /* not kept by opts->keep: not run */
+    long copied;         /* of the rows written, copied from another sweep's run of their key */
     int write_errno;     /* first error writing the CSV */
     double t0;
 };

@@ -43,7 +43,7 @@ static int write_all(int fd, const char *text, size_t len)
     return 0;
 }
 
-static _Noreturn void child(const struct hs_pool *p, const struct hs_sweep_job *job, int row_fd,
+static _Noreturn void child(const struct hs_sweep_ops *ops, const struct hs_sweep_job *job, int row_fd,
                             int out_fd, pid_t parent)
 {
 #ifdef __linux__
@@ -57,10 +57,10 @@ static _Noreturn void child(const struct hs_pool *p, const struct hs_sweep_job *
     close(out_fd);
     double t0 = hs_now();
     cJSON *rec = NULL;
-    int rc = p->ops->run(p->ops->ctx, job, &rec);
+    int rc = ops->run(ops->ctx, job, &rec);
     double t = hs_now() - t0;
     enum hs_run_status st = rc ? HS_RUN_ERROR : HS_RUN_OK;
-    char *row = hs_sweep_row(p->ops, job, st, rc ? hs_last_error() : NULL, rc ? NULL : rec, t);
+    char *row = hs_sweep_row(ops, job, st, rc ? hs_last_error() : NULL, rc ? NULL : rec, t);
     char status = (char)('0' + st);
     fflush(NULL);
     int wrc = write_all(row_fd, &status, 1) || write_all(row_fd, row, strlen(row));
@@ -71,6 +71,12 @@ static _Noreturn void child(const struct hs_pool *p, const struct hs_sweep_job *
 }
 
 int hs_pool_start(struct hs_pool *p, struct hs_sweep_job *job)
+{
+    return hs_pool_start_of(p, job, p->ops, p->timeout);
+}
+
+int hs_pool_start_of(struct hs_pool *p, struct hs_sweep_job *job, const struct hs_sweep_ops *ops,
+                     double timeout)
 {
     struct hs_pool_slot *s = NULL;
     for (int i = 0; i < p->nslots && !s; i++)
@@ -87,7 +93,7 @@ int hs_pool_start(struct hs_pool *p, struct hs_sweep_job *job)
     pid_t parent = getpid(), pid = fork();
     if (pid == 0) {
         close(rowp[0]), close(outp[0]);
-        child(p, job, rowp[1], outp[1], parent);
+        child(ops, job, rowp[1], outp[1], parent);
     }
     close(rowp[1]), close(outp[1]);
     if (pid < 0) {
@@ -98,9 +104,11 @@ int hs_pool_start(struct hs_pool *p, struct hs_sweep_job *job)
     s->fd[0] = rowp[0];
     s->fd[1] = outp[0];
     s->job = *job;
+    s->ops = ops;
     memset(job, 0, sizeof *job);
     s->start = hs_now();
-    s->deadline = p->timeout > 0 ? s->start + p->timeout : 0;
+    s->timeout = timeout;
+    s->deadline = timeout > 0 ? s->start + timeout : 0;
     s->timed_out = false;
     p->busy++;
     return 0;
@@ -140,13 +148,13 @@ static void last_line(struct hs_buf *out, char *buf, size_t size)
     snprintf(buf, size, "%.*s", (int)(end - begin > 300 ? 300 : end - begin), s + begin);
 }
 
-static void crash_message(struct hs_pool_slot *s, int status, double timeout, char *msg, size_t size)
+static void crash_message(struct hs_pool_slot *s, int status, char *msg, size_t size)
 {
     char line[320];
     last_line(&s->out, line, sizeof line);
     int n;
     if (s->timed_out)
-        n = snprintf(msg, size, "timed out after %g s", timeout);
+        n = snprintf(msg, size, "timed out after %g s", s->timeout);
     else if (WIFSIGNALED(status))
         n = snprintf(msg, size, "killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
     else
@@ -182,13 +190,13 @@ static void finish(struct hs_pool *p, struct hs_pool_slot *s, hs_pool_done_fn do
         while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
             ;
         char msg[512];
-        crash_message(s, status, p->timeout, msg, sizeof msg);
+        crash_message(s, status, msg, sizeof msg);
         enum hs_run_status st = s->timed_out ? HS_RUN_TIMEOUT : HS_RUN_CRASH;
-        char *r = hs_sweep_row(p->ops, &s->job, st, msg, NULL, hs_now() - s->start);
+        char *r = hs_sweep_row(s->ops, &s->job, st, msg, NULL, hs_now() - s->start);
         done(ctx, &s->job, st, r);
         free(r);
     }
-    hs_sweep_job_free(&s->job, p->ops->nparams);
+    hs_sweep_job_free(&s->job, s->ops->nparams);
     hs_buf_free(&s->row);
     hs_buf_free(&s->out);
     s->pid = 0;
@@ -255,7 +263,7 @@ void hs_pool_kill(struct hs_pool *p)
         for (int k = 0; k < 2; k++)
             if (s->fd[k] >= 0)
                 close(s->fd[k]);
-        hs_sweep_job_free(&s->job, p->ops->nparams);
+        hs_sweep_job_free(&s->job, s->ops->nparams);
         hs_buf_free(&s->row);
         hs_buf_free(&s->out);
         s->pid = 0;

@@ -149,15 +149,27 @@ static double metric_value(const cJSON *rec, size_t i)
     return at(rec, "results.bytes.h2d") + at(rec, "results.bytes.d2h") + at(rec, "results.bytes.p2p");
 }
 
+static void row_head(struct hs_buf *b, const struct hs_sweep_ops *ops, const struct hs_sweep_job *job)
+{
+    hs_buf_printf(b, "%016" PRIx64 ",%016" PRIx64 ",%d,%lu,%016" PRIx64, job->id.key,
+                  job->id.instance, job->rep, job->id.seed, ops->sweep);
+    for (int i = 0; i < ops->nparams; i++)
+        hs_csv_field(b, job->params[i], false);
+}
+
+char *hs_sweep_row_head(const struct hs_sweep_ops *ops, const struct hs_sweep_job *job)
+{
+    struct hs_buf b = {0};
+    row_head(&b, ops, job);
+    return hs_buf_take(&b);
+}
+
 char *hs_sweep_row(const struct hs_sweep_ops *ops, const struct hs_sweep_job *job,
                    enum hs_run_status status, const char *error, const cJSON *record,
                    double run_seconds)
 {
     struct hs_buf b = {0};
-    hs_buf_printf(&b, "%016" PRIx64 ",%016" PRIx64 ",%d,%lu,%016" PRIx64, job->id.key,
-                  job->id.instance, job->rep, job->id.seed, ops->sweep);
-    for (int i = 0; i < ops->nparams; i++)
-        hs_csv_field(&b, job->params[i], false);
+    row_head(&b, ops, job);
     hs_csv_field(&b, hs_run_status_name(status), false);
     hs_csv_field(&b, error ? error : "", false);
     for (size_t i = 0; i < NMETRICS; i++)

@@ -68,6 +68,16 @@ int hs_split_list(char *text, char ***out);
 int hs_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
               const struct option *longopts);
 
+/* --shard I/N (0 <= I < N) into *shard and *nshards, or exit 2 with one
+ * line (cmd_sweep.c; also `reproduce --ledger`). */
+void hs_opt_shard(const char *text, int *shard, int *nshards);
+
+/* Join sweep results with the same columns into path, the first row of each
+ * key (cmd_merge.c; also `reproduce --ledger --merge`); rows of different
+ * sweeps are refused unless mixed. *rows, *dups: rows written, dropped.
+ * 0, -1 with hs_fail for bad input, 1 when path could not be written. */
+int hs_merge_files(char **files, int n, bool mixed, const char *path, long *rows, long *dups);
+
 /* Print the summary tables of sweep results and write them as CSV on
  * request (cmd_summarize.c, also used by `reproduce`); returns the exit code. */
 struct hs_csv;

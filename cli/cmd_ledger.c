@@ -1,12 +1,15 @@
 /* cli/cmd_ledger.c — the ledger of published claims: every study that
- * checks a claim is run (full size) and its published values are counted
- * towards their claims' verdicts. */
+ * checks a claim is run (full size; their runs in one pool, cli/ledger_pool.c,
+ * or, with --merge, joined from the folders of the ledger's shards) and its
+ * published values are counted towards their claims' verdicts. */
 #include "analysis/csv.h"
 #include "analysis/ledger.h"
 #include "analysis/published.h"
 #include "base/util.h"
 #include "cli/cli.h"
+#include "analysis/sweep_exec.h"
 #include "cli/ledger_need.h"
+#include "cli/ledger_pool.h"
 #include "cli/ledger_run.h"
 #include "cli/scenario.h"
 #include "cli/study_run.h"
@@ -14,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- platform substitution ------------------------------------------------ */
 
@@ -152,13 +156,15 @@ static int tally(const struct hs_study *st, struct hs_ledger *l, const char *dir
 }
 
 /* The study's runs that its counted values read, round by round until
- * their statistics are known (cli/ledger_need.h): the last round's exit
- * code, HS_EXIT_USAGE for bad input; *some_failed when a round's runs failed. */
+ * their statistics are known (cli/ledger_need.h), in a sweep of their own
+ * (an analysis is computed whole): the last round's exit code,
+ * HS_EXIT_USAGE for bad input; *some_failed when a round's runs failed. */
 static int run_needed(const struct hs_study *st, const struct hs_ledger *l, const char *dir,
                       const struct hs_ledger_opts *o, const struct hs_sweep_opts *so, bool *some_failed)
 {
     struct hs_ledger_need need;
     hs_ledger_need_init(&need, st, l);
+    need.shard = o->shard, need.nshards = o->nshards;
     char *file = hs_path_join(dir, "results.csv");
     int sweep;
     bool more = false;
@@ -175,28 +181,98 @@ static int run_needed(const struct hs_study *st, const struct hs_ledger *l, cons
     return sweep;
 }
 
-static int run_study(const char *path, const struct hs_ledger_opts *o, struct hs_ledger *l,
-                     struct hs_sweep_opts *so, bool *some_failed)
+/* The study at path, if the ledger runs it (listed, checking a claim), with
+ * the options' rewrites: 1 (into *st), 0 (not run), -1 with hs_fail. */
+static int select_study(const char *path, const struct hs_ledger_opts *o, const struct hs_ledger *l,
+                        struct hs_study *st)
 {
-    struct hs_study st;
-    if (hs_study_load(path, false, &st))
+    if (hs_study_load(path, false, st))
         return -1;
-    int rc = 0;
-    if (listed(o->only, st.name) && carries_claims(&st, l, !o->claims) && (rc = tags_runnable(&st, l)) == 0) {
-        if (o->map_from)
-            rewrite_study(&st, &(struct rewrite){.key = "platform", .name = o->map_from, .to = o->map_to});
-        if (o->param_policy)
-            rewrite_study(&st, &(struct rewrite){.key = "policy", .name = o->param_policy, .param = o->param});
-        char *dir = hs_path_join(o->dir, st.name);
-        if (!so->quiet)
-            fprintf(stderr, "ledger: %s\n", st.name);
-        int sweep = run_needed(&st, l, dir, o, so, some_failed);
-        rc = sweep == HS_EXIT_USAGE || sweep > HS_EXIT_USAGE ? -1 : tally(&st, l, dir);
-        if (sweep > HS_EXIT_USAGE)
-            hs_fail("ledger: interrupted during %s (finished runs are kept)", st.name);
-        free(dir);
+    if (!listed(o->only, st->name) || !carries_claims(st, l, !o->claims)) {
+        hs_study_free(st);
+        return 0;
     }
-    hs_study_free(&st);
+    if (tags_runnable(st, l)) {
+        hs_study_free(st);
+        return -1;
+    }
+    if (o->map_from)
+        rewrite_study(st, &(struct rewrite){.key = "platform", .name = o->map_from, .to = o->map_to});
+    if (o->param_policy)
+        rewrite_study(st, &(struct rewrite){.key = "policy", .name = o->param_policy, .param = o->param});
+    return 1;
+}
+
+/* --merge: the study's rows in the shards' folders joined into dir. */
+static int merge_parts(const struct hs_study *st, const char *dir, const struct hs_ledger_opts *o)
+{
+    char **files = hs_xcalloc((size_t)o->nmerge + 1, sizeof *files);
+    int n = 0, rc = 0;
+    for (int i = 0; i < o->nmerge; i++) {
+        char *sub = hs_path_join(o->merge[i], st->name);
+        files[n] = hs_path_join(sub, "results.csv");
+        free(sub);
+        if (access(files[n], F_OK) == 0)
+            n++;
+        else
+            free(files[n]);
+    }
+    if (!n)
+        rc = hs_fail("reproduce --ledger --merge: no folder given holds %s/results.csv (give the folders the "
+                     "shards wrote with -o)",
+                     st->name);
+    else if (hs_make_dirs(dir))
+        rc = -1;
+    else {
+        char *out = hs_path_join(dir, "results.csv");
+        long rows = 0, dups = 0;
+        rc = hs_merge_files(files, n, false, out, &rows, &dups) ? -1 : 0;
+        free(out);
+    }
+    for (int i = 0; i < n; i++)
+        free(files[i]);
+    free(files);
+    return rc;
+}
+
+/* Run (or with --merge, join) the chosen studies: the analyses one after
+ * the other, the others' runs in one pool. 0, or -1 with hs_fail. */
+static int run_studies(const struct hs_study *sts, char *const *dirs, int n, const struct hs_ledger_opts *o,
+                       const struct hs_ledger *l, struct hs_sweep_opts *so, bool *some_failed)
+{
+    struct hs_ledger_study *pooled = hs_xcalloc((size_t)n + 1, sizeof *pooled);
+    int np = 0, rc = 0;
+    for (int i = 0; i < n && !rc; i++) {
+        if (!dirs[i])
+            continue;
+        if (o->nmerge && !sts[i].analysis) {
+            rc = merge_parts(&sts[i], dirs[i], o);
+        } else if (sts[i].analysis) {
+            if (!so->quiet)
+                fprintf(stderr, "ledger: %s\n", sts[i].name);
+            int sweep = run_needed(&sts[i], l, dirs[i], o, so, some_failed);
+            rc = sweep >= HS_EXIT_USAGE ? -1 : 0;
+            if (sweep > HS_EXIT_USAGE)
+                hs_fail("ledger: interrupted during %s (finished runs are kept)", sts[i].name);
+        } else {
+            pooled[np++] = (struct hs_ledger_study){&sts[i], dirs[i]};
+        }
+    }
+    if (!rc && np) {
+        struct hs_ledger_pool_opts po = {.set = o->set, .nset = o->nset, .shard = o->shard, .nshards = o->nshards};
+        long copied = 0;
+        int code = hs_ledger_pool_run(pooled, np, l, &po, so, &copied);
+        *some_failed |= code == HS_EXIT_FAIL;
+        if (code > HS_EXIT_USAGE)
+            rc = hs_fail("ledger: interrupted by signal %d (finished runs are kept: run it again to finish it)",
+                         code - 128);
+        else if (code == HS_EXIT_USAGE)
+            rc = -1;
+        else if (!so->quiet)
+            fprintf(stderr, "ledger: %ld run%s that another study had computed, copied\n", copied,
+                    copied == 1 ? "" : "s");
+    }
+    free(pooled);
     return rc;
 }
 
@@ -204,6 +280,12 @@ static int run_study(const char *path, const struct hs_ledger_opts *o, struct hs
 
 int hs_ledger_run(const struct hs_ledger_opts *o, struct hs_sweep_opts *so)
 {
+    if (hs_sweep_mpi_launched()) { /* an MPI sweep initialises MPI once a process: one sweep */
+        if (hs_sweep_launcher_rank() == 0)
+            fprintf(stderr, "hetsim: reproduce --ledger: not under mpirun (MPI runs one sweep a process); run "
+                            "--shard I/N in each rank or task, then --merge their folders\n");
+        return HS_EXIT_USAGE;
+    }
     char *claims = o->claims ? hs_xstrdup(o->claims) : hs_study_find_file("ledger/claims.json");
     struct hs_ledger l;
     if (!claims) {
@@ -218,10 +300,27 @@ int hs_ledger_run(const struct hs_ledger_opts *o, struct hs_sweep_opts *so)
     free(claims);
     char **paths;
     int n = hs_study_paths(&paths), rc = 0;
-    bool some_failed = false;
-    for (int i = 0; i < n && !rc; i++)
-        rc = run_study(paths[i], o, &l, so, &some_failed);
+    struct hs_study *sts = hs_xcalloc((size_t)n + 1, sizeof *sts);
+    char **dirs = hs_xcalloc((size_t)n + 1, sizeof *dirs); /* NULL: not run */
+    for (int i = 0; i < n && !rc; i++) {
+        int chosen = select_study(paths[i], o, &l, &sts[i]);
+        rc = chosen < 0 ? -1 : 0;
+        if (chosen > 0)
+            dirs[i] = hs_path_join(o->dir, sts[i].name);
+    }
     hs_study_paths_free(paths, n);
+    bool some_failed = false;
+    if (!rc)
+        rc = run_studies(sts, dirs, n, o, &l, so, &some_failed);
+    for (int i = 0; i < n && !rc; i++) /* in the studies' order, as the table lists their values */
+        if (dirs[i])
+            rc = tally(&sts[i], &l, dirs[i]);
+    for (int i = 0; i < n; i++)
+        if (dirs[i]) {
+            hs_study_free(&sts[i]);
+            free(dirs[i]);
+        }
+    free(sts), free(dirs);
     if (!rc) {
         hs_ledger_print(&l, stdout);
         rc = o->markdown ? hs_ledger_write_markdown(&l, o->markdown) : 0;

@@ -119,6 +119,14 @@ static int merge(char **files, int n, bool mixed, struct hs_buf *out, long *rows
     return rc;
 }
 
+int hs_merge_files(char **files, int n, bool mixed, const char *path, long *rows, long *dups)
+{
+    struct hs_buf out = {0};
+    int rc = merge(files, n, mixed, &out, rows, dups) ? -1 : write_out(path, &out) ? 1 : 0;
+    hs_buf_free(&out);
+    return rc;
+}
+
 int hs_cmd_merge(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -145,15 +153,12 @@ int hs_cmd_merge(int argc, char **argv)
     if (optind >= argc)
         hs_die(HS_EXIT_USAGE, "merge: no file to merge (see `hetsim merge --help`)");
     hs_output_require("merge", "-o", output, false);
-    struct hs_buf out = {0};
     long rows = 0, dups = 0;
-    int rc = merge(argv + optind, argc - optind, mixed, &out, &rows, &dups) ? HS_EXIT_USAGE : 0;
-    if (!rc && write_out(output, &out))
-        rc = HS_EXIT_FAIL;
+    int rc = hs_merge_files(argv + optind, argc - optind, mixed, output, &rows, &dups);
+    rc = rc < 0 ? HS_EXIT_USAGE : rc ? HS_EXIT_FAIL : 0;
     if (rc)
         fprintf(stderr, "hetsim: %s\n", hs_last_error());
     else if (!quiet)
         fprintf(stderr, "merge: %d files, %ld rows (%ld duplicate keys dropped)\n", argc - optind, rows, dups);
-    hs_buf_free(&out);
     return rc;
 }

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void usage(FILE *out)
 {
@@ -26,7 +27,7 @@ static void usage(FILE *out)
             "       hetsim reproduce STUDY [--quick] [-o DIR] [-j N] [--timeout S] [--strict] [--retry-failed] [-q]\n"
             "       hetsim reproduce --ledger [-o DIR] [-j N] [--only S1,S2] [--markdown FILE]\n"
             "                        [--platform-map FROM=TO] [--policy-param NAME:KEY=VALUE]\n"
-            "                        [--set KEY=VALUE]... [--claims FILE]\n"
+            "                        [--set KEY=VALUE]... [--claims FILE] [--shard I/N | --merge DIR...]\n"
             "Run the sweep of a study (a name from --list or a study file) into DIR/results.csv\n"
             "(resumed if there), print its summary table (also DIR/summary.csv, DIR/pairwise.csv),\n"
             "draw its plots into DIR, and print the published values beside ours\n"
@@ -50,7 +51,12 @@ static void usage(FILE *out)
             "  --policy-param NAME:KEY=VALUE  add a parameter to every use of policy NAME\n"
             "                    (evidence for a policy's variant: --policy-param ws:order=fifo)\n"
             "  --set KEY=VALUE   add a scenario setting to every study (repeatable)\n"
-            "  --claims FILE     another claims file (default: ledger/claims.json beside the studies)\n");
+            "  --claims FILE     another claims file (default: ledger/claims.json beside the studies)\n"
+            "  --shard I/N       only the points of share I of N (0 <= I < N; every repetition of a\n"
+            "                    point in one share): a Slurm array task, into its own DIR\n"
+            "  --merge DIR...    run nothing: join the shards' folders into DIR and count the claims\n"
+            "                    (give the options the shards had)\n"
+            "The runs of all studies share the -j processes; a run several studies hold is run once.\n");
 }
 
 static int list(void)
@@ -250,7 +256,7 @@ static void add_setting(const char *arg, struct hs_ledger_opts *lo)
 int hs_cmd_reproduce(int argc, char **argv)
 {
     enum { O_LIST = 256, O_QUICK, O_TIMEOUT, O_STRICT, O_LEDGER, O_ONLY, O_MARKDOWN, O_MAP, O_SET, O_CLAIMS, O_PARAM,
-           O_RETRY };
+           O_RETRY, O_SHARD, O_MERGE };
     static const struct option opts[] = {
         {"list", no_argument, 0, O_LIST},       {"quick", no_argument, 0, O_QUICK},
         {"output", required_argument, 0, 'o'},  {"jobs", required_argument, 0, 'j'},
@@ -260,11 +266,12 @@ int hs_cmd_reproduce(int argc, char **argv)
         {"markdown", required_argument, 0, O_MARKDOWN}, {"platform-map", required_argument, 0, O_MAP},
         {"set", required_argument, 0, O_SET},   {"claims", required_argument, 0, O_CLAIMS},
         {"policy-param", required_argument, 0, O_PARAM}, {"retry-failed", no_argument, 0, O_RETRY},
+        {"shard", required_argument, 0, O_SHARD}, {"merge", no_argument, 0, O_MERGE},
         {0, 0, 0, 0},
     };
     struct hs_sweep_opts so = {0};
     const char *dir = NULL;
-    bool quick = false, strict = false, ledger = false;
+    bool quick = false, strict = false, ledger = false, merge = false;
     struct hs_ledger_opts lo = {0};
     int c;
     optind = 1;
@@ -286,22 +293,32 @@ int hs_cmd_reproduce(int argc, char **argv)
         case O_MAP: platform_map(optarg, &lo); break;
         case O_SET: add_setting(optarg, &lo); break;
         case O_PARAM: policy_param(optarg, &lo); break;
+        case O_SHARD: hs_opt_shard(optarg, &lo.shard, &lo.nshards); break;
+        case O_MERGE: merge = true; break;
         }
     }
     hs_output_require("reproduce", "--markdown", lo.markdown, false);
     if (ledger) {
-        if (optind != argc || quick || strict)
+        if ((optind != argc && !merge) || quick || strict)
             hs_die(HS_EXIT_USAGE, "reproduce --ledger: takes no study, --quick or --strict");
+        if (merge && (optind == argc || lo.nshards))
+            hs_die(HS_EXIT_USAGE, "reproduce --ledger --merge: expected the folders of the shards (and no --shard)");
         lo.dir = dir ? dir : "out/ledger";
+        lo.merge = argv + optind, lo.nmerge = argc - optind;
+        struct stat sb;
+        for (int i = 0; i < lo.nmerge; i++)
+            if (stat(lo.merge[i], &sb) || !S_ISDIR(sb.st_mode))
+                hs_die(HS_EXIT_USAGE, "reproduce --ledger --merge: %s: not a folder (give the folders the shards "
+                                      "wrote with -o)", lo.merge[i]);
         int rc = hs_ledger_run(&lo, &so);
         for (int i = 0; i < lo.nset; i++)
             free(lo.set[i].key), free(lo.set[i].value);
         free(lo.set);
         return rc;
     }
-    if (lo.only || lo.markdown || lo.claims || lo.map_from || lo.nset || lo.param)
-        hs_die(HS_EXIT_USAGE, "reproduce: --only, --markdown, --platform-map, --policy-param, --set and --claims go "
-                              "with --ledger");
+    if (lo.only || lo.markdown || lo.claims || lo.map_from || lo.nset || lo.param || lo.nshards || merge)
+        hs_die(HS_EXIT_USAGE, "reproduce: --only, --markdown, --platform-map, --policy-param, --set, --claims, "
+                              "--shard and --merge go with --ledger");
     if (optind != argc - 1)
         hs_die(HS_EXIT_USAGE, "reproduce: expected one study (see `hetsim reproduce --list`)");
     struct hs_study st;

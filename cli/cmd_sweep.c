@@ -63,14 +63,14 @@ struct sweep_args {
     const char **bkey, **bval;
 };
 
-static void parse_shard(const char *text, struct hs_sweep_opts *o)
+void hs_opt_shard(const char *text, int *shard, int *nshards)
 {
     long i, n;
     char tail;
     if (sscanf(text, "%ld/%ld%c", &i, &n, &tail) != 2 || n < 1 || i < 0 || i >= n || n > 1000000)
         hs_die(HS_EXIT_USAGE, "option --shard: '%s' is not I/N with 0 <= I < N", text);
-    o->shard = (int)i;
-    o->nshards = (int)n;
+    *shard = (int)i;
+    *nshards = (int)n;
 }
 
 /* A scenario option: checked now (one clear line), applied to the base later. */
@@ -135,7 +135,7 @@ static void parse_args(int argc, char **argv, struct sweep_args *a)
         case O_STUDY: a->study = optarg; break;
         case O_QUICK: a->quick = true; break;
         case O_TIMEOUT: a->opts.timeout = hs_opt_double("--timeout", optarg, 1e-3, 1e9); break;
-        case O_SHARD: parse_shard(optarg, &a->opts); break;
+        case O_SHARD: hs_opt_shard(optarg, &a->opts.shard, &a->opts.nshards); break;
         case O_RETRY: a->opts.retry_failed = true; break;
         case O_DRY: a->dry_run = true; break;
         case O_MAXMEM: hs_opt_max_memory(optarg); break;

@@ -71,8 +71,10 @@ bool hs_ledger_need_keep(void *ctx, const char *const *names, char *const *value
         return false;
     char *key = point_key(values, n);
     int at = settled_at(need, key);
+    bool mine = need->nshards <= 1 ||
+                hs_fnv1a64(key, strlen(key), HS_FNV_OFFSET) % (uint64_t)need->nshards == (uint64_t)need->shard;
     free(key);
-    return rep < (at >= 0 ? at : need->cap);
+    return mine && rep < (at >= 0 ? at : need->cap);
 }
 
 /* ---- after a round ---------------------------------------------------------- */

@@ -9,7 +9,11 @@
  * its mean is at most a quarter of the tolerance of the narrowest value
  * reading it (5% for a bound without one: the ledger's margin), relative
  * to the mean; a point whose runs all agree is settled at once. A settled
- * point runs no more repetitions. */
+ * point runs no more repetitions.
+ *
+ * A shard of the ledger (--shard I/N) keeps only its points, every
+ * repetition of a point in one shard: a point's rounds depend on its own rows
+ * alone, so the shards run together what one process runs. */
 #ifndef HS_LEDGER_NEED_H
 #define HS_LEDGER_NEED_H
 
@@ -23,6 +27,7 @@ struct hs_ledger_need {
     const struct hs_study *st;
     const struct hs_ledger *l;
     int cap; /* this round's repetitions */
+    int shard, nshards; /* only the points of shard `shard` of nshards (nshards <= 1: all) */
     struct hs_ledger_settled {
         char *key; /* a point (its parameter values, joined) settled ... */
         int at;    /* ... with this many repetitions */

@@ -8,7 +8,13 @@
  * value and published value's filter naming idgraf names the other one,
  * so the rows say what ran), with a parameter added to every use of a
  * policy (--policy-param ws:order=fifo, rewritten the same way) or with
- * settings added to every study's base (--set KEY=VALUE). */
+ * settings added to every study's base (--set KEY=VALUE).
+ *
+ * The runs of every study go to one pool of -j processes, a run several
+ * studies hold computed once (cli/ledger_pool.h). Across machines: each
+ * shard (--shard I/N, a Slurm array task) runs the points of its share into
+ * its own folder, and --merge joins the folders into one and counts the
+ * claims, as one process would have. */
 #ifndef HS_LEDGER_RUN_H
 #define HS_LEDGER_RUN_H
 
@@ -24,6 +30,10 @@ struct hs_ledger_opts {
     struct hs_study_kv *set;       /* --set KEY=VALUE, nset of them */
     int nset;
     const char *only;     /* comma-separated study names to run (NULL: all) */
+    int shard, nshards;   /* --shard I/N: only the points of shard I of N (nshards 0: all) */
+    char **merge;         /* --merge: the folders of the shards to join into dir, nmerge of
+                             them (nothing is run but the analyses) */
+    int nmerge;
 };
 
 /* Returns 0, 1 if some runs failed (their claims' values count as not

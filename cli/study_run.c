@@ -39,6 +39,18 @@ char *hs_path_join(const char *dir, const char *file)
     return p;
 }
 
+int hs_study_sweep_def(const struct hs_study *st, struct hs_sweep_def *def, const struct hs_study_kv *set,
+                       int nset)
+{
+    char where[1100];
+    snprintf(where, sizeof where, "%s: ", st->path);
+    hs_sweep_def_init(def, where);
+    hs_sweep_def_study(def, st);
+    for (int i = 0; i < nset; i++)
+        hs_sweep_def_set(def, set[i].key, set[i].value);
+    return hs_sweep_def_resolve(def);
+}
+
 int hs_study_execute(const struct hs_study *st, const char *dir, struct hs_sweep_opts *so,
                      const struct hs_study_kv *set, int nset)
 {
@@ -54,14 +66,8 @@ int hs_study_execute(const struct hs_study *st, const char *dir, struct hs_sweep
     if (!so->timeout)
         so->timeout = st->timeout;
     struct hs_sweep_def def;
-    char where[1100];
-    snprintf(where, sizeof where, "%s: ", st->path);
-    hs_sweep_def_init(&def, where);
-    hs_sweep_def_study(&def, st);
-    for (int i = 0; i < nset; i++)
-        hs_sweep_def_set(&def, set[i].key, set[i].value);
     int rc = HS_EXIT_USAGE;
-    if (!hs_sweep_def_resolve(&def)) {
+    if (!hs_study_sweep_def(st, &def, set, nset)) {
         struct hs_sweep_ops ops;
         hs_sweep_def_ops(&def, &ops);
         rc = hs_sweep_execute(so, &ops);

@@ -17,6 +17,13 @@ char *hs_path_join(const char *dir, const char *file);
  * analysis writes its rows there instead (set does not apply). so->csv is set here;
  * so->timeout defaults to the study's. Returns the sweep's exit code
  * (0 all ok, 1 some runs failed, 2 bad input with hs_fail). */
+/* The study's sweep, its base settings replaced or added to by `set`, resolved
+ * into def (freed by the caller with hs_sweep_def_free, even on failure):
+ * 0, or -1 with hs_fail. */
+struct hs_sweep_def;
+int hs_study_sweep_def(const struct hs_study *st, struct hs_sweep_def *def, const struct hs_study_kv *set,
+                       int nset);
+
 int hs_study_execute(const struct hs_study *st, const char *dir, struct hs_sweep_opts *so,
                      const struct hs_study_kv *set, int nset);
 

@@ -4,7 +4,9 @@
  * end on a small study of its own (five claims: one holds, one in part, one
  * fails, one without a study, one hetsim cannot run), with --markdown, --platform-map and
  * --policy-param; a study computed by an analysis (Beaumont and Marchal's
- * §3.6 grid) instead of a sweep, checked with the min and max statistics.
+ * §3.6 grid) instead of a sweep, checked with the min and max statistics;
+ * a run two studies hold computed once; the ledger in two shards joined by
+ * --merge gives the table of one process.
  * The shipped studies' claim tags all name claims of the shipped claims file. */
 #include "analysis/ledger.h"
 #include "analysis/study.h"
@@ -209,20 +211,22 @@ static int rows_holding(const char *csv, const char *text)
     return n;
 }
 
+static const char *const reps_study =
+    "{\"title\": \"reps\", \"sweep\": {\"base\": {\"platform\": \"flat:2\", \"workload\": "
+    "\"random:v=8,seed=3,p=2\"}, \"vary\": {\"policy\": [\"eager\", \"heft\", \"dmda\"], "
+    "\"noise\": [0, 0.2]}, \"reps\": 12},\n"
+    " \"published\": [\n"
+    "  {\"where\": {\"policy\": \"heft\", \"noise\": 0}, \"metric\": \"makespan\", \"value\": 0, "
+    "\"bound\": \"lower\", \"claim\": \"t:holds\"},\n"
+    "  {\"where\": {\"policy\": \"eager\", \"noise\": 0.2}, \"metric\": \"makespan\", \"value\": 1e-9, "
+    "\"tolerance\": 0.01, \"claim\": \"t:fails\"}]}\n";
+
 static void test_repetitions(void)
 {
     char *dir = hs_test_tmp_dir("-rstudies"), *claims = hs_test_tmp(".json"), *out_dir = hs_test_tmp("-rout");
     char path[1024], args[4096];
     snprintf(path, sizeof path, "%s/ledger-reps.json", dir);
-    hs_test_write_file(path,
-                       "{\"title\": \"reps\", \"sweep\": {\"base\": {\"platform\": \"flat:2\", \"workload\": "
-                       "\"random:v=8,seed=3,p=2\"}, \"vary\": {\"policy\": [\"eager\", \"heft\", \"dmda\"], "
-                       "\"noise\": [0, 0.2]}, \"reps\": 12},\n"
-                       " \"published\": [\n"
-                       "  {\"where\": {\"policy\": \"heft\", \"noise\": 0}, \"metric\": \"makespan\", \"value\": 0, "
-                       "\"bound\": \"lower\", \"claim\": \"t:holds\"},\n"
-                       "  {\"where\": {\"policy\": \"eager\", \"noise\": 0.2}, \"metric\": \"makespan\", \"value\": 1e-9, "
-                       "\"tolerance\": 0.01, \"claim\": \"t:fails\"}]}\n");
+    hs_test_write_file(path, reps_study);
     hs_test_write_file(claims, claims_ok);
     setenv("HETSIM_STUDYDIR", dir, 1);
     snprintf(args, sizeof args, "reproduce --ledger -q -j 2 --claims %s -o %s", claims, out_dir);
@@ -235,6 +239,122 @@ static void test_repetitions(void)
     CU_ASSERT_EQUAL(rows_holding(csv, ",eager,"), 12);
     CU_ASSERT_EQUAL(rows_holding(csv, ",dmda,"), 0);
     free(csv);
+    unsetenv("HETSIM_STUDYDIR");
+    free(dir), free(claims), free(out_dir);
+}
+
+/* A run two studies hold (the same key: ledger-toy2's heft run is
+ * ledger-toy's) is computed once: the second study's row is the first's from
+ * its status on, wall-clock columns included, with its own sweep column. */
+static const char *const toy2_study =
+    "{\"title\": \"toy 2\", \"sweep\": {\"base\": {\"platform\": \"flat:2\", \"workload\": "
+    "\"random:v=8,seed=3,p=2\"}, \"vary\": {\"policy\": [\"heft\", \"dmda\"]}},\n"
+    " \"published\": [{\"where\": {\"policy\": \"heft\"}, \"metric\": \"makespan\", \"value\": 0, "
+    "\"bound\": \"lower\", \"claim\": \"t:holds\"}]}\n";
+
+/* The line of csv holding text (a copy, caller frees), or NULL. */
+static char *line_with(const char *csv, const char *text)
+{
+    const char *p = csv ? strstr(csv, text) : NULL;
+    if (!p)
+        return NULL;
+    while (p > csv && p[-1] != '\n')
+        p--;
+    size_t n = strcspn(p, "\n");
+    char *line = hs_xmalloc(n + 1);
+    memcpy(line, p, n);
+    line[n] = '\0';
+    return line;
+}
+
+/* A folder of studies (ledger-toy and the study of that name, as
+ * HETSIM_STUDYDIR), the claims file: the folder (caller frees). */
+static char *two_studies(const char *name, const char *study, const char *claims)
+{
+    char *dir = hs_test_tmp_dir("-2studies"), path[1024];
+    snprintf(path, sizeof path, "%s/ledger-toy.json", dir);
+    hs_test_write_file(path, toy_study);
+    snprintf(path, sizeof path, "%s/%s.json", dir, name);
+    hs_test_write_file(path, study);
+    hs_test_write_file(claims, claims_ok);
+    setenv("HETSIM_STUDYDIR", dir, 1);
+    return dir;
+}
+
+static void test_shared_runs(void)
+{
+    char *claims = hs_test_tmp(".json"), *out_dir = hs_test_tmp("-sout");
+    char *dir = two_studies("ledger-toy2", toy2_study, claims), path[1024], args[4096];
+    snprintf(args, sizeof args, "reproduce --ledger -j 2 --claims %s -o %s", claims, out_dir);
+    char *out = NULL, *err = NULL;
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "ledger: 1 run that another study had computed, copied\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "1 of them copied from another study's run"));
+    free(out), free(err);
+    snprintf(path, sizeof path, "%s/ledger-toy/results.csv", out_dir);
+    char *csv1 = hs_test_read_file(path);
+    snprintf(path, sizeof path, "%s/ledger-toy2/results.csv", out_dir);
+    char *csv2 = hs_test_read_file(path), *a = line_with(csv1, ",heft,"), *b = line_with(csv2, ",heft,");
+    CU_ASSERT(a && b && strstr(a, ",ok,") && strstr(b, ",ok,"));
+    if (a && b && strstr(a, ",ok,") && strstr(b, ",ok,")) {
+        CU_ASSERT_STRING_EQUAL(strstr(a, ",ok,"), strstr(b, ",ok,"));
+        CU_ASSERT_NSTRING_EQUAL(a, b, 16); /* the same key */
+        CU_ASSERT_STRING_NOT_EQUAL(a, b);  /* another sweep */
+    }
+    CU_ASSERT_EQUAL(rows_holding(csv2, "\n"), 2); /* the header and heft's row: dmda is not read */
+    free(a), free(b), free(csv1), free(csv2);
+    unsetenv("HETSIM_STUDYDIR");
+    free(dir), free(claims), free(out_dir);
+}
+
+/* The ledger in two shards (--shard 0/2, 1/2, each into its folder), joined
+ * by --merge: the table of one process, every run in one shard only. */
+static long data_rows(const char *dir, const char *study)
+{
+    char *path = hs_xmalloc(strlen(dir) + strlen(study) + 16);
+    sprintf(path, "%s/%s/results.csv", dir, study);
+    char *csv = hs_test_read_file(path);
+    long n = csv ? rows_holding(csv, "\n") - 1 : -1;
+    free(csv), free(path);
+    return n;
+}
+
+static void test_shards(void)
+{
+    char *claims = hs_test_tmp(".json"), *out_dir = hs_test_tmp("-hout");
+    char *dir = two_studies("ledger-reps", reps_study, claims), path[1024], args[4096];
+    char *one = NULL, *merged = NULL, *out = NULL, *err = NULL;
+    snprintf(args, sizeof args, "reproduce --ledger -q -j 2 --claims %s -o %s/one", claims, out_dir);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &one, &err), 0);
+    free(err);
+    for (int i = 0; i < 2; i++) {
+        snprintf(args, sizeof args, "reproduce --ledger -q -j 2 --claims %s --shard %d/2 -o %s/part-%d", claims, i,
+                 out_dir, i);
+        CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
+        free(out), free(err);
+    }
+    snprintf(args, sizeof args, "reproduce --ledger -q --claims %s -o %s/merged --merge %s/part-0 %s/part-1", claims,
+             out_dir, out_dir, out_dir);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &merged, &err), 0);
+    free(err);
+    CU_ASSERT(one && merged && strstr(one, "5 claims: 1 hold, 1 partly, 1 fail, 1 not run, 1 not runnable\n"));
+    if (one && merged)
+        CU_ASSERT_STRING_EQUAL(merged, one);
+    snprintf(path, sizeof path, "%s/one", out_dir);
+    char parts[2][1024], merged_dir[1024];
+    snprintf(parts[0], sizeof parts[0], "%s/part-0", out_dir);
+    snprintf(parts[1], sizeof parts[1], "%s/part-1", out_dir);
+    snprintf(merged_dir, sizeof merged_dir, "%s/merged", out_dir);
+    static const char *const studies[] = {"ledger-toy", "ledger-reps"};
+    for (int s = 0; s < 2; s++) {
+        long a = data_rows(parts[0], studies[s]), b = data_rows(parts[1], studies[s]);
+        CU_ASSERT_EQUAL(a + b, data_rows(path, studies[s])); /* no run in both shards */
+        CU_ASSERT_EQUAL(data_rows(merged_dir, studies[s]), data_rows(path, studies[s]));
+    }
+    /* both shards ran some of ledger-reps' 17 runs (5 of heft's point, 12 of eager's) */
+    CU_ASSERT_EQUAL(data_rows(path, "ledger-reps"), 17);
+    CU_ASSERT(data_rows(parts[0], "ledger-reps") > 0 && data_rows(parts[1], "ledger-reps") > 0);
+    free(one), free(merged);
     unsetenv("HETSIM_STUDYDIR");
     free(dir), free(claims), free(out_dir);
 }
@@ -431,6 +551,8 @@ int main(void)
         {"shipped claim tags", test_shipped_tags},
         {"the rule every value follows", test_rule},
         {"repetitions stop when their statistics are known", test_repetitions},
+        {"a run two studies hold runs once", test_shared_runs},
+        {"the ledger in shards, merged", test_shards},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("ledger", tests);
