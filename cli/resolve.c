@@ -8,7 +8,7 @@
  * ("idgraf:bw_scale=0.5,gpu_speed=1.25"): the knobs of our sensitivity
  * study of Bleuse et al. 2014 (dada-sensitivity). */
 #define _DEFAULT_SOURCE /* mkstemps */
-#include "cli/cli.h"
+#include "platforms/resolve.h"
 #include "base/datadir.h"
 #include "platforms/flat.h"
 #include "cli/flat_speeds.h"
@@ -294,60 +294,4 @@ void hs_platform_ref_free(struct hs_platform_ref *ref)
     free(ref->tmpfile);
     free(ref->host_map);
     memset(ref, 0, sizeof *ref);
-}
-
-int hs_split_list(char *text, char ***out)
-{
-    int n = 0;
-    char *save = NULL;
-    for (char *t = strtok_r(text, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        HS_GROW_IMPLIED(*out, n, n + 1);
-        (*out)[n++] = t;
-    }
-    return n;
-}
-
-int hs_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
-              const struct option *longopts)
-{
-    char opts[128];
-    snprintf(opts, sizeof opts, ":%s", shortopts); /* ':' first: report missing arguments */
-    opterr = 0;
-    int c = getopt_long(argc, argv, opts, longopts, NULL);
-    if (c == '?' || c == ':') {
-        const char *arg = argv[optind - 1];
-        char shortname[3] = {'-', (char)optopt, '\0'};
-        if (optopt && strncmp(arg, "--", 2) != 0)
-            arg = shortname;
-        if (c == '?')
-            hs_die(HS_EXIT_USAGE, "%s: unknown option '%s' (see `hetsim %s --help`)", cmd, arg, cmd);
-        hs_die(HS_EXIT_USAGE, "%s: option '%s' needs a value (see `hetsim %s --help`)", cmd, arg, cmd);
-    }
-    return c;
-}
-
-long hs_opt_long(const char *opt, const char *value, long min, long max)
-{
-    long v;
-    if (hs_parse_long(value, &v) || v < min || v > max)
-        hs_die(HS_EXIT_USAGE, "option %s: '%s' is not an integer in [%ld, %ld]", opt, value, min,
-               max);
-    return v;
-}
-
-void hs_opt_max_memory(const char *value)
-{
-    double v;
-    if (hs_parse_si(value, &v) || !(v > 0) || isinf(v))
-        hs_die(HS_EXIT_USAGE, "option --max-memory: '%s' is not a number of bytes > 0 (e.g. 8G)",
-               value);
-    hs_set_memory_limit(v);
-}
-
-double hs_opt_double(const char *opt, const char *value, double min, double max)
-{
-    double v;
-    if (hs_parse_double(value, &v) || v < min || v > max)
-        hs_die(HS_EXIT_USAGE, "option %s: '%s' is not a number in [%g, %g]", opt, value, min, max);
-    return v;
 }

@@ -14,11 +14,14 @@
 #ifndef HS_SCENARIO_H
 #define HS_SCENARIO_H
 
-#include "cli/cli.h"
+#include "platforms/resolve.h"
 #include "sim/run.h"
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
+
+/* Exit codes: 0 success, 1 a run failed, 2 usage error or bad input. */
+enum { HS_EXIT_OK = 0, HS_EXIT_FAIL = 1, HS_EXIT_USAGE = 2 };
 
 struct hs_scenario {
     const char *engine;        /* "auto" (default), "simgrid", "model" or "real" */
@@ -72,5 +75,19 @@ void hs_scenario_plan_free(struct hs_scenario_plan *p);
  * reproducible, that callers drop unless asked for), 2 for bad input, 1 if
  * the run failed; the message is in hs_last_error(). */
 int hs_scenario_run(const struct hs_scenario *sc, cJSON **record);
+
+/* Can the platform named by text give this worker selection? Counted without
+ * loading it here (platform_counts.c, cached per text): 0, or -1 with
+ * hs_fail ("platform idgraf has 8 GPUs; --gpus 99 asks for more"). */
+struct hs_select;
+int hs_platform_select_check(const char *text, const struct hs_select *sel);
+
+/* Set a scenario parameter by name: platform, workload, policy, gpus, cpus,
+ * gpu_order, window, cache_fraction, p2p, flush, noise, perf, seed. The
+ * value is kept by pointer. -1 with hs_fail ("'x' is not an integer in
+ * [0, 1048576]") for a bad value. */
+int hs_scenario_set(struct hs_scenario *sc, const char *name, const char *value);
+/* Every name hs_scenario_set knows, NULL-terminated. */
+const char *const *hs_scenario_names(void);
 
 #endif
