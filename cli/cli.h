@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cli/scenario.h" /* exit codes, scenarios, platform names */
+#include "scenario/scenario.h" /* exit codes, scenarios, platform names */
 
 int hs_cmd_run(int argc, char **argv);
 int hs_cmd_platform(int argc, char **argv);

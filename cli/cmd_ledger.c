@@ -6,10 +6,10 @@
 #include "analysis/published.h"
 #include "base/util.h"
 #include "cli/cli.h"
-#include "cli/ledger_need.h"
+#include "scenario/ledger_need.h"
 #include "cli/ledger_run.h"
-#include "cli/scenario.h"
-#include "cli/study_run.h"
+#include "scenario/scenario.h"
+#include "scenario/study_run.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * `calibrate-sim` share: each sets one named scenario parameter
  * (hs_scenario_set), and a second option for the same parameter is refused. */
 #include "cli/cli.h"
-#include "cli/scenario.h"
+#include "scenario/scenario.h"
 #include "base/util.h"
 #include "policies/registry.h"
 

@@ -8,7 +8,7 @@
  * (hs_engine_model_requests: a `requests` entry and no runtime run), which a
  * scenario's plan picks for their policies on a free network, and which gives
  * the volume and makespan computed by hand for one processor. */
-#include "cli/scenario.h"
+#include "scenario/scenario.h"
 #include "policies/bm/bm_engine.h"
 #include "policies/registry.h"
 #include "base/util.h"

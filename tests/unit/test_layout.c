@@ -207,7 +207,7 @@ static void test_table(void)
 {
     struct table t;
     load(&t);
-    CU_ASSERT_EQUAL(t.n, 12);
+    CU_ASSERT_EQUAL(t.n, 13);
     for (int i = 0; i < t.n; i++) {
         char path[1024];
         struct stat st;
@@ -237,19 +237,26 @@ static void test_table(void)
     CU_ASSERT_FALSE(allowed(&t, pol, "sim/run.h"));
     /* the runtime's internals are sim/'s own: not an engine's, not the command's */
     const struct row *model = owner(&t, "sim/engines/model/run_model.c");
-    const struct row *cli = owner(&t, "cli/scenario.c");
+    const struct row *sc = owner(&t, "scenario/scenario.c");
     CU_ASSERT_TRUE(t.npriv >= 1);
     CU_ASSERT_TRUE(private_ok(&t, sim, "sim/record.c", "sim/runtime_internal.h"));
     CU_ASSERT_FALSE(private_ok(&t, model, "sim/engines/model/run_model.c", "sim/runtime_internal.h"));
-    CU_ASSERT_FALSE(private_ok(&t, cli, "cli/scenario.c", "sim/runtime_internal.h"));
-    CU_ASSERT_TRUE(private_ok(&t, cli, "cli/scenario.c", "sim/runtime.h"));
+    CU_ASSERT_FALSE(private_ok(&t, sc, "scenario/scenario.c", "sim/runtime_internal.h"));
+    CU_ASSERT_TRUE(private_ok(&t, sc, "scenario/scenario.c", "sim/runtime.h"));
     /* Beaumont and Marchal's folder is its own, and no engine of sim/ reaches it */
     const struct row *bm = owner(&t, "policies/bm/bm_model.c");
     CU_ASSERT_STRING_EQUAL(bm->folder, "policies/bm/");
     CU_ASSERT_FALSE(allowed(&t, model, "policies/bm/bm_strategy.h"));
     CU_ASSERT_FALSE(allowed(&t, sim, "policies/bm/bm_engine.h"));
     CU_ASSERT_TRUE(allowed(&t, bm, "sim/run.h")); /* its engine kind */
-    CU_ASSERT_TRUE(allowed(&t, cli, "policies/bm/bm_engine.h"));
+    CU_ASSERT_TRUE(allowed(&t, sc, "policies/bm/bm_engine.h"));
+    /* the command runs scenarios; the scenario layer never sees the command */
+    const struct row *cli = owner(&t, "cli/cmd_run.c");
+    CU_ASSERT_STRING_EQUAL(sc->folder, "scenario/");
+    CU_ASSERT_TRUE(allowed(&t, cli, "scenario/scenario.h"));
+    CU_ASSERT_FALSE(allowed(&t, sc, "cli/cli.h"));
+    CU_ASSERT_FALSE(allowed(&t, pf, "scenario/scenario.h"));
+    CU_ASSERT_FALSE(allowed(&t, an, "scenario/scenario.h"));
 }
 
 static void test_every_include(void)

@@ -3,7 +3,7 @@
  * checked: what the command line's scenario options (cli/options.c), --vary
  * and study files all come to. */
 #include "base/util.h"
-#include "cli/scenario.h"
+#include "scenario/scenario.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,11 +3,10 @@
  * turning the run into its record (with the metrics of analysis/).
  * Beaumont and Marchal's policies on a free flat platform run in the model
  * engine's request-level form (bm_scenario.c). */
-#include "cli/scenario.h"
-#include "cli/bm_scenario.h"
+#include "scenario/scenario.h"
+#include "scenario/bm_scenario.h"
 #include "analysis/metrics.h"
 #include "policies/registry.h"
-#include "cli/cli.h"
 #include "policies/bm/bm_engine.h"
 #include "policies/bm/bm_policies.h"
 #include "sim/outfile.h"

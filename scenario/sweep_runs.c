@@ -5,8 +5,8 @@
  * the child from those columns alone. */
 #include "base/buf.h"
 #include "policies/registry.h"
-#include "cli/cli.h"
-#include "cli/sweep_def.h"
+#include "scenario/scenario.h"
+#include "scenario/sweep_def.h"
 #include "base/params.h"
 #include "base/util.h"
 #include "workloads/workload.h"

@@ -4,7 +4,7 @@
  * specification, a shipped name or a file through the child that checks it.
  * A sweep uses it to refuse, before running anything, a worker selection that
  * a platform of the sweep cannot give (--vary gpus=99). */
-#include "cli/cli.h"
+#include "scenario/scenario.h"
 #include "base/params.h"
 #include "sim/platform.h"
 #include "sim/engines/simgrid/platform_simgrid.h"

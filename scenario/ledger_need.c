@@ -1,7 +1,7 @@
 /* cli/ledger_need.c — the runs of a study the ledger needs (see
  * ledger_need.h): the points a counted value reads, and the repetitions
  * their statistics need. */
-#include "cli/ledger_need.h"
+#include "scenario/ledger_need.h"
 #include "analysis/csv.h"
 #include "analysis/published.h"
 #include "analysis/stats.h"

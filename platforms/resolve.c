@@ -11,7 +11,7 @@
 #include "platforms/resolve.h"
 #include "base/datadir.h"
 #include "platforms/flat.h"
-#include "cli/flat_speeds.h"
+#include "platforms/flat_speeds.h"
 #include "base/params.h"
 #include "base/util.h"
 

@@ -2,12 +2,12 @@
  * the names of a run of their policies on a free network read into what the
  * model engine's request-level form takes (policies/bm/bm_engine.h), a
  * runtime run's DAG checked, and the volume section of its record. */
-#include "cli/bm_scenario.h"
+#include "scenario/bm_scenario.h"
 #include "policies/bm/bm_dag.h"
 #include "policies/bm/bm_engine.h"
 #include "policies/registry.h"
-#include "cli/cli.h"
-#include "cli/flat_speeds.h"
+#include "scenario/scenario.h"
+#include "platforms/flat_speeds.h"
 #include "base/util.h"
 #include "workloads/workload.h"
 

@@ -1,10 +1,10 @@
 /* cli/study_run.c — a study's sweep (or analysis) run into a folder. */
-#include "cli/study_run.h"
+#include "scenario/study_run.h"
 #include "policies/bm/bm_grid.h"
 #include "base/buf.h"
 #include "base/util.h"
-#include "cli/cli.h"
-#include "cli/sweep_def.h"
+#include "scenario/scenario.h"
+#include "scenario/sweep_def.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -18,7 +18,7 @@
 
 #include "analysis/study.h"
 #include "analysis/sweep.h"
-#include "cli/scenario.h"
+#include "scenario/scenario.h"
 
 enum hs_axis_kind { HS_AXIS_SCENARIO, HS_AXIS_WORKLOAD, HS_AXIS_POLICY, HS_AXIS_PLATFORM };
 

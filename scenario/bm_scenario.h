@@ -15,7 +15,7 @@
 #ifndef HS_BM_SCENARIO_H
 #define HS_BM_SCENARIO_H
 
-#include "cli/scenario.h"
+#include "scenario/scenario.h"
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>

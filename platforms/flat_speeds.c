@@ -1,5 +1,5 @@
 /* cli/flat_speeds.c — given or drawn speeds of flat:P (flat_speeds.h). */
-#include "cli/flat_speeds.h"
+#include "platforms/flat_speeds.h"
 #include "base/rng.h"
 #include "base/util.h"
 
