@@ -1,4 +1,4 @@
-/* cli/flat_speeds.c — given or drawn speeds of flat:P (flat_speeds.h). */
+/* platforms/flat_speeds.c — given or drawn speeds of flat:P (flat_speeds.h). */
 #include "platforms/flat_speeds.h"
 #include "base/rng.h"
 #include "base/util.h"

@@ -1,4 +1,4 @@
-/* cli/flat_speeds.h — the speeds of the processors of flat:P: one speed
+/* platforms/flat_speeds.h — the speeds of the processors of flat:P: one speed
  * for all, a list (speeds=), or drawn for each run from its seed: uniformly
  * in [speed − spread, speed + spread], uniformly among `choices`, or one of
  * Beaumont and Marchal's speed scenarios (scenario=):

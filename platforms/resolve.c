@@ -1,4 +1,4 @@
-/* cli/resolve.c — from a platform name to the files a run loads:
+/* platforms/resolve.c — from a platform name to the files a run loads:
  * shipped names are looked up in the data directory (with their timing table
  * perf/<name>.json, or perf/<base>.json for a variant "<base>-<variant>"),
  * flat:P specifications are generated into a temporary SimGrid file (with

@@ -1,4 +1,4 @@
-/* cli/bm_scenario.c — Beaumont and Marchal's scenarios (bm_scenario.h):
+/* scenario/bm_scenario.c — Beaumont and Marchal's scenarios (bm_scenario.h):
  * the names of a run of their policies on a free network read into what the
  * model engine's request-level form takes (policies/bm/bm_engine.h), a
  * runtime run's DAG checked, and the volume section of its record. */

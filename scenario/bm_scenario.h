@@ -1,4 +1,4 @@
-/* cli/bm_scenario.h — scenarios with Beaumont and Marchal's products
+/* scenario/bm_scenario.h — scenarios with Beaumont and Marchal's products
  * and policies (Beaumont and Marchal 2014):
  *
  *   - on flat:P with bw=inf (their model: communication is free and takes

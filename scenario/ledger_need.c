@@ -1,4 +1,4 @@
-/* cli/ledger_need.c — the runs of a study the ledger needs (see
+/* scenario/ledger_need.c — the runs of a study the ledger needs (see
  * ledger_need.h): the points a counted value reads, and the repetitions
  * their statistics need. */
 #include "scenario/ledger_need.h"

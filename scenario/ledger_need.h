@@ -1,4 +1,4 @@
-/* cli/ledger_need.h — the runs of a study the ledger needs: the points its
+/* scenario/ledger_need.h — the runs of a study the ledger needs: the points its
  * counted values read, and at each point only the repetitions their
  * statistics need (sequential stopping; docs/performance.md).
  *

@@ -1,4 +1,4 @@
-/* cli/platform_counts.c — how many cores, GPUs and flat processors a
+/* scenario/platform_counts.c — how many cores, GPUs and flat processors a
  * platform has, without loading it in this process (SimGrid allows one
  * platform per process, and a sweep's parent runs none): flat:P from its
  * specification, a shipped name or a file through the child that checks it.

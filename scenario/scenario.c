@@ -1,4 +1,4 @@
-/* cli/scenario.c — reading a scenario's names once into its plan (which
+/* scenario/scenario.c — reading a scenario's names once into its plan (which
  * engine runs it, and why), resolving them, running it on its engine, and
  * turning the run into its record (with the metrics of analysis/).
  * Beaumont and Marchal's policies on a free flat platform run in the model

@@ -1,4 +1,4 @@
-/* cli/scenario.h — one run described by names, as on the command line
+/* scenario/scenario.h — one run described by names, as on the command line
  * (platform, workload, policy, engine and options), carried out in this
  * process and returned as its run record. `hetsim run` prints and writes it;
  * sweeps fork a child per scenario (SimGrid allows one simulation per
@@ -6,7 +6,7 @@
  *
  * The path of one run: hs_scenario_run reads the names once into a plan
  * (struct hs_scenario_plan: the engine and why, the checked policy, the
- * platform's kind), resolves the platform (cli/resolve.c, platforms/),
+ * platform's kind), resolves the platform (platforms/resolve.c),
  * builds the DAG (workloads/), and hands both with the policy (policies/) to
  * the engine kind (sim/run.h: simgrid, model or real under sim/engines/),
  * which builds the runtime (sim/runtime.c) and executes it; the run becomes

@@ -1,4 +1,4 @@
-/* cli/scenario_opts.c — setting a scenario parameter by name (platform,
+/* scenario/scenario_set.c — setting a scenario parameter by name (platform,
  * workload, policy, worker selection, runtime options), with its value
  * checked: what the command line's scenario options (cli/options.c), --vary
  * and study files all come to. */

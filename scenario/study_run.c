@@ -1,4 +1,4 @@
-/* cli/study_run.c — a study's sweep (or analysis) run into a folder. */
+/* scenario/study_run.c — a study's sweep (or analysis) run into a folder. */
 #include "scenario/study_run.h"
 #include "policies/bm/bm_grid.h"
 #include "base/buf.h"

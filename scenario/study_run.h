@@ -1,4 +1,4 @@
-/* cli/study_run.h — running a study's sweep into a folder (what
+/* scenario/study_run.h — running a study's sweep into a folder (what
  * `reproduce STUDY` and the ledger share): the folder is made if needed and
  * the rows go to FOLDER/results.csv, resumed if there. */
 #ifndef HS_STUDY_RUN_H

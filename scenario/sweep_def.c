@@ -1,4 +1,4 @@
-/* cli/sweep_def.c — building a sweep definition and resolving its axis
+/* scenario/sweep_def.c — building a sweep definition and resolving its axis
  * keys against the scenario parameters and the parameter tables of the
  * workloads, policies and flat platforms it involves. */
 #include "scenario/sweep_def.h"

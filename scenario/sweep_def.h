@@ -1,4 +1,4 @@
-/* cli/sweep_def.h — a sweep described by names, as on the command line
+/* scenario/sweep_def.h — a sweep described by names, as on the command line
  * or in a study file: base settings (scenario parameters: platform,
  * workload, policy, gpus, … seed), axes (--vary KEY=V1,V2,…) and
  * repetitions. Resolving it maps every axis key to what it varies: a

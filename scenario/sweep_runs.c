@@ -1,4 +1,4 @@
-/* cli/sweep_runs.c — one run of a resolved sweep definition: its
+/* scenario/sweep_runs.c — one run of a resolved sweep definition: its
  * scenario (base, then the axes), the texts its key and instance hash (the
  * canonical specifications with every default filled in, so that two ways of
  * writing one run give one key), its parameter columns; and running it in
