@@ -6,10 +6,8 @@
 #include "analysis/published.h"
 #include "base/util.h"
 #include "cli/cli.h"
-#include "scenario/ledger_need.h"
-#include "cli/ledger_run.h"
 #include "scenario/scenario.h"
-#include "scenario/study_run.h"
+#include "cli/ledger_run.h"
 
 #include <stdio.h>
 #include <stdlib.h>

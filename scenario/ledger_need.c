@@ -1,7 +1,7 @@
 /* scenario/ledger_need.c — the runs of a study the ledger needs (see
  * ledger_need.h): the points a counted value reads, and the repetitions
  * their statistics need. */
-#include "scenario/ledger_need.h"
+#include "scenario/scenario.h"
 #include "analysis/csv.h"
 #include "analysis/published.h"
 #include "analysis/stats.h"

@@ -1,10 +1,8 @@
 /* scenario/study_run.c — a study's sweep (or analysis) run into a folder. */
-#include "scenario/study_run.h"
+#include "scenario/scenario.h"
 #include "policies/bm/bm_grid.h"
 #include "base/buf.h"
 #include "base/util.h"
-#include "scenario/scenario.h"
-#include "scenario/sweep_def.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -1,11 +1,10 @@
 /* scenario/sweep_def.c — building a sweep definition and resolving its axis
  * keys against the scenario parameters and the parameter tables of the
  * workloads, policies and flat platforms it involves. */
-#include "scenario/sweep_def.h"
+#include "scenario/scenario.h"
 #include "base/buf.h"
 #include "analysis/sweep.h"
 #include "policies/registry.h"
-#include "scenario/scenario.h"
 #include "base/params.h"
 #include "base/util.h"
 #include "workloads/workload.h"

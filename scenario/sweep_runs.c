@@ -6,7 +6,6 @@
 #include "base/buf.h"
 #include "policies/registry.h"
 #include "scenario/scenario.h"
-#include "scenario/sweep_def.h"
 #include "base/params.h"
 #include "base/util.h"
 #include "workloads/workload.h"

@@ -254,6 +254,7 @@ static void test_table(void)
     const struct row *cli = owner(&t, "cli/cmd_run.c");
     CU_ASSERT_STRING_EQUAL(sc->folder, "scenario/");
     CU_ASSERT_TRUE(allowed(&t, cli, "scenario/scenario.h"));
+    CU_ASSERT_FALSE(allowed(&t, cli, "scenario/bm_scenario.h")); /* its one public header */
     CU_ASSERT_FALSE(allowed(&t, sc, "cli/cli.h"));
     CU_ASSERT_FALSE(allowed(&t, pf, "scenario/scenario.h"));
     CU_ASSERT_FALSE(allowed(&t, an, "scenario/scenario.h"));

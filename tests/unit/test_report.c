@@ -5,7 +5,7 @@
  * versions (under a minute: results, summary, plots, published values). */
 #include "analysis/csv.h"
 #include "base/util.h"
-#include "scenario/study_run.h"
+#include "scenario/scenario.h"
 #include "tests/support/testing.h"
 
 #include <stdio.h>
