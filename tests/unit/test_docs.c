@@ -270,6 +270,40 @@ static void test_no_spec_citations(void)
     free(out);
 }
 
+/* The H100 validation table of docs/real-engine.md is the one measured
+ * (tests/data/validation-h100/table.md, as tools/validate_compare.sh printed
+ * it), and the per-task overhead it quotes is the calibration's
+ * (calibrate.log beside it): every row of the file stands in the page. */
+static void test_validation_table(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/docs/real-engine.md", HETSIM_SOURCE_DIR);
+    char *doc = hs_test_read_file(path);
+    snprintf(path, sizeof path, "%s/tests/data/validation-h100/table.md", HETSIM_SOURCE_DIR);
+    char *table = hs_test_read_file(path);
+    snprintf(path, sizeof path, "%s/tests/data/validation-h100/calibrate.log", HETSIM_SOURCE_DIR);
+    char *log = hs_test_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(table);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(log);
+    int rows = 0;
+    for (char *line = table, *eol; *line; line = eol + 1) {
+        eol = strchr(line, '\n');
+        if (!eol)
+            break;
+        *eol = '\0';
+        rows++;
+        if (!strstr(doc, line)) {
+            fprintf(stderr, "\ndocs/real-engine.md lacks the measured row: %s", line);
+            CU_FAIL("a row of the validation table differs from the measured one");
+        }
+    }
+    CU_ASSERT_EQUAL(rows, 17); /* header, rule, 5 workloads x 3 policies */
+    CU_ASSERT_PTR_NOT_NULL(strstr(log, "overhead per GPU task: 10.517 us"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(doc, "10.5 µs on the node below"));
+    free(doc), free(table), free(log);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -280,6 +314,7 @@ int main(void)
         {"README.md is at most 250 lines", test_readme_is_short},
         {"the quick start installs what CI installs", test_quick_start_matches_ci},
         {"papers cited, not specs", test_no_spec_citations},
+        {"the H100 validation table is the measured one", test_validation_table},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("docs", tests);
