@@ -1,4 +1,4 @@
-/* tests/unit/test_dagstats.c — DAG statistics (analysis/dagstats.h) against
+/* tests/analysis/test_dagstats.c — DAG statistics (analysis/dagstats.h) against
  * hand-computed values: Topcuoglu et al. 2002's example DAG
  * (Fig. 2 of their paper; its rank_u(n1) = 108 is the critical path with mean costs), a
  * diamond with every kind of cost, and `hetsim dag … --stats` on a 2×2-tile

@@ -1,4 +1,4 @@
-/* tests/unit/test_ledger.c — the ledger of published claims: the verdict of
+/* tests/analysis/test_ledger.c — the ledger of published claims: the verdict of
  * a claim from hand-made counts of its published values, the value its row
  * shows, the claims file's checks, and `hetsim reproduce --ledger` end to
  * end on a small study of its own (five claims: one holds, one in part, one

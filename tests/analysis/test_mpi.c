@@ -1,4 +1,4 @@
-/* tests/unit/test_mpi.c — a sweep over 2 MPI ranks (`mpirun -np 2 hetsim
+/* tests/analysis/test_mpi.c — a sweep over 2 MPI ranks (`mpirun -np 2 hetsim
  * sweep`) gives the rows of a serial sweep, and bad input is reported once.
  * Skipped (and passed) when hetsim was built without MPI or mpirun is not
  * installed. */

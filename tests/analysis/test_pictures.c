@@ -1,4 +1,4 @@
-/* tests/unit/test_pictures.c — figures people can read: plots on a white
+/* tests/analysis/test_pictures.c — figures people can read: plots on a white
  * background (SVG and PNG), bytes and times in units (GiB, ms) rather than
  * 2e+10, curves told apart by marker and dash, a study's published values
  * drawn beside the curve they belong to, gains against one curve (a

@@ -1,4 +1,4 @@
-/* tests/unit/test_report.c — what turns results into figures: `hetsim plot`
+/* tests/analysis/test_report.c — what turns results into figures: `hetsim plot`
  * to PNG, SVG and PDF (with the means and confidence intervals it plots
  * checked in its gnuplot script), `hetsim gantt` of a run recorded with
  * --events, and `hetsim reproduce` of the shipped studies in their --quick

@@ -1,4 +1,4 @@
-/* tests/unit/test_stats.c — the statistics and the pieces of the sweep
+/* tests/analysis/test_stats.c — the statistics and the pieces of the sweep
  * engine that need no simulation: mean, standard deviation and Student-t
  * confidence intervals against values computed by hand, pairwise counts,
  * `hetsim summarize` end to end on a hand-written CSV, CSV reading (quotes,

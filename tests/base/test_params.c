@@ -1,4 +1,4 @@
-/* tests/unit/test_params.c — "name:key=value" specifications, the timing
+/* tests/base/test_params.c — "name:key=value" specifications, the timing
  * tables, and the worker selection of hs_platform_build. */
 #include "platforms/perfmodel.h"
 #include "base/params.h"

@@ -1,4 +1,4 @@
-/* tests/unit/test_bad_inputs.c — the corpus of bad inputs in tests/data/bad:
+/* tests/cli/test_bad_inputs.c — the corpus of bad inputs in tests/data/bad:
  * every case of cases.txt (hetsim arguments, and a text) must exit with code
  * 2 and print exactly one line on stderr, containing the text, which names
  * the culprit (file, field, value). Run in the sanitizer build too, so a

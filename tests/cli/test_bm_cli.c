@@ -1,4 +1,4 @@
-/* tests/unit/test_bm_cli.c — Beaumont and Marchal's strategies through the
+/* tests/cli/test_bm_cli.c — Beaumont and Marchal's strategies through the
  * `hetsim` command: in their own model (flat:P,bw=inf) and through the
  * runtime on platforms with a finite bandwidth; one processor receives every
  * block once in both; speeds 3 and 1 under sorted-outer receive 6 blocks

@@ -1,4 +1,4 @@
-/* tests/unit/test_clarity.c — output a newcomer can read: the run summary
+/* tests/cli/test_clarity.c — output a newcomer can read: the run summary
  * says what each figure is relative to and why the CPU workers' numbers have
  * gaps, hints at SetArch for work stealing on dense linear algebra; sweeps
  * warn when repetitions cannot differ, and the refusal of --vary seed names

@@ -1,4 +1,4 @@
-/* tests/unit/test_cli.c — end-to-end tests of the `hetsim` command: the
+/* tests/cli/test_cli.c — end-to-end tests of the `hetsim` command: the
  * default scenario, every shipped platform under every policy (each task runs
  * once, after its predecessors, with its inputs brought to its memory node),
  * byte-identical records for a seed, and one clear line with exit code 2 for

@@ -1,4 +1,4 @@
-/* tests/unit/test_install.c — the installed hetsim: `cmake --install` into a
+/* tests/cli/test_install.c — the installed hetsim: `cmake --install` into a
  * temporary prefix, the tree moved elsewhere, then run from another folder
  * (shipped platforms and studies found beside the executable, HETSIM_DATADIR
  * named when data is missing, --version); and a policy written out of tree,

@@ -1,4 +1,4 @@
-/* tests/unit/test_memory.c — memory errors made findable (issue 40): `hetsim
+/* tests/cli/test_memory.c — memory errors made findable (issue 40): `hetsim
  * run` under every registered policy on one platform, a GPU cache so small
  * that the GPUs evict, write back and prefetch all along, for tiled
  * Cholesky, LU, QR and GEMM and two random DAGs (DAGGEN's and the layered

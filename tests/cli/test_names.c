@@ -1,4 +1,4 @@
-/* tests/unit/test_names.c — kernel and task names go into the CSV trace, the
+/* tests/cli/test_names.c — kernel and task names go into the CSV trace, the
  * Paje trace and the Gantt chart's legend as each format's rules say, however
  * hostile they are: a kernel name that is a multi-line shell script (as
  * Nextflow's WfFormat files give), names with commas, quotes and spaces.

@@ -1,4 +1,4 @@
-/* tests/unit/test_robust.c — odd but valid input runs, and says what it
+/* tests/cli/test_robust.c — odd but valid input runs, and says what it
  * does: a WfFormat instance without a single dependency (it once gave an
  * UndefinedBehaviorSanitizer report), `-s none` stopping after building the
  * DAG (how a user checks a DAG file), a platform file without a timing table

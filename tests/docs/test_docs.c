@@ -1,4 +1,4 @@
-/* tests/unit/test_docs.c — the documentation works as written: every command
+/* tests/docs/test_docs.c — the documentation works as written: every command
  * of a fenced sh block of README.md and every page of docs/ runs, from a copy of the
  * repository root where ./build is the build under test, and exits 0. A
  * command whose trailing comment starts with "(long" (a full study, the quick

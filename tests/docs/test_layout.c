@@ -1,4 +1,4 @@
-/* tests/unit/test_layout.c — the include arrows between folders: every
+/* tests/docs/test_layout.c — the include arrows between folders: every
  * `#include "folder/..."` of a C, header or CUDA file of the tree is allowed
  * by the table "Folders and the includes they may make" of docs/layout.md
  * (a folder may include itself and the entries of its row: a folder, or one

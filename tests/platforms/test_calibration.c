@@ -1,4 +1,4 @@
-/* tests/unit/test_calibration.c — the calibration effect (Beniamine
+/* tests/platforms/test_calibration.c — the calibration effect (Beniamine
  * 2013, §3.2.1, §3.2.3): a timing table's "calibrated" list is what
  * policies are told while the engine executes the table's own durations;
  * `hetsim calibrate-sim` records the host-observed time of GPU tasks (by hand

@@ -1,4 +1,4 @@
-/* tests/unit/test_corun.c — the co-running model (platforms/perfmodel.h): a
+/* tests/platforms/test_corun.c — the co-running model (platforms/perfmodel.h): a
  * timing table's "corun" curve gives what a kernel takes with a number of
  * workers of its architecture busy (and with host-GPU copies streaming);
  * the lookup interpolates linearly in the number busy, by hand; bad curves

@@ -1,4 +1,4 @@
-/* tests/unit/test_flatnet.c — flat:P is the contention-free model of the
+/* tests/platforms/test_flatnet.c — flat:P is the contention-free model of the
  * list-scheduling literature: a transfer of b bytes takes lat + b/bw
  * whatever lat is. SimGrid bounds a flow by its TCP window (network/TCP-gamma:
  * at most 4 MiB / (2 lat)) unless told otherwise; hetsim turns that off, so

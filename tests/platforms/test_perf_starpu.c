@@ -1,4 +1,4 @@
-/* tests/unit/test_perf_starpu.c — StarPU's perfmodels as `--perf`
+/* tests/platforms/test_perf_starpu.c — StarPU's perfmodels as `--perf`
  * (platforms/perf_starpu.c), on real files StarPU wrote
  * (tests/data/starpu-sampling/README.md): a history line's mean is the
  * duration of its kernel at the tile size its size gives, read by hand from

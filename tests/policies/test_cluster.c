@@ -1,4 +1,4 @@
-/* tests/unit/test_cluster.c — the cluster policy in the runtime: max=0 is the
+/* tests/policies/test_cluster.c — the cluster policy in the runtime: max=0 is the
  * plan of heft:insertion=0; with clusters, the plan that runs keeps every
  * cluster on one worker, no cluster above max, and (sync=1) no task of a
  * cluster starts before the clusters it depends on have finished; on a

@@ -1,4 +1,4 @@
-/* tests/unit/test_clustering.c — the transitive closure and the convex
+/* tests/policies/test_clustering.c — the transitive closure and the convex
  * clustering on bare DAGs, checked by brute force (reachability by depth-first
  * search, convexity by definition, acyclicity of the cluster graph by Kahn's
  * algorithm): every closure method against the search; every cluster convex,

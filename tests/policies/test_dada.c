@@ -1,4 +1,4 @@
-/* tests/unit/test_dada.c — the DADA policies (policies/dada.c) and DDA
+/* tests/policies/test_dada.c — the DADA policies (policies/dada.c) and DDA
  * (policies/dda.c) in simulated runs: affinity on hand-made DAGs (with α = 1
  * a single ready task goes to the GPU holding what it writes; with α = 0 its
  * placement does not depend on where its data is), hand-computed allocations

@@ -1,4 +1,4 @@
-/* tests/unit/test_dualapprox.c — DADA's dual approximation on batches of
+/* tests/policies/test_dualapprox.c — DADA's dual approximation on batches of
  * independent tasks (policies/dualapprox.c; Bleuse et al. 2014,
  * §3.2, Algorithm 2), with no runtime: hand-computed allocations, and random
  * small instances checked against brute force:

@@ -1,4 +1,4 @@
-/* tests/unit/test_heftnc.c — HEFT-NC / HEFT-NCe (policies/heftnc.c) against
+/* tests/policies/test_heftnc.c — HEFT-NC / HEFT-NCe (policies/heftnc.c) against
  * Shetti 2014 (Chapters 5 and 6): the 32 ranks of the thesis' Table 5.1 on
  * the DAG its ranks imply (the thesis prints the costs, not the edges), the
  * worked decision of its example (Figs. 5.2, 5.3), full schedules of that

@@ -1,4 +1,4 @@
-/* tests/unit/test_listsched.c — the static list schedulers (HEFT, CPOP, PEFT,
+/* tests/policies/test_listsched.c — the static list schedulers (HEFT, CPOP, PEFT,
  * HEFT-NC) and online HEFT: Topcuoglu et al.'s 10-task, 3-processor example (ranks,
  * schedule, makespans 80 and 86, from the paper), the simulated makespan equal
  * to the plan's on a contention-free platform, schedule properties on

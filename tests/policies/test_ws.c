@@ -1,4 +1,4 @@
-/* tests/unit/test_ws.c — work stealing (XKaapi): the ends of the queues, a
+/* tests/policies/test_ws.c — work stealing (XKaapi): the ends of the queues, a
  * steal never taking a task the thief cannot run, H2 sending a task to the
  * GPU that holds the data it writes, and the one-GPU DGEMM moving exactly
  * the minimum (3S in, S out) when the matrices fit, and out of core exactly

@@ -1,4 +1,4 @@
-/* tests/unit/test_sweep.c — `hetsim sweep` and `hetsim merge` end to end:
+/* tests/scenario/test_sweep.c — `hetsim sweep` and `hetsim merge` end to end:
  * one row per run with stable keys, seeds shared by the runs of one instance
  * and reproducible with `hetsim run --seed`, -j 2 equal to -j 1, resume
  * after a killed sweep (nothing lost, nothing twice, an interrupted last

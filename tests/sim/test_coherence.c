@@ -1,4 +1,4 @@
-/* tests/unit/test_coherence.c — MSI transitions of the coherence table and
+/* tests/sim/test_coherence.c — MSI transitions of the coherence table and
  * the LRU double-list eviction order of the GPU cache. */
 #include "sim/coherence.h"
 #include "sim/gpucache.h"

@@ -1,4 +1,4 @@
-/* tests/unit/test_costs.c — the runtime's costs in simulated time
+/* tests/sim/test_costs.c — the runtime's costs in simulated time
  * (sim/costs.h), against makespans computed by hand on small DAGs of
  * explicit costs on flat:2 (1 B/s links, no latency): the per-task
  * overhead, the per-copy issue cost and the decisions (a look-up for eager,

@@ -1,4 +1,4 @@
-/* tests/unit/test_dag.c — dependency inference, renaming, explicit edges,
+/* tests/sim/test_dag.c — dependency inference, renaming, explicit edges,
  * cycle detection, the task counts of the tiled workloads, the SetArch
  * hints every workload takes, and the labels of tiles and tasks. */
 #include "base/util.h"

@@ -1,4 +1,4 @@
-/* tests/unit/test_engines.c — the engine interface (sim/run.h): every engine
+/* tests/sim/test_engines.c — the engine interface (sim/run.h): every engine
  * kind this build has runs the same small DAG under the same policy through
  * hs_engine_kind.run, and gives the makespan computed by hand (the real
  * engine: at least that, measured); SimGrid and the model engine part

@@ -1,4 +1,4 @@
-/* tests/unit/test_gpumem.c — placement respects GPU memory. A worker whose
+/* tests/sim/test_gpumem.c — placement respects GPU memory. A worker whose
  * memory (its data cache: cache-fraction × memsize) cannot hold all the data
  * a task accesses cannot run it, for every policy (hs_sched_can_run says no,
  * estimates are infinite); a task that no worker can hold is refused before

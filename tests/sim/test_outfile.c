@@ -1,4 +1,4 @@
-/* tests/unit/test_outfile.c — outputs written whole or not at all
+/* tests/sim/test_outfile.c — outputs written whole or not at all
  * (sim/outfile.h): an existing file is replaced only when every byte was
  * written (a write that fails, or a writer that gives up, leaves the old
  * content), a folder, FIFO, link to either or to nothing is refused and left

@@ -1,4 +1,4 @@
-/* tests/unit/test_sim.c — simulated runs checked against values computed by
+/* tests/sim/test_sim.c — simulated runs checked against values computed by
  * hand from the platform files and timing tables: execution on one core,
  * isolated and concurrent PCIe transfers on Idgraf, staging through host
  * memory, peer copies, eviction with write-back, the final flush. Each run

@@ -1,4 +1,4 @@
-/* tests/unit/test_dagfiles.c — DAG files: a hand-written hetsim JSON file
+/* tests/workloads/test_dagfiles.c — DAG files: a hand-written hetsim JSON file
  * read and written back to the same bytes, JSON and DOT round trips of the
  * Cholesky DAG, a hand-written DAGGEN DOT file through hetsim's DOT, the
  * WfFormat 1.4 and 1.5 versions of a hand-written 1→3→1 fork-join with the

@@ -1,4 +1,4 @@
-/* tests/unit/test_dagfiles_bad.c — bad DAG files through the `hetsim`
+/* tests/workloads/test_dagfiles_bad.c — bad DAG files through the `hetsim`
  * command: malformed JSON and DOT (with the line), a cycle (named), negative
  * costs, sizes, bytes and runtimes, references to missing tasks and handles,
  * duplicate ids, missing files, parameters out of range. Each gives exit

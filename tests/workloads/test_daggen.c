@@ -1,4 +1,4 @@
-/* tests/unit/test_daggen.c — the `daggen` workload (DAGGEN's parameters):
+/* tests/workloads/test_daggen.c — the `daggen` workload (DAGGEN's parameters):
  * levels and widths from n, fat and regularity, parents from density and jump
  * (exact bounds, and the mean in-degree against its exact expectation given
  * the widths), data sizes and complexities, the ccr rescaling, byte-identical

@@ -1,4 +1,4 @@
-/* tests/unit/test_formats.c — other tools' DAG files, read from real files of
+/* tests/workloads/test_formats.c — other tools' DAG files, read from real files of
  * their ecosystems (tests/data/README.md gives where each comes from):
  * SimGrid's DOT, JSON and DAX examples with SimGrid's meaning (size="-1" a
  * pure dependency, runtimeInSeconds as flops, a transfer task as data, DAX

@@ -1,4 +1,4 @@
-/* tests/unit/test_formats_bad.c — bad files of other tools' formats through
+/* tests/workloads/test_formats_bad.c — bad files of other tools' formats through
  * the `hetsim` command (DAX, STG, DAGGEN's text, StarPU's tasks.rec,
  * SimGrid's JSON DAGs, host maps): each gives exit code 2 and one line on
  * stderr naming the file and the field or value, never a crash or a hang;

@@ -1,4 +1,4 @@
-/* tests/unit/test_formats_out.c — what hetsim writes for other tools, and
+/* tests/workloads/test_formats_out.c — what hetsim writes for other tools, and
  * other tools' platform files:
  *   - the Chrome trace-event JSON: a track per worker and per copy stream, a
  *     slice per task, each transfer a slice on both ends and a flow;

@@ -1,4 +1,4 @@
-/* tests/unit/test_json_writer.c — the streaming JSON writer of
+/* tests/workloads/test_json_writer.c — the streaming JSON writer of
  * workloads/dag_json.c: every number follows the rule it documents (integers
  * below 1e15 as integers, else %.15g when it reads back exactly, else %.17g,
  * non-finite as null) — checked against that rule applied by brute force,

@@ -1,4 +1,4 @@
-/* tests/unit/test_la.c — the LU and QR tile factorisations and the outer and
+/* tests/workloads/test_la.c — the LU and QR tile factorisations and the outer and
  * matrix products: task counts against the closed formulas, the 2×2-tile DAGs
  * derived by hand from the loop nests, the WAR edges the specs name, LAWN-41
  * totals, bad parameters, CPU-only kernels kept off the GPUs, and the options

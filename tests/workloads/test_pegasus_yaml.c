@@ -1,4 +1,4 @@
-/* tests/unit/test_pegasus_yaml.c — Pegasus 5 workflows (YAML, libyaml):
+/* tests/workloads/test_pegasus_yaml.c — Pegasus 5 workflows (YAML, libyaml):
  * two real files of Pegasus' own tests (tests/data/pegasus5/README.md) read
  * with the counts their text gives; runtimes, sizes, dependencies and file
  * flows of a file written here, read as DAX files are; found by extension

@@ -1,4 +1,4 @@
-/* tests/unit/test_random_dag.c — the `random` workload (layered random DAG of
+/* tests/workloads/test_random_dag.c — the `random` workload (layered random DAG of
  * Topcuoglu et al. 2002 with Shetti 2014's parameters): byte-identical output
  * for a seed, exact examples worked by hand, and statistics over many seeds against values derived
  * from the generator's definition (tolerances of 4 standard deviations, the

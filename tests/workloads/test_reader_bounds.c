@@ -1,4 +1,4 @@
-/* tests/unit/test_reader_bounds.c — what a DAG file costs its reader stays
+/* tests/workloads/test_reader_bounds.c — what a DAG file costs its reader stays
  * in proportion to its size (issue 40): an XML entity cannot stand for more
  * text than the file holds (a DAX file declaring one is refused, timed
  * against a plain file of the same size), a tasks.rec value continued over

@@ -1,4 +1,4 @@
-/* tests/unit/test_sizes.c — a workload's memory is estimated before its DAG
+/* tests/workloads/test_sizes.c — a workload's memory is estimated before its DAG
  * is built: the estimate bounds what building it takes (peak RSS of `hetsim
  * dag W --stats`, measured here) without overstating it more than twice, and
  * a workload beyond the limit (the machine's memory, or --max-memory) is

@@ -1,4 +1,4 @@
-/* tests/unit/test_bm_analysis.c — Beaumont and Marchal's analysis against
+/* tests/policies/bm/test_bm_analysis.c — Beaumont and Marchal's analysis against
  * the paper's printed values (β = 4.1705 for the outer product with 20 equal
  * processors and n = 100; 2.92 for the matrix product with 100 processors and
  * n = 40), values derived by hand from the corrected closed forms

@@ -1,4 +1,4 @@
-/* tests/unit/test_bm_strategy.c — Beaumont and Marchal's strategies and
+/* tests/policies/bm/test_bm_strategy.c — Beaumont and Marchal's strategies and
  * their event-driven model on cases checked by hand: one processor receives
  * every block exactly once (2n, 3n²) whatever the strategy; two processors
  * of speeds 3 and 1 under sorted-outer with n = 2 receive 6 blocks whatever

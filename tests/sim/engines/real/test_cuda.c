@@ -1,5 +1,5 @@
-/* tests/unit/test_cuda.c — the real engine's GPUs (built with CUDA; every
- * test skips cleanly without a GPU, and tests/unit/test_real.c covers the
+/* tests/sim/engines/real/test_cuda.c — the real engine's GPUs (built with CUDA; every
+ * test skips cleanly without a GPU, and tests/sim/engines/real/test_real.c covers the
  * cores): each GPU kernel against its CPU version on the same inputs,
  * calibrate, then measured runs on 1 GPU + 3 cores under several policies
  * with a small residual, and bad input on a GPU machine. */

@@ -1,4 +1,4 @@
-/* tests/unit/test_real.c — the real engine on this machine's cores, with or
+/* tests/sim/engines/real/test_real.c — the real engine on this machine's cores, with or
  * without a GPU: the real kernels on a core factor and multiply correctly
  * and the residual catches a wrong result; machine descriptions (with GPUs
  * and without) round-trip and give a platform that SimGrid loads; the whole

@@ -1,4 +1,4 @@
-/* tests/unit/test_topology.c — the machine's topology read through hwloc
+/* tests/sim/engines/real/test_topology.c — the machine's topology read through hwloc
  * (sim/engines/real/topology.h) against what Linux says without hwloc
  * (sysconf, the thread's affinity, sysfs, /proc/cpuinfo); pinning (pin.h):
  * two indices on two physical cores, wrapping, unpinning, the GPUs' thread

@@ -1,4 +1,4 @@
-/* tests/unit/test_platform_checked.c — checked.json, the manifest of the
+/* tests/sim/engines/simgrid/test_platform_checked.c — checked.json, the manifest of the
  * shipped platform files that a run need not check again: it is up to date
  * (every shipped file has an entry, and checking the file now finds what the
  * entry says), a run takes an entry only for the very file it describes, and

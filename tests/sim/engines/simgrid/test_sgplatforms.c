@@ -1,4 +1,4 @@
-/* tests/unit/test_sgplatforms.c — SimGrid platform files as SimGrid and WRENCH
+/* tests/sim/engines/simgrid/test_sgplatforms.c — SimGrid platform files as SimGrid and WRENCH
  * users write them: hosts without hetsim's kind are CPU hosts (with one note
  * line), host memory takes no compute host, core="N" gives N CPU workers
  * on the host, SimGrid's 65,536-host cluster loads, and hosts that declare

@@ -1,4 +1,4 @@
-/* tests/unit/test_starpu_bus.c — the platform files of StarPU's bus sampling
+/* tests/sim/engines/simgrid/test_starpu_bus.c — the platform files of StarPU's bus sampling
  * as StarPU 1.3 writes them (tests/data/starpu/: a CPU-only machine's
  * HOST.platform.v4.xml and its version-3 HOST.platform.xml): the v4 file runs
  * as written (its unused "Host" link of 0 B/s kept), the v3 file is refused in
