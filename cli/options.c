@@ -3,7 +3,8 @@
  * lists, and the options that describe a scenario (platform, workload,
  * policy, worker selection, runtime options), which `run`, `sweep` and
  * `calibrate-sim` share: each sets one named scenario parameter
- * (hs_scenario_set), and a second option for the same parameter is refused. */
+ * (hs_scenario_set), and a second option for the same parameter is refused;
+ * last, the output paths options name, checked before any work. */
 #include "cli/cli.h"
 #include "scenario/scenario.h"
 #include "base/util.h"
