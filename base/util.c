@@ -79,6 +79,18 @@ int hs_fail(const char *fmt, ...)
     return -1;
 }
 
+int hs_fail_at(const char *file, int line, const char *fmt, ...)
+{
+    char msg[sizeof last_error];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (line >= 0)
+        return hs_fail("%s:%d: %s", file, line, msg);
+    return hs_fail("%s: %s", file, msg);
+}
+
 const char *hs_last_error(void)
 {
     return last_error[0] ? last_error : "unknown error";

@@ -49,6 +49,8 @@ static inline void *hs_grow_implied(void *array, size_t n, size_t need, size_t e
  * `return hs_fail("...")`. The message is one line, without "hetsim:" prefix. */
 int hs_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *hs_last_error(void);
+/* The same, for readers: "FILE:LINE: message", or "FILE: message" with line < 0. */
+int hs_fail_at(const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* FNV-1a, 64 bits, continuing from hash (HS_FNV_OFFSET to start).
  * Hand-written on purpose: a sweep's resume keys and checked.json's file

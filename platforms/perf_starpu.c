@@ -51,8 +51,14 @@
  * StarPU 1.3's (chol_model_11 POTRF, 21 TRSM, 22 the update, which also
  * updates the diagonal tiles, so it times SYRK too, with three tiles), then
  * the GEMM of StarPU's matrix-product example (whose blocks are square only
- * when it runs on square tiles). tiles: the tiles of nb² elements a task
- * touches (StarPU's size is the sum of its data's sizes). */
+ * when it runs on square tiles), then StarPU's LU example (examples/lu,
+ * xlu_kernels.c), which factorises without pivoting as hetsim's lunopiv
+ * does: 11 GETRF of the diagonal tile without pivoting, 12 and 21 the TRSMs
+ * of its row and its column, 22 the GEMM update (both TRSMs are one kernel
+ * in lunopiv, 12's where both time a size). The incremental-pivoting lu's
+ * GETRF pivots: a run of it on these files is refused (run_simgrid.c).
+ * tiles: the tiles of nb² elements a task touches (StarPU's size is the sum
+ * of its data's sizes). */
 static const struct symbol_map {
     const char *symbol;
     const char *kernel[2];
@@ -67,9 +73,19 @@ static const struct symbol_map {
     {"chol_model_22", {"gemm", "syrk"}, 3},
     {"starpu_dgemm_gemm", {"gemm", NULL}, 3},
     {"starpu_sgemm_gemm", {"gemm", NULL}, 3},
+    {"starpu_dlu_lu_model_11", {"getrf", NULL}, 1},
+    {"starpu_dlu_lu_model_12", {"trsm", NULL}, 2},
+    {"starpu_dlu_lu_model_21", {"trsm", NULL}, 2},
+    {"starpu_dlu_lu_model_22", {"gemm", NULL}, 3},
+    {"starpu_slu_lu_model_11", {"getrf", NULL}, 1},
+    {"starpu_slu_lu_model_12", {"trsm", NULL}, 2},
+    {"starpu_slu_lu_model_21", {"trsm", NULL}, 2},
+    {"starpu_slu_lu_model_22", {"gemm", NULL}, 3},
 };
 #define NSYMBOLS ((int)(sizeof symbols / sizeof symbols[0]))
-#define KNOWN_SYMBOLS "chol_model_potrf, _trsm, _syrk, _gemm, chol_model_11, _21, _22, starpu_dgemm_gemm, starpu_sgemm_gemm"
+#define KNOWN_SYMBOLS                                                                                 \
+    "chol_model_potrf, _trsm, _syrk, _gemm, chol_model_11, _21, _22, starpu_dgemm_gemm, starpu_sgemm_gemm, " \
+    "starpu_dlu_lu_model_11, _12, _21, _22, starpu_slu_lu_model_11, _12, _21, _22"
 
 /* StarPU's _starpu_calibration_minimum (STARPU_CALIBRATE_MINIMUM's default):
  * the samples below which it trusts no regression. */
@@ -712,6 +728,10 @@ int hs_perf_load_starpu(const char *path, const char *platform_file, struct hs_p
         goto out;
     }
     pm->starpu = 1;
+    for (int i = 0; i < pm->n; i++) /* only StarPU's LU example times GETRF: without pivoting */
+        pm->starpu_nopiv |= strcmp(pm->entries[i].kernel + 1, "getrf") == 0;
+    for (int i = 0; i < pm->nreg; i++)
+        pm->starpu_nopiv |= strcmp(pm->reg[i].kernel + 1, "getrf") == 0;
     pm->starpu_gpus = L.gpus;
     pm->starpu_gpu_at = L.gpu_at;
     L.gpu_at = NULL;

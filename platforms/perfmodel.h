@@ -69,6 +69,8 @@ struct hs_perfmodel {
     int nnotes;
     char **notes;                     /* what reading a StarPU perfmodel left out or assumed */
     int starpu;                       /* 1: read from StarPU's perfmodels */
+    int starpu_nopiv;                 /* StarPU perfmodels: GETRF timed by StarPU's LU example, which
+                                         does not pivot (lunopiv's kernel, not lu's) */
     int starpu_gpus;                  /* StarPU perfmodels: highest CUDA device id used + 1 */
     char *starpu_gpu_at;              /* "FILE:LINE" naming that device (NULL: none) */
 };

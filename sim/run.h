@@ -39,8 +39,8 @@ struct hs_run_config {
     bool verbose;              /* let SimGrid log */
     bool notes;                /* say on stderr how the platform's hosts were read (not under -q) */
     bool energy;               /* count the energy (SimGrid's host energy plugin; --energy): it
-                                  loads each busy host with an execution, about a fifth more
-                                  CPU per run, so only when asked */
+                                  loads each busy host with an execution once the run has
+                                  ended, about 30% more CPU per run, so only when asked */
 };
 
 void hs_run_config_defaults(struct hs_run_config *cfg);

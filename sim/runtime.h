@@ -73,6 +73,8 @@ const char *hs_runtime_error(const struct hs_sched *rt);
 /* It failed because the policy's init refused its input (bad parameters for
  * this DAG or platform): a usage error, not a failed run. */
 bool hs_runtime_refused(const struct hs_sched *rt);
+/* The DAG the runtime runs. */
+const struct hs_dag *hs_runtime_dag(const struct hs_sched *rt);
 /* When the last task ended (seconds of the engine's clock). */
 double hs_runtime_makespan(const struct hs_sched *rt);
 /* Wall-clock seconds spent in the policy's callbacks. */

@@ -14,6 +14,11 @@ const char *hs_runtime_error(const struct hs_sched *rt)
     return rt->error;
 }
 
+const struct hs_dag *hs_runtime_dag(const struct hs_sched *rt)
+{
+    return rt->dag;
+}
+
 bool hs_runtime_refused(const struct hs_sched *rt)
 {
     return rt->refused;

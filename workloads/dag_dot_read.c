@@ -48,16 +48,7 @@ struct dreader {
 #define DOT_KEPT_PER_BYTE 16
 #define DOT_KEPT_FLOOR ((size_t)1 << 20)
 
-static int bad(const struct dreader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int bad(const struct dreader *r, const char *fmt, ...)
-{
-    char msg[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return hs_fail("%s: %s", r->path, msg);
-}
+#define bad(r, ...) hs_fail_at((r)->path, -1, __VA_ARGS__)
 
 /* ---- cgraph's messages, gathered into one line ----------------------------- */
 

@@ -50,16 +50,7 @@ static const char *const top_keys[] = {"name", "total_flops", "handles", "tasks"
 static const char *const task_keys[] = {"label", "kernel", "flops", "footprint", "accesses",
                                         "costs", "archs", "attrs", NULL};
 
-static int bad(const struct jreader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int bad(const struct jreader *r, const char *fmt, ...)
-{
-    char msg[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return hs_fail("%s: %s", r->path, msg);
-}
+#define bad(r, ...) hs_fail_at((r)->path, -1, __VA_ARGS__)
 
 static int key_index(const char *const *keys, const char *key)
 {

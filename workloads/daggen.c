@@ -31,6 +31,7 @@
  * GSL streams of the seed (base/rng.h): 1 structure, 2 costs. */
 #include "base/util.h"
 #include "base/rng.h"
+#include "workloads/foreign.h"
 #include "workloads/workload.h"
 
 #include <gsl/gsl_randist.h>
@@ -76,25 +77,12 @@ struct dgen {
     int n, nlev;
     long jump;
     int *lev;           /* level l holds tasks lev[l] .. lev[l+1]-1 */
-    int *src, *dst;
-    size_t nedge, cap;
+    struct hs_edges e;
     double *data;       /* d of each task */
     double *flops;
     gsl_rng *rs, *rc;
     int *mark, *pick, *off, stamp; /* scratch of n ints */
 };
-
-static void add_edge(struct dgen *g, int s, int d)
-{
-    if (g->nedge == g->cap) {
-        g->cap = g->cap ? 2 * g->cap : 1024;
-        g->src = hs_xrealloc(g->src, g->cap * sizeof *g->src);
-        g->dst = hs_xrealloc(g->dst, g->cap * sizeof *g->dst);
-    }
-    g->src[g->nedge] = s;
-    g->dst[g->nedge] = d;
-    g->nedge++;
-}
 
 static void draw_levels(struct dgen *g, double fat, double regularity)
 {
@@ -139,7 +127,7 @@ static void parents_of(struct dgen *g, int i, int t, double density)
         int m = cnt < width ? cnt : width;
         hs_rng_choose(g->rs, width, m, g->pick, g->mark, g->stamp++);
         for (int p = 0; p < m; p++)
-            add_edge(g, g->lev[l] + g->pick[p], t);
+            hs_edges_add(&g->e, g->lev[l] + g->pick[p], t, 0);
     }
 }
 
@@ -186,13 +174,13 @@ static void draw_costs(struct dgen *g, const struct hs_spec *spec)
 static double comm_scale(const struct dgen *g, double ccr, double speed, double bw)
 {
     double comp = 0, comm = 0;
-    if (isnan(ccr) || g->nedge == 0)
+    if (isnan(ccr) || g->e.n == 0)
         return 1;
     for (int t = 0; t < g->n; t++)
         comp += g->flops[t] / speed;
-    for (size_t e = 0; e < g->nedge; e++)
-        comm += 8 * g->data[g->src[e]] * g->data[g->src[e]] / bw;
-    return ccr * (comp / g->n) / (comm / (double)g->nedge);
+    for (size_t e = 0; e < g->e.n; e++)
+        comm += 8 * g->data[g->e.src[e]] * g->data[g->e.src[e]] / bw;
+    return ccr * (comp / g->n) / (comm / (double)g->e.n);
 }
 
 static void fill_dag(const struct dgen *g, double scale, struct hs_dag *dag)
@@ -203,9 +191,9 @@ static void fill_dag(const struct dgen *g, double scale, struct hs_dag *dag)
             snprintf(label, sizeof label, "L%d.%d", l, t - g->lev[l]);
             hs_dag_add_task(dag, "daggen", label, g->flops[t], 0);
         }
-    for (size_t e = 0; e < g->nedge; e++) {
-        double d = g->data[g->src[e]];
-        hs_dag_add_edge(dag, g->src[e], g->dst[e], 8 * d * d * scale);
+    for (size_t e = 0; e < g->e.n; e++) {
+        double d = g->data[g->e.src[e]];
+        hs_dag_add_edge(dag, g->e.src[e], g->e.dst[e], 8 * d * d * scale);
     }
 }
 
@@ -248,8 +236,7 @@ static int build_daggen(const struct hs_spec *spec, struct hs_dag *dag)
     gsl_rng_free(g.rs);
     gsl_rng_free(g.rc);
     free(g.lev);
-    free(g.src);
-    free(g.dst);
+    hs_edges_free(&g.e);
     free(g.data);
     free(g.flops);
     return 0;

@@ -48,16 +48,7 @@ struct dax {
 };
 
 static int line_of(struct dax *d);
-static int bad(struct dax *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int bad(struct dax *d, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return hs_fail("%s:%d: %s", d->path, line_of(d), msg);
-}
+#define bad(d, ...) hs_fail_at((d)->path, line_of(d), __VA_ARGS__)
 
 /* The line of the element being read (the parser itself may be ahead). */
 static int line_of(struct dax *d)

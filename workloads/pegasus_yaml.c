@@ -49,16 +49,7 @@ static int line_of(const yaml_node_t *n)
     return (int)n->start_mark.line + 1;
 }
 
-static int bad(const struct py *p, const yaml_node_t *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int bad(const struct py *p, const yaml_node_t *n, const char *fmt, ...)
-{
-    char msg[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return hs_fail("%s:%d: %s", p->path, line_of(n), msg);
-}
+#define bad(p, n, ...) hs_fail_at((p)->path, line_of(n), __VA_ARGS__)
 
 static const char *const kind_names[] = {"nothing", "a scalar", "a sequence", "a mapping"};
 

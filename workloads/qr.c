@@ -23,13 +23,7 @@
 #include <stdlib.h>
 
 static const struct hs_param qr_params[] = {
-    {.name = "n", .type = HS_P_INT, .defval = "8192", .range = "[1,inf)", .help = "matrix order"},
-    {.name = "nb", .type = HS_P_INT, .defval = "512", .range = "[1,inf)",
-     .help = "tile size (must divide n)"},
-    {.name = "ib", .type = HS_P_INT, .defval = "128", .range = "[1,inf)",
-     .help = "inner blocking (at most nb)"},
-    {.name = "precision", .type = HS_P_CHOICE, .defval = "d", .choices = "d|s",
-     .help = "double or single precision"},
+    HS_TILES_PARAMS,
     {.name = "setarch", .type = HS_P_BOOL, .defval = "0",
      .help = "QUARK_ARCH_GPU_ONLY: the kernels with a GPU version run on GPUs only"},
     {.name = "regions", .type = HS_P_BOOL, .defval = "0",

@@ -36,6 +36,7 @@
  * or beta keeps the graph, and changing ccr keeps the computation costs. */
 #include "base/util.h"
 #include "base/rng.h"
+#include "workloads/foreign.h"
 #include "workloads/workload.h"
 
 #include <gsl/gsl_randist.h>
@@ -86,24 +87,11 @@ struct rgen {
     int v, p, nlev;
     long jump;
     int *lev;       /* level l holds tasks lev[l] .. lev[l+1]-1 (ids 1..v) */
-    int *src, *dst; /* edges between real tasks */
-    size_t nedge, cap;
+    struct hs_edges e; /* between real tasks */
     double *w;      /* (v+1)·p costs, row 0 the root */
     double *c;      /* cost of each edge, seconds */
     gsl_rng *rs, *rw, *rc;
 };
-
-static void add_edge(struct rgen *g, int s, int d)
-{
-    if (g->nedge == g->cap) {
-        g->cap = g->cap ? 2 * g->cap : 1024;
-        g->src = hs_xrealloc(g->src, g->cap * sizeof *g->src);
-        g->dst = hs_xrealloc(g->dst, g->cap * sizeof *g->dst);
-    }
-    g->src[g->nedge] = s;
-    g->dst[g->nedge] = d;
-    g->nedge++;
-}
 
 /* Level offsets from level sizes (task ids start at 1). */
 static void set_levels(struct rgen *g, const int *size, int nlev)
@@ -160,7 +148,7 @@ static void edges_of_level(struct rgen *g, int l, long dmin, long dmax, int *mar
         int k = (int)(d < n ? d : n);
         hs_rng_choose(g->rs, n, k, pick, mark, t);
         for (int i = 0; i < k; i++) {
-            add_edge(g, t, lo + pick[i]);
+            hs_edges_add(&g->e, t, lo + pick[i], 0);
             if (lo + pick[i] < g->lev[l + 2])
                 has_parent[lo + pick[i]] = 1;
         }
@@ -168,7 +156,7 @@ static void edges_of_level(struct rgen *g, int l, long dmin, long dmax, int *mar
     int width = g->lev[l + 1] - g->lev[l];
     for (int t = g->lev[l + 1]; t < g->lev[l + 2]; t++)
         if (!has_parent[t])
-            add_edge(g, g->lev[l] + (int)gsl_rng_uniform_int(g->rs, (unsigned long)width), t);
+            hs_edges_add(&g->e, g->lev[l] + (int)gsl_rng_uniform_int(g->rs, (unsigned long)width), t, 0);
 }
 
 static void draw_edges(struct rgen *g, long dmin, long dmax)
@@ -218,19 +206,19 @@ static void draw_comm(struct rgen *g, const struct hs_spec *spec)
     bool abs_units = strcmp(hs_spec_get(spec, "comm"), "abs") == 0;
     double hi = 2 * ccr * (abs_units ? 1 : hs_spec_double(spec, "wdag"));
     double sum_c = 0, sum_w = 0;
-    g->c = hs_xmalloc((g->nedge ? g->nedge : 1) * sizeof(double));
-    for (size_t e = 0; e < g->nedge; e++)
+    g->c = hs_xmalloc((g->e.n ? g->e.n : 1) * sizeof(double));
+    for (size_t e = 0; e < g->e.n; e++)
         sum_c += g->c[e] = gsl_ran_flat(g->rc, 0, hi);
     for (size_t i = (size_t)g->p; i < (size_t)(g->v + 1) * (size_t)g->p; i++)
         sum_w += g->w[i];
     if (hs_spec_bool(spec, "ccr_normalize") && sum_c > 0) {
         /* mean(c) = sum_c / nedge, mean(w) = sum_w / (v p) */
-        double f = ccr * (sum_w / ((double)g->v * g->p)) / (sum_c / (double)g->nedge);
-        for (size_t e = 0; e < g->nedge; e++)
+        double f = ccr * (sum_w / ((double)g->v * g->p)) / (sum_c / (double)g->e.n);
+        for (size_t e = 0; e < g->e.n; e++)
             g->c[e] *= f;
     }
     if (hs_spec_bool(spec, "int_costs") && ccr > 0)
-        for (size_t e = 0; e < g->nedge; e++)
+        for (size_t e = 0; e < g->e.n; e++)
             g->c[e] = round_cost(g->c[e]);
 }
 
@@ -252,8 +240,8 @@ static void fill_dag(const struct rgen *g, const struct hs_spec *spec, struct hs
     if (root)
         for (int t = g->lev[0]; t < g->lev[1]; t++)
             hs_dag_add_edge(dag, 0, t, 0);
-    for (size_t e = 0; e < g->nedge; e++)
-        hs_dag_add_edge(dag, g->src[e] + off, g->dst[e] + off, g->c[e] * bw);
+    for (size_t e = 0; e < g->e.n; e++)
+        hs_dag_add_edge(dag, g->e.src[e] + off, g->e.dst[e] + off, g->c[e] * bw);
 }
 
 static int check_random(const struct hs_spec *spec)
@@ -289,8 +277,7 @@ static int build_random(const struct hs_spec *spec, struct hs_dag *dag)
     gsl_rng_free(g.rw);
     gsl_rng_free(g.rc);
     free(g.lev);
-    free(g.src);
-    free(g.dst);
+    hs_edges_free(&g.e);
     free(g.w);
     free(g.c);
     return 0;

@@ -20,8 +20,20 @@
 #define HS_TILES_H
 
 #include "sim/dag.h"
+#include "base/params.h"
 
 #include <stdbool.h>
+
+/* The parameters LU and QR share, in their order: n, nb, ib, precision;
+ * each workload's table goes on with its own. */
+#define HS_TILES_PARAMS                                                                            \
+    {.name = "n", .type = HS_P_INT, .defval = "8192", .range = "[1,inf)", .help = "matrix order"},  \
+        {.name = "nb", .type = HS_P_INT, .defval = "512", .range = "[1,inf)",                      \
+         .help = "tile size (must divide n)"},                                                     \
+        {.name = "ib", .type = HS_P_INT, .defval = "128", .range = "[1,inf)",                      \
+         .help = "inner blocking (at most nb)"},                                                   \
+        {.name = "precision", .type = HS_P_CHOICE, .defval = "d", .choices = "d|s",                \
+         .help = "double or single precision"}
 
 struct hs_tiles {
     struct hs_dag *dag;

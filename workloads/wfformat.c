@@ -72,16 +72,7 @@ struct wf {
     size_t nlinks, caplinks, nfedges, capfedges;
 };
 
-static int bad(const struct wf *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int bad(const struct wf *w, const char *fmt, ...)
-{
-    char msg[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return hs_fail("%s: %s", w->path, msg);
-}
+#define bad(w, ...) hs_fail_at((w)->path, -1, __VA_ARGS__)
 
 static const cJSON *item(const cJSON *o, const char *key)
 {

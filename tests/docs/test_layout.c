@@ -241,6 +241,7 @@ static void test_table(void)
     CU_ASSERT_TRUE(t.npriv >= 1);
     CU_ASSERT_TRUE(private_ok(&t, sim, "sim/record.c", "sim/runtime_internal.h"));
     CU_ASSERT_FALSE(private_ok(&t, model, "sim/engines/model/run_model.c", "sim/runtime_internal.h"));
+    CU_ASSERT_FALSE(private_ok(&t, sg, "sim/engines/simgrid/engine_simgrid.h", "sim/runtime_internal.h"));
     CU_ASSERT_FALSE(private_ok(&t, sc, "scenario/scenario.c", "sim/runtime_internal.h"));
     CU_ASSERT_TRUE(private_ok(&t, sc, "scenario/scenario.c", "sim/runtime.h"));
     /* Beaumont and Marchal's folder is its own, and no engine of sim/ reaches it */

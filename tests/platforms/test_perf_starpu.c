@@ -7,7 +7,9 @@
  * Idgraf's) when it holds several; a regression serves the sizes without history within StarPU's
  * range (a file of our own, as no sampled file has a valid one); runs of a
  * 1-task and a 4-task Cholesky on Attila's cores take the hand sum of the
- * means; bad files are refused with the file and line. */
+ * means; StarPU's LU example times lunopiv's GETRF, TRSM and GEMM (a run by
+ * hand), and the incremental-pivoting lu is refused on it; bad files are
+ * refused with the file and line. */
 #include "platforms/perfmodel.h"
 #include "tests/support/testing.h"
 
@@ -204,6 +206,50 @@ static void test_runs(void)
     hs_test_bad_cli(args, "add precision=s to the workload");
 }
 
+/* StarPU's LU example on Attila (lu/codelets/45, 8 files: d and s, 11 12 21
+ * 22): GETRF, TRSM, GEMM in two precisions, cpu and gpu, 3 sizes each: 36
+ * entries. Sizes by hand: 819200 B = 8·320² (one double tile), 1638400 =
+ * 2·8·320², 1228800 = 3·4·320². TRSM is 12's where 12 and 21 both time a
+ * size (lunopiv has one TRSM kernel). */
+static void test_lu(void)
+{
+    struct hs_perfmodel pm;
+    char err[512];
+    CU_ASSERT_EQUAL_FATAL(hs_perf_load(attila("lu/codelets/45"), &pm, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(pm.n, 36);
+    CU_ASSERT_EQUAL(pm.starpu_nopiv, 1);
+    CU_ASSERT_DOUBLE_EQUAL(hs_perf_time(&pm, "dgetrf", "cpu", 320, 1), 9.586125e-3, 1e-12); /* d_11 line 41 */
+    CU_ASSERT_DOUBLE_EQUAL(hs_perf_time(&pm, "dgetrf", "gpu", 960, 1), 6.990473e-2, 1e-12); /* d_11 line 73 */
+    CU_ASSERT_DOUBLE_EQUAL(hs_perf_time(&pm, "dtrsm", "cpu", 640, 1), 2.736718e-2, 1e-12); /* d_12 line 41 */
+    CU_ASSERT_DOUBLE_EQUAL(hs_perf_time(&pm, "strsm", "gpu", 960, 1), 6.450199e-3, 1e-12); /* s_12 line 75 */
+    CU_ASSERT_DOUBLE_EQUAL(hs_perf_time(&pm, "sgemm", "gpu", 320, 1), 1.924610e-4, 1e-12); /* s_22 line 76 */
+    CU_ASSERT_DOUBLE_EQUAL(hs_perf_time(&pm, "sgetrf", "cpu", 960, 1), 1.431791e-1, 1e-12); /* s_11 line 40 */
+    hs_perf_free(&pm);
+    /* beside the Cholesky example's files: its TRSM and GEMM come first, GETRF is the LU's */
+    char *dir = hs_test_tmp_dir(".sampling"), cmd[4096];
+    snprintf(cmd, sizeof cmd, "cp '%s'/* '%s'/*.attila '%s'", attila("lu/codelets/45"), attila("codelets/45"), dir);
+    CU_ASSERT_EQUAL_FATAL(hs_test_sh(NULL, cmd, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(hs_perf_load(dir, &pm, err, sizeof err), 0);
+    CU_ASSERT_DOUBLE_EQUAL(hs_perf_time(&pm, "strsm", "cpu", 320, 1), 2.026126e-3, 1e-12); /* chol_model_21 */
+    CU_ASSERT_DOUBLE_EQUAL(hs_perf_time(&pm, "sgetrf", "cpu", 320, 1), 4.839229e-3, 1e-12); /* s_11 line 41 */
+    hs_perf_free(&pm);
+    free(dir);
+    /* a 2×2-tile lunopiv on Attila's cores, by hand: SGETRF, the two STRSMs side by side, SGEMM, SGETRF:
+     * 2 · 4839.229 + 1978.198 + 3265.838 = 14922.494 µs */
+    char args[4096];
+    snprintf(args, sizeof args, "-p %s --perf %s -w lunopiv:n=640,nb=320,precision=s -s dmda --gpus 0",
+             attila("bus/attila.platform.v4.xml"), attila("lu/codelets/45"));
+    cJSON *rec = hs_test_run_record(args);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rec);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(cJSON_GetObjectItem(rec, "results"), "makespan")->valuedouble,
+                           1.4922494e-2, 1e-12);
+    cJSON_Delete(rec);
+    /* PLASMA's incremental-pivoting LU pivots in its GETRF: refused, pointing to lunopiv */
+    snprintf(args, sizeof args, "run -q -p %s --perf %s -w lu:n=640,nb=320,precision=s",
+             attila("bus/attila.platform.v4.xml"), attila("lu/codelets/45"));
+    hs_test_bad_cli(args, "times GETRF without pivoting");
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -213,6 +259,7 @@ int main(void)
         {"regressions where no history", test_regression},
         {"bad files: file and line", test_bad},
         {"runs: hand sums of the means", test_runs},
+        {"StarPU's LU example: lunopiv's kernels", test_lu},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("perf_starpu", tests);

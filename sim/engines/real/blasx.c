@@ -20,6 +20,32 @@ static CBLAS_TRANSPOSE cblas_op(char op)
     return op == 'T' ? CblasTrans : CblasNoTrans;
 }
 
+void hs_x_potrf_lower(bool s, int n, void *a, int lda)
+{
+    if (s)
+        LAPACKE_spotrf(LAPACK_COL_MAJOR, 'L', n, a, lda);
+    else
+        LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, a, lda);
+}
+
+void hs_x_trsm_right_lower_trans(bool s, int m, int n, const void *l, int ldl, void *b, int ldb)
+{
+    if (s)
+        cblas_strsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, m, n, 1.0f, l, ldl,
+                    b, ldb);
+    else
+        cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, m, n, 1.0, l, ldl, b,
+                    ldb);
+}
+
+void hs_x_syrk_lower_minus(bool s, int n, int k, const void *a, int lda, void *c, int ldc)
+{
+    if (s)
+        cblas_ssyrk(CblasColMajor, CblasLower, CblasNoTrans, n, k, -1.0f, a, lda, 1.0f, c, ldc);
+    else
+        cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, n, k, -1.0, a, lda, 1.0, c, ldc);
+}
+
 void hs_x_trsm_unit_lower(bool s, int m, int n, const void *l, int ldl, void *b, int ldb)
 {
     if (s)

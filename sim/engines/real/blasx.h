@@ -14,6 +14,12 @@ size_t hs_x_size(bool single);
 void *hs_x_at(const void *base, long index, bool single);
 
 /* ---- on a core ---- */
+/* A := L with L Lᵀ = A (lower, n×n), Cholesky's POTRF */
+void hs_x_potrf_lower(bool single, int n, void *a, int lda);
+/* B := B L⁻ᵀ, L n×n lower triangular (m×n B), Cholesky's TRSM */
+void hs_x_trsm_right_lower_trans(bool single, int m, int n, const void *l, int ldl, void *b, int ldb);
+/* C := C − A Aᵀ, lower part (n×n C, n×k A), Cholesky's SYRK */
+void hs_x_syrk_lower_minus(bool single, int n, int k, const void *a, int lda, void *c, int ldc);
 /* B := L⁻¹ B, L m×m unit lower triangular */
 void hs_x_trsm_unit_lower(bool single, int m, int n, const void *l, int ldl, void *b, int ldb);
 /* C := alpha op(A) op(B) + beta C, op = 'N' or 'T' */

@@ -11,14 +11,13 @@
  * Initial values come from a hash of (matrix, row, column), so they can be
  * regenerated for the residual instead of being kept; the Cholesky matrix is
  * symmetric with n added to its diagonal, hence positive definite. */
+#include "sim/engines/real/blasx.h"
 #include "sim/engines/real/numeric_la.h"
 #include "base/params.h"
 #include "base/rng.h"
 #include "base/util.h"
 
-#include <cblas.h>
 #include <float.h>
-#include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,36 +144,13 @@ enum hs_op hs_numeric_op(const struct hs_numeric *num, const struct hs_dag *dag,
 static bool cpu_blas3(const struct hs_numeric *num, enum hs_op op, void **b)
 {
     int n = num->nb;
-    bool chol = num->family == HS_FAMILY_CHOLESKY;
-    if (num->single) {
-        switch (op) {
-        case HS_OP_POTRF: LAPACKE_spotrf(LAPACK_COL_MAJOR, 'L', n, b[0], n); return true;
-        case HS_OP_TRSM:
-            cblas_strsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, n, n, 1.0f,
-                        b[0], n, b[1], n);
-            return true;
-        case HS_OP_SYRK:
-            cblas_ssyrk(CblasColMajor, CblasLower, CblasNoTrans, n, n, -1.0f, b[0], n, 1.0f, b[1], n);
-            return true;
-        case HS_OP_GEMM:
-            cblas_sgemm(CblasColMajor, CblasNoTrans, chol ? CblasTrans : CblasNoTrans, n, n, n,
-                        chol ? -1.0f : 1.0f, b[0], n, b[1], n, 1.0f, b[2], n);
-            return true;
-        default: return false;
-        }
-    }
+    bool s = num->single, chol = num->family == HS_FAMILY_CHOLESKY;
     switch (op) {
-    case HS_OP_POTRF: LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, b[0], n); return true;
-    case HS_OP_TRSM:
-        cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, n, n, 1.0,
-                    b[0], n, b[1], n);
-        return true;
-    case HS_OP_SYRK:
-        cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, n, n, -1.0, b[0], n, 1.0, b[1], n);
-        return true;
+    case HS_OP_POTRF: hs_x_potrf_lower(s, n, b[0], n); return true;
+    case HS_OP_TRSM: hs_x_trsm_right_lower_trans(s, n, n, b[0], n, b[1], n); return true;
+    case HS_OP_SYRK: hs_x_syrk_lower_minus(s, n, n, b[0], n, b[1], n); return true;
     case HS_OP_GEMM:
-        cblas_dgemm(CblasColMajor, CblasNoTrans, chol ? CblasTrans : CblasNoTrans, n, n, n,
-                    chol ? -1.0 : 1.0, b[0], n, b[1], n, 1.0, b[2], n);
+        hs_x_gemm(s, 'N', chol ? 'T' : 'N', n, n, n, chol ? -1.0 : 1.0, b[0], n, b[1], n, 1.0, b[2], n);
         return true;
     default: return false;
     }

@@ -6,6 +6,9 @@
 
 #include "sim/run.h"
 
+#include <simgrid/forward.h>
+#include <stddef.h>
+
 #include <stdbool.h>
 
 /* Check the energy properties of every host of the loaded platform
@@ -21,8 +24,19 @@ void hs_sg_energy_init(void);
 /* Whether hs_sg_energy_init was called in this process. */
 bool hs_sg_energy_on(void);
 
-/* The joules each host that declares wattage_per_state consumed from time 0
- * to now, in run->energy (from an actor, at the run's end). */
-void hs_sg_energy_read(struct hs_energy *energy);
+/* A span of time a worker's host was at work: from the runtime's cost
+ * before a task to its kernel's end, in simulated seconds. */
+struct hs_sg_busy {
+    sg_host_t host;
+    double start, end;
+};
+
+/* The joules each host that declares wattage_per_state consumed while the
+ * run went on, in *energy: the run's time T is now (from an actor, once the
+ * run ended), and the spans of busy[0, n) are played again from T, each a
+ * load of one core of its host, so that the plugin counts [T, 2T) and
+ * nothing of the run itself changed for it (its events, their order, the
+ * clock). */
+void hs_sg_energy_replay(const struct hs_sg_busy *busy, size_t n, struct hs_energy *energy);
 
 #endif

@@ -13,16 +13,16 @@
  * back to the pool. Runners are daemons; the main actor starts the runtime
  * and waits until the runtime says it has finished, which ends the run.
  *
- * Where the platform declares energy (energy.c), a worker's host is also
- * kept at work by an execution while the worker runs a task, for SimGrid's
- * energy plugin, which reads the hosts' joules when the run ends. */
+ * With energy (energy.c), the engine notes when each worker's host was at
+ * work, from a task's start to its kernel's end, and once the run has ended
+ * plays those spans again for SimGrid's energy plugin, so that nothing but
+ * sleeps and transfers runs while the runtime does. */
 #include "sim/engines/simgrid/engine_simgrid.h"
 #include "base/util.h"
 #include "sim/engines/simgrid/energy.h"
 
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
-#include <simgrid/exec.h>
 #include <simgrid/host.h>
 #include <simgrid/instr.h>
 #include <simgrid/semaphore.h>
@@ -57,7 +57,9 @@ struct sg_engine {
     sg_host_t home;
     sg_sem_t done;
     bool paje;
-    struct hs_energy *energy; /* NULL: the platform declares no energy */
+    struct hs_energy *energy; /* NULL: no energy counted */
+    struct hs_sg_busy *busy;  /* with energy: when each worker's host was at work */
+    size_t nbusy, cap_busy;
     char **paje_names; /* per kernel: its name as a Paje field */
     struct runner *free_list;
     struct runner **all;
@@ -70,17 +72,6 @@ static double sg_now(struct hs_engine *e)
     return simgrid_get_clock();
 }
 
-/* An execution that keeps one core of host at work until cancelled: the
- * kernel's time is the sleep beside it (timing tables give durations, not
- * flops), so that the run's times are the same with energy or without. */
-static sg_exec_t busy_start(sg_host_t host)
-{
-    sg_exec_t load = sg_actor_exec_init(1e300);
-    sg_exec_set_host(load, host);
-    sg_exec_start(load);
-    return load;
-}
-
 static void runner_main(int argc, char **argv)
 {
     (void)argc;
@@ -89,9 +80,7 @@ static void runner_main(int argc, char **argv)
     sg_actor_daemonize(sg_actor_self());
     for (;;) {
         sg_sem_acquire(r->sem);
-        sg_exec_t load = NULL;
-        if (r->is_exec && r->eng->energy && r->worker_host) /* the host at work, for the energy plugin */
-            load = busy_start(r->worker_host);
+        double start = simgrid_get_clock();
         if (r->is_exec) {
             bool traced = r->eng->paje && r->state_host;
             if (traced) { /* the state covers the kernel alone */
@@ -106,8 +95,11 @@ static void runner_main(int argc, char **argv)
         } else {
             sg_host_sendto(r->src, r->dst, r->bytes);
         }
-        if (load)
-            sg_exec_cancel(load);
+        if (r->is_exec && r->eng->energy && r->worker_host) { /* the host at work, for the energy plugin */
+            struct sg_engine *eng = r->eng;
+            HS_GROW(eng->busy, eng->cap_busy, eng->nbusy + 1);
+            eng->busy[eng->nbusy++] = (struct hs_sg_busy){r->worker_host, start, simgrid_get_clock()};
+        }
         r->cb(r->ctx, r->id);
         r->next_free = r->eng->free_list;
         r->eng->free_list = r;
@@ -139,7 +131,7 @@ static void sg_exec(struct hs_engine *e, int worker, int task, double lead, doub
 {
     struct sg_engine *eng = (struct sg_engine *)e;
     struct runner *r = take_runner(eng);
-    const struct hs_dag *dag = eng->rt->dag;
+    const struct hs_dag *dag = hs_runtime_dag(eng->rt);
     r->is_exec = true;
     r->lead = lead;
     r->seconds = seconds;
@@ -196,7 +188,7 @@ static void main_actor(int argc, char **argv)
     hs_runtime_start(eng->rt, &eng->base);
     sg_sem_acquire(eng->done);
     if (eng->energy)
-        hs_sg_energy_read(eng->energy);
+        hs_sg_energy_replay(eng->busy, eng->nbusy, eng->energy);
 }
 
 /* A kernel name as a field of a Paje file, which SimGrid writes as it is
@@ -253,7 +245,7 @@ void hs_sg_engine_run(struct hs_sched *rt, const struct hs_platform *pf, bool pa
         eng.worker_host[w] = sg_host_by_name(pf->workers[w].host);
     eng.done = sg_sem_init(0);
     if (paje)
-        eng.paje_names = declare_paje_states(rt->dag);
+        eng.paje_names = declare_paje_states(hs_runtime_dag(rt));
     sg_actor_t main = sg_actor_init("hetsim-main", eng.home);
     sg_actor_set_data(main, &eng);
     sg_actor_start_(main, main_actor, 0, NULL);
@@ -263,10 +255,11 @@ void hs_sg_engine_run(struct hs_sched *rt, const struct hs_platform *pf, bool pa
         free(eng.all[i]);
     }
     free(eng.all);
+    free(eng.busy);
     sg_sem_destroy(eng.done);
     free(eng.node_host);
     free(eng.worker_host);
-    for (int k = 0; eng.paje_names && k < rt->dag->nkernels; k++)
+    for (int k = 0; eng.paje_names && k < hs_runtime_dag(rt)->nkernels; k++)
         free(eng.paje_names[k]);
     free(eng.paje_names);
 }

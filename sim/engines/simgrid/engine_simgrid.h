@@ -3,7 +3,7 @@
 #define HS_ENGINE_SIMGRID_H
 
 #include "sim/run.h"
-#include "sim/runtime_internal.h"
+#include "sim/runtime.h"
 
 #include <stdbool.h>
 

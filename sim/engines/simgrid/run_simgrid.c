@@ -27,6 +27,11 @@ int hs_platform_open(const struct hs_run_config *cfg, struct hs_platform *pf,
                 "docs/platforms.md#energy)", cfg->platform_name);
         return 2;
     }
+    if (cfg->energy && cfg->paje_file) {
+        hs_fail("--energy with --paje: the energy is counted by playing the run's busy spans again once it has "
+                "ended, which the Paje trace would show; trace and count energy in two runs");
+        return 2;
+    }
     if (cfg->energy) /* the plugin reads the hosts' properties as they are created */
         hs_sg_energy_init();
     if (hs_sg_load(cfg->platform_file, cfg->paje_file != NULL))
@@ -69,9 +74,15 @@ static int check_starpu(const struct hs_run_config *cfg, const struct hs_dag *da
                        "platform file StarPU wrote beside these perfmodels (bus/HOST.platform.v4.xml)",
                        pm->starpu_gpu_at, pm->starpu_gpus - 1, pm->starpu_gpus - 1, cfg->platform_name,
                        run->pf.ngpus);
-    bool any = false;
-    for (int k = 0; k < dag->nkernels; k++)
+    bool any = false, incpiv = false;
+    for (int k = 0; k < dag->nkernels; k++) {
         any |= hs_perf_has(pm, dag->kernels[k], "cpu") || hs_perf_has(pm, dag->kernels[k], "gpu");
+        incpiv |= strcmp(dag->kernels[k] + 1, "gessm") == 0; /* PLASMA's incremental-pivoting LU */
+    }
+    if (pm->starpu_nopiv && incpiv)
+        return hs_fail("%s: StarPU's LU example (starpu_?lu_lu_model_11 …) times GETRF without pivoting, and none "
+                       "of GESSM, TSTRF, SSSSM of the incremental-pivoting lu: run its LU as -w lunopiv:n=…,nb=…",
+                       cfg->perf_file);
     if (!any && pm->n)
         return hs_fail("%s: StarPU's perfmodels time %s … (precision from their sizes), none of the workload's "
                        "kernels (%s …): for StarPU's single-precision examples add precision=s to the workload",
@@ -164,11 +175,11 @@ int hs_run_simgrid(const struct hs_run_config *cfg, const struct hs_dag *dag,
         policy->fini(run->rt);
     /* SimGrid closed the trace when the simulation ended: leave only what the run used */
     if (cfg->paje_file) {
-        if (!run->rt->error && (hs_paje_trim(c.paje_file, &run->pf) || hs_outfile_commit(&paje)))
-            run->rt->error = hs_xstrdup(hs_last_error());
+        if (!hs_runtime_error(run->rt) && (hs_paje_trim(c.paje_file, &run->pf) || hs_outfile_commit(&paje)))
+            hs_runtime_fail(run->rt, hs_last_error());
         hs_outfile_abort(&paje); /* after a failure (nothing to do after the commit) */
     }
-    return !run->rt->error ? 0 : run->rt->refused ? 2 : 1;
+    return !hs_runtime_error(run->rt) ? 0 : hs_runtime_refused(run->rt) ? 2 : 1;
 }
 
 const struct hs_engine_kind hs_engine_simgrid = {
