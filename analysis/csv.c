@@ -143,7 +143,11 @@ int hs_csv_read(const char *path, struct hs_csv *csv)
     size_t skip = strlen(path) + 2; /* err is "PATH: reason" */
     if (!text)
         return hs_fail("%s: cannot read: %s", path, strlen(err) > skip ? err + skip : err);
-    int rc = hs_csv_parse(text, len, path, csv);
+    const char *first = text + strspn(text, " \t\r\n");
+    int rc = *first == '{' || *first == '['
+                 ? hs_fail("%s: a JSON document, not a CSV table (summarize and plot read the CSV of `hetsim "
+                           "sweep -o FILE.csv`; a run record is for `hetsim gantt` or `hetsim compare`)", path)
+                 : hs_csv_parse(text, len, path, csv);
     free(text);
     return rc;
 }

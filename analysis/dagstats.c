@@ -91,7 +91,8 @@ void hs_dagstats_print(const struct hs_dagstats *st, FILE *out)
 {
     fprintf(out, "tasks: %d\nedges: %d\ndepth: %d\nmax_width: %d\n", st->tasks, st->edges,
             st->depth, st->max_width);
-    fprintf(out, "total_work: %.12g\ncritical_path: %.12g\nccr: %.12g\n", st->total_work,
+    /* seconds (costs, or flops / --speed, bytes / --bw); ccr is a ratio */
+    fprintf(out, "total_work: %.12g s\ncritical_path: %.12g s\nccr: %.12g\n", st->total_work,
             st->critical_path, st->ccr);
     if (st->processors > 0)
         fprintf(out, "processors: %d (the file's own)\n", st->processors);

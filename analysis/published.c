@@ -2,12 +2,15 @@
  * sweep's CSV rows: the mean (with its 95% interval), median or standard
  * deviation of a metric over the ok rows matching the figure's where pairs,
  * or a pairwise percentage (better/equal/worse, instance by instance,
- * against the rows named by its versus pairs), or a ratio of means; and
- * whether ours meets the published figure or bound. */
+ * against the rows named by its versus pairs), or a ratio of means, or a
+ * gain of means summarised over groups of rows (its by and of), or the
+ * exponent of a power law fitted to the rows (GSL's least squares on
+ * logarithms); and whether ours meets the published figure or bound. */
 #include "analysis/published.h"
 #include "analysis/sweep.h"
 #include "base/util.h"
 
+#include <gsl/gsl_fit.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -72,35 +75,100 @@ static int pairwise_pct(const struct hs_csv *csv, const char *file, const struct
     return 0;
 }
 
-/* Our value of a published figure, from the ok rows matching its where: the
- * mean (with its interval), median or sd of the metric, or a pairwise
- * percentage. */
-/* Statistics of the metric over the rows matching where (against: with the
- * versus pairs in place). */
+/* A group of rows: those whose cells in the columns col hold the cells of
+ * row rep (struct hs_study_ref's by); n = 0: every row. */
+struct group {
+    const int *col;
+    int n;
+    long rep;
+};
+
+static bool in_group(const struct hs_csv *csv, long row, const struct group *g)
+{
+    for (int i = 0; i < g->n; i++)
+        if (hs_cmp_cells(csv->rows[row][g->col[i]], csv->rows[g->rep][g->col[i]]) != 0)
+            return false;
+    return true;
+}
+
+/* Statistics of the metric over the rows of the group matching where
+ * (against: with the versus pairs in place). */
 static void rows_stat(const struct hs_csv *csv, const struct hs_study_ref *r, const int *wcol,
-                      const int *vcol, int mcol, int st, bool against, struct hs_stat *s)
+                      const int *vcol, int mcol, int st, bool against, const struct group *g,
+                      struct hs_stat *s)
 {
     double *x = hs_xmalloc((size_t)(csv->nrows + 1) * sizeof *x);
     long n = 0;
     for (long row = 0; row < csv->nrows; row++)
-        if (matches(csv, row, r, wcol, vcol, st, against) && hs_is_number(csv->rows[row][mcol], &x[n]))
+        if (matches(csv, row, r, wcol, vcol, st, against) && in_group(csv, row, g) &&
+            hs_is_number(csv->rows[row][mcol], &x[n]))
             x[n++] /= r->scale;
     hs_stat_compute(x, n, s);
     free(x);
 }
 
+static const struct group every_row = {NULL, 0, 0};
+
 /* gain_pct: how much better the where-rows' mean is than the versus-rows'
- * (100 (b - a) / b when lower is better, 100 (a - b) / b otherwise). */
+ * (100 (b - a) / b when lower is better, 100 (a - b) / b otherwise), within
+ * the group. */
 static void mean_gain(const struct hs_csv *csv, const struct hs_study_ref *r, const int *wcol,
-                      const int *vcol, int mcol, int st, struct hs_stat *s)
+                      const int *vcol, int mcol, int st, const struct group *g, struct hs_stat *s)
 {
     struct hs_stat b;
-    rows_stat(csv, r, wcol, vcol, mcol, st, false, s);
-    rows_stat(csv, r, wcol, vcol, mcol, st, true, &b);
+    rows_stat(csv, r, wcol, vcol, mcol, st, false, g, s);
+    rows_stat(csv, r, wcol, vcol, mcol, st, true, g, &b);
     double gain = 100 * (s->mean - b.mean) / b.mean;
-    s->mean = hs_metric_lower_is_better(r->metric) ? -gain : gain;
+    s->mean = (hs_metric_lower_is_better(r->metric) ? -gain : gain) + 0.0; /* no -0 */
     s->n = s->n < b.n ? s->n : b.n;
     s->ci95 = NAN;
+}
+
+/* gain_pct over the groups of r->by (struct hs_study_ref): the mean, min or
+ * max of the groups' gains, or the first by column's value (a number) where
+ * the gain is largest; s->n the groups with a gain. */
+static int groups_gain(const struct hs_csv *csv, const char *file, const struct hs_study_ref *r,
+                       const int *wcol, const int *vcol, int mcol, int st, struct hs_stat *s)
+{
+    int *bcol = hs_xmalloc((size_t)r->nby * sizeof *bcol);
+    long *reps = hs_xmalloc((size_t)(csv->nrows + 1) * sizeof *reps), ngroups = 0;
+    int rc = 0;
+    for (int i = 0; i < r->nby && !rc; i++)
+        rc = (bcol[i] = hs_csv_need_col(csv, r->by[i], file)) < 0 ? -1 : 0;
+    for (long row = 0; row < csv->nrows && !rc; row++) { /* a group's first where-row */
+        if (!matches(csv, row, r, wcol, vcol, st, false))
+            continue;
+        long k = 0;
+        while (k < ngroups && !in_group(csv, row, &(struct group){bcol, r->nby, reps[k]}))
+            k++;
+        if (k == ngroups)
+            reps[ngroups++] = row;
+    }
+    double sum = 0, lo = INFINITY, hi = -INFINITY, at = NAN;
+    long n = 0;
+    for (long k = 0; k < ngroups && !rc; k++) {
+        struct hs_stat gs;
+        mean_gain(csv, r, wcol, vcol, mcol, st, &(struct group){bcol, r->nby, reps[k]}, &gs);
+        if (!isfinite(gs.mean))
+            continue;
+        n++;
+        sum += gs.mean;
+        lo = fmin(lo, gs.mean);
+        if (gs.mean > hi) {
+            hi = gs.mean;
+            if (!hs_is_number(csv->rows[reps[k]][bcol[0]], &at))
+                at = NAN;
+        }
+    }
+    hs_stat_compute(NULL, 0, s);
+    s->n = n;
+    s->mean = !n                              ? NAN
+              : strcmp(r->of, "mean") == 0 ? sum / (double)n
+              : strcmp(r->of, "min") == 0  ? lo
+              : strcmp(r->of, "max") == 0  ? hi
+                                           : at;
+    free(bcol), free(reps);
+    return rc;
 }
 
 /* ratio: the versus-rows' mean over the where-rows' mean. */
@@ -108,8 +176,8 @@ static void mean_ratio(const struct hs_csv *csv, const struct hs_study_ref *r, c
                        const int *vcol, int mcol, int st, struct hs_stat *s)
 {
     struct hs_stat b;
-    rows_stat(csv, r, wcol, vcol, mcol, st, false, s);
-    rows_stat(csv, r, wcol, vcol, mcol, st, true, &b);
+    rows_stat(csv, r, wcol, vcol, mcol, st, false, &every_row, s);
+    rows_stat(csv, r, wcol, vcol, mcol, st, true, &every_row, &b);
     s->mean = b.mean / s->mean;
     s->n = s->n < b.n ? s->n : b.n;
     s->ci95 = NAN;
@@ -124,11 +192,41 @@ static int column_ratio(const struct hs_csv *csv, const char *file, const struct
     if (ocol < 0)
         return -1;
     struct hs_stat o;
-    rows_stat(csv, r, wcol, NULL, mcol, st, false, s);
-    rows_stat(csv, r, wcol, NULL, ocol, st, false, &o);
+    rows_stat(csv, r, wcol, NULL, mcol, st, false, &every_row, s);
+    rows_stat(csv, r, wcol, NULL, ocol, st, false, &every_row, &o);
     s->mean /= o.mean;
     s->n = s->n < o.n ? s->n : o.n;
     s->ci95 = NAN;
+    return 0;
+}
+
+/* loglog_slope: the least-squares slope of log(metric) against log(over)
+ * over the where-rows, the exponent k of metric = c over^k (Beniamine's
+ * planner time against |V|). Rows where either is not positive are left
+ * out; fewer than two distinct x give NAN. */
+static int loglog_slope(const struct hs_csv *csv, const char *file, const struct hs_study_ref *r,
+                        const int *wcol, int mcol, int st, struct hs_stat *s)
+{
+    int ocol = hs_csv_need_col(csv, r->over, file);
+    if (ocol < 0)
+        return -1;
+    double *x = hs_xmalloc((size_t)(csv->nrows + 1) * sizeof *x), *y = hs_xmalloc((size_t)(csv->nrows + 1) * sizeof *y);
+    size_t n = 0;
+    bool spread = false;
+    for (long row = 0; row < csv->nrows; row++)
+        if (matches(csv, row, r, wcol, NULL, st, false) && hs_is_number(csv->rows[row][ocol], &x[n]) &&
+            hs_is_number(csv->rows[row][mcol], &y[n]) && x[n] > 0 && y[n] > 0) {
+            x[n] = log(x[n]), y[n] = log(y[n] / r->scale);
+            spread |= x[n] != x[0];
+            n++;
+        }
+    double c0, c1 = NAN, cov00, cov01, cov11, sumsq;
+    if (spread)
+        gsl_fit_linear(x, 1, y, 1, n, &c0, &c1, &cov00, &cov01, &cov11, &sumsq);
+    hs_stat_compute(NULL, 0, s);
+    s->mean = c1;
+    s->n = (long)n;
+    free(x), free(y);
     return 0;
 }
 
@@ -152,16 +250,20 @@ int hs_published_ours(const struct hs_csv *csv, const char *file, const struct h
         rc = (wcol[w] = hs_csv_need_col(csv, r->where[w].key, file)) < 0 ? -1 : 0;
     for (int v = 0; v < r->nversus && !rc; v++)
         rc = (vcol[v] = hs_csv_need_col(csv, r->versus[v].key, file)) < 0 ? -1 : 0;
-    if (!rc && r->stat && strcmp(r->stat, "gain_pct") == 0)
-        mean_gain(csv, r, wcol, vcol, mcol, st, s);
+    if (!rc && r->stat && strcmp(r->stat, "gain_pct") == 0 && r->nby)
+        rc = groups_gain(csv, file, r, wcol, vcol, mcol, st, s);
+    else if (!rc && r->stat && strcmp(r->stat, "gain_pct") == 0)
+        mean_gain(csv, r, wcol, vcol, mcol, st, &every_row, s);
     else if (!rc && r->stat && strcmp(r->stat, "ratio") == 0)
         mean_ratio(csv, r, wcol, vcol, mcol, st, s);
     else if (!rc && r->stat && strcmp(r->stat, "column_ratio") == 0)
         rc = column_ratio(csv, file, r, wcol, mcol, st, s);
+    else if (!rc && r->stat && strcmp(r->stat, "loglog_slope") == 0)
+        rc = loglog_slope(csv, file, r, wcol, mcol, st, s);
     else if (!rc && r->nversus)
         rc = pairwise_pct(csv, file, r, wcol, vcol, mcol, st, s);
     else if (!rc) {
-        rows_stat(csv, r, wcol, vcol, mcol, st, false, s);
+        rows_stat(csv, r, wcol, vcol, mcol, st, false, &every_row, s);
         if (r->stat && strcmp(r->stat, "mean") != 0) { /* the interval is the mean's */
             s->mean = strcmp(r->stat, "median") == 0 ? s->median
                       : strcmp(r->stat, "min") == 0  ? s->min

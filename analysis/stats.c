@@ -89,11 +89,18 @@ int hs_groups_make(const struct hs_csv *csv, const char *file, char *const *by, 
     memset(out, 0, sizeof *out);
     out->nby = nby;
     out->cols = hs_xmalloc((size_t)(nby ? nby : 1) * sizeof(int));
-    for (int i = 0; i < nby; i++)
+    for (int i = 0; i < nby; i++) {
+        for (int j = 0; j < i; j++)
+            if (strcmp(by[j], by[i]) == 0) { /* its groups would be the other's: a curve per point */
+                hs_groups_free(out);
+                return hs_fail("%s: column '%s' is named twice among the grouping columns (--by, and plot's -x): "
+                               "give it once", file, by[i]);
+            }
         if ((out->cols[i] = hs_csv_need_col(csv, by[i], file)) < 0) {
             hs_groups_free(out);
             return -1;
         }
+    }
     int st = hs_csv_col(csv, "status");
     char **key = hs_xmalloc((size_t)(nby ? nby : 1) * sizeof(char *));
     for (long r = 0; r < csv->nrows; r++) {

@@ -399,13 +399,35 @@ static int ref_rule(const struct where *w, struct hs_study_ref *r)
     return 0;
 }
 
+/* by and of go together, with gain_pct; argmax names one column. */
+static int groups_rule(const struct where *w, const struct hs_study_ref *r)
+{
+    static const char *const ofs[] = {"mean", "min", "max", "argmax", NULL};
+    if (!r->nby != !r->of)
+        return bad(w, r->of ? "of goes with by (the columns whose groups it summarises)"
+                            : "by needs of: mean, min, max or argmax of the groups' gains");
+    if (!r->of)
+        return 0;
+    if (!r->stat || strcmp(r->stat, "gain_pct") != 0)
+        return bad(w, "by and of go with a gain_pct statistic");
+    int k = 0;
+    while (ofs[k] && strcmp(ofs[k], r->of) != 0)
+        k++;
+    struct where wo = sub(w, "of", 0);
+    if (!ofs[k])
+        return bad(&wo, "expected mean, min, max or argmax");
+    if (strcmp(r->of, "argmax") == 0 && r->nby != 1)
+        return bad(&wo, "argmax names the value of one by column");
+    return 0;
+}
+
 static int load_ref(const struct where *w, const cJSON *o, struct hs_study_ref *r)
 {
     static const char *const keys[] = {"where",  "metric", "value", "tolerance", "scale",    "source", "stat",
                                        "versus", "bound",  "claim", "over",      "null",     "margin", "strict",
-                                       "circular", NULL};
+                                       "circular", "by", "of", NULL};
     static const char *const stats[] = {"mean", "median", "sd", "min", "max", "better_pct", "equal_pct",
-                                        "worse_pct", "gain_pct", "ratio", "column_ratio", NULL};
+                                        "worse_pct", "gain_pct", "ratio", "column_ratio", "loglog_slope", NULL};
     r->tolerance = NAN;
     r->scale = 1;
     r->value = NAN;
@@ -423,7 +445,8 @@ static int load_ref(const struct where *w, const cJSON *o, struct hs_study_ref *
         opt_number(w, o, "value", -INFINITY, &r->value) || opt_number(w, o, "tolerance", 0, &r->tolerance) ||
         opt_number(w, o, "scale", 1e-300, &r->scale) || opt_number(w, o, "null", -INFINITY, &r->null_value) ||
         opt_string(w, o, "margin", &r->margin) || opt_bool(w, o, "strict", &r->strict) ||
-        opt_string(w, o, "circular", &r->circular))
+        opt_string(w, o, "circular", &r->circular) || string_list(w, o, "by", &r->by, &r->nby) ||
+        opt_string(w, o, "of", &r->of))
         return -1;
     if (!r->metric || isnan(r->value))
         return bad(w, "a published value needs metric and value");
@@ -433,11 +456,12 @@ static int load_ref(const struct where *w, const cJSON *o, struct hs_study_ref *
     struct where ws = sub(w, "stat", 0);
     if (r->stat && !stats[k])
         return bad(&ws, "expected mean, median, sd, min, max, better_pct, equal_pct, worse_pct, gain_pct, "
-                        "ratio or column_ratio");
-    bool by_column = r->stat && strcmp(r->stat, "column_ratio") == 0;
+                        "ratio, column_ratio or loglog_slope");
+    bool by_column = r->stat && (strcmp(r->stat, "column_ratio") == 0 || strcmp(r->stat, "loglog_slope") == 0);
     if (by_column != (r->over != NULL))
-        return bad(w, by_column ? "a column_ratio statistic needs over (the column divided by)"
-                                : "over goes with a column_ratio statistic");
+        return bad(w, by_column ? "a column_ratio or loglog_slope statistic needs over (the column divided by, "
+                                  "or fitted against)"
+                                : "over goes with a column_ratio or loglog_slope statistic");
     bool pct = r->stat && (strstr(r->stat, "_pct") || strcmp(r->stat, "ratio") == 0);
     if (pct != (r->nversus > 0))
         return bad(w, pct ? "a *_pct or ratio statistic needs versus (the rows compared against)"
@@ -447,6 +471,8 @@ static int load_ref(const struct where *w, const cJSON *o, struct hs_study_ref *
         return bad(&wb, "expected upper or lower");
     if (r->strict && !r->bound)
         return bad(w, "strict goes with a bound");
+    if (groups_rule(w, r))
+        return -1;
     return ref_rule(w, r);
 }
 
@@ -682,7 +708,8 @@ void hs_study_free(struct hs_study *st)
         hs_study_kv_free(st->refs[i].where, st->refs[i].nwhere);
         free(st->refs[i].metric), free(st->refs[i].source), free(st->refs[i].stat);
         free(st->refs[i].bound), free(st->refs[i].claim), free(st->refs[i].over);
-        free(st->refs[i].margin), free(st->refs[i].circular);
+        free(st->refs[i].margin), free(st->refs[i].circular), free(st->refs[i].of);
+        free_list(st->refs[i].by, st->refs[i].nby);
         hs_study_kv_free(st->refs[i].versus, st->refs[i].nversus);
     }
     free(st->refs);

@@ -16,12 +16,13 @@
  *                 "overlay": "analysis_ratio", "errors": "ci95"|"sd"} ],   (last two optional)
  *     "published": [ {"where": {"policy": "dmda", "gpus": 8}, "metric": "gflops",
  *                     "value": 680.82, "tolerance": 0.10, "scale": 1, "source": "...",
- *                     "stat": "mean"|"median"|"sd"|"min"|"max"|"better_pct"|"equal_pct"|"worse_pct"|"gain_pct"|"ratio",
+ *                     "stat": "mean"|"median"|"sd"|"min"|"max"|"better_pct"|"equal_pct"|"worse_pct"|"gain_pct"|"ratio"
+ *                             |"column_ratio"|"loglog_slope",
  *                     "versus": {"policy": "heft"}, "bound": "upper"|"lower",
  *                     "claim": "lima:E4", "over": "analysis_ratio", "null": 1, "margin": "...",
  *                     "strict": true, "circular": "..." } ] }
  *                            (stat, versus, bound, claim, null, margin, strict, circular
- *                             optional; over with column_ratio)
+ *                             optional; over with column_ratio and loglog_slope)
  *
  * Every key is checked: a typo is refused with its path in the file. */
 #ifndef HS_STUDY_H
@@ -83,7 +84,10 @@ struct hs_study_ref {
      * ledger's claims file, e.g. "lima:E6"), or NULL */
     char *claim;
     /* "column_ratio": ours is the where-rows' mean of metric over their mean
-     * of this column (e.g. a simulation over its analysis) */
+     * of this column (e.g. a simulation over its analysis); "loglog_slope":
+     * the least-squares slope of log(metric) against log(this column) over
+     * the where-rows, the exponent of a power law (a planner's time against
+     * the tasks) */
     char *over;
     /* The ledger's rule (docs/fidelity.md), checked when the file loads:
      * every value is checked (a tolerance or a bound); a figure's tolerance
@@ -101,6 +105,15 @@ struct hs_study_ref {
     /* NULL, or the model parameter this value was taken from (the same
      * sentence of the paper): printed, never counted as evidence */
     char *circular;
+    /* gain_pct over groups: the gain within each group of the where-rows
+     * that share the values of these columns (e.g. a figure's points: v,
+     * alpha, ccr), and ours is "of" them: their "mean", "min" or "max", or
+     * "argmax", the value of the one by column at the largest gain (the
+     * thesis' "best case", "on average across the data sets", "highest at
+     * high CCR"); none: one gain over every where-row */
+    char **by;
+    int nby;
+    char *of;
 };
 
 /* The statistic's value when there is no effect: what r->null_value

@@ -115,8 +115,12 @@ int hs_summary_make(const struct hs_csv *csv, const char *file, const struct hs_
         hs_table_add(pairs, ph[i]);
     int *mcols = hs_xmalloc((size_t)(o->nmetrics ? o->nmetrics : 1) * sizeof *mcols);
     int rc = 0;
-    for (int m = 0; m < o->nmetrics && !rc; m++)
+    for (int m = 0; m < o->nmetrics && !rc; m++) {
         rc = (mcols[m] = hs_csv_need_col(csv, o->metrics[m], file)) < 0 ? -1 : 0;
+        for (int k = 0; k < m && !rc; k++)
+            if (mcols[k] == mcols[m]) /* its table would be printed twice */
+                rc = hs_fail("%s: metric '%s' is named twice in --metrics: give it once", file, o->metrics[m]);
+    }
     struct hs_groups gs = {0};
     if (!rc)
         rc = hs_groups_make(csv, file, o->by, o->nby, &gs);

@@ -103,6 +103,20 @@ static int repeated_value(char *const *values, int n, const char *text)
     return rc;
 }
 
+/* "workload=cholesky:n=2048,nb=512" split at its commas: an item that is a
+ * bare key=value after a name:params item is a parameter of that value,
+ * never a value of its own (names hold no '='): hs_fail saying how to give
+ * it. */
+static int split_spec(char *const *values, int n, const char *text)
+{
+    for (int i = 1; i < n; i++)
+        if (strchr(values[i], '=') && !strchr(values[i], ':') && strchr(values[i - 1], ':'))
+            return hs_fail("'%s' reads as a parameter of '%s', but '%s' is split at its commas: separate the "
+                           "values with ';' when one holds a comma ('KEY=A:x=1,y=2;B'), or give a single "
+                           "value as its own option (-w, -s, -p)", values[i], values[i - 1], text);
+    return 0;
+}
+
 int hs_sweep_split_values(const char *text, char ***values)
 {
     char sep = strchr(text, ';') ? ';' : ',';
@@ -119,7 +133,7 @@ int hs_sweep_split_values(const char *text, char ***values)
             break;
         p = end + 1;
     }
-    if (rc || repeated_value(*values, n, text)) {
+    if (rc || (sep == ',' && split_spec(*values, n, text)) || repeated_value(*values, n, text)) {
         for (int i = 0; i < n; i++)
             free((*values)[i]);
         free(*values);

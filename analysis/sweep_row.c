@@ -20,6 +20,9 @@ static const struct {
 } metrics[] = {
     {"makespan", "results.makespan", false},
     {"predicted_makespan", "results.predicted_makespan", false},
+    /* the graph of clusters a clustering policy planned (cluster) */
+    {"clusters", "results.clusters", false},
+    {"cluster_edges", "results.cluster_edges", false},
     {"gflops", "results.gflops", true},
     {"slr", "results.slr", false},
     {"speedup", "results.speedup", true},
@@ -32,6 +35,9 @@ static const struct {
     {"tasks", "results.tasks", false},
     {"tasks_cpu", "results.tasks_per_arch.cpu", false},
     {"tasks_gpu", "results.tasks_per_arch.gpu", false},
+    /* busy time over the architecture's workers' time, 0 to 1 */
+    {"util_cpu", "results.utilisation_per_arch.cpu", true},
+    {"util_gpu", "results.utilisation_per_arch.gpu", true},
     {"gpu_workers", "inputs.gpus", false},
     {"cpu_workers", "inputs.cpus", false},
     {"bytes_h2d", "results.bytes.h2d", false},

@@ -68,18 +68,18 @@ int hs_cmd_dag(int argc, char **argv)
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0},
     };
-    const char *format = "json", *output = NULL;
-    bool stats = false;
+    const char *format = "json", *output = NULL, *stats_only = NULL;
+    bool stats = false, format_given = false;
     double speed = 1e9, bw = 1e9;
     int c;
     optind = 1;
     while ((c = hs_getopt("dag", argc, argv, "f:o:h", opts)) != -1) {
         switch (c) {
-        case 'f': format = optarg; break;
+        case 'f': format = optarg, format_given = true; break;
         case 'o': output = optarg; break;
         case O_STATS: stats = true; break;
-        case O_SPEED: speed = positive_si("--speed", optarg); break;
-        case O_BW: bw = positive_si("--bw", optarg); break;
+        case O_SPEED: speed = positive_si("--speed", optarg), stats_only = "--speed"; break;
+        case O_BW: bw = positive_si("--bw", optarg), stats_only = "--bw"; break;
         case O_MAXMEM: hs_opt_max_memory(optarg); break;
         case 'h': usage(stdout); return HS_EXIT_OK;
         default: return HS_EXIT_USAGE;
@@ -89,6 +89,13 @@ int hs_cmd_dag(int argc, char **argv)
         hs_die(HS_EXIT_USAGE, "dag: --format '%s' is not json or dot", format);
     if (optind != argc - 1)
         hs_die(HS_EXIT_USAGE, "dag: give one workload (see `hetsim dag --help`)");
+    /* options that would change nothing: said, not ignored */
+    if (stats && format_given && !output)
+        hs_die(HS_EXIT_USAGE, "dag: --format %s writes the DAG, which --stats alone does not: add -o FILE "
+               "(or - for stdout), or leave --format out", format);
+    if (stats_only && !stats)
+        hs_die(HS_EXIT_USAGE, "dag: %s sets a figure of --stats (critical path, CCR): add --stats, or leave "
+               "%s out", stats_only, stats_only);
     hs_output_require("dag", "-o", output, false);
     struct hs_dag *dag = hs_workload_build(argv[optind]);
     if (!dag)

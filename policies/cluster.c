@@ -19,7 +19,9 @@
  * tasks (no clusters, no synchronisation tasks: the thesis' MaxClusterSize = 0,
  * Fig. 3.13b), the
  * plan of heft:insertion=0 except that HEFT's ties go to the cores first
- * (workers_cpus_first): on a platform with GPUs, zero-cost move tasks differ. */
+ * (workers_cpus_first): on a platform with GPUs, zero-cost move tasks differ.
+ * The run record gets the cluster graph's size (hs_sched_set_clusters:
+ * results.clusters and cluster_edges; with max=0 the tasks and the edges). */
 #include "policies/cluster.h"
 #include "base/util.h"
 #include "policies/clustering.h"
@@ -346,6 +348,7 @@ static int cluster_init(struct hs_sched *s)
     hs_ls_free(clusters);
     tasks->tiebreak = rank;
     hs_ls_commit(tasks);
+    hs_sched_set_clusters(s, g->ntasks, g->nedges);
     times[4] = hs_now() - t0;
     if (hs_spec_bool(sp, "stats"))
         print_stats(tasks->dag, g, cluster_of, times);

@@ -106,6 +106,10 @@ static cJSON *results_json(const struct hs_run *run)
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "makespan", rt->makespan);
     add_number_or_null(o, "predicted_makespan", rt->predicted_makespan);
+    if (rt->clusters >= 0) { /* only under a policy that plans clusters */
+        cJSON_AddNumberToObject(o, "clusters", rt->clusters);
+        cJSON_AddNumberToObject(o, "cluster_edges", rt->cluster_edges);
+    }
     cJSON_AddNumberToObject(o, "tasks", rt->ndone);
     int per_arch[HS_NARCH] = {0};
     for (int w = 0; w < run->pf.nworkers; w++)
@@ -113,6 +117,18 @@ static cJSON *results_json(const struct hs_run *run)
     cJSON *pa = cJSON_AddObjectToObject(o, "tasks_per_arch");
     for (int a = 0; a < HS_NARCH; a++)
         cJSON_AddNumberToObject(pa, hs_arch_name(a), per_arch[a]);
+    /* each architecture's busy time over its workers' time (makespan x workers);
+     * absent for an architecture without workers */
+    double busy[HS_NARCH] = {0};
+    int nw[HS_NARCH] = {0};
+    for (int w = 0; w < run->pf.nworkers; w++) {
+        busy[run->pf.workers[w].arch] += rt->ws[w].busy;
+        nw[run->pf.workers[w].arch]++;
+    }
+    cJSON *ua = cJSON_AddObjectToObject(o, "utilisation_per_arch");
+    for (int a = 0; a < HS_NARCH; a++)
+        if (nw[a])
+            cJSON_AddNumberToObject(ua, hs_arch_name(a), rt->makespan > 0 ? busy[a] / (nw[a] * rt->makespan) : 0);
     cJSON *bytes = cJSON_AddObjectToObject(o, "bytes");
     cJSON *count = cJSON_AddObjectToObject(o, "transfers");
     for (int d = 0; d < HS_NDIR; d++) {

@@ -287,6 +287,7 @@ struct hs_sched *hs_runtime_new(const struct hs_dag *dag, const struct hs_platfo
         if (isnan(hs_costs_get(&rt->opts.costs, i)))
             hs_costs_set(&rt->opts.costs, i, 0);
     rt->predicted_makespan = NAN;
+    rt->clusters = rt->cluster_edges = -1;
     rt->task_bytes = task_data_bytes(dag);
     precompute_estimates(rt);
     if (check_runnable(rt)) {

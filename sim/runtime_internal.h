@@ -102,6 +102,7 @@ struct hs_sched {
     bool in_order;           /* kernels start in pop order (hs_sched_set_in_order) */
     enum hs_decision_kind decision; /* how the policy places a task (hs_sched_set_decision) */
     double predicted_makespan, makespan;
+    int clusters, cluster_edges; /* the graph of clusters planned (hs_sched_set_clusters); -1: none */
     double bytes[HS_NDIR];
     long count[HS_NDIR];
     long evictions, writebacks, stale, audit_violations, prefetches;

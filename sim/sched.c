@@ -199,6 +199,12 @@ void hs_sched_set_predicted_makespan(struct hs_sched *s, double makespan)
     s->predicted_makespan = makespan;
 }
 
+void hs_sched_set_clusters(struct hs_sched *s, int clusters, int edges)
+{
+    s->clusters = clusters;
+    s->cluster_edges = edges;
+}
+
 void hs_sched_set_decision(struct hs_sched *s, enum hs_decision_kind kind)
 {
     s->decision = kind;

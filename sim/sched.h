@@ -89,4 +89,8 @@ void hs_sched_set_decision(struct hs_sched *s, enum hs_decision_kind kind);
 /* A static policy reports the makespan its plan predicts. */
 void hs_sched_set_predicted_makespan(struct hs_sched *s, double makespan);
 
+/* A policy that plans a graph of clusters in place of the tasks (cluster)
+ * reports its size: the run record's results.clusters and cluster_edges. */
+void hs_sched_set_clusters(struct hs_sched *s, int clusters, int edges);
+
 #endif

@@ -1,7 +1,18 @@
-/* sim/trace_taskrec.c — StarPU's tasks.rec of a run (trace_taskrec.h). */
+/* sim/trace_taskrec.c — StarPU's tasks.rec of a run (trace_taskrec.h),
+ * written by GNU recutils' librec: each task a rec_record_t of
+ * rec_field_t's, written by rec_write_record, so that a value holding line
+ * breaks (a kernel named by a workflow file) is written as rec continues a
+ * value, and recsel, rec2csv, StarVZ and the taskrec workload read it back
+ * as one field. */
 #include "sim/trace_taskrec.h"
 #include "sim/runtime_internal.h"
+#include "base/buf.h"
 #include "base/util.h"
+
+#include <rec.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include <math.h>
 #include <stdint.h>
@@ -31,77 +42,119 @@ static uint32_t footprint(const struct hs_dag *dag, const struct hs_task *t)
     return h;
 }
 
-static void data_fields(FILE *out, const struct hs_dag *dag, const struct hs_task *t)
+/* librec's objects, which it returns NULL when malloc fails. */
+static void *checked(void *p)
+{
+    if (!p) {
+        fputs("hetsim: out of memory (librec)\n", stderr);
+        exit(1);
+    }
+    return p;
+}
+
+/* A field of the record; value NULL: the text of b (then emptied). */
+static void add(rec_record_t rec, const char *name, const char *value, struct hs_buf *b)
+{
+    rec_field_t f = checked(rec_field_new(name, value ? value : hs_buf_str(b)));
+    checked(rec_mset_append(rec_record_mset(rec), MSET_FIELD, f, MSET_ANY));
+    hs_buf_reset(b);
+}
+
+static void data_fields(rec_record_t rec, const struct hs_dag *dag, const struct hs_task *t, struct hs_buf *b)
 {
     static const char *const modes[] = {"", "R", "W", "RW"};
-    fprintf(out, "Handles:");
     for (int a = 0; a < t->naccess; a++)
-        fprintf(out, " %x", dag->handles[t->access[a].handle].origin + 1);
-    fprintf(out, "\nModes:");
+        hs_buf_printf(b, "%s%x", a ? " " : "", dag->handles[t->access[a].handle].origin + 1);
+    add(rec, "Handles", NULL, b);
     for (int a = 0; a < t->naccess; a++)
-        fprintf(out, " %s", modes[t->access[a].mode]);
-    fprintf(out, "\nSizes:");
+        hs_buf_printf(b, "%s%s", a ? " " : "", modes[t->access[a].mode]);
+    add(rec, "Modes", NULL, b);
     for (int a = 0; a < t->naccess; a++)
-        fprintf(out, " %.0f", dag->handles[t->access[a].handle].bytes);
-    fprintf(out, "\n");
-    bool first = true;
+        hs_buf_printf(b, "%s%.0f", a ? " " : "", dag->handles[t->access[a].handle].bytes);
+    add(rec, "Sizes", NULL, b);
+    bool any = false;
     for (int a = 0; a < t->naccess; a++)
         if (dag->handles[t->access[a].handle].temporary) {
-            fprintf(out, "%s %x", first ? "EdgeHandles:" : "", dag->handles[t->access[a].handle].origin + 1);
-            first = false;
+            hs_buf_printf(b, "%s%x", any ? " " : "", dag->handles[t->access[a].handle].origin + 1);
+            any = true;
         }
-    if (!first)
-        fprintf(out, "\n");
+    if (any)
+        add(rec, "EdgeHandles", NULL, b);
 }
 
-/* A value as rec writes it: each line break followed by '+ ' (a continuation
- * line), so that a name holding one stays one field. */
-static void put_value(FILE *out, const char *v)
+/* A line of a rec value that ends with a backslash would be joined to the
+ * next one by every rec reader (the format's line continuation, which has
+ * no escape): refused rather than written as another value. */
+static int rec_safe(const char *v)
 {
-    for (; *v; v++) {
-        fputc(*v, out);
-        if (*v == '\n')
-            fputs("+ ", out);
-    }
+    for (const char *p = strchr(v, '\\'); p; p = strchr(p + 1, '\\'))
+        if (p[1] == '\n' || p[1] == '\0')
+            return hs_fail("kernel '%.60s': a line of it ends with a backslash, which a rec file cannot "
+                           "hold (rec readers join that line to the next); rename the kernel or leave out "
+                           "--tasks-rec", v);
+    return 0;
 }
 
-static void record(FILE *out, const struct hs_sched *rt, int i)
+static rec_record_t record(const struct hs_sched *rt, int i, struct hs_buf *b)
 {
     const struct hs_dag *dag = rt->dag;
     const struct hs_task *t = &dag->tasks[i];
     const struct hs_task_event *ev = &rt->ts[i].ev;
     const char *kernel = dag->kernels[t->kernel];
-    fputs("Name: ", out);
-    put_value(out, kernel);
-    fputs("\nModel: ", out);
-    put_value(out, kernel);
-    fprintf(out, "\nJobId: %d\nSubmitOrder: %d\nPriority: 0\n", i + 1, i + 1);
-    if (t->npred) {
-        fprintf(out, "DependsOn:");
-        for (int k = 0; k < t->npred; k++)
-            fprintf(out, " %d", dag->edges[t->pred[k]].src + 1);
-        fprintf(out, "\n");
-    }
+    rec_record_t rec = checked(rec_record_new());
+    add(rec, "Name", kernel, b); /* librec writes a line break as a '+' continuation line */
+    add(rec, "Model", kernel, b);
+    hs_buf_printf(b, "%d", i + 1);
+    add(rec, "JobId", NULL, b);
+    hs_buf_printf(b, "%d", i + 1);
+    add(rec, "SubmitOrder", NULL, b);
+    add(rec, "Priority", "0", b);
+    for (int k = 0; k < t->npred; k++)
+        hs_buf_printf(b, "%s%d", k ? " " : "", dag->edges[t->pred[k]].src + 1);
+    if (t->npred)
+        add(rec, "DependsOn", NULL, b);
     if (ev->worker >= 0) {
         const struct hs_worker *w = &rt->pf->workers[ev->worker];
-        fprintf(out, "WorkerId: %d\nMemoryNode: %d\n", ev->worker,
-                w->arch == HS_ARCH_GPU ? w->node : 0);
-        fprintf(out, "SubmitTime: 0.000000\nReadyTime: %.17g\nStartTime: %.17g\nEndTime: %.17g\n",
-                ev->ready * 1e3, ev->start * 1e3, ev->end * 1e3);
+        hs_buf_printf(b, "%d", ev->worker);
+        add(rec, "WorkerId", NULL, b);
+        hs_buf_printf(b, "%d", w->arch == HS_ARCH_GPU ? w->node : 0);
+        add(rec, "MemoryNode", NULL, b);
+        add(rec, "SubmitTime", "0.000000", b);
+        static const char *const times[] = {"ReadyTime", "StartTime", "EndTime"};
+        const double at[] = {ev->ready, ev->start, ev->end};
+        for (int k = 0; k < 3; k++) {
+            hs_buf_printf(b, "%.17g", at[k] * 1e3);
+            add(rec, times[k], NULL, b);
+        }
     }
-    fprintf(out, "Footprint: %08x\n", footprint(dag, t));
-    if (t->flops > 0)
-        fprintf(out, "GFlop: %.9g\n", t->flops / 1e9);
+    hs_buf_printf(b, "%08x", footprint(dag, t));
+    add(rec, "Footprint", NULL, b);
+    if (t->flops > 0) {
+        hs_buf_printf(b, "%.9g", t->flops / 1e9);
+        add(rec, "GFlop", NULL, b);
+    }
     if (t->naccess)
-        data_fields(out, dag, t);
-    fprintf(out, "\n");
+        data_fields(rec, dag, t, b);
+    return rec;
 }
 
 int hs_trace_write_taskrec(const struct hs_sched *rt, FILE *out)
 {
-    fprintf(out, "# tasks.rec written by hetsim: StarPU's fields (times in ms); EdgeHandles is "
-                 "hetsim's\n\n");
-    for (int i = 0; i < rt->dag->ntasks; i++)
-        record(out, rt, i);
-    return ferror(out) ? hs_fail("cannot write the tasks.rec") : 0;
+    for (int k = 0; k < rt->dag->nkernels; k++)
+        if (rec_safe(rt->dag->kernels[k]))
+            return -1;
+    rec_writer_t w = checked(rec_writer_new(out));
+    struct hs_buf b = {0};
+    char text[] = " tasks.rec written by hetsim: StarPU's fields (times in ms); EdgeHandles is hetsim's";
+    rec_comment_t head = checked(rec_comment_new(text));
+    bool ok = rec_write_comment(w, head) && rec_write_string(w, "\n\n"); /* librec ends no line */
+    rec_comment_destroy(head);
+    for (int i = 0; ok && i < rt->dag->ntasks; i++) {
+        rec_record_t rec = record(rt, i, &b);
+        ok = rec_write_record(w, rec) && rec_write_string(w, "\n\n");
+        rec_record_destroy(rec);
+    }
+    rec_writer_destroy(w);
+    hs_buf_free(&b);
+    return !ok || ferror(out) ? hs_fail("cannot write the tasks.rec") : 0;
 }

@@ -1,6 +1,7 @@
 /* workloads/taskrec_read.c — the "taskrec" workload: replay the task graph of
  * a StarPU run from its tasks.rec (starpu_fxt_tool's recutils file: records
- * of "Field: value" lines, one per task, separated by empty lines), with the
+ * of "Field: value" lines, one per task, separated by empty lines, read by
+ * librec in taskrec_records.c), with the
  * durations it measured, as StarPU's starpu_replay does:
  *
  *   JobId, SubmitOrder   tasks are added in submission order (SubmitOrder,
@@ -118,8 +119,9 @@ static void imply(struct implied *im, int task)
 static int accesses(struct hs_taskrec *r, int i, struct hs_dag *dag, struct hstate *hs, struct implied *im)
 {
     struct hs_taskrec_task *t = &r->t[i];
-    char *hp = t->f[F_HANDLES] ? t->f[F_HANDLES] : (char *)"", *mp = t->f[F_MODES] ? t->f[F_MODES] : (char *)"";
-    char *sp = t->f[F_SIZES] ? t->f[F_SIZES] : (char *)"", *h, *m, *s;
+    const char *hp = t->f[F_HANDLES] ? t->f[F_HANDLES] : "", *mp = t->f[F_MODES] ? t->f[F_MODES] : "";
+    const char *sp = t->f[F_SIZES] ? t->f[F_SIZES] : "";
+    char *h, *m, *s;
     char *hc = hs_xstrdup(hp), *mc = hs_xstrdup(mp), *sc = hs_xstrdup(sp);
     char *ph = hc, *pm = mc, *ps = sc;
     int rc = 0;
@@ -295,21 +297,18 @@ static int build(struct hs_taskrec *r, struct hs_dag *dag, bool per_task)
 static int read_taskrec(const char *path, const char *durations, const char *gpu_workers,
                         struct hs_dag *dag)
 {
-    char *text = hs_read_text(path, NULL);
+    size_t len;
+    char *text = hs_read_text(path, &len);
     if (!text)
         return -1;
     struct hs_taskrec r = {.path = path, .gpu_workers = gpu_workers};
-    int rc = hs_taskrec_load(&r, text);
+    int rc = hs_taskrec_load(&r, text, len);
+    free(text);
     if (!rc) {
         index_handles(&r);
         rc = build(&r, dag, strcmp(durations, "task") == 0);
     }
-    for (int k = 0; k < r.nhandles; k++)
-        free(r.handles[k]);
-    free(r.handles);
-    free(r.handle_id);
-    free(r.t);
-    free(text);
+    hs_taskrec_free(&r);
     return rc;
 }
 

@@ -1,6 +1,11 @@
-/* workloads/taskrec_records.c — the records of a StarPU tasks.rec: fields
- * of each task, its architecture and duration, and the order in which the
- * DAG is built (submission order, moved after what a task depends on). */
+/* workloads/taskrec_records.c — the records of a StarPU tasks.rec: the file
+ * parsed by GNU recutils' librec (rec_parse_db: records, comments, record
+ * descriptors, values continued over '+' lines, as recsel and rec2csv read
+ * them), the fields of each task, its architecture and duration, and the
+ * order in which the DAG is built (submission order, moved after what a
+ * task depends on). librec says where a parse stopped only on stderr, so
+ * the line of a malformed file is found from the parser's offset. */
+#include "base/inputfile.h"
 #include "base/util.h"
 #include "workloads/dagio.h"
 #include "workloads/foreign.h"
@@ -29,75 +34,105 @@ int hs_taskrec_bad(const struct hs_taskrec *r, int line, const char *fmt, ...)
 
 /* ---- records -------------------------------------------------------------- */
 
-/* A 'Field: value' line; *value: where the value is kept (NULL: a field
- * not read). */
-static int field(const struct hs_taskrec *r, struct hs_taskrec_task *t, char *l, int line, char **value)
+/* The line librec stopped at, which it does not say (rec_parser_perror only
+ * prints it): the line of the last byte it read, quoted in the message. */
+static int parse_error(const struct hs_taskrec *r, rec_parser_t p, const char *text, size_t len)
 {
-    char *colon = strchr(l, ':');
-    *value = NULL;
-    if (!colon)
-        return hs_taskrec_bad(r, line, "'%s' is not a 'Field: value' line", l);
-    *colon = '\0';
-    for (int k = 0; k < NFIELDS; k++)
-        if (strcmp(l, field_names[k]) == 0) {
-            if (t->f[k]) /* which one would be the task's? */
-                return hs_taskrec_bad(r, line, "field %s given twice in one record (each task is one record, "
-                                      "separated by a blank line)", field_names[k]);
-            t->f[k] = *value = colon + 1 + strspn(colon + 1, " \t");
-            return 0;
-        }
-    return 0; /* StarPU writes many more fields: ignored */
+    long at = rec_parser_tell(p);
+    const char *where = text + (at > 0 && (size_t)at <= len ? at - 1 : 0), *bol = where;
+    while (bol > text && bol[-1] != '\n')
+        bol--;
+    int n = (int)strcspn(bol, "\n");
+    return hs_taskrec_bad(r, hs_text_line(text, where), "'%.*s%s' is not a 'Field: value' line of rec (a field "
+                          "name is a letter then letters, digits or _; a value goes on in lines that start "
+                          "with +)", n > 80 ? 80 : n, bol, n > 80 ? "..." : "");
 }
 
-/* A rec continuation line ("+ text": the value goes on after a line
- * break): joined in place to the value, which ends at end, before l in the
- * text; returns the value's new end. Keeping the end, rather than finding
- * it again, keeps a value of many continuation lines linear to read. */
-static char *join(char *end, const char *l)
+/* One record: the fields hetsim reads (StarPU writes many more: ignored),
+ * each at most once; one pass over its fields. */
+static int record_fields(const struct hs_taskrec *r, rec_record_t rec, struct hs_taskrec_task *t)
 {
-    const char *more = l + 1 + (l[1] == ' ');
-    size_t n = strlen(more);
-    *end++ = '\n';
-    memmove(end, more, n + 1);
-    return end + n;
-}
-
-static int read_records(struct hs_taskrec *r, char *text)
-{
-    struct hs_lines lines;
-    hs_lines_init(&lines, text);
-    struct hs_taskrec_task cur = {0};
-    bool open = false;
-    char *value = NULL, *value_end = NULL; /* the last field's value, which a '+' line continues */
-    for (char *l = hs_lines_next(&lines);; l = hs_lines_next(&lines)) {
-        if (l && (l[0] == '#' || l[0] == '%'))
+    *t = (struct hs_taskrec_task){.line = (int)rec_record_location(rec)};
+    rec_mset_iterator_t it = rec_mset_iterator(rec_record_mset(rec));
+    const void *f;
+    int rc = 0;
+    while (!rc && rec_mset_iterator_next(&it, MSET_FIELD, &f, NULL)) {
+        const char *name = rec_field_name((rec_field_t)f);
+        int k = 0;
+        while (k < NFIELDS && strcmp(name, field_names[k]) != 0)
+            k++;
+        if (k == NFIELDS)
             continue;
-        if (l && *l == '+') { /* rec's continuation of the field above */
-            if (!open)
-                return hs_taskrec_bad(r, lines.line, "a continuation line (+) with no field above it");
-            if (value)
-                value_end = join(value_end, l);
-            continue;
-        }
-        if (l && *l) {
-            if (!open)
-                cur = (struct hs_taskrec_task){.line = lines.line};
-            open = true;
-            if (field(r, &cur, l, lines.line, &value))
-                return -1;
-            value_end = value ? value + strlen(value) : NULL;
-            continue;
-        }
-        if (open && !(cur.f[F_CONTROL] && strcmp(cur.f[F_CONTROL], "WontUse") == 0)) {
-            if (!cur.f[F_JOBID] || !*cur.f[F_JOBID])
-                return hs_taskrec_bad(r, cur.line, "a task record with no JobId");
-            HS_GROW(r->t, r->cap, (size_t)r->n + 1);
-            r->t[r->n++] = cur;
-        }
-        open = false;
-        if (!l)
-            break;
+        if (t->f[k]) /* which one would be the task's? */
+            rc = hs_taskrec_bad(r, (int)rec_field_location((rec_field_t)f), "field %s given twice in one record "
+                                "(each task is one record, separated by a blank line)", name);
+        /* rec takes one blank after the colon; a number or a JobId list may
+         * have more (a hand-edited file), a kernel's name keeps them */
+        const char *v = rec_field_value((rec_field_t)f);
+        t->f[k] = k == F_NAME || k == F_MODEL ? v : v + strspn(v, " \t");
     }
+    rec_mset_iterator_free(&it);
+    return rc;
+}
+
+/* CR LF line ends (and a CR that ends the file) made LF in place (a file saved on Windows, which the
+ * hand-written reader accepted): librec reads a lone CR as part of a value,
+ * and a blank line of one CR as no end of record. Returns the new length. */
+static size_t unix_line_ends(char *text, size_t len)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < len; i++)
+        if (!(text[i] == '\r' && (i + 1 == len || text[i + 1] == '\n')))
+            text[w++] = text[i];
+    text[w] = '\0';
+    return w;
+}
+
+static int read_records(struct hs_taskrec *r, char *text, size_t len)
+{
+    char err[1024];
+    if (hs_input_no_nul(r->path, text, len, err, sizeof err))
+        return hs_fail("%s", err);
+    len = unix_line_ends(text, len);
+    rec_parser_t p = rec_parser_new_mem(text, len, r->path);
+    if (!p)
+        return hs_fail("%s: out of memory", r->path);
+    /* rec_parse_db, one record set at a time: on an error it keeps the sets
+     * it read, where rec_parse_db would lose them */
+    r->db = rec_db_new();
+    rec_rset_t rset;
+    while (rec_parse_rset(p, &rset))
+        rec_db_insert_rset(r->db, rset, rec_db_size(r->db));
+    int rc = rec_parser_eof(p) && !rec_parser_error(p) ? 0 : parse_error(r, p, text, len);
+    rec_parser_destroy(p);
+    if (rc)
+        return rc;
+    for (size_t s = 0; s < rec_db_size(r->db) && !rc; s++) {
+        /* a %rec line makes its record a descriptor, which rec readers do not
+         * count as a record: a task's would vanish */
+        rec_record_t desc = rec_rset_descriptor(rec_db_get_rset(r->db, s));
+        if (desc && rec_record_field_p(desc, "JobId"))
+            return hs_taskrec_bad(r, (int)rec_record_location(desc), "a record with both %%rec (a record "
+                                  "descriptor, which rec readers do not count as a record) and JobId: give %%rec "
+                                  "a record of its own, separated by a blank line");
+        rec_mset_iterator_t it = rec_mset_iterator(rec_rset_mset(rec_db_get_rset(r->db, s)));
+        const void *rec;
+        while (!rc && rec_mset_iterator_next(&it, MSET_RECORD, &rec, NULL)) {
+            struct hs_taskrec_task cur;
+            rc = record_fields(r, (rec_record_t)rec, &cur);
+            if (rc || (cur.f[F_CONTROL] && strcmp(cur.f[F_CONTROL], "WontUse") == 0))
+                continue;
+            if (!cur.f[F_JOBID] || !*cur.f[F_JOBID])
+                rc = hs_taskrec_bad(r, cur.line, "a task record with no JobId");
+            else {
+                HS_GROW(r->t, r->cap, (size_t)r->n + 1);
+                r->t[r->n++] = cur;
+            }
+        }
+        rec_mset_iterator_free(&it);
+    }
+    if (rc)
+        return rc;
     return r->n ? 0 : hs_fail("%s: no task record (a StarPU tasks.rec has JobId lines)", r->path);
 }
 
@@ -276,9 +311,9 @@ static int timing(struct hs_taskrec *r, struct hs_taskrec_task *t)
     return 0;
 }
 
-int hs_taskrec_load(struct hs_taskrec *r, char *text)
+int hs_taskrec_load(struct hs_taskrec *r, char *text, size_t len)
 {
-    int rc = read_records(r, text);
+    int rc = read_records(r, text, len);
     for (int i = 0; i < r->n && !rc; i++) {
         struct hs_taskrec_task *t = &r->t[i];
         double so;
@@ -291,4 +326,15 @@ int hs_taskrec_load(struct hs_taskrec *r, char *text)
         rc = dependency_order(r);
     }
     return rc;
+}
+
+void hs_taskrec_free(struct hs_taskrec *r)
+{
+    for (int k = 0; k < r->nhandles; k++)
+        free(r->handles[k]);
+    free(r->handles);
+    free(r->handle_id);
+    free(r->t);
+    if (r->db)
+        rec_db_destroy(r->db);
 }

@@ -20,6 +20,7 @@ extern const struct hs_workload hs_workload_xkcholesky;
 extern const struct hs_workload hs_workload_gemm;
 extern const struct hs_workload hs_workload_lu;
 extern const struct hs_workload hs_workload_lunopiv;
+extern const struct hs_workload hs_workload_multistep;
 extern const struct hs_workload hs_workload_qr;
 extern const struct hs_workload hs_workload_outer;
 extern const struct hs_workload hs_workload_matmul;

@@ -28,6 +28,7 @@ static const struct hs_workload *const all_workloads[] = {
     &hs_workload_daggen,
     &hs_workload_xkcholesky,
     &hs_workload_lunopiv,
+    &hs_workload_multistep,
     NULL,
 };
 

@@ -123,6 +123,7 @@ static void test_cli_cholesky(void)
     CU_ASSERT_EQUAL(strncmp(out, "tasks: 4\nedges: 3\ndepth: 4\nmax_width: 1\n", 40), 0);
     CU_ASSERT_DOUBLE_EQUAL(value_of(out, "total_work"), 34, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(value_of(out, "critical_path"), 130, 1e-9);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\ntotal_work: 34 s\ncritical_path: 130 s\n")); /* in seconds, said */
     CU_ASSERT_DOUBLE_EQUAL(value_of(out, "ccr"), 32 / 8.5, 1e-9);
     int lines = 0;
     for (const char *c = out; *c; c++)

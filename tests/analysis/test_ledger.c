@@ -343,7 +343,26 @@ static void test_rule(void)
                  "strict goes with a bound");
     expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1.2, \"tolerance\": 0.05, \"circular\": 3}",
                  "circular: expected a string");
+    /* a gain over groups: by and of together, with gain_pct; argmax of one column */
+    expect_study("{" VS "\"stat\": \"gain_pct\", \"value\": 20, \"tolerance\": 0.25, \"by\": [\"seed\"], "
+                 "\"of\": \"max\"}", NULL);
+    expect_study("{" VS "\"stat\": \"gain_pct\", \"value\": 20, \"tolerance\": 0.25, \"by\": [\"seed\"]}",
+                 "by needs of");
+    expect_study("{" VS "\"stat\": \"gain_pct\", \"value\": 20, \"tolerance\": 0.25, \"of\": \"max\"}",
+                 "of goes with by");
+    expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1.2, \"tolerance\": 0.05, \"by\": [\"seed\"], "
+                 "\"of\": \"max\"}", "by and of go with a gain_pct statistic");
+    expect_study("{" VS "\"stat\": \"gain_pct\", \"value\": 20, \"tolerance\": 0.25, \"by\": [\"seed\"], "
+                 "\"of\": \"median\"}", "published[0].of: expected mean, min, max or argmax");
+    expect_study("{" VS "\"stat\": \"gain_pct\", \"value\": 10, \"tolerance\": 0, \"by\": [\"seed\", \"rep\"], "
+                 "\"of\": \"argmax\"}", "argmax names the value of one by column");
 #undef VS
+    /* a power law's exponent is fitted against a column: over names it */
+    expect_study("{\"where\": {\"policy\": \"heft\"}, \"metric\": \"policy_seconds\", \"stat\": "
+                 "\"loglog_slope\", \"value\": 2.5, \"tolerance\": 0.1}",
+                 "published[0]: a column_ratio or loglog_slope statistic needs over");
+    expect_study("{\"where\": {\"policy\": \"heft\"}, \"metric\": \"policy_seconds\", \"stat\": "
+                 "\"loglog_slope\", \"over\": \"tasks\", \"value\": 2.5, \"tolerance\": 0.1}", NULL);
 }
 
 /* Every claim a shipped study checks is a claim of the shipped ledger that

@@ -80,6 +80,9 @@ static void test_groups_and_pairs(void)
     CU_ASSERT_EQUAL_FATAL(hs_csv_parse(hand_csv, strlen(hand_csv), "hand.csv", &csv), 0);
     char *by[] = {"policy"};
     struct hs_groups gs;
+    char *twice[] = {"policy", "status", "policy"}; /* a column twice: refused */
+    CU_ASSERT_EQUAL(hs_groups_make(&csv, "hand.csv", twice, 3, &gs), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "column 'policy' is named twice"));
     CU_ASSERT_EQUAL_FATAL(hs_groups_make(&csv, "hand.csv", by, 1, &gs), 0);
     CU_ASSERT_EQUAL_FATAL(gs.n, 2);
     CU_ASSERT_STRING_EQUAL(gs.g[0].values[0], "A");
@@ -230,6 +233,10 @@ static void test_grid_and_values(void)
     CU_ASSERT_EQUAL(rep, 1);
     CU_ASSERT_EQUAL(hs_sweep_split_values("1,,2", &v), -1);
     CU_ASSERT_EQUAL(hs_sweep_split_values("5..2", &v), -1);
+    /* a value's own parameters split off at its commas: refused, not run as values */
+    CU_ASSERT_EQUAL(hs_sweep_split_values("cholesky:n=2048,nb=512", &v), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "'nb=512' reads as a parameter of 'cholesky:n=2048'"));
+    CU_ASSERT_EQUAL(hs_sweep_split_values("flat:4,bw=1G", &v), -1);
     axes[0].name = NULL; /* not allocated */
     for (int a = 0; a < 2; a++) {
         for (int i = 0; i < axes[a].n; i++)
@@ -312,6 +319,87 @@ static void test_published_values(void)
     hs_csv_free(&csv);
 }
 
+/* loglog_slope: the exponent of a power law fitted to the rows. By hand:
+ * tasks 1, e, e^2 with seconds 1, e^2, e^3 are the points (0, 0), (1, 2),
+ * (2, 3) in logarithms: mean x 1, mean y 5/3; sum dx dy = 5/3 + 4/3 = 3,
+ * sum dx^2 = 2: slope 1.5. The row of another policy, the error row and the
+ * row with no time are left out; seconds = 3 tasks^2 on 1, 2, 4, 8 tasks
+ * give exactly 2. */
+static void test_loglog_slope(void)
+{
+    static const char text[] = "policy,status,tasks,policy_seconds\n"
+                               "a,ok,1,1\na,ok,2.718281828459045,7.38905609893065\n"
+                               "a,ok,7.38905609893065,20.085536923187668\na,error,100,\na,ok,50,\n"
+                               "b,ok,1,3\nb,ok,2,12\nb,ok,4,48\nb,ok,8,192\n";
+    struct hs_csv csv;
+    CU_ASSERT_EQUAL_FATAL(hs_csv_parse(text, sizeof text - 1, "hand.csv", &csv), 0);
+    struct hs_study_kv where[] = {{"policy", "a"}};
+    struct hs_study_ref r = {.where = where, .nwhere = 1, .metric = "policy_seconds", .scale = 1,
+                             .stat = "loglog_slope", .over = "tasks"};
+    struct hs_stat s;
+    CU_ASSERT_EQUAL(hs_published_ours(&csv, "hand.csv", &r, &s), 0);
+    CU_ASSERT_EQUAL(s.n, 3);
+    CU_ASSERT_DOUBLE_EQUAL(s.mean, 1.5, 1e-12);
+    where[0].value = "b";
+    CU_ASSERT_EQUAL(hs_published_ours(&csv, "hand.csv", &r, &s), 0);
+    CU_ASSERT_EQUAL(s.n, 4);
+    CU_ASSERT_DOUBLE_EQUAL(s.mean, 2, 1e-12);
+    where[0].value = "none"; /* no rows: no slope */
+    CU_ASSERT_EQUAL(hs_published_ours(&csv, "hand.csv", &r, &s), 0);
+    CU_ASSERT(isnan(s.mean));
+    r.over = "vertices"; /* a column the CSV lacks */
+    CU_ASSERT_EQUAL(hs_published_ours(&csv, "hand.csv", &r, &s), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "vertices"));
+    hs_csv_free(&csv);
+}
+
+/* A gain over groups (by, of): by hand, heftnc's makespan against heft's in
+ * four groups of (v, ccr): (10, 1) 90 against 100: +10%; (10, 5) 220 against
+ * 200: -10%; (50, 1) 70 against 100: +30%; (50, 5) 30 against 40: +25% (the
+ * error row left out). By v and ccr: mean 13.75, min -10, max 30. By ccr:
+ * ccr 1, 80 against 100: +20%; ccr 5, 125 against 120: -4.17%: argmax 1.
+ * Pooled (no by): 102.5 against 110. */
+static void test_published_groups(void)
+{
+    static const char text[] = "instance,policy,v,ccr,status,makespan\n"
+                               "a,heft,10,1,ok,100\na,heftnc,10,1,ok,90\n"
+                               "b,heft,10,5,ok,200\nb,heftnc,10,5,ok,220\n"
+                               "c,heft,50,1,ok,100\nc,heftnc,50,1,ok,70\n"
+                               "d,heft,50,5,ok,40\nd,heftnc,50,5,ok,30\ne,heftnc,50,5,error,\n";
+    struct hs_csv csv;
+    CU_ASSERT_EQUAL_FATAL(hs_csv_parse(text, sizeof text - 1, "groups.csv", &csv), 0);
+    struct hs_study_kv where[] = {{"policy", "heftnc"}, {"ccr", "5"}}, versus[] = {{"policy", "heft"}};
+    char *vccr[] = {"v", "ccr"}, *ccr[] = {"ccr"}, *v[] = {"v"}, *nocol[] = {"alpha"};
+    struct hs_study_ref r = {.where = where, .nwhere = 1, .versus = versus, .nversus = 1, .metric = "makespan",
+                             .scale = 1, .stat = "gain_pct"};
+    struct hs_stat s;
+    CU_ASSERT_EQUAL(hs_published_ours(&csv, "groups.csv", &r, &s), 0);
+    CU_ASSERT_DOUBLE_EQUAL(s.mean, 100 * (110 - 102.5) / 110, 1e-9);
+    r.by = vccr, r.nby = 2;
+    const char *of[] = {"mean", "min", "max"};
+    const double want[] = {13.75, -10, 30};
+    for (int i = 0; i < 3; i++) {
+        r.of = (char *)of[i];
+        CU_ASSERT_EQUAL(hs_published_ours(&csv, "groups.csv", &r, &s), 0);
+        CU_ASSERT_EQUAL(s.n, 4);
+        CU_ASSERT_DOUBLE_EQUAL(s.mean, want[i], 1e-9);
+    }
+    r.by = ccr, r.nby = 1, r.of = "argmax";
+    CU_ASSERT_EQUAL(hs_published_ours(&csv, "groups.csv", &r, &s), 0);
+    CU_ASSERT_EQUAL(s.n, 2);
+    CU_ASSERT_DOUBLE_EQUAL(s.mean, 1, 0);
+    r.of = "min";
+    CU_ASSERT_EQUAL(hs_published_ours(&csv, "groups.csv", &r, &s), 0);
+    CU_ASSERT_DOUBLE_EQUAL(s.mean, -100 * (125 - 120) / 120.0, 1e-9);
+    r.nwhere = 2, r.by = v, r.of = "argmax"; /* ccr 5 only: v 10 -10%, v 50 +25% */
+    CU_ASSERT_EQUAL(hs_published_ours(&csv, "groups.csv", &r, &s), 0);
+    CU_ASSERT_DOUBLE_EQUAL(s.mean, 50, 0);
+    r.by = nocol;
+    CU_ASSERT_EQUAL(hs_published_ours(&csv, "groups.csv", &r, &s), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "alpha"));
+    hs_csv_free(&csv);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -324,6 +412,8 @@ int main(void)
         {"FNV-1a test vectors; keys, instances and seeds", test_fnv},
         {"grid order, value lists and ranges", test_grid_and_values},
         {"published figures: mean, median, sd, pairwise percentages, ratio, bounds", test_published_values},
+        {"published figures: a power law's exponent (loglog_slope) by hand", test_loglog_slope},
+        {"published figures: a gain over groups (mean, min, max, argmax)", test_published_groups},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("stats", tests);

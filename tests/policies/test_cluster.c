@@ -5,7 +5,9 @@
  * contention-free platform the run ends no later than the plan (with
  * order=ready, tasks as they become ready, clusters and waits hold too);
  * the synchronisation tasks cost the runtime's per-task work (by hand);
- * Cholesky with move tasks on Idgraf runs cleanly and reproducibly; the command refuses bad
+ * Cholesky with move tasks on Idgraf runs cleanly and reproducibly; the
+ * thesis' LU example has its 23 tasks and 30 edges, and the record's cluster
+ * and cluster-edge counts are those of the clusters made; the command refuses bad
  * parameters and reports the literal update step's non-convex clusters; the
  * calibration study runs in its quick version. */
 #include "policies/cluster.h"
@@ -191,6 +193,62 @@ static void test_cholesky_idgraf(void)
     hs_dag_free(dag);
 }
 
+/* The thesis' LU example (Beniamine 2013, §3.1.3, Fig. 3.3a): lunopiv with
+ * NT = 3 and moves is 23 tasks (3 GETRF, 6 TRSM, 5 GEMM, 9 moves) and 30
+ * edges (by hand: 12 for k = 0, 8 for k = 1, 1 for k = 2, and a move to the
+ * first user of each of the 9 tiles). The record's clusters and
+ * cluster_edges are the cluster graph's: counted here from the clusters the
+ * policy made (distinct clusters; distinct pairs of clusters an edge of the
+ * DAG crosses), over 5 seeds; with max=0 the tasks and edges themselves; no
+ * such fields under heft. */
+static double count(const cJSON *r, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItem(r, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : -1;
+}
+
+static void test_lu_example_counts(void)
+{
+    struct hs_dag *dag = hs_workload_build("lunopiv:n=3,nb=1,moves=1");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
+    CU_ASSERT_EQUAL(dag->ntasks, 23);
+    CU_ASSERT_EQUAL(dag->nedges, 30);
+    struct hs_run_config cfg = shipped("mapuche", "perf/mapuche-cal1.json");
+    struct hs_policy recording = hs_policy_cluster;
+    recording.init = recording_init;
+    cluster_file = hs_test_tmp(".txt");
+    for (unsigned long seed = 1; seed <= 5; seed++) {
+        cfg.opts.seed = seed;
+        cJSON *r = simulate(&cfg, dag, &recording, "cluster:max=5");
+        int *cluster = read_clusters(dag->ntasks), distinct = 0, crossing = 0;
+        bool *seen = hs_xcalloc((size_t)dag->ntasks * dag->ntasks, sizeof(bool));
+        for (int t = 0; t < dag->ntasks; t++) {
+            distinct += !seen[cluster[t]];
+            seen[cluster[t]] = true;
+        }
+        memset(seen, 0, (size_t)dag->ntasks * dag->ntasks * sizeof(bool));
+        for (int e = 0; e < dag->nedges; e++) {
+            int a = cluster[dag->edges[e].src], b = cluster[dag->edges[e].dst];
+            crossing += a != b && !seen[a * dag->ntasks + b];
+            seen[a * dag->ntasks + b] = true;
+        }
+        CU_ASSERT_EQUAL(count(r, "clusters"), distinct);
+        CU_ASSERT_EQUAL(count(r, "cluster_edges"), crossing);
+        CU_ASSERT(distinct >= 5 && distinct < 23); /* at most 5 tasks each, some grouped */
+        free(seen), free(cluster);
+        cJSON_Delete(r);
+    }
+    cJSON *r = simulate(&cfg, dag, &hs_policy_cluster, "cluster:max=0");
+    CU_ASSERT_EQUAL(count(r, "clusters"), 23);
+    CU_ASSERT_EQUAL(count(r, "cluster_edges"), 30);
+    cJSON_Delete(r);
+    r = simulate(&cfg, dag, &hs_policy_heft, "heft");
+    CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(r, "clusters"));
+    cJSON_Delete(r);
+    free(cluster_file);
+    hs_dag_free(dag);
+}
+
 /* Zero-cost move tasks make ties in the planned times: a move ordered before
  * a move of a cluster it depends on once stalled the run (seed 65071816 of
  * convex-mapuche, Mapuche with its calibrated table). Every run must finish. */
@@ -282,6 +340,7 @@ int main(void)
         {"synchronisation tasks cost two empty tasks per cluster (by hand)", test_sync_tasks_cost},
         {"clusters run on one worker, in order, after their predecessors", test_plan_runs_as_clusters},
         {"Cholesky with moves on Idgraf", test_cholesky_idgraf},
+        {"the thesis' LU example: 23 tasks, 30 edges; the cluster graph's size", test_lu_example_counts},
         {"ties of zero-cost tasks never stall a run", test_no_stall},
         {"command: bad parameters, single update, stats", test_cli},
         {"reproduce convex-idgraf-heft, convex-sync-overhead and convex-idgraf-decide --quick", test_study_quick},

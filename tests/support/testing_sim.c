@@ -20,6 +20,10 @@ static cJSON *events_json(const struct hs_run *run)
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "makespan", rt->makespan);
     cJSON_AddNumberToObject(o, "predicted", isfinite(rt->predicted_makespan) ? rt->predicted_makespan : -1);
+    if (rt->clusters >= 0) { /* the cluster graph a clustering policy reported */
+        cJSON_AddNumberToObject(o, "clusters", rt->clusters);
+        cJSON_AddNumberToObject(o, "cluster_edges", rt->cluster_edges);
+    }
     cJSON *bytes = cJSON_AddArrayToObject(o, "bytes"), *count = cJSON_AddArrayToObject(o, "count");
     for (int d = 0; d < HS_NDIR; d++) {
         cJSON_AddItemToArray(bytes, cJSON_CreateNumber(rt->bytes[d]));

@@ -135,7 +135,7 @@ static void test_stg(void)
     snprintf(args, sizeof args, "dag %s --stats", hs_test_datafile("stg-robot.stg"));
     CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "tasks: 90\n"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "critical_path: 569\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "critical_path: 569 s\n"));
     free(out);
     /* with a processor per task and no communication cost, the schedule is
      * the critical path */
@@ -155,7 +155,7 @@ static void test_stg(void)
     snprintf(args, sizeof args, "dag stg:file=%s --stats", f);
     CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "tasks: 4\n"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "critical_path: 5\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "critical_path: 5 s\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "processors: 4 (the file's own)\n"));
     free(out);
     hs_test_write_file(f, "2 4 7\n0 0 0\n");

@@ -61,6 +61,34 @@ static void test_bad_stg(void)
     bad_file("stg", "0\n", "no task line");
 }
 
+/* Records of another type (after a %rec descriptor) and comments are
+ * read as recutils reads them: every record with a JobId is a task; CR LF
+ * line ends as LF, more than one blank after a colon as one. */
+static void test_taskrec_descriptors(void)
+{
+    char *path = hs_test_tmp_text(".rec", "%rec: Task\n\n# a comment\nJobId: 1\nWorkerId: 0\nStartTime: 0\n"
+                                          "EndTime: 2\n\n%rec: Other\n\nJobId: 2\nDependsOn: 1\n"
+                                          "# inside\nWorkerId: 0\nStartTime: 2\nEndTime: 5\n");
+    char *crlf = hs_test_tmp_text(".rec", "JobId: 1\r\nWorkerId: 0\r\nStartTime: 0\r\nEndTime: 2\r\n\r\n"
+                                          "JobId: 2\r\nDependsOn: 1\r\nWorkerId: 0\r\nStartTime: 2\r\nEndTime: 5\r\n");
+    /* and with more blanks after the colons than rec's one (a hand-edited file) */
+    char *blanks = hs_test_tmp_text(".rec", "JobId:   1\nWorkerId:  0\nStartTime:\t 0\nEndTime: 2\n\n"
+                                            "JobId: 2\nDependsOn:   1\nWorkerId:\t0\nStartTime: 2\nEndTime:  5\n");
+    const char *files[] = {path, crlf, blanks}; /* the same tasks with CR LF line ends (Windows) */
+    for (int i = 0; i < 3; i++) {
+        char args[1024], *out = NULL;
+        snprintf(args, sizeof args, "dag taskrec:file=%s --stats", files[i]);
+        CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
+        CU_ASSERT(out && strstr(out, "tasks: 2\n"));
+        CU_ASSERT(out && strstr(out, "edges: 1\n"));
+        free(out);
+        unlink(files[i]);
+    }
+    free(path);
+    free(crlf);
+    free(blanks);
+}
+
 static void test_bad_daggen_text(void)
 {
     bad_file("daggen-text", "NODE 0 1 ROOT 0.0 0.0\n", ":1: not DAGGEN's text output (it starts with NODE_COUNT <n>)");
@@ -97,6 +125,11 @@ static void test_bad_taskrec(void)
     bad_file("taskrec", "JobId: 1\nWorkerId: one\nStartTime: 0\nEndTime: 1\n\n",
              "JobId 1: WorkerId 'one' is not a worker number");
     bad_file("taskrec", "JobId 1\n\n", ":1: 'JobId 1' is not a 'Field: value' line");
+    /* librec's parse errors, at the line it stopped */
+    bad_file("taskrec", REC("") "+ more\nJobId: 2\n\n", ":6: '+ more' is not a 'Field: value' line of rec");
+    bad_file("taskrec", REC("Bad-Name: x\n"), ":5: 'Bad-Name: x' is not a 'Field: value' line of rec");
+    bad_file("taskrec", REC("") "JobId: 2\n%rec: Task\nWorkerId: 0\n\n",
+             ":6: a record with both %rec (a record descriptor, which rec readers do not count as a record) and JobId");
     hs_test_bad_cli("dag taskrec:file=x.rec,gpu_workers=a", "gpu_workers 'a' is not a list of worker numbers");
 }
 
@@ -201,6 +234,7 @@ int main(void)
         {"bad STG", test_bad_stg},
         {"bad DAGGEN text", test_bad_daggen_text},
         {"bad tasks.rec", test_bad_taskrec},
+        {"tasks.rec: descriptors and comments as recutils reads them", test_taskrec_descriptors},
         {"bad SimGrid JSON DAG", test_bad_simgrid_json},
         {"files that are not regular", test_not_regular},
         {"bad host maps", test_bad_host_map},
