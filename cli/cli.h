@@ -1,5 +1,5 @@
 /* cli/cli.h — the `hetsim` command: subcommands and what they share
- * (resolving platform names, exit codes). */
+ * (reading options, options.c). */
 #ifndef HS_CLI_H
 #define HS_CLI_H
 
@@ -7,8 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* Exit codes: 0 success, 1 a run failed, 2 usage error or bad input. */
-enum { HS_EXIT_OK = 0, HS_EXIT_FAIL = 1, HS_EXIT_USAGE = 2 };
+#include "scenario/scenario.h" /* exit codes, scenarios, platform names */
 
 int hs_cmd_run(int argc, char **argv);
 int hs_cmd_platform(int argc, char **argv);
@@ -25,39 +24,6 @@ int hs_cmd_plot(int argc, char **argv);
 int hs_cmd_gantt(int argc, char **argv);
 int hs_cmd_reproduce(int argc, char **argv);
 int hs_cmd_beta(int argc, char **argv);
-
-/* A platform named on the command line, resolved to files. */
-struct hs_platform_ref {
-    char *name;    /* as given */
-    char *file;    /* SimGrid XML to load */
-    char *perf;    /* timing table, or NULL */
-    char *perf_label; /* how the record names it: "perf/idgraf.json" (shipped) or the path */
-    char *tmpfile; /* generated file to remove, or NULL */
-    double bw_scale, gpu_speed; /* parameters of a shipped name or a file (1, 1) */
-    char *host_map; /* hosts=FILE: which hosts are workers of which kind, or NULL */
-};
-
-/* "idgraf" (shipped), "flat:8,bw=inf" (generated) or a path to an XML file;
- * a shipped name or a file may take bw_scale= and gpu_speed= ("idgraf:bw_scale=0.5",
- * "my.xml:gpu_speed=2"). perf_override (--perf) wins over the shipped timing
- * table. Returns 0, or -1 with hs_fail. */
-int hs_resolve_platform(const char *text, const char *perf_override, struct hs_platform_ref *ref);
-/* The same for a run with this seed: speeds of flat:P drawn per run
- * (spread=, choices=, scenario=) come from it (hs_resolve_platform: seed 1). */
-int hs_resolve_platform_seeded(const char *text, const char *perf_override, unsigned long seed,
-                               struct hs_platform_ref *ref);
-void hs_platform_ref_free(struct hs_platform_ref *ref);
-/* Is text flat:P ("flat" or "flat:...")? */
-bool hs_platform_is_flat(const char *text);
-
-/* Can the platform named by text give this worker selection? Counted without
- * loading it here (platform_counts.c, cached per text): 0, or -1 with
- * hs_fail ("platform idgraf has 8 GPUs; --gpus 99 asks for more"). */
-struct hs_select;
-int hs_platform_select_check(const char *text, const struct hs_select *sel);
-
-/* Print the parameters of flat:P (for help texts). */
-void hs_print_flat_params(const char *indent);
 
 /* Split a comma-separated option value in place: its items go to (*out)[0],
  * (*out)[1], ... (*out reallocated to hold them); returns their number. */
@@ -85,7 +51,7 @@ struct hs_summary_opts;
 int hs_summarize_report(const struct hs_csv *csv, const char *file, const struct hs_summary_opts *o,
                         const char *csv_out, const char *pairs_out, bool quiet);
 
-/* ---- the scenario options `run` and `sweep` share (scenario_opts.c) ---- */
+/* ---- the scenario options `run` and `sweep` share (options.c) ---- */
 
 struct hs_scenario;
 struct hs_param;
@@ -102,25 +68,10 @@ bool hs_scenario_option(int c, const char *arg, const char **name, const char **
 /* The option that sets a parameter ("gpu_order" -> "gpu-order"). */
 const char *hs_scenario_option_name(const char *param);
 void hs_scenario_usage(FILE *out);
-
-/* Set a scenario parameter by name: platform, workload, policy, gpus, cpus,
- * gpu_order, window, cache_fraction, p2p, flush, noise, perf, seed. The
- * value is kept by pointer. -1 with hs_fail ("'x' is not an integer in
- * [0, 1048576]") for a bad value. */
-int hs_scenario_set(struct hs_scenario *sc, const char *name, const char *value);
 /* Set a shared option's parameter, or exit 2 with "option --gpus: …". */
 void hs_scenario_apply_option(struct hs_scenario *sc, int c, const char *arg);
-/* Every name hs_scenario_set knows, NULL-terminated. */
-const char *const *hs_scenario_names(void);
 
-/* The parameters of flat:P; those of a platform text (flat:P's, or those of
- * shipped names and files), for sweeps over them. */
-const struct hs_param *hs_flat_params(void);
-const struct hs_param *hs_platform_params(const char *text);
-/* Print the parameters of shipped names and files (for help texts). */
-void hs_print_file_platform_params(const char *indent);
-
-/* ---- output paths, checked before any work (outputs.c) ---- */
+/* ---- output paths, checked before any work (options.c) ---- */
 
 /* Can the file be written (created if absent, never truncated; an existing
  * path that is not a regular file is refused, but for the null device)? 0,

@@ -11,7 +11,7 @@
 #include "base/buf.h"
 #include "analysis/table.h"
 #include "cli/cli.h"
-#include "cli/flat_speeds.h"
+#include "platforms/flat_speeds.h"
 #include "base/util.h"
 
 #include <gsl/gsl_rng.h>

@@ -16,7 +16,7 @@
 #include "platforms/perfmodel.h"
 #include "base/inputfile.h"
 #include "cli/cli.h"
-#include "cli/scenario.h"
+#include "scenario/scenario.h"
 #include "sim/outfile.h"
 #include "base/util.h"
 #include "workloads/workload.h"

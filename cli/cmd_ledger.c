@@ -1,5 +1,5 @@
 /* cli/cmd_ledger.c — the ledger of published claims: every study that
- * checks a claim is run (full size; their runs in one pool, cli/ledger_pool.c,
+ * checks a claim is run (full size; their runs in one pool, scenario/ledger_pool.c,
  * or, with --merge, joined from the folders of the ledger's shards) and its
  * published values are counted towards their claims' verdicts. */
 #include "analysis/csv.h"
@@ -8,11 +8,8 @@
 #include "base/util.h"
 #include "cli/cli.h"
 #include "analysis/sweep_exec.h"
-#include "cli/ledger_need.h"
-#include "cli/ledger_pool.h"
+#include "scenario/scenario.h"
 #include "cli/ledger_run.h"
-#include "cli/scenario.h"
-#include "cli/study_run.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,7 +153,7 @@ static int tally(const struct hs_study *st, struct hs_ledger *l, const char *dir
 }
 
 /* The study's runs that its counted values read, round by round until
- * their statistics are known (cli/ledger_need.h), in a sweep of their own
+ * their statistics are known (scenario/ledger_need.c), in a sweep of their own
  * (an analysis is computed whole): the last round's exit code,
  * HS_EXIT_USAGE for bad input; *some_failed when a round's runs failed. */
 static int run_needed(const struct hs_study *st, const struct hs_ledger *l, const char *dir,

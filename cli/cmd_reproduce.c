@@ -12,7 +12,7 @@
 #include "base/util.h"
 #include "cli/cli.h"
 #include "cli/ledger_run.h"
-#include "cli/study_run.h"
+#include "scenario/scenario.h"
 
 #include <math.h>
 #include <stdio.h>

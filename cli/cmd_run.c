@@ -4,7 +4,7 @@
 #include "cli/cli.h"
 #include "sim/outfile.h"
 #include "sim/record.h"
-#include "cli/scenario.h"
+#include "scenario/scenario.h"
 #include "base/util.h"
 #include "workloads/workload.h"
 

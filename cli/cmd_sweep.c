@@ -7,7 +7,7 @@
 #include "analysis/sweep.h"
 #include "analysis/summary.h"
 #include "cli/cli.h"
-#include "cli/sweep_def.h"
+#include "scenario/scenario.h"
 #include "base/util.h"
 
 #include <inttypes.h>

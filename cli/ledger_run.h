@@ -11,7 +11,7 @@
  * settings added to every study's base (--set KEY=VALUE).
  *
  * The runs of every study go to one pool of -j processes, a run several
- * studies hold computed once (cli/ledger_pool.h). Across machines: each
+ * studies hold computed once (scenario/ledger_pool.c). Across machines: each
  * shard (--shard I/N, a Slurm array task) runs the points of its share into
  * its own folder, and --merge joins the folders into one and counts the
  * claims, as one process would have. */

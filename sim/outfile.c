@@ -13,7 +13,7 @@
  * standard output ("-") too; anything else that is not a regular file is
  * refused, at the open and again just before the rename, since it may have
  * appeared between the two (rename would put a file in a FIFO's place, and
- * the up-front check in cli/outputs.c ran earlier still).
+ * the up-front check in cli/options.c ran earlier still).
  *
  * hs_outfile_commit does not fsync: what it guards against is a run that
  * dies or fails to write (a full disk, a file size limit, a late error), and

@@ -25,7 +25,7 @@ cJSON *hs_record_new(const struct hs_record_inputs *in, const struct hs_run *run
 
 /* Its "inputs" section for gpus GPU and cpus CPU workers, and the version it
  * records: for runs that do not go through the runtime (Beaumont and
- * Marchal's own model, cli/bm_scenario.c). */
+ * Marchal's own model, scenario/bm_scenario.c). */
 cJSON *hs_record_inputs_json(const struct hs_record_inputs *in, int gpus, int cpus);
 const char *hs_version(void);
 

@@ -3,7 +3,7 @@
  * hs_sched: tasks, workers, copies, streams, caches and counters) and the
  * functions runtime.c, datamove.c and sched.c share. Only sim/ (the runtime,
  * the record and the traces, which read the run's events) and tests/ include
- * it (tests/unit/test_layout.c); an engine sees sim/engine.h and the runtime's
+ * it (tests/docs/test_layout.c); an engine sees sim/engine.h and the runtime's
  * API in sim/runtime.h, a policy sim/policy.h and sim/sched.h. */
 #ifndef HS_RUNTIME_INTERNAL_H
 #define HS_RUNTIME_INTERNAL_H

@@ -1,5 +1,5 @@
 # tests/memory.cmake — the `memory` label (issue 40: memory errors made
-# findable): tests/unit/test_memory.c runs every policy on each platform with
+# findable): tests/cli/test_memory.c runs every policy on each platform with
 # GPU caches small enough to evict and prefetch all along.
 # * Sanitizer build: one entry per shipped platform and one for StarPU's own
 #   Idgraf file without a timing table (memory_<platform>, so that ctest -j
@@ -10,7 +10,7 @@
 #   registered there: without a checker a memory error shows only if it
 #   happens to crash, and the sanitizer build runs the same runs with one.
 # ctest --test-dir build -L memory runs the label of either build.
-add_executable(test_memory ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_memory.c)
+add_executable(test_memory ${CMAKE_CURRENT_SOURCE_DIR}/cli/test_memory.c)
 target_link_libraries(test_memory PRIVATE hetsim_testing)
 if(HETSIM_SANITIZE)
   file(GLOB memory_platforms CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/platforms/*.xml)

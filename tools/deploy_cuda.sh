@@ -39,6 +39,6 @@ link() { # OUTPUT OBJECTS...: the hetsim libraries and the static dependencies
         -Wl,--disable-new-dtags -Wl,-rpath,'$ORIGIN/lib' -lstdc++ -lpthread -ldl -lrt -lm
 }
 link "$DEST/hetsim-real" "$BUILD/cli/CMakeFiles/hetsim-real.dir/main.c.o"
-link "$DEST/test_cuda" "$BUILD/tests/CMakeFiles/test_cuda.dir/unit/test_cuda.c.o" \
+link "$DEST/test_cuda" "$BUILD/tests/CMakeFiles/test_cuda.dir/sim/engines/real/test_cuda.c.o" \
     "$BUILD/tests/CMakeFiles/hetsim_testing.dir/support/testing.c.o"
 echo "$DEST/hetsim-real: $(du -sh "$DEST" | cut -f1) with its lib/"

@@ -5,7 +5,7 @@
 #include "policies/registry.h"
 #include "base/params.h"
 #include "cli/cli.h"
-#include "cli/flat_speeds.h"
+#include "platforms/flat_speeds.h"
 #include "tests/fuzz/fuzz.h"
 #include "workloads/workload.h"
 

@@ -1,0 +1,297 @@
+/* platforms/resolve.c — from a platform name to the files a run loads:
+ * shipped names are looked up in the data directory (with their timing table
+ * perf/<name>.json, or perf/<base>.json for a variant "<base>-<variant>"),
+ * flat:P specifications are generated into a temporary SimGrid file (with
+ * speeds drawn from the run's seed where they are drawn), and
+ * anything else is taken as the path of a SimGrid platform file. A shipped
+ * name or a file may take parameters that scale the machine
+ * ("idgraf:bw_scale=0.5,gpu_speed=1.25"): the knobs of our sensitivity
+ * study of Bleuse et al. 2014 (dada-sensitivity). */
+#define _DEFAULT_SOURCE /* mkstemps */
+#include "platforms/resolve.h"
+#include "base/datadir.h"
+#include "platforms/flat.h"
+#include "platforms/flat_speeds.h"
+#include "base/params.h"
+#include "base/util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const struct hs_param flat_params[] = {
+    {.name = "p", .type = HS_P_INT, .range = "[1,100000]", .positional = true,
+     .help = "number of processors (flat:8 is flat:p=8)"},
+    {.name = "speed", .type = HS_P_SI, .defval = "1G", .range = "(0,inf)",
+     .help = "speed of every processor in flop/s"},
+    {.name = "speeds", .type = HS_P_STRING, .defval = "",
+     .help = "per-processor speeds in flop/s, ':'-separated (overrides speed)"},
+    {.name = "bw", .type = HS_P_SI, .defval = "1G", .range = "(0,inf]",
+     .help = "bandwidth of every route in bytes/s (inf: free network)"},
+    {.name = "lat", .type = HS_P_DOUBLE, .defval = "0", .range = "[0,inf)",
+     .help = "latency of every route in seconds"},
+    {.name = "spread", .type = HS_P_SI, .defval = "0", .range = "[0,inf)",
+     .help = "speeds drawn per run (from --seed) uniformly in [speed-spread, speed+spread]"},
+    {.name = "choices", .type = HS_P_STRING, .defval = "",
+     .help = "speeds drawn per run uniformly among these, ':'-separated"},
+    {.name = "scenario", .type = HS_P_CHOICE, .defval = "none",
+     .choices = "none|u10-100|unif.1|unif.2|set.3|set.5|dyn.5|dyn.20",
+     .help = "a speed scenario of Beaumont and Marchal (docs/platforms.md, Speeds of flat:P drawn per run)"},
+    {.name = "drift", .type = HS_P_DOUBLE, .defval = "0", .range = "[0,1)",
+     .help = "after each task a speed is multiplied by 1+U(-drift,drift) (their model only)"},
+    {0},
+};
+
+static const struct hs_param file_params[] = {
+    {.name = "bw_scale", .type = HS_P_DOUBLE, .defval = "1", .range = "(0,inf)",
+     .help = "multiply the bandwidth of every link by this"},
+    {.name = "gpu_speed", .type = HS_P_DOUBLE, .defval = "1", .range = "(0,inf)",
+     .help = "divide the duration of every GPU kernel by this"},
+    {.name = "hosts", .type = HS_P_STRING, .defval = "",
+     .help = "host map: a file of 'PATTERN KIND' lines (KIND cpu, gpu, ram, proc, ignore)"},
+    {0},
+};
+
+const struct hs_param *hs_flat_params(void)
+{
+    return flat_params;
+}
+
+bool hs_platform_is_flat(const char *text)
+{
+    return strncmp(text, "flat", 4) == 0 && (text[4] == ':' || text[4] == '\0');
+}
+
+const struct hs_param *hs_platform_params(const char *text)
+{
+    return hs_platform_is_flat(text) ? flat_params : file_params;
+}
+
+void hs_print_file_platform_params(const char *indent)
+{
+    hs_params_print(file_params, indent);
+}
+
+/* Where the parameters of a shipped name or a file start (its ':'), or NULL. */
+static const char *params_start(const char *text)
+{
+    const char *xml = strstr(text, ".xml:");
+    if (xml)
+        return xml + 4;
+    return strchr(text, '/') ? NULL : strchr(text, ':');
+}
+
+static int parse_file_params(const char *base, const char *params, struct hs_platform_ref *ref)
+{
+    struct hs_spec spec;
+    char *text = hs_xmalloc(strlen(params) + 3), label[PATH_MAX + 16];
+    sprintf(text, "p:%s", params);
+    int rc = hs_spec_parse(text, &spec);
+    free(text);
+    if (rc)
+        return -1;
+    snprintf(label, sizeof label, "platform %s", base);
+    if (!(rc = hs_spec_check(&spec, file_params, label))) {
+        ref->bw_scale = hs_spec_double(&spec, "bw_scale");
+        ref->gpu_speed = hs_spec_double(&spec, "gpu_speed");
+        const char *map = hs_spec_get(&spec, "hosts");
+        ref->host_map = *map ? hs_xstrdup(map) : NULL;
+    }
+    hs_spec_free(&spec);
+    return rc;
+}
+
+void hs_print_flat_params(const char *indent)
+{
+    hs_params_print(flat_params, indent);
+}
+
+/* flat:P is written with a route between every two of its P+1 hosts: SimGrid
+ * and the route table take about 130 bytes per route (measured: flat:2000,
+ * 4 million routes, 510 MB), which must fit in the memory limit. */
+static int flat_too_large(int p)
+{
+    double routes = ((double)p + 1) * p, need = (40 << 20) + 130 * routes;
+    if (need <= hs_memory_limit())
+        return 0;
+    char n[32], h[32];
+    hs_format_bytes(need, n, sizeof n);
+    hs_format_bytes(hs_memory_limit(), h, sizeof h);
+    return hs_fail("platform flat:%d: its %.3g routes need about %s of memory, more than the %s %s "
+                   "(--max-memory sets the limit)",
+                   p, routes, n, h, hs_memory_limit_set() ? "allowed" : "this machine has");
+}
+
+static int generate_flat(const char *text, unsigned long seed, struct hs_platform_ref *ref)
+{
+    struct hs_spec spec;
+    if (hs_spec_parse(text, &spec))
+        return -1;
+    struct hs_flat_speeds fs;
+    int rc = hs_spec_check(&spec, flat_params, "platform flat") ? -1 : hs_flat_speeds(&spec, seed, &fs);
+    hs_spec_free(&spec);
+    if (rc)
+        return -1;
+    if (fs.drift > 0) {
+        hs_flat_speeds_free(&fs);
+        return hs_fail("platform flat: drift (speeds that change after every task) exists only in "
+                       "Beaumont and Marchal's model: bw=inf with one of their policies");
+    }
+    if (flat_too_large(fs.p)) {
+        hs_flat_speeds_free(&fs);
+        return -1;
+    }
+    struct hs_flat flat = {.p = fs.p, .speeds = fs.speeds, .bw = fs.bw, .lat = fs.lat};
+    const char *tmpdir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/hetsim-flat-XXXXXX.xml", tmpdir);
+    int fd = mkstemps(path, 4);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        hs_flat_speeds_free(&fs);
+        return hs_fail("cannot create a temporary platform file in %s: %s", tmpdir,
+                       strerror(errno));
+    }
+    char err[256];
+    rc = hs_flat_write(f, &flat, err, sizeof err);
+    fclose(f);
+    hs_flat_speeds_free(&fs);
+    if (rc) {
+        unlink(path);
+        return hs_fail("%s", err);
+    }
+    ref->file = hs_xstrdup(path);
+    ref->tmpfile = hs_xstrdup(path);
+    return 0;
+}
+
+/* Names of the shipped platforms, for the error message. */
+static void shipped_names(char *buf, size_t size)
+{
+    char dirpath[PATH_MAX], probe[PATH_MAX];
+    buf[0] = '\0';
+    if (hs_data_find("idgraf.xml", probe, sizeof probe))
+        return;
+    snprintf(dirpath, sizeof dirpath, "%.*s", (int)(strrchr(probe, '/') - probe), probe);
+    DIR *d = opendir(dirpath);
+    if (!d)
+        return;
+    size_t len = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (n > 4 && strcmp(e->d_name + n - 4, ".xml") == 0 && len < size)
+            len += (size_t)snprintf(buf + len, size - len, "%s%.*s", len ? ", " : "",
+                                    (int)(n - 4), e->d_name);
+    }
+    closedir(d);
+}
+
+/* perf/<name>.json, else perf/<base>.json for a variant <base>-<variant>. */
+static void find_perf(const char *name, struct hs_platform_ref *ref)
+{
+    char rel[PATH_MAX], path[PATH_MAX];
+    const char *dash = strchr(name, '-');
+    for (int attempt = 0; attempt < (dash ? 2 : 1); attempt++) {
+        int len = attempt ? (int)(dash - name) : (int)strlen(name);
+        snprintf(rel, sizeof rel, "perf/%.*s.json", len, name);
+        if (hs_data_find(rel, path, sizeof path) == 0) {
+            ref->perf = hs_xstrdup(path);
+            ref->perf_label = hs_xstrdup(rel);
+            return;
+        }
+    }
+}
+
+/* --perf: the path of a timing table, or the name of a shipped one
+ * (perf/<name>.json: no '/' and no ".json"). */
+static int override_perf(const char *perf, struct hs_platform_ref *ref)
+{
+    free(ref->perf);
+    free(ref->perf_label);
+    char rel[PATH_MAX], path[PATH_MAX];
+    size_t n = strlen(perf);
+    if (strchr(perf, '/') || (n > 5 && strcmp(perf + n - 5, ".json") == 0)) {
+        ref->perf = hs_xstrdup(perf);
+        ref->perf_label = hs_xstrdup(perf);
+        return 0;
+    }
+    snprintf(rel, sizeof rel, "perf/%s.json", perf);
+    if (hs_data_find(rel, path, sizeof path)) {
+        ref->perf = ref->perf_label = NULL;
+        hs_platform_ref_free(ref);
+        return hs_fail("unknown timing table '%s' (no %s in %s; or give the path of a .json file)",
+                       perf, rel, hs_data_dirs());
+    }
+    ref->perf = hs_xstrdup(path);
+    ref->perf_label = hs_xstrdup(rel);
+    return 0;
+}
+
+/* A shipped name or a file, with its parameters. */
+static int resolve_file(const char *text, struct hs_platform_ref *ref)
+{
+    const char *colon = params_start(text);
+    char *base = hs_xstrdup(text);
+    if (colon)
+        base[colon - text] = '\0';
+    int rc = colon ? parse_file_params(base, colon + 1, ref) : 0;
+    if (!rc && (strchr(base, '/') || strstr(base, ".xml"))) {
+        ref->file = hs_xstrdup(base);
+    } else if (!rc) {
+        char rel[PATH_MAX], path[PATH_MAX];
+        snprintf(rel, sizeof rel, "%s.xml", base);
+        if (hs_data_find(rel, path, sizeof path)) {
+            char names[512];
+            shipped_names(names, sizeof names);
+            if (names[0])
+                rc = hs_fail("unknown platform '%s' (shipped: %s; or flat:P, or the path of a "
+                             "SimGrid platform file)", base, names);
+            else
+                rc = hs_fail("unknown platform '%s': no shipped platform found in %s; or flat:P, "
+                             "or the path of a SimGrid platform file", base, hs_data_dirs());
+        } else {
+            ref->file = hs_xstrdup(path);
+            find_perf(base, ref);
+        }
+    }
+    free(base);
+    return rc;
+}
+
+int hs_resolve_platform(const char *text, const char *perf_override, struct hs_platform_ref *ref)
+{
+    return hs_resolve_platform_seeded(text, perf_override, 1, ref);
+}
+
+int hs_resolve_platform_seeded(const char *text, const char *perf_override, unsigned long seed,
+                               struct hs_platform_ref *ref)
+{
+    memset(ref, 0, sizeof *ref);
+    ref->name = hs_xstrdup(text);
+    ref->bw_scale = ref->gpu_speed = 1;
+    if (hs_platform_is_flat(text) ? generate_flat(text, seed, ref) : resolve_file(text, ref)) {
+        hs_platform_ref_free(ref);
+        return -1;
+    }
+    if (perf_override)
+        return override_perf(perf_override, ref);
+    return 0;
+}
+
+void hs_platform_ref_free(struct hs_platform_ref *ref)
+{
+    if (ref->tmpfile)
+        unlink(ref->tmpfile);
+    free(ref->name);
+    free(ref->file);
+    free(ref->perf);
+    free(ref->perf_label);
+    free(ref->tmpfile);
+    free(ref->host_map);
+    memset(ref, 0, sizeof *ref);
+}

@@ -1,0 +1,296 @@
+/* scenario/ledger_pool.c — the ledger's runs, of every study at once, in one pool
+ * of -j processes (analysis/sweep_pool.h), so that no core waits for a study's
+ * last runs while another study has runs to give.
+ *
+ * Each study runs in rounds (ledger_need.c): a round is planned and its
+ * study's results.csv opened as a sweep does (hs_sweep_prepare: resumed, the
+ * rows already there not run again); its runs go to the pool in the studies'
+ * order, the first studies first, and the next studies' runs fill the
+ * processes while a study waits for its round to end. When a round's last run
+ * is in, its file is closed and read to settle its points, and the study's
+ * next round, if any, is queued. Every finished row is appended to its study's
+ * results.csv at once (hs_sweep_write_row), as a sweep appends it.
+ *
+ * A run that several studies hold is computed once. Its key (analysis/
+ * sweep.h) hashes everything the run's process reads: the canonical
+ * platform, workload and policy, the worker selection, the model's options,
+ * the costs, the repetition and the base seed, from the resolved scenario.
+ * The first study to reach a key runs it; a study that reaches it while it
+ * runs waits for it (its other runs go on), and once it is ok its row is
+ * copied with the study's own first columns (its sweep, its parameter
+ * columns as it writes them) and the run's own (status, metrics and
+ * wall-clock columns). A run that failed is not copied: the next study runs it
+ * itself. The keys are kept in a tree (POSIX tsearch). */
+#define _GNU_SOURCE /* tdestroy */
+#include "scenario/scenario.h"
+#include "analysis/sweep_exec.h"
+#include "analysis/sweep_pool.h"
+#include "base/util.h"
+
+#include <search.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* A run started by a study: its row's own columns once it is ok (NULL while
+ * it runs). */
+struct shared_run {
+    uint64_t key;
+    char *tail;
+};
+
+static int by_run_key(const void *a, const void *b)
+{
+    uint64_t x = ((const struct shared_run *)a)->key, y = ((const struct shared_run *)b)->key;
+    return x < y ? -1 : x > y;
+}
+
+static void shared_free(void *p)
+{
+    struct shared_run *r = p;
+    free(r->tail);
+    free(r);
+}
+
+/* One study: its sweep, its rounds, the round under way. */
+struct study {
+    const struct hs_ledger_study *ls;
+    char *file;
+    struct hs_sweep_def def;
+    struct hs_sweep_ops ops;
+    struct hs_ledger_need need;
+    struct hs_sweep_opts opts;
+    struct hs_sweep_out out;
+    long *pending, npending, next; /* the round's runs to start, the next one */
+    struct hs_sweep_job held;      /* waiting for the same run in another study */
+    bool holding, open, done, begun;
+    int running;                   /* its runs in the pool */
+};
+
+struct ledger {
+    struct study **studies; /* each allocated once: the pool's jobs point at them */
+    int n;
+    struct hs_pool pool;
+    void *runs; /* tree of struct shared_run */
+    const struct hs_sweep_opts *so;
+    long copied;
+    int code; /* 0, or 1 once a round had failed runs */
+};
+
+/* Plan the study's next round and open its file. 0, or -1 with hs_fail. */
+static int open_round(struct study *s, const struct hs_sweep_opts *so)
+{
+    s->opts = *so;
+    s->opts.csv = s->file;
+    s->opts.timeout = so->timeout ? so->timeout : s->ls->st->timeout;
+    s->opts.keep = hs_ledger_need_keep, s->opts.keep_ctx = &s->need;
+    if (hs_sweep_prepare(&s->opts, &s->ops, &s->pending, &s->npending, &s->out)) {
+        if (s->out.fd >= 0)
+            close(s->out.fd), s->out.fd = -1;
+        return -1;
+    }
+    hs_progress_start(&s->out.prog, s->npending, false); /* several at once: the account at the end */
+    s->next = 0;
+    s->open = true;
+    return 0;
+}
+
+/* The round is over: close its file (the account: its sweep line), settle
+ * its points, and say whether another round follows. 0, or -1 with hs_fail. */
+static int close_round(struct ledger *lg, struct study *s)
+{
+    int code = hs_sweep_close(&s->out, lg->so->quiet);
+    lg->code |= code;
+    free(s->pending);
+    s->pending = NULL;
+    s->open = false;
+    bool more = false;
+    if (hs_ledger_need_next(&s->need, s->file, &more))
+        return -1;
+    s->done = !more;
+    return 0;
+}
+
+/* The run's own columns, from its row (status on): the row less what
+ * hs_sweep_row_head writes. */
+static char *row_tail(const struct hs_sweep_ops *ops, const struct hs_sweep_job *job, const char *row)
+{
+    char *head = hs_sweep_row_head(ops, job);
+    size_t n = strlen(head);
+    char *tail = strncmp(row, head, n) == 0 ? hs_xstrdup(row + n) : NULL;
+    free(head);
+    return tail;
+}
+
+/* hs_pool_done_fn: the row to its study's file; an ok run's columns kept for
+ * the studies that hold it too. */
+static void run_done(void *ctx, const struct hs_sweep_job *job, enum hs_run_status status, const char *row)
+{
+    struct ledger *lg = ctx;
+    struct study *s = job->owner;
+    hs_sweep_write_row(&s->out, job, status, row);
+    s->running--;
+    struct shared_run probe = {.key = job->id.key};
+    void *node = tfind(&probe, &lg->runs, by_run_key);
+    if (!node)
+        return;
+    struct shared_run *r = *(struct shared_run **)node;
+    if (status == HS_RUN_OK && (r->tail = row_tail(&s->ops, job, row)) != NULL)
+        return;
+    tdelete(&probe, &lg->runs, by_run_key); /* not copied: whoever needs it runs it */
+    shared_free(r);
+}
+
+/* Start the job in the pool, copy its row if another study computed it, or
+ * hold it while another study computes it (*held). 0, or -1 with hs_fail. */
+static int give(struct ledger *lg, struct study *s, struct hs_sweep_job *job, bool *held)
+{
+    struct shared_run probe = {.key = job->id.key};
+    void *node = tfind(&probe, &lg->runs, by_run_key);
+    const struct shared_run *r = node ? *(struct shared_run **)node : NULL;
+    *held = r && !r->tail;
+    if (*held) {
+        s->held = *job;
+        return 0;
+    }
+    if (r) {
+        char *head = hs_sweep_row_head(&s->ops, job), *row = hs_xmalloc(strlen(head) + strlen(r->tail) + 1);
+        sprintf(row, "%s%s", head, r->tail);
+        hs_sweep_write_row(&s->out, job, HS_RUN_OK, row);
+        lg->copied++, s->out.copied++;
+        free(head), free(row);
+        hs_sweep_job_free(job, s->ops.nparams);
+        return 0;
+    }
+    struct shared_run *run = hs_xcalloc(1, sizeof *run);
+    run->key = job->id.key;
+    tsearch(run, &lg->runs, by_run_key);
+    job->owner = s;
+    if (hs_pool_start_of(&lg->pool, job, &s->ops, s->opts.timeout)) {
+        hs_sweep_job_free(job, s->ops.nparams);
+        return -1;
+    }
+    s->running++;
+    return 0;
+}
+
+/* Give the pool the study's runs while it has room (or until one is held). */
+static int feed(struct ledger *lg, struct study *s)
+{
+    while (lg->pool.busy < lg->pool.nslots) {
+        struct hs_sweep_job job;
+        if (s->holding)
+            job = s->held;
+        else if (s->next < s->npending) {
+            if (hs_sweep_make_job(&s->ops, s->pending[s->next++], &job))
+                return -1;
+        } else
+            return 0;
+        s->holding = false;
+        if (give(lg, s, &job, &s->holding))
+            return -1;
+        if (s->holding)
+            return 0;
+    }
+    return 0;
+}
+
+/* Open, feed and close the studies' rounds, the first studies first; a
+ * study is begun only when the pool has room for its runs. 0, or -1. */
+static int fill(struct ledger *lg)
+{
+    for (int i = 0; i < lg->n; i++) {
+        struct study *s = lg->studies[i];
+        while (!s->done) {
+            if (!s->open) {
+                if (lg->pool.busy >= lg->pool.nslots)
+                    break;
+                if (!s->begun && !lg->so->quiet)
+                    fprintf(stderr, "ledger: %s\n", s->ls->st->name);
+                s->begun = true;
+                if (open_round(s, lg->so))
+                    return -1;
+            }
+            if (feed(lg, s))
+                return -1;
+            if (s->holding || s->next < s->npending || s->running)
+                break;
+            if (close_round(lg, s))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static bool all_done(const struct ledger *lg)
+{
+    for (int i = 0; i < lg->n; i++)
+        if (!lg->studies[i]->done)
+            return false;
+    return true;
+}
+
+static int init_study(struct study *s, const struct hs_ledger_study *ls, const struct hs_ledger *l,
+                      const struct hs_ledger_pool_opts *o)
+{
+    memset(s, 0, sizeof *s);
+    s->ls = ls;
+    s->out.fd = -1;
+    hs_ledger_need_init(&s->need, ls->st, l);
+    s->need.shard = o->shard, s->need.nshards = o->nshards;
+    if (hs_make_dirs(ls->dir))
+        return -1;
+    s->file = hs_path_join(ls->dir, "results.csv");
+    if (hs_study_sweep_def(ls->st, &s->def, o->set, o->nset))
+        return -1;
+    hs_sweep_def_ops(&s->def, &s->ops);
+    return 0;
+}
+
+static void free_study(struct study *s)
+{
+    if (s->open)
+        hs_sweep_close(&s->out, true);
+    if (s->holding)
+        hs_sweep_job_free(&s->held, s->ops.nparams);
+    free(s->pending);
+    free(s->file);
+    hs_sweep_def_free(&s->def);
+    hs_ledger_need_free(&s->need);
+    free(s);
+}
+
+int hs_ledger_pool_run(const struct hs_ledger_study *studies, int n, const struct hs_ledger *l,
+                       const struct hs_ledger_pool_opts *o, const struct hs_sweep_opts *so, long *copied)
+{
+    struct ledger lg = {.n = n, .so = so};
+    lg.studies = hs_xcalloc((size_t)n + 1, sizeof *lg.studies);
+    int rc = 0;
+    for (int i = 0; i < n && !rc; i++) {
+        lg.studies[i] = hs_xmalloc(sizeof **lg.studies);
+        rc = init_study(lg.studies[i], &studies[i], l, o);
+    }
+    hs_pool_init(&lg.pool, so->jobs > 0 ? so->jobs : hs_sweep_default_jobs(), NULL, 0);
+    hs_sweep_catch_signals(true);
+    while (!rc && !hs_sweep_interrupted && !(rc = fill(&lg)) && !all_done(&lg)) {
+        if (!lg.pool.busy) /* nothing runs and nothing can start: cannot happen */
+            rc = hs_fail("ledger: no run to wait for while studies are not done");
+        else
+            hs_pool_wait(&lg.pool, -1, run_done, &lg);
+    }
+    int sig = hs_sweep_interrupted;
+    hs_sweep_catch_signals(false);
+    hs_pool_free(&lg.pool); /* kills what still runs: its rows are run again next time */
+    for (int i = 0; i < n; i++)
+        if (lg.studies[i])
+            free_study(lg.studies[i]);
+    free(lg.studies);
+    tdestroy(lg.runs, shared_free);
+    *copied = lg.copied;
+    if (sig) {
+        fprintf(stderr, "hetsim: ledger interrupted by signal %d; run it again to finish it\n", sig);
+        return 128 + sig;
+    }
+    return rc ? HS_EXIT_USAGE : lg.code ? HS_EXIT_FAIL : HS_EXIT_OK;
+}

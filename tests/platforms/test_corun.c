@@ -1,0 +1,224 @@
+/* tests/platforms/test_corun.c — the co-running model (platforms/perfmodel.h): a
+ * timing table's "corun" curve gives what a kernel takes with a number of
+ * workers of its architecture busy (and with host-GPU copies streaming);
+ * the lookup interpolates linearly in the number busy, by hand; bad curves
+ * are refused with one line naming the entry; a simulation executes the
+ * curve's value for the number busy when each task starts while policies
+ * are told the table's own entry, by hand on two cores; a run with more
+ * workers than the curve reaches is refused. */
+#include "platforms/perfmodel.h"
+#include "base/util.h"
+#include "policies/registry.h"
+#include "tests/support/testing.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* k on a core: 1 s as policies are told (one point, measured with 2 busy in
+ * a real calibration: here 1 s to keep the plan apart), 1.0 s alone, 1.5 s
+ * with 2 busy, 2.0 s with 4 busy; 3.0 s with 4 busy while copies stream. */
+static const char *table_text =
+    "{\"kernels\": ["
+    "{\"kernel\": \"k\", \"arch\": \"cpu\", \"nb\": 10, \"seconds\": 1.0, \"source\": \"test\"},"
+    "{\"kernel\": \"k\", \"arch\": \"gpu\", \"nb\": 10, \"seconds\": 0.5, \"source\": \"test\"}],"
+    " \"corun\": ["
+    "{\"kernel\": \"k\", \"arch\": \"cpu\", \"nb\": 10, \"busy\": 1, \"seconds\": 1.0, \"source\": \"test\"},"
+    "{\"kernel\": \"k\", \"arch\": \"cpu\", \"nb\": 10, \"busy\": 4, \"seconds\": 2.0, \"source\": \"test\"},"
+    "{\"kernel\": \"k\", \"arch\": \"cpu\", \"nb\": 10, \"busy\": 2, \"seconds\": 1.5, \"source\": \"test\"},"
+    "{\"kernel\": \"k\", \"arch\": \"cpu\", \"nb\": 10, \"busy\": 4, \"copies\": true, \"seconds\": 3.0,"
+    " \"source\": \"test\"}]}";
+
+static void test_lookup(void)
+{
+    char *path = hs_test_tmp_text(".json", table_text), err[256];
+    struct hs_perfmodel pm;
+    CU_ASSERT_EQUAL_FATAL(hs_perf_load(path, &pm, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(pm.ncorun, 4);
+    CU_ASSERT_DOUBLE_EQUAL(hs_perf_corun_time(&pm, "k", "cpu", 10, 1, 0), 1.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(hs_perf_corun_time(&pm, "k", "cpu", 10, 2, 0), 1.5, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(hs_perf_corun_time(&pm, "k", "cpu", 10, 3, 0), 1.75, 1e-12); /* halfway 2..4 */
+    CU_ASSERT_DOUBLE_EQUAL(hs_perf_corun_time(&pm, "k", "cpu", 10, 4, 0), 2.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(hs_perf_corun_time(&pm, "k", "cpu", 10, 9, 0), 2.0, 1e-12);  /* the last point */
+    CU_ASSERT_DOUBLE_EQUAL(hs_perf_corun_time(&pm, "k", "cpu", 10, 4, 1), 3.0, 1e-12);  /* copies */
+    CU_ASSERT_DOUBLE_EQUAL(hs_perf_corun_time(&pm, "k", "cpu", 10, 1, 1), 3.0, 1e-12);  /* its one point */
+    CU_ASSERT_TRUE(isnan(hs_perf_corun_time(&pm, "k", "cpu", 20, 2, 0))); /* no curve at nb 20 */
+    CU_ASSERT_TRUE(isnan(hs_perf_corun_time(&pm, "k", "gpu", 10, 2, 0)));
+    CU_ASSERT_DOUBLE_EQUAL(hs_perf_time(&pm, "k", "cpu", 10, 1), 1.0, 1e-12); /* what policies see */
+    hs_perf_free(&pm);
+    free(path);
+}
+
+static void test_bad_curves(void)
+{
+    static const char *const head =
+        "{\"kernels\": [{\"kernel\": \"k\", \"arch\": \"cpu\", \"nb\": 10, \"seconds\": 1, \"source\": \"t\"}],"
+        " \"corun\": [";
+    static const struct {
+        const char *entry, *message;
+    } cases[] = {
+        {"{\"kernel\": \"k\", \"arch\": \"cpu\", \"nb\": 10, \"seconds\": 1, \"source\": \"t\"}",
+         "corun[0]: field 'busy' (workers running kernels at once) must be an integer in [1, 65536]"},
+        {"{\"kernel\": \"k\", \"arch\": \"cpu\", \"nb\": 10, \"busy\": 0, \"seconds\": 1, \"source\": \"t\"}",
+         "corun[0]: field 'busy'"},
+        {"{\"kernel\": \"k\", \"arch\": \"cpu\", \"nb\": 10, \"busy\": 1.5, \"seconds\": 1, \"source\": \"t\"}",
+         "corun[0]: field 'busy'"},
+        {"{\"kernel\": \"k\", \"arch\": \"cpu\", \"nb\": 10, \"busy\": 2, \"copies\": \"yes\", \"seconds\": 1,"
+         " \"source\": \"t\"}",
+         "corun[0]: field 'copies' must be true or false"},
+        {"{\"kernel\": \"k\", \"arch\": \"cpu\", \"nb\": 10, \"busy\": 2, \"gflops\": 1, \"source\": \"t\"}",
+         "corun[0]: unknown key 'gflops' (valid: kernel, arch, nb, seconds, source, busy, copies)"},
+        {"{\"kernel\": \"k\", \"arch\": \"cpu\", \"nb\": 10, \"busy\": 2, \"seconds\": -1, \"source\": \"t\"}",
+         "corun[0]: 'seconds' or 'gflops' must be a positive number"},
+        {"{\"kernel\": \"j\", \"arch\": \"cpu\", \"nb\": 10, \"busy\": 2, \"seconds\": 1, \"source\": \"t\"}",
+         "corun[0]: kernel 'j' on cpu is not timed in 'kernels'"},
+        {"{\"kernel\": \"k\", \"arch\": \"cpu\", \"nb\": 10, \"busy\": 2, \"seconds\": 1}",
+         "corun[0]: field 'source' (provenance) is required"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[1024], err[256];
+        snprintf(text, sizeof text, "%s%s]}", head, cases[i].entry);
+        char *path = hs_test_tmp_text(".json", text);
+        struct hs_perfmodel pm;
+        CU_ASSERT_EQUAL(hs_perf_load(path, &pm, err, sizeof err), -1);
+        if (!strstr(err, cases[i].message))
+            fprintf(stderr, "\ncase %zu: %s\n", i, err);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, cases[i].message));
+        CU_ASSERT_PTR_NULL(strchr(err, '\n'));
+        free(path);
+    }
+    char *path = hs_test_tmp_text(".json", "{\"kernels\": [{\"kernel\": \"k\", \"arch\": \"cpu\", \"seconds\": 1, \"source\": \"t\"}],"
+                             " \"corun\": 3}"),
+         err[256];
+    struct hs_perfmodel pm;
+    CU_ASSERT_EQUAL(hs_perf_load(path, &pm, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "field 'corun' must be an array"));
+    free(path);
+}
+
+/* dag under eager on Mapuche (gpus GPUs, cpus cores, no runtime costs),
+ * timed by the table. */
+static cJSON *on_mapuche(const struct hs_dag *dag, int gpus, int cpus, const char *table)
+{
+    char *path = hs_test_tmp_text(".json", table);
+    struct hs_run_config cfg;
+    hs_run_config_defaults(&cfg);
+    cfg.platform_file = hs_test_data("mapuche.xml");
+    cfg.platform_name = "mapuche";
+    hs_test_no_costs(&cfg);
+    cfg.perf_file = path;
+    cfg.select.gpus = gpus;
+    cfg.select.cpus = cpus;
+    cJSON *r = hs_test_simulate(&cfg, dag, &hs_policy_eager, "eager");
+    free(path);
+    return r;
+}
+
+/* n independent tasks of kernel k (nb 10) on Mapuche's cores, no GPU. */
+static cJSON *run_independent(int n, int cpus, const char *table)
+{
+    struct hs_dag *dag = hs_dag_new("independent");
+    for (int i = 0; i < n; i++) {
+        char label[16];
+        snprintf(label, sizeof label, "t%d", i);
+        hs_dag_add_task(dag, "k", label, 1, 10);
+    }
+    hs_dag_finalize(dag);
+    cJSON *r = on_mapuche(dag, 0, cpus, table);
+    hs_dag_free(dag);
+    return r;
+}
+
+/* Four tasks on two cores, by hand: the first starts alone (1.0 s, ends at
+ * 1.0), the second beside it (2 busy: 1.5 s, ends at 1.5); at 1.0 the third
+ * starts beside the second (1.5 s, ends at 2.5), at 1.5 the fourth beside
+ * the third (ends at 3.0). Without the curve: 2 × 1.0 s. On one core every
+ * task runs alone: 4 × 1.0 s. */
+static void test_simulation_executes_the_curve(void)
+{
+    cJSON *r = run_independent(4, 2, table_text);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "makespan")->valuedouble, 3.0, 1e-9);
+    cJSON_Delete(r);
+    r = run_independent(4, 1, table_text);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "makespan")->valuedouble, 4.0, 1e-9);
+    cJSON_Delete(r);
+    const char *flat = "{\"kernels\": [{\"kernel\": \"k\", \"arch\": \"cpu\", \"nb\": 10, \"seconds\": 1.0, "
+                       "\"source\": \"test\"}]}";
+    r = run_independent(4, 2, flat);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "makespan")->valuedouble, 2.0, 1e-9);
+    cJSON_Delete(r);
+}
+
+/* Mapuche's 4 cores, 3 selected, beyond a curve's last point (2 busy):
+ * refused in one line that names the table, the kernel, the point and the
+ * workers; 2 selected run. */
+static void test_beyond_the_curve(void)
+{
+    const char *table =
+        "{\"kernels\": [{\"kernel\": \"k\", \"arch\": \"cpu\", \"nb\": 10, \"seconds\": 1.0, \"source\": \"t\"}],"
+        " \"corun\": ["
+        "{\"kernel\": \"k\", \"arch\": \"cpu\", \"nb\": 10, \"busy\": 1, \"seconds\": 1.0, \"source\": \"t\"},"
+        "{\"kernel\": \"k\", \"arch\": \"cpu\", \"nb\": 10, \"busy\": 2, \"seconds\": 1.5, \"source\": \"t\"}]}";
+    cJSON *r = run_independent(2, 3, table);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    const cJSON *error = cJSON_GetObjectItem(r, "error");
+    CU_ASSERT_FATAL(cJSON_IsString(error));
+    CU_ASSERT_PTR_NOT_NULL(strstr(error->valuestring, "its co-running curve of k on cpu (nb 10) stops at 2 "
+                                                      "workers busy, and this run has 3 cpu workers"));
+    CU_ASSERT_PTR_NULL(strchr(error->valuestring, '\n'));
+    cJSON_Delete(r);
+    r = run_independent(2, 2, table);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(r, "error"));
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "makespan")->valuedouble, 1.5, 1e-9); /* 1.0 and 1.5 at once */
+    cJSON_Delete(r);
+}
+
+/* A GPU's curve: on Mapuche's GPU (3000 MB/s, 10 us each way), two tasks
+ * of k reading a datum of 3 MB each, whose copies in follow each other in
+ * the GPU's stream: 1.01 ms each. By hand: the first task starts at 1.01 ms
+ * while the second's datum is copied (0.3 s: the curve with copies), the
+ * second at 0.30101 s with nothing copied (0.1 s alone): 0.40101 s. The
+ * copy of a core's task does not count for another GPU (one GPU here). */
+static void test_gpu_beside_copies(void)
+{
+    const char *table =
+        "{\"kernels\": [{\"kernel\": \"k\", \"arch\": \"gpu\", \"nb\": 10, \"seconds\": 0.1, \"source\": \"t\"}],"
+        " \"corun\": ["
+        "{\"kernel\": \"k\", \"arch\": \"gpu\", \"nb\": 10, \"busy\": 1, \"seconds\": 0.1, \"source\": \"t\"},"
+        "{\"kernel\": \"k\", \"arch\": \"gpu\", \"nb\": 10, \"busy\": 1, \"copies\": true, \"seconds\": 0.3,"
+        " \"source\": \"t\"}]}";
+    struct hs_dag *dag = hs_dag_new("two-reads");
+    for (int i = 0; i < 2; i++) {
+        char label[16];
+        snprintf(label, sizeof label, "h%d", i);
+        int h = hs_dag_add_handle(dag, label, 3e6);
+        snprintf(label, sizeof label, "t%d", i);
+        int t = hs_dag_add_task(dag, "k", label, 1, 10);
+        hs_dag_access(dag, t, h, HS_MODE_R);
+    }
+    hs_dag_finalize(dag);
+    cJSON *r = on_mapuche(dag, 1, 0, table);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(r, "error"));
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "makespan")->valuedouble, 0.40101, 1e-9);
+    cJSON_Delete(r);
+    hs_dag_free(dag);
+}
+
+int main(void)
+{
+    static const CU_TestInfo tests[] = {
+        {"the curve, by hand: linear in the workers busy, copies apart", test_lookup},
+        {"bad curves refused in one line naming the entry", test_bad_curves},
+        {"a simulation executes the curve for the workers busy at each start", test_simulation_executes_the_curve},
+        {"a run with more workers than the curve reaches is refused", test_beyond_the_curve},
+        {"a GPU's kernel beside its copies, by hand", test_gpu_beside_copies},
+        CU_TEST_INFO_NULL,
+    };
+    return hs_test_main("corun", tests);
+}

@@ -1,0 +1,612 @@
+/* tests/sim/engines/real/test_real.c — the real engine on this machine's cores, with or
+ * without a GPU: the real kernels on a core factor and multiply correctly
+ * and the residual catches a wrong result; machine descriptions (with GPUs
+ * and without) round-trip and give a platform that SimGrid loads; the whole
+ * loop end to end with the `hetsim` command: a reduced calibration of the
+ * cores, a run simulated and the same run measured under four policies, and
+ * `hetsim compare` (checked for its mechanism: files and records produced,
+ * residual ok, the same tasks per worker kind in both; never a timing);
+ * synthetic DAGs (random, DOT, JSON, WfFormat) measured with spin kernels
+ * that last at least the requested time; bad input refused with one line. */
+#include "sim/engines/real/calibrate.h"
+#include "base/util.h"
+#include "sim/engines/real/machine.h"
+#include "sim/engines/real/numeric.h"
+#include "tests/support/testing.h"
+#include "workloads/workload.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void **host_buffers(const struct hs_dag *dag)
+{
+    void **host = hs_xcalloc((size_t)dag->nhandles, sizeof(void *));
+    for (int h = 0; h < dag->nhandles; h++)
+        host[h] = hs_xcalloc(1, (size_t)dag->handles[h].bytes);
+    return host;
+}
+
+/* Every task in submission order (a valid sequential order) on the core. */
+static double run_sequentially(const char *spec, int corrupt_task)
+{
+    struct hs_dag *dag = hs_workload_build(spec);
+    struct hs_numeric num;
+    hs_numeric_init(&num, dag);
+    CU_ASSERT_NOT_EQUAL_FATAL(num.family, HS_FAMILY_NONE);
+    void **host = host_buffers(dag);
+    hs_numeric_fill(&num, dag, host);
+    for (int t = 0; t < dag->ntasks; t++) {
+        if (t == corrupt_task)
+            continue; /* a schedule that skips a task must not pass */
+        void *bufs[HS_NUMERIC_MAX_BUFS];
+        CU_ASSERT_TRUE(hs_numeric_task_bufs(dag, t, host, bufs) && hs_numeric_cpu(&num, dag, t, bufs));
+    }
+    double r = hs_numeric_residual(&num, dag, host);
+    for (int h = 0; h < dag->nhandles; h++)
+        free(host[h]);
+    free(host);
+    hs_numeric_free(&num);
+    hs_dag_free(dag);
+    return r;
+}
+
+static void test_cpu_kernels_and_residual(void)
+{
+    const char *specs[] = {"cholesky:n=384,nb=64", "cholesky:n=256,nb=64,precision=s",
+                           "gemm:n=256,nb=64", "gemm:n=192,nb=64,precision=s",
+                           "lu:n=384,nb=64,ib=16", "lu:n=320,nb=64,ib=24,precision=s",
+                           "qr:n=384,nb=64,ib=16", "qr:n=320,nb=64,ib=24,precision=s"};
+    for (int i = 0; i < 8; i++) {
+        double good = run_sequentially(specs[i], -1), bad = run_sequentially(specs[i], 7);
+        CU_ASSERT(good < 1);  /* hs_numeric_residual: a right result is well below 1 */
+        CU_ASSERT(bad > 5);   /* single precision gives about 10 for one missing task */
+    }
+    struct hs_dag *dag = hs_workload_build("cholesky:n=64,nb=64");
+    struct hs_numeric num;
+    hs_numeric_init(&num, dag);
+    CU_ASSERT_EQUAL(num.nt, 1);
+    hs_numeric_free(&num);
+    hs_dag_free(dag);
+}
+
+/* LU with incremental pivoting lets U grow with the tile count: a right
+ * factorisation of 96 tiles of 32 scaled by |A| alone gave 1.25 (refused as
+ * wrong); scaled by the larger of |A| and |U| it is a few eps, and one
+ * missing task still shows. */
+static void test_lu_growth(void)
+{
+    CU_ASSERT(run_sequentially("lu:n=3072,nb=32,ib=16", -1) < 0.1);
+    CU_ASSERT(run_sequentially("lu:n=3072,nb=32,ib=16", 7) > 5);
+}
+
+/* A machine with one GPU (figures made up for the test) and its files at
+ * BASE.machine.json and BASE.xml. */
+static struct hs_machine_gpu test_gpu = {8e10, 5e13, {2.5e10, 8e-6}, {2.6e10, 9e-6}};
+
+static struct hs_machine gpu_machine(void)
+{
+    return (struct hs_machine){.name = "box", .gpu_model = "Test GPU", .cores = 6, .ngpus = 1,
+                               .core_speed = 4e10, .gpus = &test_gpu, .task_overhead = {NAN, NAN}};
+}
+
+static void write_machine(const struct hs_machine *m, const char *base)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s.machine.json", base);
+    CU_ASSERT_EQUAL_FATAL(hs_machine_save(path, m), 0);
+    snprintf(path, sizeof path, "%s.xml", base);
+    CU_ASSERT_EQUAL_FATAL(hs_machine_write_platform(m, path), 0);
+}
+
+static void test_machine_files(void)
+{
+    struct hs_machine m = gpu_machine();
+    char *base = hs_test_tmp(""), path[1024], args[2048];
+    write_machine(&m, base);
+    snprintf(path, sizeof path, "%s.machine.json", base);
+    struct hs_machine back;
+    CU_ASSERT_EQUAL_FATAL(hs_machine_load(path, &back), 0);
+    CU_ASSERT_EQUAL(back.cores, 6);
+    CU_ASSERT_EQUAL(back.ngpus, 1);
+    CU_ASSERT_DOUBLE_EQUAL(back.gpus[0].h2d.bandwidth, 2.5e10, 0);
+    CU_ASSERT_DOUBLE_EQUAL(back.gpus[0].d2h.latency, 9e-6, 0);
+    CU_ASSERT_TRUE(isnan(back.task_overhead[HS_ARCH_CPU]));
+    double lat, bw;
+    CU_ASSERT_TRUE(hs_machine_route(&back, "GPU0", "RAM0", &lat, &bw));
+    CU_ASSERT_DOUBLE_EQUAL(bw, 2.6e10, 0);
+    CU_ASSERT_FALSE(hs_machine_route(&back, "GPU0", "GPU1", &lat, &bw));
+    hs_machine_free(&back);
+    char *out;
+    snprintf(args, sizeof args, "platform %s.xml", base);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "host     -> GPU0       25000.00 MB/s     8.000 us"));
+    free(out);
+
+    /* cores only, with the engine's measured overhead: the platform says
+     * where that overhead went instead of stating runtime costs */
+    struct hs_machine cores = {.name = "cores", .gpu_model = "", .cores = 3, .core_speed = 2e10,
+                               .task_overhead = {12.5e-6, NAN}};
+    write_machine(&cores, base);
+    CU_ASSERT_EQUAL_FATAL(hs_machine_load(path, &back), 0);
+    CU_ASSERT_EQUAL(back.ngpus, 0);
+    CU_ASSERT_DOUBLE_EQUAL(back.task_overhead[HS_ARCH_CPU], 12.5e-6, 0);
+    CU_ASSERT_TRUE(isnan(back.task_overhead[HS_ARCH_GPU]));
+    hs_machine_free(&back);
+    snprintf(path, sizeof path, "%s.xml", base);
+    char *xml = hs_test_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL(strstr(xml, "No runtime/* costs (sim/costs.h)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(xml, "12.50 us on a core"));
+    CU_ASSERT_PTR_NULL(strstr(xml, "<prop id=\"runtime/"));
+    free(xml);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "CPU2"));
+    free(out);
+
+    char *bad = hs_test_tmp(".machine.json");
+    hs_test_write_file(bad, "{\"cores\": 4, \"gpus\": [{\"memsize\": 1}]}");
+    CU_ASSERT_EQUAL(hs_machine_load(bad, &back), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "needs cores >= 1"));
+    hs_test_write_file(bad, "{\"cores\": 4, \"core_speed\": 1e9, \"gpus\": [], \"task_overhead\": {\"cpu\": -1}}");
+    CU_ASSERT_EQUAL(hs_machine_load(bad, &back), -1);
+    free(bad);
+    free(base);
+}
+
+/* ---- the loop, end to end ---------------------------------------------------- */
+
+/* `hetsim calibrate -o t --dir DIR --gpus 0 --nb 64 --reps 1 OPTIONS` into a
+ * fresh DIR (dir, of 1024 bytes), once: later calls return it. */
+static const char *calibrate_once(char *dir, const char *options)
+{
+    if (dir[0])
+        return dir;
+    char *d = hs_test_tmp(""), args[2048], *err = NULL;
+    snprintf(dir, 1024, "%s", d); /* calibrate makes it */
+    free(d);
+    snprintf(args, sizeof args, "calibrate -o t --dir %s --gpus 0 --nb 64 --reps 1 %s", dir, options);
+    int rc = hs_test_cli(args, NULL, &err);
+    if (rc)
+        fprintf(stderr, "\n`hetsim %s` -> %d: %s", args, rc, err);
+    free(err);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    return dir;
+}
+
+/* The reduced calibration every test below shares: cores only, 64×64 tiles,
+ * Cholesky's kernels, one repetition. DIR/t.xml, DIR/perf/t.json. */
+static const char *calibrated(void)
+{
+    static char dir[1024];
+    return calibrate_once(dir, "--workloads cholesky");
+}
+
+static cJSON *read_json(const char *path)
+{
+    char *text = hs_test_read_file(path);
+    cJSON *j = cJSON_Parse(text);
+    free(text);
+    return j;
+}
+
+/* A --timing run entry names its sample DAG and the data it holds: twice
+ * the largest cache or more, counted on the DAG's tiles (Cholesky's lower
+ * triangle), unless the sample reached its cap of 64 tiles per side. */
+static void check_sample_size(const char *source)
+{
+    const char *sample = strstr(source, "sample DAG cholesky:n=");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sample);
+    int n = 0, nb = 0;
+    double mib = 0, cache = 0;
+    int copies = 0;
+    CU_ASSERT_EQUAL(sscanf(sample, "sample DAG cholesky:n=%d,nb=%d", &n, &nb), 2);
+    const char *sizes = strstr(sample, ": ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sizes);
+    CU_ASSERT_EQUAL(sscanf(sizes, ": %lf MiB of data, the largest cache %lf MiB, %d cop", &mib, &cache, &copies), 3);
+    CU_ASSERT_FATAL(copies >= 1);
+    cache /= copies; /* the copies timed at once share the cache */
+    int tiles = nb > 0 ? n / nb : 0;
+    /* the lower triangle of tiles×tiles double tiles of nb×nb, by hand */
+    double want_mib = tiles * (tiles + 1) / 2.0 * nb * nb * 8 / 1048576.0;
+    CU_ASSERT(fabs(mib - want_mib) <= 0.5);
+    CU_ASSERT(tiles == 64 || mib >= 2 * cache - 0.5);
+    /* and the fewest tiles that do: one fewer would not have been enough */
+    double fewer = (tiles - 1) * tiles / 2.0 * nb * nb * 8 / 1048576.0;
+    CU_ASSERT(tiles == 3 || fewer < 2 * cache + 0.5);
+}
+
+/* The timing table: a CPU entry, in seconds, for each of Cholesky's kernels
+ * at nb 64, and no GPU entry. */
+static void check_calibration(const char *dir)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/perf/t.json", dir);
+    cJSON *perf = read_json(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(perf);
+    const char *kernels[] = {"dpotrf", "dtrsm", "dsyrk", "dgemm"};
+    for (int k = 0; k < 4; k++) {
+        int n = 0;
+        const cJSON *e;
+        cJSON_ArrayForEach(e, cJSON_GetObjectItem(perf, "kernels"))
+        {
+            CU_ASSERT_STRING_EQUAL(cJSON_GetObjectItem(e, "arch")->valuestring, "cpu");
+            CU_ASSERT_PTR_NOT_NULL(strstr(cJSON_GetObjectItem(e, "source")->valuestring, "measured by hetsim calibrate"));
+            CU_ASSERT_PTR_NOT_NULL(strstr(cJSON_GetObjectItem(e, "source")->valuestring, "in a run of a sample DAG larger than the caches (--timing run)"));
+            check_sample_size(cJSON_GetObjectItem(e, "source")->valuestring);
+            if (strcmp(cJSON_GetObjectItem(e, "kernel")->valuestring, kernels[k]) == 0) {
+                CU_ASSERT_EQUAL(cJSON_GetObjectItem(e, "nb")->valueint, 64);
+                CU_ASSERT(cJSON_GetObjectItem(e, "seconds")->valuedouble > 0);
+                n++;
+            }
+        }
+        CU_ASSERT_EQUAL(n, 1);
+    }
+    cJSON_Delete(perf);
+    snprintf(path, sizeof path, "%s/t.machine.json", dir);
+    cJSON *m = read_json(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_EQUAL(cJSON_GetArraySize(cJSON_GetObjectItem(m, "gpus")), 0);
+    CU_ASSERT(cJSON_GetObjectItem(m, "cores")->valueint >= 1);
+    CU_ASSERT(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "task_overhead"), "cpu")->valuedouble > 0);
+    cJSON_Delete(m);
+    snprintf(path, sizeof path, "%s/t.xml", dir);
+    char *xml = hs_test_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL(strstr(xml, "No runtime/* costs"));
+    CU_ASSERT_PTR_NULL(strstr(xml, "<prop id=\"runtime/"));
+    free(xml);
+}
+
+/* `hetsim run [--engine E] -p DIR/t.xml --perf DIR/perf/t.json ARGS --events`:
+ * the record, written to *path (caller frees). */
+static cJSON *run_on(const char *dir, const char *engine, const char *args, char **path)
+{
+    char cmd[4096];
+    *path = hs_test_tmp(".json");
+    snprintf(cmd, sizeof cmd, "%s%s -p %s/t.xml --perf %s/perf/t.json %s --events -o %s", engine ? "--engine " : "",
+             engine ? engine : "", dir, dir, args, *path);
+    char run[4200];
+    snprintf(run, sizeof run, "run -q %s", cmd);
+    char *err = NULL;
+    int rc = hs_test_cli(run, NULL, &err);
+    if (rc)
+        fprintf(stderr, "\n`hetsim %s` -> %d: %s", run, rc, err);
+    free(err);
+    CU_ASSERT_EQUAL(rc, 0);
+    return rc ? NULL : read_json(*path);
+}
+
+static double tasks_on(const cJSON *rec, const char *arch)
+{
+    return cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(rec, "results"), "tasks_per_arch"), arch)
+        ->valuedouble;
+}
+
+/* Simulated and measured records of the same scenario agree on what was run. */
+static void check_pair(const cJSON *sim, const cJSON *real, int tasks)
+{
+    CU_ASSERT_FALSE(cJSON_IsTrue(cJSON_GetObjectItem(sim, "measured")));
+    CU_ASSERT_TRUE(cJSON_IsTrue(cJSON_GetObjectItem(real, "measured")));
+    CU_ASSERT_STRING_EQUAL(cJSON_GetObjectItem(real, "engine")->valuestring, "real");
+    const cJSON *res = cJSON_GetObjectItem(real, "results");
+    CU_ASSERT_EQUAL(cJSON_GetObjectItem(res, "tasks")->valueint, tasks);
+    CU_ASSERT_EQUAL(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(real, "events"), "tasks")), tasks);
+    CU_ASSERT_EQUAL(tasks_on(sim, "cpu"), tasks);
+    CU_ASSERT_EQUAL(tasks_on(real, "cpu"), tasks_on(sim, "cpu"));
+    CU_ASSERT_EQUAL(tasks_on(real, "gpu"), 0);
+    CU_ASSERT_EQUAL(tasks_on(sim, "gpu"), 0);
+    CU_ASSERT(cJSON_GetObjectItem(res, "makespan")->valuedouble > 0);
+}
+
+static void test_loop(void)
+{
+    const char *dir = calibrated();
+    check_calibration(dir);
+    /* NT = 4 tiles: 4 POTRF, 6 TRSM, 6 SYRK, 4 GEMM */
+    const char *policies[] = {"dmda", "eager", "heft", "ws"};
+    for (int i = 0; i < 4; i++) {
+        char args[256], *simf, *realf;
+        snprintf(args, sizeof args, "-w cholesky:n=256,nb=64 -s %s", policies[i]);
+        cJSON *sim = run_on(dir, NULL, args, &simf);
+        cJSON *real = run_on(dir, i == 3 ? "cuda" : "real", args, &realf); /* cuda: the old name */
+        CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(real);
+        check_pair(sim, real, 20);
+        const cJSON *res = cJSON_GetObjectItem(real, "results");
+        CU_ASSERT(cJSON_GetObjectItem(res, "residual")->valuedouble < 1);
+        CU_ASSERT_TRUE(cJSON_IsTrue(cJSON_GetObjectItem(res, "residual_ok")));
+        char cmd[4096], *out = NULL;
+        snprintf(cmd, sizeof cmd, "compare %s %s", simf, realf);
+        CU_ASSERT_EQUAL(hs_test_cli(cmd, &out, NULL), 0);
+        CU_ASSERT_PTR_NOT_NULL(strstr(out, "makespan (s)"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(out, "mean dpotrf on cpu (s)"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(out, "mean dgemm on cpu (s)"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(out, "busy CPU0 (s)"));
+        free(out);
+        cJSON_Delete(sim);
+        cJSON_Delete(real);
+        free(simf);
+        free(realf);
+    }
+    /* the summary says the run was measured */
+    char cmd[4096], *out = NULL;
+    snprintf(cmd, sizeof cmd, "run --engine real -p %s/t.xml --perf %s/perf/t.json -w cholesky:n=128,nb=64", dir, dir);
+    CU_ASSERT_EQUAL(hs_test_cli(cmd, &out, NULL), 0);
+    CU_ASSERT(out && strstr(out, "\n  measured in "));
+    CU_ASSERT(out && !strstr(out, "simulated in"));
+    free(out);
+}
+
+/* ---- two CPU workers at once ------------------------------------------------------ */
+
+/* The calibration of two cores (calibrate --cores 2: on a 2-core machine the
+ * runtime shares a core with a worker) with every family's kernels at nb 64. */
+static const char *calibrated_two(void)
+{
+    static char dir[1024];
+    /* warm: each kernel alone on cached inputs, no sample DAG twice the caches
+     * (its data take minutes to fill under ThreadSanitizer) */
+    return calibrate_once(dir, "--cores 2 --workloads cholesky,lu,qr --timing warm");
+}
+
+/* The co-running curve of a calibration of two cores: every kernel timed
+ * with 2 cores busy (its "kernels" entry's point) and with 1, each said in
+ * its source; no point with copies (no GPU). */
+static void check_corun_curve(const char *dir)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/perf/t.json", dir);
+    cJSON *perf = read_json(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(perf);
+    int kernels = 0, points[3] = {0, 0, 0};
+    const cJSON *e, *c;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(perf, "kernels"))
+    {
+        kernels++;
+        cJSON_ArrayForEach(c, cJSON_GetObjectItem(perf, "corun"))
+        {
+            if (strcmp(cJSON_GetObjectItem(c, "kernel")->valuestring, cJSON_GetObjectItem(e, "kernel")->valuestring))
+                continue;
+            int busy = cJSON_GetObjectItem(c, "busy")->valueint;
+            CU_ASSERT_FATAL(busy == 1 || busy == 2);
+            CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(c, "copies"));
+            CU_ASSERT_PTR_NOT_NULL(strstr(cJSON_GetObjectItem(c, "source")->valuestring,
+                                          busy == 1 ? "; 1 core busy" : "; 2 cores busy"));
+            if (busy == 2) /* the same measurement as the kernel's entry */
+                CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(c, "seconds")->valuedouble,
+                                       cJSON_GetObjectItem(e, "seconds")->valuedouble, 1e-15);
+            points[busy]++;
+        }
+    }
+    CU_ASSERT_EQUAL(kernels, 12); /* Cholesky's 4, LU's 4, QR's 4 at nb 64 */
+    CU_ASSERT_EQUAL(points[1], kernels);
+    CU_ASSERT_EQUAL(points[2], kernels);
+    cJSON_Delete(perf);
+}
+
+static void test_two_workers(void)
+{
+    const char *dir = calibrated_two();
+    check_corun_curve(dir);
+    static const struct {
+        const char *w;
+        int tasks;
+    } cases[] = {
+        {"cholesky:n=512,nb=64", 120}, {"gemm:n=384,nb=64", 216},
+        {"lu:n=512,nb=64,ib=16", 204},  {"qr:n=512,nb=64,ib=16", 204},
+        {"lu:n=512,nb=64,ib=64", 204},  {"qr:n=512,nb=64,ib=32", 204},
+    };
+    const char *policies[] = {"eager", "dmda", "heft", "ws"};
+    int wrong = 0, runs = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        for (int p = 0; p < 4; p++)
+            for (int rep = 0; rep < 3; rep++) {
+                char args[512], *path;
+                snprintf(args, sizeof args, "-w %s -s %s --gpus 0 --cpus 2", cases[c].w, policies[p]);
+                cJSON *real = run_on(dir, "real", args, &path);
+                CU_ASSERT_PTR_NOT_NULL_FATAL(real);
+                const cJSON *res = cJSON_GetObjectItem(real, "results");
+                bool ok = cJSON_IsTrue(cJSON_GetObjectItem(res, "residual_ok"));
+                if (!ok)
+                    fprintf(stderr, "\n%s under %s (run %d): residual %g\n", cases[c].w, policies[p], rep,
+                            cJSON_GetObjectItem(res, "residual")->valuedouble);
+                wrong += !ok;
+                runs++;
+                CU_ASSERT_EQUAL(cJSON_GetObjectItem(res, "tasks")->valueint, cases[c].tasks);
+                CU_ASSERT_EQUAL(tasks_on(real, "cpu"), cases[c].tasks);
+                CU_ASSERT_EQUAL(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(real, "events"), "tasks")),
+                                cases[c].tasks);
+                cJSON_Delete(real);
+                remove(path);
+                free(path);
+            }
+    CU_ASSERT_EQUAL(runs, 6 * 4 * 3);
+    CU_ASSERT_EQUAL(wrong, 0);
+}
+
+/* ---- synthetic DAGs ------------------------------------------------------------- */
+
+/* Every task of the measured run lasted at least its duration in the
+ * simulation (no costs, no noise: the requested duration). */
+static void check_spins(const cJSON *sim, const cJSON *real)
+{
+    int n = 0, shorter = 0;
+    const cJSON *s, *r;
+    cJSON_ArrayForEach(s, cJSON_GetObjectItem(cJSON_GetObjectItem(sim, "events"), "tasks"))
+    {
+        cJSON_ArrayForEach(r, cJSON_GetObjectItem(cJSON_GetObjectItem(real, "events"), "tasks"))
+        {
+            if (cJSON_GetObjectItem(r, "id")->valueint != cJSON_GetObjectItem(s, "id")->valueint)
+                continue;
+            double want = cJSON_GetObjectItem(s, "end")->valuedouble - cJSON_GetObjectItem(s, "start")->valuedouble;
+            double got = cJSON_GetObjectItem(r, "end")->valuedouble - cJSON_GetObjectItem(r, "start")->valuedouble;
+            shorter += got < want - 1e-9;
+            n++;
+        }
+    }
+    CU_ASSERT(n > 0);
+    CU_ASSERT_EQUAL(n, cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(real, "events"), "tasks")));
+    CU_ASSERT_EQUAL(shorter, 0);
+}
+
+static void synthetic(const char *dir, const char *workload, int tasks)
+{
+    char args[1024], *simf, *realf;
+    snprintf(args, sizeof args, "-w %s -s dmda --cpus 1", workload);
+    cJSON *sim = run_on(dir, NULL, args, &simf);
+    cJSON *real = run_on(dir, "real", args, &realf);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sim);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(real);
+    check_pair(sim, real, tasks);
+    CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(cJSON_GetObjectItem(real, "results"), "residual"));
+    check_spins(sim, real);
+    cJSON_Delete(sim);
+    cJSON_Delete(real);
+    free(simf);
+    free(realf);
+}
+
+static void test_synthetic_dags(void)
+{
+    const char *dir = calibrated();
+    /* costs of a few ms each, for one processor (the run's one CPU worker) */
+    const char *random = "random:v=12,p=1,wdag=0.002,ccr=1";
+    synthetic(dir, random, 13); /* 12 and the root */
+    char *dot = hs_test_tmp(".dot"), *json = hs_test_tmp(".json"), cmd[2048], w[2048];
+    snprintf(cmd, sizeof cmd, "dag %s --format dot -o %s", random, dot);
+    CU_ASSERT_EQUAL_FATAL(hs_test_cli(cmd, NULL, NULL), 0);
+    snprintf(cmd, sizeof cmd, "dag %s --format json -o %s", random, json);
+    CU_ASSERT_EQUAL_FATAL(hs_test_cli(cmd, NULL, NULL), 0);
+    synthetic(dir, dot, 13);
+    synthetic(dir, json, 13);
+    /* split, 3 × work, merge; runtimes of 0.5 to 3 s at 1 Gflop/s, here 100 times faster */
+    snprintf(w, sizeof w, "wfformat:file=%s,speed=10M", hs_test_datafile("forkjoin-wf14.json"));
+    synthetic(dir, w, 5);
+    free(dot);
+    free(json);
+}
+
+/* ---- bad input ------------------------------------------------------------------- */
+
+static void test_bad_input(void)
+{
+    char args[4096], *base = hs_test_tmp("");
+    /* a platform no calibration wrote: no machine description beside it */
+    snprintf(args, sizeof args, "run --engine real -p %s -w cholesky:n=256,nb=64",
+             hs_test_data("mapuche.xml"));
+    hs_test_bad_cli(args, "mapuche.machine.json");
+    hs_test_bad_cli("run --engine gpu -w cholesky:n=256,nb=64", "is not auto, simgrid, model or real");
+    hs_test_bad_cli("calibrate -o a/b", "a name, not a path");
+    hs_test_bad_cli("calibrate -o t --dir /nonexistent/hetsim", "not a folder this user can write");
+    hs_test_bad_cli("calibrate -o t --engine simgrid", "only the real engine");
+    hs_test_bad_cli("calibrate -o t --timing hot", "--timing 'hot': valid: run, cold, warm");
+    /* a GPU machine: its GPUs need CUDA and a GPU here; its cores run alone */
+    struct hs_machine m = gpu_machine();
+    write_machine(&m, base);
+    if (hs_calibrate_gpus_visible() == 0) {
+        hs_test_bad_cli("calibrate -o t --gpus 1", "visible here");
+        snprintf(args, sizeof args, "run --engine real -p %s.xml -w cholesky:n=256,nb=64 --gpus 1 --cpus 1", base);
+        hs_test_bad_cli(args, "GPUs");
+    }
+    /* the runtime's costs are simulated time: a measured run spends its own */
+    snprintf(args, sizeof args, "run --engine real -p %s.xml -w cholesky:n=256,nb=64 --gpus 0 --cpus 1 "
+             "--costs task_cpu=1ms", base);
+    hs_test_bad_cli(args, "--costs: runtime/task_cpu is simulated time");
+    /* a machine file written on another machine: more cores than here */
+    struct hs_machine big = {.name = "big", .gpu_model = "", .cores = 2, .core_speed = 1e9,
+                             .task_overhead = {NAN, NAN}};
+    big.topology = (struct hs_topology){.packages = 1, .numa_nodes = 1, .cores = 99999, .pus = 99999};
+    snprintf(big.topology.cpu_model, sizeof big.topology.cpu_model, "%s", "Some Processor");
+    char *other = hs_test_tmp("");
+    write_machine(&big, other);
+    snprintf(args, sizeof args, "run --engine real -p %s.xml -w cholesky:n=256,nb=64 --cpus 1", other);
+    hs_test_bad_cli(args, "topology.cores is 99999");
+    free(other);
+    /* a calibration records this machine's topology, which a measured run accepts */
+    char path[1100];
+    snprintf(path, sizeof path, "%s/t.machine.json", calibrated());
+    cJSON *mj = read_json(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mj);
+    const cJSON *topo = cJSON_GetObjectItem(mj, "topology");
+    CU_ASSERT(cJSON_GetObjectItem(topo, "cores")->valueint >= 1);
+    CU_ASSERT(cJSON_GetObjectItem(topo, "largest_cache_bytes")->valuedouble > 0);
+    CU_ASSERT(cJSON_IsString(cJSON_GetObjectItem(topo, "cpu_model")));
+    cJSON_Delete(mj);
+    snprintf(args, sizeof args, "--engine real -p %s.xml -w cholesky:n=256,nb=64 --gpus 0 --cpus 1 --no-costs",
+             base);
+    cJSON *r = hs_test_run_record(args);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    const cJSON *res = cJSON_GetObjectItem(r, "results");
+    CU_ASSERT_TRUE(cJSON_IsTrue(cJSON_GetObjectItem(res, "residual_ok")));
+    CU_ASSERT_EQUAL(tasks_on(r, "cpu"), 20);
+    cJSON_Delete(r);
+    free(base);
+}
+
+/* The timing table of a calibration of the cores at nb 64, one repetition,
+ * with OPTIONS (fails the test if there is none). */
+static cJSON *cores_table(const char *options)
+{
+    char *dir = hs_test_tmp(""), args[2048], path[2100];
+    snprintf(args, sizeof args, "calibrate -o t --dir %s --gpus 0 --nb 64 --reps 1 %s", dir, options);
+    CU_ASSERT_EQUAL_FATAL(hs_test_cli(args, NULL, NULL), 0);
+    snprintf(path, sizeof path, "%s/perf/t.json", dir);
+    free(dir);
+    cJSON *perf = read_json(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(perf);
+    return perf;
+}
+
+/* --timing warm times each kernel alone on cached inputs, and every
+ * entry's source says how the kernel was timed (the shared calibration
+ * above times them inside a run). */
+static void test_warm_calibration(void)
+{
+    cJSON *perf = cores_table("--workloads lu --timing warm");
+    int n = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(perf, "kernels"))
+    {
+        const char *source = cJSON_GetObjectItem(e, "source")->valuestring;
+        CU_ASSERT_PTR_NOT_NULL(strstr(source, "medians of 1 calls on inputs left in the caches (--timing warm)"));
+        CU_ASSERT_PTR_NULL(strstr(source, "in a run"));
+        n++;
+    }
+    CU_ASSERT_EQUAL(n, 4); /* dgetrf, dtstrf, dgessm, dssssm */
+    cJSON_Delete(perf);
+}
+
+/* With two cores timing at once, each runs its own copy of the sample DAG:
+ * the copies share the cache, so each holds twice the cache over two. */
+static void test_copies_share_the_cache(void)
+{
+    cJSON *perf = cores_table("--workloads cholesky --cpu-threads 2");
+    int n = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(perf, "kernels"))
+    {
+        CU_ASSERT_PTR_NOT_NULL(strstr(cJSON_GetObjectItem(e, "source")->valuestring, "MiB, 2 copies at once"));
+        check_sample_size(cJSON_GetObjectItem(e, "source")->valuestring);
+        n++;
+    }
+    CU_ASSERT_EQUAL(n, 4);
+    cJSON_Delete(perf);
+}
+
+int main(void)
+{
+    static const CU_TestInfo tests[] = {
+        {"calibrate --timing warm: kernels alone on cached inputs, said in every source", test_warm_calibration},
+        {"calibrate --cpu-threads 2: the copies timed at once share the cache", test_copies_share_the_cache},
+        {"real kernels on a core, residual catches a missing task", test_cpu_kernels_and_residual},
+        {"a right LU of 96 tiles passes its residual (U's growth), a wrong one does not", test_lu_growth},
+        {"machine descriptions (GPUs, cores only) and their platform", test_machine_files},
+        {"calibrate, simulate, measure, compare on the cores", test_loop},
+        {"two CPU workers at once: the co-running curve, every workload right under every policy",
+         test_two_workers},
+        {"synthetic DAGs measured with spin kernels", test_synthetic_dags},
+        {"measured runs refuse bad input", test_bad_input},
+        CU_TEST_INFO_NULL,
+    };
+    return hs_test_main("real", tests);
+}
