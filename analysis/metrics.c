@@ -13,7 +13,7 @@ struct estimates {
     double *min, *mean, *sum;
 };
 
-static void estimates_compute(const struct hs_sched *s, struct estimates *e)
+static void estimates_compute(const struct hs_runtime *s, struct estimates *e)
 {
     const struct hs_dag *dag = hs_sched_dag(s);
     int nw = hs_sched_nworkers(s);
@@ -42,7 +42,7 @@ static void estimates_free(struct estimates *e)
 }
 
 /* Longest path with minimum costs, along the topological order. */
-static double critical_path_min(const struct hs_sched *s, const struct estimates *est)
+static double critical_path_min(const struct hs_runtime *s, const struct estimates *est)
 {
     const struct hs_dag *dag = hs_sched_dag(s);
     double *finish = hs_xcalloc((size_t)dag->ntasks + 1, sizeof(double));
@@ -65,7 +65,7 @@ static double critical_path_min(const struct hs_sched *s, const struct estimates
 
 /* Longest path with mean costs and mean communication, along the
  * topological order. */
-static double critical_path_mean_comm(const struct hs_sched *s, const struct estimates *est)
+static double critical_path_mean_comm(const struct hs_runtime *s, const struct estimates *est)
 {
     const struct hs_dag *dag = hs_sched_dag(s);
     double lat, per_byte, cp = 0;
@@ -90,7 +90,7 @@ static double critical_path_mean_comm(const struct hs_sched *s, const struct est
 
 /* The smallest sum of the tasks' times over the workers that can run every
  * task; NAN, *worker -1, when none can. */
-static double sequential_time(const struct hs_sched *s, const struct estimates *est, int *worker)
+static double sequential_time(const struct hs_runtime *s, const struct estimates *est, int *worker)
 {
     double best = INFINITY;
     *worker = -1;
@@ -104,7 +104,7 @@ static double sequential_time(const struct hs_sched *s, const struct estimates *
 }
 
 /* Every task on its fastest worker, one after the other. */
-static double split_time(const struct hs_sched *s, const struct estimates *est)
+static double split_time(const struct hs_runtime *s, const struct estimates *est)
 {
     const struct hs_dag *dag = hs_sched_dag(s);
     double split = 0;
@@ -113,7 +113,7 @@ static double split_time(const struct hs_sched *s, const struct estimates *est)
     return split;
 }
 
-void hs_metrics_compute(const struct hs_sched *s, double makespan, struct hs_metrics *m)
+void hs_metrics_compute(const struct hs_runtime *s, double makespan, struct hs_metrics *m)
 {
     m->flops = hs_dag_flops(hs_sched_dag(s));
     m->gflops = makespan > 0 ? m->flops / makespan / 1e9 : 0;

@@ -38,6 +38,6 @@ struct hs_metrics {
     double split, speedup_split;
 };
 
-void hs_metrics_compute(const struct hs_sched *s, double makespan, struct hs_metrics *m);
+void hs_metrics_compute(const struct hs_runtime *s, double makespan, struct hs_metrics *m);
 
 #endif

@@ -63,16 +63,6 @@ struct sweep_args {
     const char **bkey, **bval;
 };
 
-void hs_opt_shard(const char *text, int *shard, int *nshards)
-{
-    long i, n;
-    char tail;
-    if (sscanf(text, "%ld/%ld%c", &i, &n, &tail) != 2 || n < 1 || i < 0 || i >= n || n > 1000000)
-        hs_die(HS_EXIT_USAGE, "option --shard: '%s' is not I/N with 0 <= I < N", text);
-    *shard = (int)i;
-    *nshards = (int)n;
-}
-
 /* A scenario option: checked now (one clear line), applied to the base later. */
 static void base_option(struct sweep_args *a, int c, const char *arg)
 {

@@ -197,6 +197,16 @@ void hs_opt_max_memory(const char *value)
     hs_set_memory_limit(v);
 }
 
+void hs_opt_shard(const char *text, int *shard, int *nshards)
+{
+    long i, n;
+    char tail;
+    if (sscanf(text, "%ld/%ld%c", &i, &n, &tail) != 2 || n < 1 || i < 0 || i >= n || n > 1000000)
+        hs_die(HS_EXIT_USAGE, "option --shard: '%s' is not I/N with 0 <= I < N", text);
+    *shard = (int)i;
+    *nshards = (int)n;
+}
+
 double hs_opt_double(const char *opt, const char *value, double min, double max)
 {
     double v;

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-void hs_batchq_init(struct hs_batchq *b, const struct hs_sched *s)
+void hs_batchq_init(struct hs_batchq *b, const struct hs_runtime *s)
 {
     b->nworkers = hs_sched_nworkers(s);
     hs_taskq_init(&b->batch);
@@ -38,7 +38,7 @@ int hs_batchq_take(struct hs_batchq *b, struct hs_task ***tasks)
     return n;
 }
 
-double hs_batchq_ready(const struct hs_batchq *b, const struct hs_sched *s, int w)
+double hs_batchq_ready(const struct hs_batchq *b, const struct hs_runtime *s, int w)
 {
     return fmax(hs_sched_now(s), hs_sched_worker_ready_at(s, w)) + b->queued[w];
 }
@@ -63,7 +63,7 @@ struct hs_task *hs_batchq_pop(struct hs_batchq *b, int w)
 }
 
 /* Position of the oldest task of v's queue that w can run, or -1. */
-static int oldest_runnable(const struct hs_batchq *b, const struct hs_sched *s, int v, int w)
+static int oldest_runnable(const struct hs_batchq *b, const struct hs_runtime *s, int v, int w)
 {
     for (int i = 0; i < b->q[v].len; i++)
         if (hs_sched_can_run(s, hs_taskq_at(&b->q[v], i), w))
@@ -71,7 +71,7 @@ static int oldest_runnable(const struct hs_batchq *b, const struct hs_sched *s, 
     return -1;
 }
 
-struct hs_task *hs_batchq_steal(struct hs_batchq *b, struct hs_sched *s, int w)
+struct hs_task *hs_batchq_steal(struct hs_batchq *b, struct hs_runtime *s, int w)
 {
     int *victims = hs_xmalloc((size_t)b->nworkers * sizeof *victims), n = 0;
     for (int v = 0; v < b->nworkers; v++)

@@ -20,7 +20,7 @@ struct hs_batchq {
     int nworkers;
 };
 
-void hs_batchq_init(struct hs_batchq *b, const struct hs_sched *s);
+void hs_batchq_init(struct hs_batchq *b, const struct hs_runtime *s);
 void hs_batchq_free(struct hs_batchq *b);
 
 /* t became ready: it joins the batch. */
@@ -30,7 +30,7 @@ void hs_batchq_add(struct hs_batchq *b, struct hs_task *t);
 int hs_batchq_take(struct hs_batchq *b, struct hs_task ***tasks);
 
 /* When w is predicted to be free: max(now, what it holds) + its queue. */
-double hs_batchq_ready(const struct hs_batchq *b, const struct hs_sched *s, int w);
+double hs_batchq_ready(const struct hs_batchq *b, const struct hs_runtime *s, int w);
 
 /* Append t to w's queue; the queue's predicted time grows by charge. */
 void hs_batchq_assign(struct hs_batchq *b, struct hs_task *t, int w, double charge);
@@ -40,6 +40,6 @@ struct hs_task *hs_batchq_pop(struct hs_batchq *b, int w);
 
 /* The oldest task w can run in the queue of a victim drawn uniformly among
  * the other workers holding one, or NULL (dada:steal=1, an option of ours). */
-struct hs_task *hs_batchq_steal(struct hs_batchq *b, struct hs_sched *s, int w);
+struct hs_task *hs_batchq_steal(struct hs_batchq *b, struct hs_runtime *s, int w);
 
 #endif

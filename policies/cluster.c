@@ -92,7 +92,7 @@ static void read_params(const struct hs_spec *sp, struct hs_cc_params *p)
 /* Cluster the tasks: cluster_of[t], clusters numbered in the topological
  * order of their first task (so that max=0 numbers them as the tasks). Returns
  * the number of clusters, or -1 with hs_fail (update=single not convex). */
-static int make_clusters(struct hs_sched *s, double *t_closure, int *cluster_of)
+static int make_clusters(struct hs_runtime *s, double *t_closure, int *cluster_of)
 {
     const struct hs_dag *dag = hs_sched_dag(s);
     const struct hs_spec *sp = hs_sched_params(s);
@@ -195,7 +195,7 @@ static double *edge_volumes(const struct hs_dag *dag, const int *cluster_of, con
 
 /* The cluster graph as a DAG (igraph checks it is acyclic), and the cost of
  * each cluster on each worker: the sum of its tasks'. */
-static struct hs_dag *cluster_graph(struct hs_sched *s, const struct hs_listsched *tasks,
+static struct hs_dag *cluster_graph(struct hs_runtime *s, const struct hs_listsched *tasks,
                                     const int *cluster_of, int ncl, double **costs)
 {
     const struct hs_dag *dag = tasks->dag;
@@ -303,7 +303,7 @@ static struct cluster_run *run_state(struct hs_listsched *tasks, struct hs_dag *
 /* HEFT's ties go to cores first, then GPUs, each by id (our choice: the thesis
  * gives no tie rule): a
  * zero-cost move task on a GPU would fetch its tile there for nothing. */
-static int *workers_cpus_first(const struct hs_sched *s)
+static int *workers_cpus_first(const struct hs_runtime *s)
 {
     int n = hs_sched_nworkers(s), *order = hs_xmalloc((size_t)n * sizeof(int)), k = 0;
     for (int pass = 0; pass < 2; pass++)
@@ -313,7 +313,7 @@ static int *workers_cpus_first(const struct hs_sched *s)
     return order;
 }
 
-static int cluster_init(struct hs_sched *s)
+static int cluster_init(struct hs_runtime *s)
 {
     const struct hs_spec *sp = hs_sched_params(s);
     double times[5], t0 = hs_now(); /* closure, clustering, cluster graph, HEFT, all */
@@ -366,7 +366,7 @@ static bool gated(const struct cluster_run *run, int t)
     return run->sync && run->waiting[run->cluster_of[t]] > 0;
 }
 
-static void cluster_push(struct hs_sched *s, struct hs_task *t)
+static void cluster_push(struct hs_runtime *s, struct hs_task *t)
 {
     struct cluster_run *run = hs_sched_data(s);
     run->ls->ready[t->id] = true;
@@ -376,7 +376,7 @@ static void cluster_push(struct hs_sched *s, struct hs_task *t)
 
 /* w takes t: it first runs the exit tasks of the clusters it finished and,
  * for the first task of a cluster, the cluster's entry task. */
-static struct hs_task *charge_sync(struct hs_sched *s, struct cluster_run *run, int w, int t)
+static struct hs_task *charge_sync(struct hs_runtime *s, struct cluster_run *run, int w, int t)
 {
     if (run->sync_tasks) {
         double d = run->exit_due[w];
@@ -390,7 +390,7 @@ static struct hs_task *charge_sync(struct hs_sched *s, struct cluster_run *run, 
     return &hs_sched_dag(s)->tasks[t];
 }
 
-static struct hs_task *cluster_pop(struct hs_sched *s, int w)
+static struct hs_task *cluster_pop(struct hs_runtime *s, int w)
 {
     struct cluster_run *run = hs_sched_data(s);
     if (run->fifo)
@@ -418,7 +418,7 @@ static void cluster_finished(struct cluster_run *run, int k)
     }
 }
 
-static void cluster_done(struct hs_sched *s, struct hs_task *t, int w)
+static void cluster_done(struct hs_runtime *s, struct hs_task *t, int w)
 {
     struct cluster_run *run = hs_sched_data(s);
     if (!run->fifo)
@@ -431,13 +431,13 @@ static void cluster_done(struct hs_sched *s, struct hs_task *t, int w)
     }
 }
 
-int hs_cluster_of(const struct hs_sched *s, int t)
+int hs_cluster_of(const struct hs_runtime *s, int t)
 {
     const struct cluster_run *run = hs_sched_data(s);
     return run ? run->cluster_of[t] : -1;
 }
 
-static void cluster_fini(struct hs_sched *s)
+static void cluster_fini(struct hs_runtime *s)
 {
     struct cluster_run *run = hs_sched_data(s);
     if (!run)

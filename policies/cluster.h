@@ -6,6 +6,6 @@
 #include "sim/sched.h"
 
 /* Cluster of task t under the running cluster policy; -1 before its init. */
-int hs_cluster_of(const struct hs_sched *s, int t);
+int hs_cluster_of(const struct hs_runtime *s, int t);
 
 #endif

@@ -61,7 +61,7 @@ static int cp_worker(const struct hs_listsched *ls, const bool *on_cp)
     return best;
 }
 
-static int cpop_init(struct hs_sched *s)
+static int cpop_init(struct hs_runtime *s)
 {
     struct hs_listsched *ls = hs_ls_new(s);
     int V = ls->ntasks;

@@ -72,7 +72,7 @@ struct dada {
 
 /* Per memory node, how many selected GPUs share its PCIe switch (1 for the
  * host and for a GPU alone or of unknown switch). */
-static double *switch_sharing(const struct hs_sched *s)
+static double *switch_sharing(const struct hs_runtime *s)
 {
     const struct hs_platform *pf = hs_sched_platform(s);
     double *shared = hs_xmalloc((size_t)pf->nnodes * sizeof *shared);
@@ -90,7 +90,7 @@ static double *switch_sharing(const struct hs_sched *s)
     return shared;
 }
 
-static int dada_init(struct hs_sched *s)
+static int dada_init(struct hs_runtime *s)
 {
     const struct hs_spec *p = hs_sched_params(s);
     int P = hs_sched_nworkers(s);
@@ -128,7 +128,7 @@ static int dada_init(struct hs_sched *s)
 
 /* ---- affinity ------------------------------------------------------------------ */
 
-static bool located(const struct hs_sched *s, const struct dada *d, int handle, int node)
+static bool located(const struct hs_runtime *s, const struct dada *d, int handle, int node)
 {
     if (d->predicted && d->writer_node[handle] >= 0)
         return d->writer_node[handle] == node;
@@ -136,7 +136,7 @@ static bool located(const struct hs_sched *s, const struct dada *d, int handle, 
 }
 
 /* Bytes of the distinct data t writes that are on memory node `node`. */
-static double written_bytes_on(const struct hs_sched *s, const struct dada *d, const struct hs_task *t,
+static double written_bytes_on(const struct hs_runtime *s, const struct dada *d, const struct hs_task *t,
                                int node)
 {
     double sum = 0;
@@ -154,7 +154,7 @@ static double written_bytes_on(const struct hs_sched *s, const struct dada *d, c
 /* The affinity worker of t (and its score), given t's cost on each worker and
  * when each is free: the GPU holding most of what t writes (ties: earliest
  * finish, then lowest id), or any core when host memory wins (aff_host). */
-static int affinity_worker(const struct hs_sched *s, const struct dada *d, const struct hs_task *t,
+static int affinity_worker(const struct hs_runtime *s, const struct dada *d, const struct hs_task *t,
                            const double *cost, const double *ready, double *score)
 {
     int best = HS_DA_NO_AFFINITY;
@@ -192,7 +192,7 @@ struct batch {
     int *aff_worker;
 };
 
-static void describe_batch(struct hs_sched *s, const struct dada *d, struct hs_task **tasks, int n,
+static void describe_batch(struct hs_runtime *s, const struct dada *d, struct hs_task **tasks, int n,
                            struct batch *b)
 {
     int P = d->prob.nworkers;
@@ -223,7 +223,7 @@ static void free_batch(struct batch *b)
 
 /* Line 19: push in allocation order (so each worker's queue keeps it),
  * charging each worker the task's cost there. */
-static void push_allocation(struct hs_sched *s, struct dada *d, struct hs_task **tasks, int n,
+static void push_allocation(struct hs_runtime *s, struct dada *d, struct hs_task **tasks, int n,
                             const struct batch *b, const struct hs_da_schedule *alloc)
 {
     int *by_rank = hs_xmalloc((size_t)n * sizeof *by_rank);
@@ -240,7 +240,7 @@ static void push_allocation(struct hs_sched *s, struct dada *d, struct hs_task *
     free(by_rank);
 }
 
-static void schedule_batch(struct hs_sched *s, struct dada *d)
+static void schedule_batch(struct hs_runtime *s, struct dada *d)
 {
     struct hs_task **tasks;
     int n = hs_batchq_take(&d->bq, &tasks);
@@ -266,7 +266,7 @@ static void schedule_batch(struct hs_sched *s, struct dada *d)
 
 /* ---- callbacks ------------------------------------------------------------------ */
 
-static void dada_push(struct hs_sched *s, struct hs_task *t)
+static void dada_push(struct hs_runtime *s, struct hs_task *t)
 {
     struct dada *d = hs_sched_data(s);
     hs_batchq_add(&d->bq, t);
@@ -274,7 +274,7 @@ static void dada_push(struct hs_sched *s, struct hs_task *t)
 
 /* The runtime asks for work right after a completion's successors were
  * pushed: the batch is complete then. */
-static struct hs_task *dada_pop(struct hs_sched *s, int w)
+static struct hs_task *dada_pop(struct hs_runtime *s, int w)
 {
     struct dada *d = hs_sched_data(s);
     if (d->bq.batch.len)
@@ -283,7 +283,7 @@ static struct hs_task *dada_pop(struct hs_sched *s, int w)
     return t || !d->steal ? t : hs_batchq_steal(&d->bq, s, w);
 }
 
-static void dada_fini(struct hs_sched *s)
+static void dada_fini(struct hs_runtime *s)
 {
     struct dada *d = hs_sched_data(s);
     hs_batchq_free(&d->bq);

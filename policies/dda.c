@@ -51,7 +51,7 @@ struct dda {
     double *slow; /* comm=naccel: the factor on bytes/bandwidth per memory node */
 };
 
-static int dda_init(struct hs_sched *s)
+static int dda_init(struct hs_runtime *s)
 {
     const struct hs_spec *p = hs_sched_params(s);
     struct dda *d = hs_xcalloc(1, sizeof *d);
@@ -70,7 +70,7 @@ static int dda_init(struct hs_sched *s)
 
 /* One batch: costs per worker and class, and the partition being tried. */
 struct batch {
-    struct hs_sched *s;
+    struct hs_runtime *s;
     struct dda *d;
     struct hs_task **tasks;
     int n, P, m, k;
@@ -94,7 +94,7 @@ static int cmp_key_desc(const void *a, const void *b)
 
 static void describe(struct batch *b)
 {
-    struct hs_sched *s = b->s;
+    struct hs_runtime *s = b->s;
     for (int w = 0; w < b->P; w++) {
         b->is_gpu[w] = hs_sched_worker(s, w)->arch == HS_ARCH_GPU;
         b->is_gpu[w] ? b->k++ : b->m++;
@@ -195,7 +195,7 @@ static double upper_bound(const struct batch *b)
            (b->k ? b->load_gpu / b->k : 0);
 }
 
-static void schedule_batch(struct hs_sched *s, struct dda *d)
+static void schedule_batch(struct hs_runtime *s, struct dda *d)
 {
     struct batch b = {.s = s, .d = d, .P = hs_sched_nworkers(s), .now = hs_sched_now(s)};
     b.n = hs_batchq_take(&d->bq, &b.tasks);
@@ -220,13 +220,13 @@ static void schedule_batch(struct hs_sched *s, struct dda *d)
     free(b.by_ratio), free(b.on_gpu), free(b.kept), free(b.worker);
 }
 
-static void dda_push(struct hs_sched *s, struct hs_task *t)
+static void dda_push(struct hs_runtime *s, struct hs_task *t)
 {
     struct dda *d = hs_sched_data(s);
     hs_batchq_add(&d->bq, t);
 }
 
-static struct hs_task *dda_pop(struct hs_sched *s, int w)
+static struct hs_task *dda_pop(struct hs_runtime *s, int w)
 {
     struct dda *d = hs_sched_data(s);
     if (d->bq.batch.len)
@@ -234,7 +234,7 @@ static struct hs_task *dda_pop(struct hs_sched *s, int w)
     return hs_batchq_pop(&d->bq, w);
 }
 
-static void dda_fini(struct hs_sched *s)
+static void dda_fini(struct hs_runtime *s)
 {
     struct dda *d = hs_sched_data(s);
     hs_batchq_free(&d->bq);

@@ -56,7 +56,7 @@ static const struct hs_param dmda_params[] = {
     {0},
 };
 
-static int dmda_init(struct hs_sched *s)
+static int dmda_init(struct hs_runtime *s)
 {
     int n = hs_sched_nworkers(s);
     struct dmda *d = hs_xcalloc(1, sizeof *d);
@@ -81,7 +81,7 @@ struct estimate {
     double fitness;
 };
 
-static struct estimate estimate(struct hs_sched *s, struct dmda *d, struct hs_task *t, int w,
+static struct estimate estimate(struct hs_runtime *s, struct dmda *d, struct hs_task *t, int w,
                                 double now)
 {
     struct estimate e = {.exec = hs_sched_exec_estimate(s, t, w), .fitness = INFINITY};
@@ -96,14 +96,14 @@ static struct estimate estimate(struct hs_sched *s, struct dmda *d, struct hs_ta
     return e;
 }
 
-static void prefetch_inputs(struct hs_sched *s, const struct hs_task *t, int w)
+static void prefetch_inputs(struct hs_runtime *s, const struct hs_task *t, int w)
 {
     for (int i = 0; i < t->naccess; i++)
         if (HS_MODE_READS(t->access[i].mode))
             hs_sched_prefetch(s, t->access[i].handle, hs_sched_worker(s, w)->node);
 }
 
-static void dmda_push(struct hs_sched *s, struct hs_task *t)
+static void dmda_push(struct hs_runtime *s, struct hs_task *t)
 {
     struct dmda *d = hs_sched_data(s);
     double now = hs_sched_now(s);
@@ -126,7 +126,7 @@ static void dmda_push(struct hs_sched *s, struct hs_task *t)
         prefetch_inputs(s, t, best_w);
 }
 
-static struct hs_task *dmda_pop(struct hs_sched *s, int w)
+static struct hs_task *dmda_pop(struct hs_runtime *s, int w)
 {
     struct dmda *d = hs_sched_data(s);
     if (!d->q[w].len)
@@ -138,7 +138,7 @@ static struct hs_task *dmda_pop(struct hs_sched *s, int w)
     return t;
 }
 
-static void dmda_fini(struct hs_sched *s)
+static void dmda_fini(struct hs_runtime *s)
 {
     struct dmda *d = hs_sched_data(s);
     for (int w = 0; w < hs_sched_nworkers(s); w++)

@@ -14,7 +14,7 @@ struct eager {
     unsigned long seq;
 };
 
-static int eager_init(struct hs_sched *s)
+static int eager_init(struct hs_runtime *s)
 {
     struct eager *e = hs_xcalloc(1, sizeof *e);
     for (unsigned i = 0; i < (1u << HS_NARCH); i++)
@@ -23,7 +23,7 @@ static int eager_init(struct hs_sched *s)
     return 0;
 }
 
-static unsigned runnable_archs(const struct hs_sched *s, const struct hs_task *t)
+static unsigned runnable_archs(const struct hs_runtime *s, const struct hs_task *t)
 {
     unsigned mask = 0;
     for (int w = 0; w < hs_sched_nworkers(s); w++)
@@ -32,13 +32,13 @@ static unsigned runnable_archs(const struct hs_sched *s, const struct hs_task *t
     return mask;
 }
 
-static void eager_push(struct hs_sched *s, struct hs_task *t)
+static void eager_push(struct hs_runtime *s, struct hs_task *t)
 {
     struct eager *e = hs_sched_data(s);
     hs_taskq_push(&e->q[runnable_archs(s, t)], t, e->seq++);
 }
 
-static struct hs_task *eager_pop(struct hs_sched *s, int w)
+static struct hs_task *eager_pop(struct hs_runtime *s, int w)
 {
     struct eager *e = hs_sched_data(s);
     unsigned bit = HS_ARCH_BIT(hs_sched_worker(s, w)->arch);
@@ -62,7 +62,7 @@ static struct hs_task *eager_pop(struct hs_sched *s, int w)
     return best ? hs_taskq_take(best, best_i) : NULL;
 }
 
-static void eager_fini(struct hs_sched *s)
+static void eager_fini(struct hs_runtime *s)
 {
     struct eager *e = hs_sched_data(s);
     for (unsigned i = 0; i < (1u << HS_NARCH); i++)

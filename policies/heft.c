@@ -120,7 +120,7 @@ int hs_heft_place_all(struct hs_listsched *ls, const char *variant, bool inserti
     return rc;
 }
 
-static int plan_offline(struct hs_sched *s)
+static int plan_offline(struct hs_runtime *s)
 {
     const struct hs_spec *params = hs_sched_params(s);
     struct hs_listsched *ls = hs_ls_new(s);
@@ -145,7 +145,7 @@ struct online {
     double *slow;       /* comm=naccel: the factor on bytes/bandwidth per memory node */
 };
 
-static double best_on_arch(struct hs_sched *s, const struct hs_task *t, enum hs_arch arch)
+static double best_on_arch(struct hs_runtime *s, const struct hs_task *t, enum hs_arch arch)
 {
     double best = INFINITY;
     for (int w = 0; w < hs_sched_nworkers(s); w++)
@@ -154,7 +154,7 @@ static double best_on_arch(struct hs_sched *s, const struct hs_task *t, enum hs_
     return best;
 }
 
-static double cpu_gpu_speedup(struct hs_sched *s, const struct hs_task *t)
+static double cpu_gpu_speedup(struct hs_runtime *s, const struct hs_task *t)
 {
     double cpu = best_on_arch(s, t, HS_ARCH_CPU), gpu = best_on_arch(s, t, HS_ARCH_GPU);
     if (!isfinite(gpu))
@@ -175,7 +175,7 @@ static int cmp_speedup(const void *a, const void *b)
     return x->id - y->id; /* activation order is id order within a batch */
 }
 
-static void place_online(struct hs_sched *s, struct online *o, struct hs_task *t)
+static void place_online(struct hs_runtime *s, struct online *o, struct hs_task *t)
 {
     double now = hs_sched_now(s), best = INFINITY, exec = 0;
     int best_w = -1;
@@ -196,7 +196,7 @@ static void place_online(struct hs_sched *s, struct online *o, struct hs_task *t
     o->queued[best_w] += exec;
 }
 
-static void schedule_batch(struct hs_sched *s, struct online *o)
+static void schedule_batch(struct hs_runtime *s, struct online *o)
 {
     int n = o->batch.len;
     struct hs_task **tasks = hs_xmalloc((size_t)n * sizeof *tasks);
@@ -213,7 +213,7 @@ static void schedule_batch(struct hs_sched *s, struct online *o)
     free(tasks);
 }
 
-static void online_push(struct hs_sched *s, struct hs_task *t)
+static void online_push(struct hs_runtime *s, struct hs_task *t)
 {
     struct online *o = hs_sched_data(s);
     hs_taskq_push(&o->batch, t, 0);
@@ -221,7 +221,7 @@ static void online_push(struct hs_sched *s, struct hs_task *t)
 
 /* The runtime asks for work right after a completion's successors were pushed:
  * the batch is complete then. */
-static struct hs_task *online_pop(struct hs_sched *s, int w)
+static struct hs_task *online_pop(struct hs_runtime *s, int w)
 {
     struct online *o = hs_sched_data(s);
     if (o->batch.len)
@@ -235,7 +235,7 @@ static struct hs_task *online_pop(struct hs_sched *s, int w)
     return t;
 }
 
-static int init_online(struct hs_sched *s)
+static int init_online(struct hs_runtime *s)
 {
     struct online *o = hs_xcalloc(1, sizeof *o);
     int n = hs_sched_nworkers(s);
@@ -254,33 +254,33 @@ static int init_online(struct hs_sched *s)
 
 /* ---- the policy: one name, two modes ---------------------------------------- */
 
-static bool is_online(const struct hs_sched *s)
+static bool is_online(const struct hs_runtime *s)
 {
     return hs_spec_bool(hs_sched_params(s), "online");
 }
 
-static int heft_init(struct hs_sched *s)
+static int heft_init(struct hs_runtime *s)
 {
     return is_online(s) ? init_online(s) : plan_offline(s);
 }
 
-static void heft_push(struct hs_sched *s, struct hs_task *t)
+static void heft_push(struct hs_runtime *s, struct hs_task *t)
 {
     is_online(s) ? online_push(s, t) : hs_ls_push(s, t);
 }
 
-static struct hs_task *heft_pop(struct hs_sched *s, int w)
+static struct hs_task *heft_pop(struct hs_runtime *s, int w)
 {
     return is_online(s) ? online_pop(s, w) : hs_ls_pop(s, w);
 }
 
-static void heft_done(struct hs_sched *s, struct hs_task *t, int w)
+static void heft_done(struct hs_runtime *s, struct hs_task *t, int w)
 {
     if (!is_online(s))
         hs_ls_done(s, t, w);
 }
 
-static void heft_fini(struct hs_sched *s)
+static void heft_fini(struct hs_runtime *s)
 {
     if (!is_online(s)) {
         hs_ls_fini(s);

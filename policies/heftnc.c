@@ -179,7 +179,7 @@ void hs_nc_plan(struct hs_listsched *ls, const struct hs_nc_options *o, double *
     free(prio);
 }
 
-static int heftnc_init(struct hs_sched *s)
+static int heftnc_init(struct hs_runtime *s)
 {
     struct hs_nc_options o;
     hs_nc_options_from(hs_sched_params(s), &o);

@@ -13,7 +13,7 @@ static int node_of(const struct hs_listsched *ls, int p)
 }
 
 /* A list scheduler that takes ownership of the costs w[t * P + p]. */
-static struct hs_listsched *ls_new(struct hs_sched *s, const struct hs_dag *dag, double *w)
+static struct hs_listsched *ls_new(struct hs_runtime *s, const struct hs_dag *dag, double *w)
 {
     struct hs_listsched *ls = hs_xcalloc(1, sizeof *ls);
     ls->s = s;
@@ -45,7 +45,7 @@ static struct hs_listsched *ls_new(struct hs_sched *s, const struct hs_dag *dag,
     return ls;
 }
 
-struct hs_listsched *hs_ls_new_costs(struct hs_sched *s, const struct hs_dag *dag, const double *w)
+struct hs_listsched *hs_ls_new_costs(struct hs_runtime *s, const struct hs_dag *dag, const double *w)
 {
     size_t size = (size_t)dag->ntasks * (size_t)hs_sched_nworkers(s) * sizeof(double);
     double *copy = hs_xmalloc(size);
@@ -55,7 +55,7 @@ struct hs_listsched *hs_ls_new_costs(struct hs_sched *s, const struct hs_dag *da
 
 /* The costs are filled in place: a copy would double the tasks x workers
  * table at the peak of the plan. */
-struct hs_listsched *hs_ls_new(struct hs_sched *s)
+struct hs_listsched *hs_ls_new(struct hs_runtime *s)
 {
     const struct hs_dag *dag = hs_sched_dag(s);
     int V = dag->ntasks, P = hs_sched_nworkers(s);
@@ -307,7 +307,7 @@ void hs_ls_commit(struct hs_listsched *ls)
     hs_sched_set_data(ls->s, ls);
 }
 
-void hs_ls_push(struct hs_sched *s, struct hs_task *t)
+void hs_ls_push(struct hs_runtime *s, struct hs_task *t)
 {
     struct hs_listsched *ls = hs_sched_data(s);
     ls->ready[t->id] = true;
@@ -321,7 +321,7 @@ int hs_ls_next_ready(const struct hs_listsched *ls, int w)
     return ls->ready[t] ? t : -1;
 }
 
-struct hs_task *hs_ls_pop(struct hs_sched *s, int w)
+struct hs_task *hs_ls_pop(struct hs_runtime *s, int w)
 {
     struct hs_listsched *ls = hs_sched_data(s);
     int t = hs_ls_next_ready(ls, w);
@@ -341,7 +341,7 @@ static bool reads(const struct hs_task *t, int h)
 
 void hs_ls_send_outputs(struct hs_listsched *ls, const struct hs_task *t, int w)
 {
-    struct hs_sched *s = ls->s;
+    struct hs_runtime *s = ls->s;
     for (int k = 0; k < t->nsucc; k++) {
         const struct hs_edge *e = &ls->dag->edges[t->succ[k]];
         int q = ls->proc[e->dst];
@@ -354,12 +354,12 @@ void hs_ls_send_outputs(struct hs_listsched *ls, const struct hs_task *t, int w)
     }
 }
 
-void hs_ls_done(struct hs_sched *s, struct hs_task *t, int w)
+void hs_ls_done(struct hs_runtime *s, struct hs_task *t, int w)
 {
     hs_ls_send_outputs(hs_sched_data(s), t, w);
 }
 
-void hs_ls_fini(struct hs_sched *s)
+void hs_ls_fini(struct hs_runtime *s)
 {
     hs_ls_free(hs_sched_data(s));
 }

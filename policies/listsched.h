@@ -27,7 +27,7 @@
 #include <stdbool.h>
 
 struct hs_listsched {
-    struct hs_sched *s;
+    struct hs_runtime *s;
     const struct hs_dag *dag;
     int ntasks, nworkers;
     double *w;         /* [t * nworkers + p] */
@@ -47,10 +47,10 @@ struct hs_listsched {
 };
 
 /* Fill the costs for the runtime's DAG and workers. */
-struct hs_listsched *hs_ls_new(struct hs_sched *s);
+struct hs_listsched *hs_ls_new(struct hs_runtime *s);
 /* The same for another DAG over the runtime's workers (a graph of clusters),
  * with its costs w[t * nworkers + p] (INFINITY: cannot run), copied. */
-struct hs_listsched *hs_ls_new_costs(struct hs_sched *s, const struct hs_dag *dag, const double *w);
+struct hs_listsched *hs_ls_new_costs(struct hs_runtime *s, const struct hs_dag *dag, const double *w);
 void hs_ls_free(struct hs_listsched *ls);
 
 double hs_ls_comm(const struct hs_listsched *ls, int edge, int p, int q);
@@ -99,9 +99,9 @@ int hs_ls_next_ready(const struct hs_listsched *ls, int w);
 void hs_ls_send_outputs(struct hs_listsched *ls, const struct hs_task *t, int w);
 
 /* Callbacks that execute a committed plan. */
-void hs_ls_push(struct hs_sched *s, struct hs_task *t);
-struct hs_task *hs_ls_pop(struct hs_sched *s, int w);
-void hs_ls_done(struct hs_sched *s, struct hs_task *t, int w);
-void hs_ls_fini(struct hs_sched *s);
+void hs_ls_push(struct hs_runtime *s, struct hs_task *t);
+struct hs_task *hs_ls_pop(struct hs_runtime *s, int w);
+void hs_ls_done(struct hs_runtime *s, struct hs_task *t, int w);
+void hs_ls_fini(struct hs_runtime *s);
 
 #endif

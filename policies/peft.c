@@ -45,7 +45,7 @@ static void optimistic_costs(const struct hs_listsched *ls, double *oct)
     }
 }
 
-static int peft_init(struct hs_sched *s)
+static int peft_init(struct hs_runtime *s)
 {
     struct hs_listsched *ls = hs_ls_new(s);
     int V = ls->ntasks, P = ls->nworkers;

@@ -12,7 +12,7 @@ struct random_policy {
     int *eligible;
 };
 
-static int random_init(struct hs_sched *s)
+static int random_init(struct hs_runtime *s)
 {
     int n = hs_sched_nworkers(s);
     struct random_policy *r = hs_xcalloc(1, sizeof *r);
@@ -22,7 +22,7 @@ static int random_init(struct hs_sched *s)
     return 0;
 }
 
-static void random_push(struct hs_sched *s, struct hs_task *t)
+static void random_push(struct hs_runtime *s, struct hs_task *t)
 {
     struct random_policy *r = hs_sched_data(s);
     int n = 0;
@@ -33,13 +33,13 @@ static void random_push(struct hs_sched *s, struct hs_task *t)
     hs_taskq_push(&r->q[w], t, 0);
 }
 
-static struct hs_task *random_pop(struct hs_sched *s, int w)
+static struct hs_task *random_pop(struct hs_runtime *s, int w)
 {
     struct random_policy *r = hs_sched_data(s);
     return r->q[w].len ? hs_taskq_take(&r->q[w], 0) : NULL;
 }
 
-static void random_fini(struct hs_sched *s)
+static void random_fini(struct hs_runtime *s)
 {
     struct random_policy *r = hs_sched_data(s);
     for (int w = 0; w < hs_sched_nworkers(s); w++)

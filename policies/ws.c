@@ -89,13 +89,13 @@ static bool runnable(const struct hs_task *t, void *ctx)
     return hs_sched_can_run(c[0], t, *(int *)c[1]);
 }
 
-static const char *param(const struct hs_sched *s, const char *key, const char *dflt)
+static const char *param(const struct hs_runtime *s, const char *key, const char *dflt)
 {
     const char *v = hs_spec_get(hs_sched_params(s), key);
     return v ? v : dflt;
 }
 
-int hs_ws_init(struct hs_sched *s)
+int hs_ws_init(struct hs_runtime *s)
 {
     int P = hs_sched_nworkers(s);
     struct ws *ws = hs_xcalloc(1, sizeof *ws);
@@ -127,7 +127,7 @@ int hs_ws_init(struct hs_sched *s)
 }
 
 /* The worker owning a memory node: a GPU's or a processor's worker; -1 for host memory. */
-static int worker_of_node(const struct hs_sched *s, int node)
+static int worker_of_node(const struct hs_runtime *s, int node)
 {
     if (node == 0)
         return -1;
@@ -138,7 +138,7 @@ static int worker_of_node(const struct hs_sched *s, int node)
 }
 
 /* H1: the node with the most valid bytes of t's arguments (first to reach the maximum). */
-static int locality_target(struct hs_sched *s, struct ws *ws, const struct hs_task *t, int cur)
+static int locality_target(struct hs_runtime *s, struct ws *ws, const struct hs_task *t, int cur)
 {
     const struct hs_platform *pf = hs_sched_platform(s);
     const struct hs_dag *dag = hs_sched_dag(s);
@@ -158,7 +158,7 @@ static int locality_target(struct hs_sched *s, struct ws *ws, const struct hs_ta
 }
 
 /* H2, thesis variant: a random worker holding the first written argument. */
-static int writer_thesis_target(struct hs_sched *s, const struct hs_task *t, int cur)
+static int writer_thesis_target(struct hs_runtime *s, const struct hs_task *t, int cur)
 {
     for (int a = 0; a < t->naccess; a++) {
         if (!HS_MODE_WRITES(t->access[a].mode))
@@ -175,7 +175,7 @@ static int writer_thesis_target(struct hs_sched *s, const struct hs_task *t, int
 }
 
 /* H2, code variant. */
-static int writer_target(struct hs_sched *s, const struct hs_task *t, int cur)
+static int writer_target(struct hs_runtime *s, const struct hs_task *t, int cur)
 {
     int own = hs_sched_worker(s, cur)->node;
     for (int a = 0; a < t->naccess; a++) {
@@ -191,7 +191,7 @@ static int writer_target(struct hs_sched *s, const struct hs_task *t, int cur)
     return cur;
 }
 
-static int push_target(struct hs_sched *s, struct ws *ws, const struct hs_task *t, int cur)
+static int push_target(struct hs_runtime *s, struct ws *ws, const struct hs_task *t, int cur)
 {
     if (ws->gpu_scope && hs_sched_worker(s, cur)->arch != HS_ARCH_GPU)
         return cur;
@@ -202,7 +202,7 @@ static int push_target(struct hs_sched *s, struct ws *ws, const struct hs_task *
     }
 }
 
-void hs_ws_push(struct hs_sched *s, struct hs_task *t)
+void hs_ws_push(struct hs_runtime *s, struct hs_task *t)
 {
     struct ws *ws = hs_sched_data(s);
     int cur = ws->current;
@@ -219,7 +219,7 @@ void hs_ws_push(struct hs_sched *s, struct hs_task *t)
         hs_deque_push_tail(&ws->mailbox[target], t);
 }
 
-void hs_ws_done(struct hs_sched *s, struct hs_task *t, int w)
+void hs_ws_done(struct hs_runtime *s, struct hs_task *t, int w)
 {
     (void)t;
     ((struct ws *)hs_sched_data(s))->current = w;
@@ -228,7 +228,7 @@ void hs_ws_done(struct hs_sched *s, struct hs_task *t, int w)
 /* The first task q holds that w can run, from the head or from the tail. */
 static struct hs_task *take_runnable(struct hs_deque *q, bool from_tail, void **ctx)
 {
-    const struct hs_sched *s = ctx[0];
+    const struct hs_runtime *s = ctx[0];
     if (!hs_deque_admits(q, hs_sched_worker(s, *(int *)ctx[1])->arch))
         return NULL; /* nothing there for w's architecture: no scan */
     return from_tail ? hs_deque_pop_tail(q, runnable, ctx) : hs_deque_pop_head(q, runnable, ctx);
@@ -253,7 +253,7 @@ static void hold_lock(struct ws *ws, int v, double *clock)
     ws->lock_free[v] = *clock;
 }
 
-static struct hs_task *steal(struct hs_sched *s, struct ws *ws, int w, void **ctx)
+static struct hs_task *steal(struct hs_runtime *s, struct ws *ws, int w, void **ctx)
 {
     int P = hs_sched_nworkers(s);
     double now = hs_sched_now(s), clock = now;
@@ -276,7 +276,7 @@ static struct hs_task *steal(struct hs_sched *s, struct ws *ws, int w, void **ct
     return t;
 }
 
-struct hs_task *hs_ws_pop(struct hs_sched *s, int w)
+struct hs_task *hs_ws_pop(struct hs_runtime *s, int w)
 {
     struct ws *ws = hs_sched_data(s);
     void *ctx[2] = {s, &w};
@@ -290,7 +290,7 @@ struct hs_task *hs_ws_pop(struct hs_sched *s, int w)
     return t;
 }
 
-void hs_ws_fini(struct hs_sched *s)
+void hs_ws_fini(struct hs_runtime *s)
 {
     struct ws *ws = hs_sched_data(s);
     for (int w = 0; w < hs_sched_nworkers(s); w++) {

@@ -5,10 +5,10 @@
 
 #include "sim/policy.h"
 
-int hs_ws_init(struct hs_sched *s);
-void hs_ws_push(struct hs_sched *s, struct hs_task *t);
-struct hs_task *hs_ws_pop(struct hs_sched *s, int w);
-void hs_ws_done(struct hs_sched *s, struct hs_task *t, int w);
-void hs_ws_fini(struct hs_sched *s);
+int hs_ws_init(struct hs_runtime *s);
+void hs_ws_push(struct hs_runtime *s, struct hs_task *t);
+struct hs_task *hs_ws_pop(struct hs_runtime *s, int w);
+void hs_ws_done(struct hs_runtime *s, struct hs_task *t, int w);
+void hs_ws_fini(struct hs_runtime *s);
 
 #endif

@@ -95,7 +95,7 @@ int hs_bm_scenario_check(const struct hs_dag *dag, const struct hs_scenario_plan
 void hs_bm_scenario_volume(cJSON *record, const struct hs_run *run)
 {
     struct hs_bm_shape shape;
-    const struct hs_sched *rt = run->rt;
+    const struct hs_runtime *rt = run->rt;
     if (hs_sched_dag(rt)->ntasks == 0 || hs_bm_dag_shape(hs_sched_dag(rt), 0, &shape))
         return;
     struct hs_bm_volume v;

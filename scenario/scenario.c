@@ -205,7 +205,7 @@ static void add_metrics(cJSON *rec, const struct hs_run *run)
 }
 
 static int write_trace(const char *path, const struct hs_run *run,
-                       int (*writer)(const struct hs_sched *, FILE *))
+                       int (*writer)(const struct hs_runtime *, FILE *))
 {
     if (!path)
         return 0;

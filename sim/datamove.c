@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct hs_waiter *new_waiter(struct hs_sched *rt, enum hs_waiter_kind kind, int id)
+static struct hs_waiter *new_waiter(struct hs_runtime *rt, enum hs_waiter_kind kind, int id)
 {
     struct hs_waiter *w = rt->free_waiters;
     if (w)
@@ -32,7 +32,7 @@ static struct hs_waiter *new_waiter(struct hs_sched *rt, enum hs_waiter_kind kin
     return w;
 }
 
-static void attach(struct hs_sched *rt, int x, enum hs_waiter_kind kind, int id)
+static void attach(struct hs_runtime *rt, int x, enum hs_waiter_kind kind, int id)
 {
     struct hs_waiter *w = new_waiter(rt, kind, id);
     w->next = rt->xfers[x].waiters;
@@ -41,7 +41,7 @@ static void attach(struct hs_sched *rt, int x, enum hs_waiter_kind kind, int id)
 
 _Static_assert(sizeof(void *) != 8 || sizeof(struct hs_xfer) == 72, "struct hs_xfer is packed");
 
-static int new_xfer(struct hs_sched *rt, int h, int src, int dst, enum hs_xfer_purpose purpose)
+static int new_xfer(struct hs_runtime *rt, int h, int src, int dst, enum hs_xfer_purpose purpose)
 {
     HS_GROW_UNINIT(rt->xfers, rt->cap_xfers, rt->nxfers + 1); /* each record is cleared below */
     int id = (int)rt->nxfers++;
@@ -59,7 +59,7 @@ static int new_xfer(struct hs_sched *rt, int h, int src, int dst, enum hs_xfer_p
     return id;
 }
 
-static bool is_cached(const struct hs_sched *rt, int node)
+static bool is_cached(const struct hs_runtime *rt, int node)
 {
     return isfinite(rt->pf->nodes[node].capacity);
 }
@@ -67,7 +67,7 @@ static bool is_cached(const struct hs_sched *rt, int node)
 /* A transfer occupies the inbound stream of a GPU it goes to, else the
  * outbound stream of a GPU it comes from, else none. A GPU with a single
  * copy engine has one stream for both directions. */
-static int stream_of(const struct hs_sched *rt, int src, int dst)
+static int stream_of(const struct hs_runtime *rt, int src, int dst)
 {
     const struct hs_memnode *d = &rt->pf->nodes[dst], *s = &rt->pf->nodes[src];
     if (d->copy_engines)
@@ -77,7 +77,7 @@ static int stream_of(const struct hs_sched *rt, int src, int dst)
     return -1;
 }
 
-static enum hs_dir direction(const struct hs_sched *rt, int src, int dst)
+static enum hs_dir direction(const struct hs_runtime *rt, int src, int dst)
 {
     if (rt->pf->nodes[src].kind == HS_NODE_HOST)
         return HS_DIR_H2D;
@@ -88,7 +88,7 @@ static enum hs_dir direction(const struct hs_sched *rt, int src, int dst)
 
 static void xfer_done(void *ctx, long id);
 
-static void start_xfer(struct hs_sched *rt, int id)
+static void start_xfer(struct hs_runtime *rt, int id)
 {
     struct hs_xfer *x = &rt->xfers[id];
     x->state = HS_XS_ACTIVE;
@@ -105,7 +105,7 @@ static void start_xfer(struct hs_sched *rt, int id)
                          id);
 }
 
-static void enqueue_xfer(struct hs_sched *rt, int id)
+static void enqueue_xfer(struct hs_runtime *rt, int id)
 {
     struct hs_xfer *x = &rt->xfers[id];
     x->state = HS_XS_QUEUED;
@@ -133,7 +133,7 @@ static void enqueue_xfer(struct hs_sched *rt, int id)
     }
 }
 
-static void start_next_in_stream(struct hs_sched *rt, int stream)
+static void start_next_in_stream(struct hs_runtime *rt, int stream)
 {
     struct hs_stream *s = &rt->streams[stream];
     s->busy = false;
@@ -146,7 +146,7 @@ static void start_next_in_stream(struct hs_sched *rt, int stream)
     start_xfer(rt, id);
 }
 
-bool hs_rt_direct_allowed(const struct hs_sched *rt, int src, int dst)
+bool hs_rt_direct_allowed(const struct hs_runtime *rt, int src, int dst)
 {
     const struct hs_platform *pf = rt->pf;
     if (!hs_platform_has_route(pf, src, dst))
@@ -158,7 +158,7 @@ bool hs_rt_direct_allowed(const struct hs_sched *rt, int src, int dst)
     return pf->p2p;
 }
 
-static int direct_source(const struct hs_sched *rt, int h, int dst)
+static int direct_source(const struct hs_runtime *rt, int h, int dst)
 {
     for (int n = 0; n < rt->pf->nnodes; n++)
         if (n != dst && hs_coh_valid(&rt->coh, h, n) && hs_rt_direct_allowed(rt, n, dst))
@@ -167,7 +167,7 @@ static int direct_source(const struct hs_sched *rt, int h, int dst)
 }
 
 /* Choose where transfer id (to its dst) reads from, and start it or chain it. */
-static void plan_source(struct hs_sched *rt, int id)
+static void plan_source(struct hs_runtime *rt, int id)
 {
     struct hs_xfer *x = &rt->xfers[id];
     int h = x->ev.handle, dst = x->ev.dst;
@@ -184,7 +184,7 @@ static void plan_source(struct hs_sched *rt, int id)
         enqueue_xfer(rt, id);
 }
 
-bool hs_rt_require(struct hs_sched *rt, int h, int node, enum hs_waiter_kind kind, int id)
+bool hs_rt_require(struct hs_runtime *rt, int h, int node, enum hs_waiter_kind kind, int id)
 {
     if (hs_coh_valid(&rt->coh, h, node))
         return true;
@@ -211,7 +211,7 @@ bool hs_rt_require(struct hs_sched *rt, int h, int node, enum hs_waiter_kind kin
 }
 
 /* Wake the waiters of h having landed on dst. */
-static void wake(struct hs_sched *rt, struct hs_waiter *list, int h, int dst)
+static void wake(struct hs_runtime *rt, struct hs_waiter *list, int h, int dst)
 {
     while (list) {
         struct hs_waiter *w = list;
@@ -244,7 +244,7 @@ static void wake(struct hs_sched *rt, struct hs_waiter *list, int h, int dst)
 /* A copy landed that a write made obsolete on the way: bring the current
  * version instead, for everyone who waited. (Dependencies make this
  * impossible for task inputs; it is kept as a safety net.) */
-static void requeue_stale(struct hs_sched *rt, int h, int dst, struct hs_waiter *list)
+static void requeue_stale(struct hs_runtime *rt, int h, int dst, struct hs_waiter *list)
 {
     rt->stale++;
     while (list) {
@@ -262,7 +262,7 @@ static void requeue_stale(struct hs_sched *rt, int h, int dst, struct hs_waiter 
 
 static void xfer_done(void *ctx, long id)
 {
-    struct hs_sched *rt = ctx;
+    struct hs_runtime *rt = ctx;
     struct hs_xfer *x = &rt->xfers[id];
     rt->activities--;
     x->state = HS_XS_DONE;
@@ -310,7 +310,7 @@ static bool task_touches(const struct hs_task *t, int upto, int h)
 /* Evict h from node's cache. A sole copy gets a write-back, created here but
  * left for the caller to enqueue: starting a copy may yield to other actors,
  * which must not find an allocation half made (nor rt->victims overwritten). */
-static void evict(struct hs_sched *rt, int node, int h, int task)
+static void evict(struct hs_runtime *rt, int node, int h, int task)
 {
     rt->evictions++;
     hs_cache_remove(&rt->cache[node], h);
@@ -327,7 +327,7 @@ static void evict(struct hs_sched *rt, int node, int h, int task)
     }
 }
 
-bool hs_rt_allocate(struct hs_sched *rt, int task, int node)
+bool hs_rt_allocate(struct hs_runtime *rt, int task, int node)
 {
     const struct hs_task *t = &rt->dag->tasks[task];
     if (!is_cached(rt, node))
@@ -371,7 +371,7 @@ bool hs_rt_allocate(struct hs_sched *rt, int task, int node)
     return true;
 }
 
-bool hs_rt_prefetch(struct hs_sched *rt, int h, int node)
+bool hs_rt_prefetch(struct hs_runtime *rt, int h, int node)
 {
     if (rt->finished || hs_coh_valid(&rt->coh, h, node) ||
         rt->arriving[(size_t)h * rt->pf->nnodes + node] >= 0)
@@ -398,7 +398,7 @@ bool hs_rt_prefetch(struct hs_sched *rt, int h, int node)
     return true;
 }
 
-void hs_rt_unpin_task(struct hs_sched *rt, int task, int node)
+void hs_rt_unpin_task(struct hs_runtime *rt, int task, int node)
 {
     const struct hs_task *t = &rt->dag->tasks[task];
     if (!is_cached(rt, node))
@@ -408,7 +408,7 @@ void hs_rt_unpin_task(struct hs_sched *rt, int task, int node)
             hs_cache_unpin(&rt->cache[node], t->access[i].handle);
 }
 
-void hs_rt_datamove_init(struct hs_sched *rt)
+void hs_rt_datamove_init(struct hs_runtime *rt)
 {
     int nn = rt->pf->nnodes, nh = rt->dag->nhandles;
     hs_coh_init(&rt->coh, nh, nn, 0);
@@ -425,7 +425,7 @@ void hs_rt_datamove_init(struct hs_sched *rt)
     rt->copies_node = hs_xcalloc((size_t)nn, sizeof(int));
 }
 
-void hs_rt_datamove_free(struct hs_sched *rt)
+void hs_rt_datamove_free(struct hs_runtime *rt)
 {
     free(rt->copies_node);
     for (size_t i = 0; i < rt->nxfers; i++)

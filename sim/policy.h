@@ -21,11 +21,11 @@ struct hs_policy {
     const char *name;
     const char *summary;
     const struct hs_param *params; /* NULL-name-terminated; may be NULL */
-    int (*init)(struct hs_sched *s);
-    void (*push)(struct hs_sched *s, struct hs_task *t);
-    struct hs_task *(*pop)(struct hs_sched *s, int worker);
-    void (*done)(struct hs_sched *s, struct hs_task *t, int worker);
-    void (*fini)(struct hs_sched *s);
+    int (*init)(struct hs_runtime *s);
+    void (*push)(struct hs_runtime *s, struct hs_task *t);
+    struct hs_task *(*pop)(struct hs_runtime *s, int worker);
+    void (*done)(struct hs_runtime *s, struct hs_task *t, int worker);
+    void (*fini)(struct hs_runtime *s);
 };
 
 /* Version of this interface (struct hs_policy and sim/sched.h). A policy

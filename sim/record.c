@@ -79,7 +79,7 @@ cJSON *hs_record_inputs_json(const struct hs_record_inputs *in, int gpus, int cp
 
 static cJSON *workers_json(const struct hs_run *run)
 {
-    const struct hs_sched *rt = run->rt;
+    const struct hs_runtime *rt = run->rt;
     cJSON *arr = cJSON_CreateArray();
     for (int w = 0; w < run->pf.nworkers; w++) {
         const struct hs_worker *wk = &run->pf.workers[w];
@@ -102,7 +102,7 @@ static cJSON *workers_json(const struct hs_run *run)
 
 static cJSON *results_json(const struct hs_run *run)
 {
-    const struct hs_sched *rt = run->rt;
+    const struct hs_runtime *rt = run->rt;
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "makespan", rt->makespan);
     add_number_or_null(o, "predicted_makespan", rt->predicted_makespan);
@@ -170,7 +170,7 @@ cJSON *hs_record_new(const struct hs_record_inputs *in, const struct hs_run *run
 }
 
 
-static cJSON *task_events(const struct hs_sched *rt)
+static cJSON *task_events(const struct hs_runtime *rt)
 {
     cJSON *arr = cJSON_CreateArray();
     for (int i = 0; i < rt->dag->ntasks; i++) {
@@ -192,7 +192,7 @@ static cJSON *task_events(const struct hs_sched *rt)
     return arr;
 }
 
-static cJSON *transfer_events(const struct hs_sched *rt)
+static cJSON *transfer_events(const struct hs_runtime *rt)
 {
     cJSON *arr = cJSON_CreateArray();
     for (size_t x = 0; x < rt->nxfers; x++) {
@@ -213,7 +213,7 @@ static cJSON *transfer_events(const struct hs_sched *rt)
     return arr;
 }
 
-void hs_record_add_events(cJSON *rec, const struct hs_sched *rt)
+void hs_record_add_events(cJSON *rec, const struct hs_runtime *rt)
 {
     cJSON *ev = cJSON_AddObjectToObject(rec, "events");
     cJSON_AddItemToObject(ev, "tasks", task_events(rt));
@@ -252,7 +252,7 @@ static void csv_field(FILE *out, const char *s, bool always)
     fputc('"', out);
 }
 
-int hs_trace_write_csv(const struct hs_sched *rt, FILE *out)
+int hs_trace_write_csv(const struct hs_runtime *rt, FILE *out)
 {
     const struct hs_dag *dag = rt->dag;
     const struct hs_platform *pf = rt->pf;

@@ -32,7 +32,7 @@ const char *hs_version(void);
 /* Every task (worker, ready, popped: taken by its worker, inputs valid,
  * start, end) and transfer (datum, purpose, nodes, bytes, request, start,
  * end) under "events". */
-void hs_record_add_events(cJSON *rec, const struct hs_sched *rt);
+void hs_record_add_events(cJSON *rec, const struct hs_runtime *rt);
 /* A measured run's events get each CPU task's "core_time": the CPU time its
  * worker thread had during the kernel (its wall time less what other
  * processes took of the core). Nothing for a simulated run. */
@@ -40,6 +40,6 @@ void hs_record_add_core_times(cJSON *rec, const struct hs_run *run);
 
 /* Per-task and per-transfer CSV trace:
  * kind,id,name,what,worker,src,dst,bytes,ready,inputs,start,end */
-int hs_trace_write_csv(const struct hs_sched *rt, FILE *out);
+int hs_trace_write_csv(const struct hs_runtime *rt, FILE *out);
 
 #endif

@@ -60,7 +60,7 @@ struct hs_run {
     struct hs_platform pf;
     struct hs_perfmodel perf;
     bool has_perf;
-    struct hs_sched *rt;
+    struct hs_runtime *rt;
     double wall;     /* wall-clock seconds of the simulation itself */
     double residual; /* measured runs: scaled residual of the result (NAN: none) */
     double *core_time; /* measured runs: each CPU task's CPU time (NAN for others); else NULL */

@@ -35,7 +35,7 @@ void hs_runtime_opts_defaults(struct hs_runtime_opts *o)
         hs_costs_set(&o->costs, i, NAN); /* from the platform, else none */
 }
 
-void hs_rt_fail(struct hs_sched *rt, const char *fmt, ...)
+void hs_rt_fail(struct hs_runtime *rt, const char *fmt, ...)
 {
     if (rt->error)
         return;
@@ -57,7 +57,7 @@ void hs_rt_fail(struct hs_sched *rt, const char *fmt, ...)
 /* Cost of t on w with the timing-table column `table` (estimates or true
  * durations, which differ only for calibrated entries), before the
  * gpu_speed option; INFINITY: cannot run. */
-static double raw_cost(const struct hs_sched *rt, const struct hs_task *t, int w, const double *table)
+static double raw_cost(const struct hs_runtime *rt, const struct hs_task *t, int w, const double *table)
 {
     const struct hs_worker *wk = &rt->pf->workers[w];
     if (!(t->arch_mask & HS_ARCH_BIT(wk->arch)))
@@ -80,20 +80,20 @@ static double raw_cost(const struct hs_sched *rt, const struct hs_task *t, int w
 }
 
 /* GPU kernels take 1/gpu_speed of their time (the sensitivity option). */
-static double cost(const struct hs_sched *rt, const struct hs_task *t, int w, const double *table)
+static double cost(const struct hs_runtime *rt, const struct hs_task *t, int w, const double *table)
 {
     double v = raw_cost(rt, t, w, table);
     return rt->pf->workers[w].arch == HS_ARCH_GPU ? v / rt->opts.gpu_speed : v;
 }
 
 /* What the policies see: the kernel and the runtime's work around it. */
-double hs_runtime_estimate(const struct hs_sched *rt, const struct hs_task *t, int w)
+double hs_runtime_estimate(const struct hs_runtime *rt, const struct hs_task *t, int w)
 {
     return cost(rt, t, w, rt->est_arch) + rt->opts.costs.task[rt->pf->workers[w].arch];
 }
 
 /* What the engine executes (before noise): the table's own durations. */
-static double true_duration(const struct hs_sched *rt, const struct hs_task *t, int w)
+static double true_duration(const struct hs_runtime *rt, const struct hs_task *t, int w)
 {
     return cost(rt, t, w, rt->true_arch);
 }
@@ -105,7 +105,7 @@ static double true_duration(const struct hs_sched *rt, const struct hs_task *t, 
  * copies into or out of that GPU stream (GPUs share nothing else here, so
  * its curve has the one point busy = 1). Taken when the kernel starts and
  * held for its whole length. */
-static double corun_duration(const struct hs_sched *rt, const struct hs_task *t, int w)
+static double corun_duration(const struct hs_runtime *rt, const struct hs_task *t, int w)
 {
     double d = true_duration(rt, t, w);
     if (!rt->perf || !rt->perf->ncorun || !rt->kernel_in_table[t->kernel])
@@ -120,7 +120,7 @@ static double corun_duration(const struct hs_sched *rt, const struct hs_task *t,
 
 /* Timing-table durations and estimates per (task, arch), memoised per kernel
  * shape; they differ where the table has calibrated entries. */
-static void precompute_estimates(struct hs_sched *rt)
+static void precompute_estimates(struct hs_runtime *rt)
 {
     const struct hs_dag *dag = rt->dag;
     rt->kernel_in_table = hs_xcalloc((size_t)dag->nkernels, sizeof(bool));
@@ -176,7 +176,7 @@ static double *task_data_bytes(const struct hs_dag *dag)
 }
 
 /* A task that some worker could time but whose memory cannot hold its data. */
-static int refuse_too_big(const struct hs_sched *rt, const struct hs_task *t)
+static int refuse_too_big(const struct hs_runtime *rt, const struct hs_task *t)
 {
     double largest = 0;
     int at = -1;
@@ -194,7 +194,7 @@ static int refuse_too_big(const struct hs_sched *rt, const struct hs_task *t)
 /* A co-running curve of the cores must reach the run's CPU workers: its
  * value past the last point measured would be a guess. (A GPU's curve is
  * its own: busy = 1.) */
-static int check_corun(const struct hs_sched *rt)
+static int check_corun(const struct hs_runtime *rt)
 {
     const struct hs_perfmodel *pm = rt->perf;
     int workers = 0;
@@ -221,7 +221,7 @@ static int check_corun(const struct hs_sched *rt)
     return 0;
 }
 
-static int check_runnable(const struct hs_sched *rt)
+static int check_runnable(const struct hs_runtime *rt)
 {
     if (check_corun(rt))
         return -1;
@@ -261,7 +261,7 @@ static int check_runnable(const struct hs_sched *rt)
 }
 
 /* Actual duration: the estimate times a lognormal factor of mean 1. */
-static double actual_duration(struct hs_sched *rt, double estimate)
+static double actual_duration(struct hs_runtime *rt, double estimate)
 {
     double cv = rt->opts.noise;
     if (cv <= 0)
@@ -272,11 +272,11 @@ static double actual_duration(struct hs_sched *rt, double estimate)
 
 /* ---- creation ------------------------------------------------------------- */
 
-struct hs_sched *hs_runtime_new(const struct hs_dag *dag, const struct hs_platform *pf,
+struct hs_runtime *hs_runtime_new(const struct hs_dag *dag, const struct hs_platform *pf,
                                 const struct hs_perfmodel *perf, const struct hs_policy *policy,
                                 const struct hs_spec *params, const struct hs_runtime_opts *opts)
 {
-    struct hs_sched *rt = hs_xcalloc(1, sizeof *rt);
+    struct hs_runtime *rt = hs_xcalloc(1, sizeof *rt);
     rt->dag = dag;
     rt->pf = pf;
     rt->perf = perf;
@@ -314,7 +314,7 @@ struct hs_sched *hs_runtime_new(const struct hs_dag *dag, const struct hs_platfo
     return rt;
 }
 
-void hs_runtime_free(struct hs_sched *rt)
+void hs_runtime_free(struct hs_runtime *rt)
 {
     if (!rt)
         return;
@@ -338,14 +338,14 @@ void hs_runtime_free(struct hs_sched *rt)
 
 /* ---- task lifecycle -------------------------------------------------------- */
 
-static void dispatch(struct hs_sched *rt, int first);
+static void dispatch(struct hs_runtime *rt, int first);
 
-static int worker_node(const struct hs_sched *rt, int w)
+static int worker_node(const struct hs_runtime *rt, int w)
 {
     return rt->pf->workers[w].node;
 }
 
-static void call_push(struct hs_sched *rt, int task)
+static void call_push(struct hs_runtime *rt, int task)
 {
     if (!rt->policy->push) /* optional: a policy may follow readiness in done (docs/writing-a-policy.md) */
         return;
@@ -355,7 +355,7 @@ static void call_push(struct hs_sched *rt, int task)
 }
 
 /* Time the policy takes to place one ready task (sim/costs.h). */
-static double decision_time(const struct hs_sched *rt)
+static double decision_time(const struct hs_runtime *rt)
 {
     const struct hs_costs *c = &rt->opts.costs;
     double t = c->decide_push;
@@ -365,7 +365,7 @@ static double decision_time(const struct hs_sched *rt)
 }
 
 /* Push a ready task, decided by a core whose decisions end at *clock. */
-static void make_ready(struct hs_sched *rt, int task, double *clock)
+static void make_ready(struct hs_runtime *rt, int task, double *clock)
 {
     *clock += decision_time(rt);
     rt->ts[task].release = *clock;
@@ -382,7 +382,7 @@ static void enqueue(struct hs_worker_state *ws, int task)
 }
 
 /* Start the head of w's execution FIFO if w is idle and its inputs are there. */
-static void try_exec(struct hs_sched *rt, int w)
+static void try_exec(struct hs_runtime *rt, int w)
 {
     struct hs_worker_state *ws = &rt->ws[w];
     if (ws->running >= 0 || ws->qlen == 0 || rt->finished || !rt->ts[ws->queue[ws->qhead]].inputs_ok)
@@ -414,9 +414,9 @@ static void try_exec(struct hs_sched *rt, int w)
     rt->engine->exec(rt->engine, w, task, wait + overhead, ev->duration, exec_done, rt, task);
 }
 
-static bool reclaim_room(struct hs_sched *rt, int w, bool force);
+static bool reclaim_room(struct hs_runtime *rt, int w, bool force);
 
-static void inputs_ready(struct hs_sched *rt, int task)
+static void inputs_ready(struct hs_runtime *rt, int task)
 {
     int w = rt->ts[task].ev.worker;
     rt->ts[task].ev.inputs = rt->engine->now(rt->engine);
@@ -427,7 +427,7 @@ static void inputs_ready(struct hs_sched *rt, int task)
     reclaim_room(rt, w, false); /* a later task that held room while fetching may give it back */
 }
 
-void hs_rt_task_input_arrived(struct hs_sched *rt, int task)
+void hs_rt_task_input_arrived(struct hs_runtime *rt, int task)
 {
     if (--rt->ts[task].pending_inputs == 0)
         inputs_ready(rt, task);
@@ -435,7 +435,7 @@ void hs_rt_task_input_arrived(struct hs_sched *rt, int task)
 
 /* Fetch every distinct handle the task reads; a guard count keeps the task
  * from completing the phase before all requests are issued. */
-static void fetch_inputs(struct hs_sched *rt, int task)
+static void fetch_inputs(struct hs_runtime *rt, int task)
 {
     const struct hs_task *t = &rt->dag->tasks[task];
     int node = worker_node(rt, rt->ts[task].ev.worker);
@@ -455,13 +455,13 @@ static void fetch_inputs(struct hs_sched *rt, int task)
     hs_rt_task_input_arrived(rt, task);
 }
 
-void hs_rt_task_alloc_done(struct hs_sched *rt, int task)
+void hs_rt_task_alloc_done(struct hs_runtime *rt, int task)
 {
     if (--rt->ts[task].pending_alloc == 0)
         fetch_inputs(rt, task);
 }
 
-static bool start_task(struct hs_sched *rt, int task)
+static bool start_task(struct hs_runtime *rt, int task)
 {
     int node = worker_node(rt, rt->ts[task].ev.worker);
     size_t before = rt->nxfers;
@@ -476,7 +476,7 @@ static bool start_task(struct hs_sched *rt, int task)
 }
 
 static void delayed_start(void *ctx, long id);
-static void begin_prologue(struct hs_sched *rt, int task, int w);
+static void begin_prologue(struct hs_runtime *rt, int task, int w);
 
 /* Room in w's FIFO and deferred list for every task it holds (neither holds
  * more). The window bounds them, except that a policy's pop may yield (its
@@ -497,7 +497,7 @@ static void hold_room(struct hs_worker_state *ws)
     ws->qcap = cap;
 }
 
-static void assign(struct hs_sched *rt, int task, int w)
+static void assign(struct hs_runtime *rt, int task, int w)
 {
     struct hs_worker_state *ws = &rt->ws[w];
     struct hs_task_event *ev = &rt->ts[task].ev;
@@ -524,7 +524,7 @@ static void assign(struct hs_sched *rt, int task, int w)
     begin_prologue(rt, task, w);
 }
 
-static void begin_prologue(struct hs_sched *rt, int task, int w)
+static void begin_prologue(struct hs_runtime *rt, int task, int w)
 {
     struct hs_worker_state *ws = &rt->ws[w];
     if (ws->ndeferred > 0 || !start_task(rt, task)) {
@@ -539,7 +539,7 @@ static void begin_prologue(struct hs_sched *rt, int task, int w)
 
 static void delayed_start(void *ctx, long id)
 {
-    struct hs_sched *rt = ctx;
+    struct hs_runtime *rt = ctx;
     rt->activities--;
     if (!rt->finished)
         begin_prologue(rt, (int)id, rt->ts[id].ev.worker);
@@ -547,7 +547,7 @@ static void delayed_start(void *ctx, long id)
 }
 
 /* Tasks that waited for cache room retry, in order, when w finished one. */
-static void retry_deferred(struct hs_sched *rt, int w)
+static void retry_deferred(struct hs_runtime *rt, int w)
 {
     struct hs_worker_state *ws = &rt->ws[w];
     while (ws->ndeferred > 0) {
@@ -584,7 +584,7 @@ static bool is_deferred(const struct hs_worker_state *ws, int task)
 
 /* Bytes of the data pinned by the tasks at FIFO positions first + 1 .. of w
  * that hold room, less those the task at `first` accesses itself. */
-static double pinned_after(const struct hs_sched *rt, const struct hs_worker_state *ws, int first)
+static double pinned_after(const struct hs_runtime *rt, const struct hs_worker_state *ws, int first)
 {
     const struct hs_task *f = &rt->dag->tasks[ws->queue[(ws->qhead + first) % ws->qcap]];
     double bytes = 0;
@@ -618,7 +618,7 @@ static double pinned_after(const struct hs_sched *rt, const struct hs_worker_sta
  * and one still fetching gives its room back when its inputs have arrived
  * (inputs_ready). Every other pin ends by itself, so a run that does not
  * stall never takes anything back. True if something was taken back. */
-static bool reclaim_room(struct hs_sched *rt, int w, bool force)
+static bool reclaim_room(struct hs_runtime *rt, int w, bool force)
 {
     struct hs_worker_state *ws = &rt->ws[w];
     double capacity = rt->pf->nodes[worker_node(rt, w)].capacity;
@@ -656,14 +656,14 @@ static bool reclaim_room(struct hs_sched *rt, int w, bool force)
     return took;
 }
 
-void hs_rt_room_freed(struct hs_sched *rt, int node)
+void hs_rt_room_freed(struct hs_runtime *rt, int node)
 {
     for (int w = 0; w < rt->pf->nworkers && !rt->finished; w++)
         if (rt->pf->workers[w].node == node && rt->ws[w].ndeferred > 0)
             retry_deferred(rt, w);
 }
 
-static void dispatch_worker(struct hs_sched *rt, int w)
+static void dispatch_worker(struct hs_runtime *rt, int w)
 {
     struct hs_worker_state *ws = &rt->ws[w];
     while (!rt->finished && ws->inflight < rt->pf->workers[w].window) {
@@ -688,7 +688,7 @@ static void dispatch_worker(struct hs_sched *rt, int w)
 
 /* Offer work to every worker with room: `first` (the one that just finished)
  * before the others, which go in id order. */
-static void dispatch(struct hs_sched *rt, int first)
+static void dispatch(struct hs_runtime *rt, int first)
 {
     if (first >= 0)
         dispatch_worker(rt, first);
@@ -697,7 +697,7 @@ static void dispatch(struct hs_sched *rt, int first)
             dispatch_worker(rt, w);
 }
 
-static void finish(struct hs_sched *rt)
+static void finish(struct hs_runtime *rt)
 {
     if (rt->finished)
         return;
@@ -706,13 +706,13 @@ static void finish(struct hs_sched *rt)
     rt->engine->finished(rt->engine);
 }
 
-void hs_rt_flush_done(struct hs_sched *rt)
+void hs_rt_flush_done(struct hs_runtime *rt)
 {
     if (--rt->pending_flush == 0)
         finish(rt);
 }
 
-static void start_flush(struct hs_sched *rt)
+static void start_flush(struct hs_runtime *rt)
 {
     rt->flushing = true;
     if (!rt->opts.flush) {
@@ -730,7 +730,7 @@ static void start_flush(struct hs_sched *rt)
     hs_rt_flush_done(rt);
 }
 
-static void complete_task(struct hs_sched *rt, int task, int w)
+static void complete_task(struct hs_runtime *rt, int task, int w)
 {
     const struct hs_task *t = &rt->dag->tasks[task];
     int node = worker_node(rt, w);
@@ -757,7 +757,7 @@ static void complete_task(struct hs_sched *rt, int task, int w)
 
 static void exec_done(void *ctx, long id)
 {
-    struct hs_sched *rt = ctx;
+    struct hs_runtime *rt = ctx;
     int task = (int)id;
     struct hs_task_event *ev = &rt->ts[task].ev;
     int w = ev->worker;
@@ -778,7 +778,7 @@ static void exec_done(void *ctx, long id)
 
 /* Why nothing moves any more: a task waiting for room in a data cache that
  * nothing will free, else the policy holding ready tasks back. */
-static void fail_stalled(struct hs_sched *rt)
+static void fail_stalled(struct hs_runtime *rt)
 {
     for (int w = 0; w < rt->pf->nworkers; w++)
         if (rt->ws[w].ndeferred > 0) {
@@ -805,7 +805,7 @@ static void fail_stalled(struct hs_sched *rt)
                stuck >= 0 ? rt->dag->tasks[stuck].label : "?");
 }
 
-void hs_rt_check_stall(struct hs_sched *rt)
+void hs_rt_check_stall(struct hs_runtime *rt)
 {
     if (rt->finished || rt->activities > 0)
         return;
@@ -816,7 +816,7 @@ void hs_rt_check_stall(struct hs_sched *rt)
     fail_stalled(rt);
 }
 
-void hs_runtime_start(struct hs_sched *rt, struct hs_engine *engine)
+void hs_runtime_start(struct hs_runtime *rt, struct hs_engine *engine)
 {
     rt->engine = engine;
     hs_rt_datamove_init(rt);

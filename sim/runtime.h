@@ -52,36 +52,36 @@ struct hs_xfer_event {
 
 /* Create the runtime for a finalized DAG on a built platform. Returns NULL
  * with hs_fail if some task cannot run on any selected worker. */
-struct hs_sched *hs_runtime_new(const struct hs_dag *dag, const struct hs_platform *pf,
+struct hs_runtime *hs_runtime_new(const struct hs_dag *dag, const struct hs_platform *pf,
                                 const struct hs_perfmodel *perf, const struct hs_policy *policy,
                                 const struct hs_spec *params, const struct hs_runtime_opts *opts);
-void hs_runtime_free(struct hs_sched *rt);
+void hs_runtime_free(struct hs_runtime *rt);
 
 /* Called by the engine at time 0 from its main context. */
-void hs_runtime_start(struct hs_sched *rt, struct hs_engine *engine);
+void hs_runtime_start(struct hs_runtime *rt, struct hs_engine *engine);
 
 /* Estimated duration of t on w from the cost model (no noise); INFINITY if w
  * cannot run t. */
-double hs_runtime_estimate(const struct hs_sched *rt, const struct hs_task *t, int w);
+double hs_runtime_estimate(const struct hs_runtime *rt, const struct hs_task *t, int w);
 
 /* An engine stops the run: msg becomes its error (the first one stays). */
-void hs_runtime_fail(struct hs_sched *rt, const char *msg);
+void hs_runtime_fail(struct hs_runtime *rt, const char *msg);
 
 /* ---- what a run left ------------------------------------------------------ */
 /* Why the run failed, or NULL. */
-const char *hs_runtime_error(const struct hs_sched *rt);
+const char *hs_runtime_error(const struct hs_runtime *rt);
 /* It failed because the policy's init refused its input (bad parameters for
  * this DAG or platform): a usage error, not a failed run. */
-bool hs_runtime_refused(const struct hs_sched *rt);
+bool hs_runtime_refused(const struct hs_runtime *rt);
 /* The DAG the runtime runs. */
-const struct hs_dag *hs_runtime_dag(const struct hs_sched *rt);
+const struct hs_dag *hs_runtime_dag(const struct hs_runtime *rt);
 /* When the last task ended (seconds of the engine's clock). */
-double hs_runtime_makespan(const struct hs_sched *rt);
+double hs_runtime_makespan(const struct hs_runtime *rt);
 /* Wall-clock seconds spent in the policy's callbacks. */
-double hs_runtime_policy_seconds(const struct hs_sched *rt);
+double hs_runtime_policy_seconds(const struct hs_runtime *rt);
 /* Bytes the run moved in direction d. */
-double hs_runtime_bytes(const struct hs_sched *rt, enum hs_dir d);
+double hs_runtime_bytes(const struct hs_runtime *rt, enum hs_dir d);
 /* What happened to task `task`: its worker and its times. */
-const struct hs_task_event *hs_runtime_task_event(const struct hs_sched *rt, int task);
+const struct hs_task_event *hs_runtime_task_event(const struct hs_runtime *rt, int task);
 
 #endif

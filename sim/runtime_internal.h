@@ -1,6 +1,6 @@
 /* sim/runtime_internal.h — the runtime's internals, as Lua keeps lua_State's
  * fields in lstate.h and its API in lua.h: the state of a run (struct
- * hs_sched: tasks, workers, copies, streams, caches and counters) and the
+ * hs_runtime: tasks, workers, copies, streams, caches and counters) and the
  * functions runtime.c, datamove.c and sched.c share. Only sim/ (the runtime,
  * the record and the traces, which read the run's events) and tests/ include
  * it (tests/docs/test_layout.c); an engine sees sim/engine.h and the runtime's
@@ -69,7 +69,7 @@ struct hs_worker_state {
     int ntasks;
 };
 
-struct hs_sched {
+struct hs_runtime {
     const struct hs_dag *dag;
     const struct hs_platform *pf;
     const struct hs_perfmodel *perf;
@@ -118,23 +118,23 @@ struct hs_sched {
 /* ---- shared between runtime.c, datamove.c and sched.c ------------------ */
 /* May h move from src to dst in one copy? To and from host memory and flat
  * processors when a route exists; between GPUs only with p2p. */
-bool hs_rt_direct_allowed(const struct hs_sched *rt, int src, int dst);
-void hs_rt_fail(struct hs_sched *rt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool hs_rt_direct_allowed(const struct hs_runtime *rt, int src, int dst);
+void hs_rt_fail(struct hs_runtime *rt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Make h valid on node; waiter is attached unless it already is (returns true). */
-bool hs_rt_require(struct hs_sched *rt, int h, int node, enum hs_waiter_kind kind, int id);
+bool hs_rt_require(struct hs_runtime *rt, int h, int node, enum hs_waiter_kind kind, int id);
 /* Free room on node's cache for task t's blocks and pin them; returns false
  * if the task must wait for room. */
-bool hs_rt_allocate(struct hs_sched *rt, int task, int node);
-void hs_rt_unpin_task(struct hs_sched *rt, int task, int node);
-bool hs_rt_prefetch(struct hs_sched *rt, int h, int node);
-void hs_rt_task_input_arrived(struct hs_sched *rt, int task);
-void hs_rt_task_alloc_done(struct hs_sched *rt, int task);
-void hs_rt_flush_done(struct hs_sched *rt);
-void hs_rt_check_stall(struct hs_sched *rt);
+bool hs_rt_allocate(struct hs_runtime *rt, int task, int node);
+void hs_rt_unpin_task(struct hs_runtime *rt, int task, int node);
+bool hs_rt_prefetch(struct hs_runtime *rt, int h, int node);
+void hs_rt_task_input_arrived(struct hs_runtime *rt, int task);
+void hs_rt_task_alloc_done(struct hs_runtime *rt, int task);
+void hs_rt_flush_done(struct hs_runtime *rt);
+void hs_rt_check_stall(struct hs_runtime *rt);
 /* A block of node's data cache was unpinned (a copy out of it or into it
  * ended): tasks of its workers waiting for room try again. */
-void hs_rt_room_freed(struct hs_sched *rt, int node);
-void hs_rt_datamove_init(struct hs_sched *rt);
-void hs_rt_datamove_free(struct hs_sched *rt);
+void hs_rt_room_freed(struct hs_runtime *rt, int node);
+void hs_rt_datamove_init(struct hs_runtime *rt);
+void hs_rt_datamove_free(struct hs_runtime *rt);
 
 #endif

@@ -4,69 +4,69 @@
 
 #include <math.h>
 
-const struct hs_dag *hs_sched_dag(const struct hs_sched *s)
+const struct hs_dag *hs_sched_dag(const struct hs_runtime *s)
 {
     return s->dag;
 }
 
-const struct hs_platform *hs_sched_platform(const struct hs_sched *s)
+const struct hs_platform *hs_sched_platform(const struct hs_runtime *s)
 {
     return s->pf;
 }
 
-int hs_sched_nworkers(const struct hs_sched *s)
+int hs_sched_nworkers(const struct hs_runtime *s)
 {
     return s->pf->nworkers;
 }
 
-const struct hs_worker *hs_sched_worker(const struct hs_sched *s, int w)
+const struct hs_worker *hs_sched_worker(const struct hs_runtime *s, int w)
 {
     return &s->pf->workers[w];
 }
 
-double hs_sched_now(const struct hs_sched *s)
+double hs_sched_now(const struct hs_runtime *s)
 {
     return s->engine->now(s->engine);
 }
 
-const struct hs_spec *hs_sched_params(const struct hs_sched *s)
+const struct hs_spec *hs_sched_params(const struct hs_runtime *s)
 {
     return s->params;
 }
 
-gsl_rng *hs_sched_rng(struct hs_sched *s)
+gsl_rng *hs_sched_rng(struct hs_runtime *s)
 {
     return s->rng_policy;
 }
 
-void *hs_sched_data(const struct hs_sched *s)
+void *hs_sched_data(const struct hs_runtime *s)
 {
     return s->policy_data;
 }
 
-void hs_sched_set_data(struct hs_sched *s, void *data)
+void hs_sched_set_data(struct hs_runtime *s, void *data)
 {
     s->policy_data = data;
 }
 
-bool hs_sched_can_run(const struct hs_sched *s, const struct hs_task *t, int w)
+bool hs_sched_can_run(const struct hs_runtime *s, const struct hs_task *t, int w)
 {
     return isfinite(hs_runtime_estimate(s, t, w));
 }
 
-double hs_sched_exec_estimate(const struct hs_sched *s, const struct hs_task *t, int w)
+double hs_sched_exec_estimate(const struct hs_runtime *s, const struct hs_task *t, int w)
 {
     return hs_runtime_estimate(s, t, w);
 }
 
 /* One route's time, its bandwidth shared as slow says (NULL: not shared). */
-static double leg_time(const struct hs_sched *s, int src, int dst, double bytes, const double *slow)
+static double leg_time(const struct hs_runtime *s, int src, int dst, double bytes, const double *slow)
 {
     double f = slow ? fmax(slow[src], slow[dst]) : 1;
     return hs_platform_link_time(s->pf, src, dst, bytes * f);
 }
 
-static double move_time(const struct hs_sched *s, int src, int dst, double bytes, const double *slow)
+static double move_time(const struct hs_runtime *s, int src, int dst, double bytes, const double *slow)
 {
     if (src == dst)
         return 0;
@@ -76,7 +76,7 @@ static double move_time(const struct hs_sched *s, int src, int dst, double bytes
 }
 
 /* Estimated time to bring h to dst from where it is valid now. */
-static double handle_move_time(const struct hs_sched *s, int h, int dst, const double *slow)
+static double handle_move_time(const struct hs_runtime *s, int h, int dst, const double *slow)
 {
     double bytes = s->dag->handles[h].bytes;
     int nn = s->pf->nnodes;
@@ -96,14 +96,14 @@ static double handle_move_time(const struct hs_sched *s, int h, int dst, const d
     return isfinite(best) ? best : 0;
 }
 
-double hs_sched_move_time(const struct hs_sched *s, int src, int dst, double bytes)
+double hs_sched_move_time(const struct hs_runtime *s, int src, int dst, double bytes)
 {
     return move_time(s, src, dst, bytes, NULL);
 }
 
 /* c̄ is affine in the bytes: average the latency and per-byte terms of every
  * ordered pair of distinct workers once. */
-void hs_sched_mean_comm(const struct hs_sched *s, double *lat, double *per_byte)
+void hs_sched_mean_comm(const struct hs_runtime *s, double *lat, double *per_byte)
 {
     int P = s->pf->nworkers;
     double l = 0, b = 0;
@@ -121,12 +121,12 @@ void hs_sched_mean_comm(const struct hs_sched *s, double *lat, double *per_byte)
     *per_byte = pairs ? b / pairs : 0;
 }
 
-double hs_sched_transfer_estimate(const struct hs_sched *s, const struct hs_task *t, int w)
+double hs_sched_transfer_estimate(const struct hs_runtime *s, const struct hs_task *t, int w)
 {
     return hs_sched_transfer_estimate_shared(s, t, w, NULL);
 }
 
-double hs_sched_transfer_estimate_shared(const struct hs_sched *s, const struct hs_task *t, int w,
+double hs_sched_transfer_estimate_shared(const struct hs_runtime *s, const struct hs_task *t, int w,
                                          const double *slow)
 {
     int node = s->pf->workers[w].node;
@@ -144,7 +144,7 @@ double hs_sched_transfer_estimate_shared(const struct hs_sched *s, const struct 
     return sum;
 }
 
-double *hs_sched_gpu_factors(const struct hs_sched *s, double per_gpu)
+double *hs_sched_gpu_factors(const struct hs_runtime *s, double per_gpu)
 {
     int gpus = 0;
     for (int w = 0; w < s->pf->nworkers; w++)
@@ -155,7 +155,7 @@ double *hs_sched_gpu_factors(const struct hs_sched *s, double per_gpu)
     return f;
 }
 
-double hs_sched_worker_ready_at(const struct hs_sched *s, int w)
+double hs_sched_worker_ready_at(const struct hs_runtime *s, int w)
 {
     double now = hs_sched_now(s);
     const struct hs_worker_state *ws = &s->ws[w];
@@ -168,49 +168,49 @@ double hs_sched_worker_ready_at(const struct hs_sched *s, int w)
     return t + ws->pending_estimate;
 }
 
-int hs_sched_worker_inflight(const struct hs_sched *s, int w)
+int hs_sched_worker_inflight(const struct hs_runtime *s, int w)
 {
     return s->ws[w].inflight;
 }
 
-bool hs_sched_valid(const struct hs_sched *s, int handle, int node)
+bool hs_sched_valid(const struct hs_runtime *s, int handle, int node)
 {
     return hs_coh_valid(&s->coh, handle, node);
 }
 
-void hs_sched_delay(struct hs_sched *s, int w, double seconds)
+void hs_sched_delay(struct hs_runtime *s, int w, double seconds)
 {
     if (seconds > 0)
         s->ws[w].delay += seconds;
 }
 
-void hs_sched_set_in_order(struct hs_sched *s, bool in_order)
+void hs_sched_set_in_order(struct hs_runtime *s, bool in_order)
 {
     s->in_order = in_order;
 }
 
-bool hs_sched_prefetch(struct hs_sched *s, int handle, int node)
+bool hs_sched_prefetch(struct hs_runtime *s, int handle, int node)
 {
     return hs_rt_prefetch(s, handle, node);
 }
 
-void hs_sched_set_predicted_makespan(struct hs_sched *s, double makespan)
+void hs_sched_set_predicted_makespan(struct hs_runtime *s, double makespan)
 {
     s->predicted_makespan = makespan;
 }
 
-void hs_sched_set_clusters(struct hs_sched *s, int clusters, int edges)
+void hs_sched_set_clusters(struct hs_runtime *s, int clusters, int edges)
 {
     s->clusters = clusters;
     s->cluster_edges = edges;
 }
 
-void hs_sched_set_decision(struct hs_sched *s, enum hs_decision_kind kind)
+void hs_sched_set_decision(struct hs_runtime *s, enum hs_decision_kind kind)
 {
     s->decision = kind;
 }
 
-double hs_sched_task_overhead(const struct hs_sched *s, int w)
+double hs_sched_task_overhead(const struct hs_runtime *s, int w)
 {
     return s->opts.costs.task[s->pf->workers[w].arch] + s->opts.costs.decide_push;
 }

@@ -13,84 +13,84 @@
 #include <gsl/gsl_rng.h>
 #include <stdbool.h>
 
-struct hs_sched; /* the runtime, as a policy sees it */
+struct hs_runtime; /* the runtime, as a policy sees it */
 
-const struct hs_dag *hs_sched_dag(const struct hs_sched *s);
-const struct hs_platform *hs_sched_platform(const struct hs_sched *s);
-int hs_sched_nworkers(const struct hs_sched *s);
-const struct hs_worker *hs_sched_worker(const struct hs_sched *s, int w);
-double hs_sched_now(const struct hs_sched *s);
+const struct hs_dag *hs_sched_dag(const struct hs_runtime *s);
+const struct hs_platform *hs_sched_platform(const struct hs_runtime *s);
+int hs_sched_nworkers(const struct hs_runtime *s);
+const struct hs_worker *hs_sched_worker(const struct hs_runtime *s, int w);
+double hs_sched_now(const struct hs_runtime *s);
 
 /* Parameters of the policy (validated, defaults filled in). */
-const struct hs_spec *hs_sched_params(const struct hs_sched *s);
+const struct hs_spec *hs_sched_params(const struct hs_runtime *s);
 /* Seeded random stream reserved for the policy. */
-gsl_rng *hs_sched_rng(struct hs_sched *s);
+gsl_rng *hs_sched_rng(struct hs_runtime *s);
 
 /* Private state of the policy. */
-void *hs_sched_data(const struct hs_sched *s);
-void hs_sched_set_data(struct hs_sched *s, void *data);
+void *hs_sched_data(const struct hs_runtime *s);
+void hs_sched_set_data(struct hs_runtime *s, void *data);
 
-bool hs_sched_can_run(const struct hs_sched *s, const struct hs_task *t, int w);
+bool hs_sched_can_run(const struct hs_runtime *s, const struct hs_task *t, int w);
 /* Estimated execution time of t on w (seconds); INFINITY if w cannot run it. */
-double hs_sched_exec_estimate(const struct hs_sched *s, const struct hs_task *t, int w);
+double hs_sched_exec_estimate(const struct hs_runtime *s, const struct hs_task *t, int w);
 /* Estimated time to bring t's inputs that are missing on w's memory node
  * there, given where valid copies are now (copies already on their way count 0). */
-double hs_sched_transfer_estimate(const struct hs_sched *s, const struct hs_task *t, int w);
+double hs_sched_transfer_estimate(const struct hs_runtime *s, const struct hs_task *t, int w);
 /* The same when the links of some memory nodes are shared: the bytes/bandwidth
  * part of a move to or from node n takes slow[n] (>= 1) times longer, the
  * larger of its two ends counting (slow: one entry per memory node). */
-double hs_sched_transfer_estimate_shared(const struct hs_sched *s, const struct hs_task *t, int w,
+double hs_sched_transfer_estimate_shared(const struct hs_runtime *s, const struct hs_task *t, int w,
                                          const double *slow);
 /* Per memory node, the factor on a transfer estimate's bytes/bandwidth part
  * (the slow of hs_sched_transfer_estimate_shared) of a runtime that counts
  * per_gpu times the GPUs among the workers, 1 without GPUs: StarPU 1.0 and
  * 1.1 (2 per GPU), XKaapi 2.1's Eq. 6.2 of Lima 2014 (1 per GPU). Free it. */
-double *hs_sched_gpu_factors(const struct hs_sched *s, double per_gpu);
+double *hs_sched_gpu_factors(const struct hs_runtime *s, double per_gpu);
 /* Estimated time to move bytes from memory node src to dst, staged through
  * host memory where there is no direct route. */
-double hs_sched_move_time(const struct hs_sched *s, int src, int dst, double bytes);
+double hs_sched_move_time(const struct hs_runtime *s, int src, int dst, double bytes);
 /* The mean communication cost of the list-scheduling literature, c̄(bytes) =
  * lat + per_byte·bytes: move times averaged over the ordered pairs of distinct
  * workers (pairs sharing a memory node cost 0); 0 and 0 with one worker. */
-void hs_sched_mean_comm(const struct hs_sched *s, double *lat, double *per_byte);
+void hs_sched_mean_comm(const struct hs_runtime *s, double *lat, double *per_byte);
 /* Estimated time at which w will have finished the tasks it already holds. */
-double hs_sched_worker_ready_at(const struct hs_sched *s, int w);
+double hs_sched_worker_ready_at(const struct hs_runtime *s, int w);
 /* Number of tasks w holds (fetching inputs, queued or running). */
-int hs_sched_worker_inflight(const struct hs_sched *s, int w);
+int hs_sched_worker_inflight(const struct hs_runtime *s, int w);
 
-bool hs_sched_valid(const struct hs_sched *s, int handle, int node);
+bool hs_sched_valid(const struct hs_runtime *s, int handle, int node);
 
 /* Start moving a datum to a memory node now (typically when its producer
  * finished and its consumer is planned there), unless it is valid there or on
  * its way. A GPU copy takes room in the cache only if that evicts no sole
  * copy and no data in use. Returns whether a copy was started. */
-bool hs_sched_prefetch(struct hs_sched *s, int handle, int node);
+bool hs_sched_prefetch(struct hs_runtime *s, int handle, int node);
 
 /* What the runtime charges for one task on w besides its kernel (its work
  * per task and a push: sim/costs.h): the cost of an empty task there. */
-double hs_sched_task_overhead(const struct hs_sched *s, int w);
+double hs_sched_task_overhead(const struct hs_runtime *s, int w);
 
 /* Called from pop: the task returned to worker w starts its prologue (cache
  * room, input transfers) only after `seconds` of scheduling work on w (for
  * instance the cost of stealing it); w holds it meanwhile. */
-void hs_sched_delay(struct hs_sched *s, int w, double seconds);
+void hs_sched_delay(struct hs_runtime *s, int w, double seconds);
 
 /* Called from init: kernels start in the order each worker took its tasks (a
  * static plan's order), instead of the order their inputs became valid
  * (XKaapi's GPU streams, the default: a task whose data is there may overtake
  * one still waiting for its inputs). */
-void hs_sched_set_in_order(struct hs_sched *s, bool in_order);
+void hs_sched_set_in_order(struct hs_runtime *s, bool in_order);
 
 /* Called from init by a policy that examines every worker to place a ready
  * task (online HEFT, dmda, DADA, DDA): each push then costs the platform's
  * decide_worker per worker (sim/costs.h). The default is a look-up. */
-void hs_sched_set_decision(struct hs_sched *s, enum hs_decision_kind kind);
+void hs_sched_set_decision(struct hs_runtime *s, enum hs_decision_kind kind);
 
 /* A static policy reports the makespan its plan predicts. */
-void hs_sched_set_predicted_makespan(struct hs_sched *s, double makespan);
+void hs_sched_set_predicted_makespan(struct hs_runtime *s, double makespan);
 
 /* A policy that plans a graph of clusters in place of the tasks (cluster)
  * reports its size: the run record's results.clusters and cluster_edges. */
-void hs_sched_set_clusters(struct hs_sched *s, int clusters, int edges);
+void hs_sched_set_clusters(struct hs_runtime *s, int clusters, int edges);
 
 #endif

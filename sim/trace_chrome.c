@@ -108,11 +108,11 @@ static cJSON *complete(cJSON *events, const char *name, const char *cat, int pid
     return e;
 }
 
-typedef void group_name_fn(const struct hs_sched *rt, int g, char *buf, size_t size);
+typedef void group_name_fn(const struct hs_runtime *rt, int g, char *buf, size_t size);
 
 /* A track per lane of each of the ngroups groups (one at least), named
  * "NAME", "NAME #2", …; base[g] receives the tid of group g's first lane. */
-static void lane_tracks(cJSON *events, const struct hs_sched *rt, int pid, int ngroups, const int *lanes,
+static void lane_tracks(cJSON *events, const struct hs_runtime *rt, int pid, int ngroups, const int *lanes,
                         int *base, group_name_fn *group_name)
 {
     for (int g = 0, tid = 0; g < ngroups; g++) {
@@ -129,20 +129,20 @@ static void lane_tracks(cJSON *events, const struct hs_sched *rt, int pid, int n
     }
 }
 
-static void worker_name(const struct hs_sched *rt, int w, char *buf, size_t size)
+static void worker_name(const struct hs_runtime *rt, int w, char *buf, size_t size)
 {
     snprintf(buf, size, "%s", rt->pf->workers[w].name);
 }
 
 /* Group 2n: what leaves node n; 2n + 1: what enters it. */
-static void stream_name(const struct hs_sched *rt, int g, char *buf, size_t size)
+static void stream_name(const struct hs_runtime *rt, int g, char *buf, size_t size)
 {
     snprintf(buf, size, "%s %s", rt->pf->nodes[g / 2].name, g % 2 ? "in" : "out");
 }
 
 /* Workers: a track each (a worker runs one task at a time; a second lane,
  * "NAME #2", only if it did not). tid = base[w] + lane. */
-static void tasks(cJSON *events, const struct hs_sched *rt)
+static void tasks(cJSON *events, const struct hs_runtime *rt)
 {
     const struct hs_dag *dag = rt->dag;
     int nw = rt->pf->nworkers;
@@ -173,7 +173,7 @@ static void tasks(cJSON *events, const struct hs_sched *rt)
 /* Copies: group 2n = what leaves node n, 2n + 1 = what enters it; each copy
  * a slice on both (slices 2x and 2x + 1 before sorting) and a flow arrow
  * from inside the first to inside the second. */
-static void transfers(cJSON *events, const struct hs_sched *rt)
+static void transfers(cJSON *events, const struct hs_runtime *rt)
 {
     static const char *const purpose[] = {"fetch", "writeback", "flush"};
     int nn = rt->pf->nnodes, ngroups = 2 * nn;
@@ -228,7 +228,7 @@ static void transfers(cJSON *events, const struct hs_sched *rt)
     free(s), free(lanes), free(base), free(out_tid), free(in_tid), free(mid);
 }
 
-int hs_trace_write_chrome(const struct hs_sched *rt, FILE *out)
+int hs_trace_write_chrome(const struct hs_runtime *rt, FILE *out)
 {
     cJSON *doc = cJSON_CreateObject();
     cJSON *events = cJSON_AddArrayToObject(doc, "traceEvents");

@@ -95,7 +95,7 @@ static int rec_safe(const char *v)
     return 0;
 }
 
-static rec_record_t record(const struct hs_sched *rt, int i, struct hs_buf *b)
+static rec_record_t record(const struct hs_runtime *rt, int i, struct hs_buf *b)
 {
     const struct hs_dag *dag = rt->dag;
     const struct hs_task *t = &dag->tasks[i];
@@ -138,7 +138,7 @@ static rec_record_t record(const struct hs_sched *rt, int i, struct hs_buf *b)
     return rec;
 }
 
-int hs_trace_write_taskrec(const struct hs_sched *rt, FILE *out)
+int hs_trace_write_taskrec(const struct hs_runtime *rt, FILE *out)
 {
     for (int k = 0; k < rt->dag->nkernels; k++)
         if (rec_safe(rt->dag->kernels[k]))

@@ -15,6 +15,6 @@
 #include <stdio.h>
 
 /* 0, or -1 with hs_fail if the file cannot be written. */
-int hs_trace_write_taskrec(const struct hs_sched *rt, FILE *out);
+int hs_trace_write_taskrec(const struct hs_runtime *rt, FILE *out);
 
 #endif

@@ -33,7 +33,7 @@ struct lcf {
     bool here;
 };
 
-static double mean_cost(const struct hs_sched *s, const struct hs_task *t)
+static double mean_cost(const struct hs_runtime *s, const struct hs_task *t)
 {
     double sum = 0;
     int n = 0;
@@ -45,7 +45,7 @@ static double mean_cost(const struct hs_sched *s, const struct hs_task *t)
     return n ? sum / n : 0;
 }
 
-static int lcf_init(struct hs_sched *s)
+static int lcf_init(struct hs_runtime *s)
 {
     struct lcf *l = hs_xcalloc(1, sizeof *l);
     l->here = strcmp(hs_spec_get(hs_sched_params(s), "cost"), "here") == 0;
@@ -54,7 +54,7 @@ static int lcf_init(struct hs_sched *s)
 }
 
 /* t became ready: keep it with its cost. */
-static void lcf_push(struct hs_sched *s, struct hs_task *t)
+static void lcf_push(struct hs_runtime *s, struct hs_task *t)
 {
     struct lcf *l = hs_sched_data(s);
     if (l->n == l->cap) {
@@ -67,7 +67,7 @@ static void lcf_push(struct hs_sched *s, struct hs_task *t)
 }
 
 /* Worker w can take a task: the costliest one it can run, or NULL. */
-static struct hs_task *lcf_pop(struct hs_sched *s, int w)
+static struct hs_task *lcf_pop(struct hs_runtime *s, int w)
 {
     struct lcf *l = hs_sched_data(s);
     int best = -1;
@@ -89,7 +89,7 @@ static struct hs_task *lcf_pop(struct hs_sched *s, int w)
     return t;
 }
 
-static void lcf_fini(struct hs_sched *s)
+static void lcf_fini(struct hs_runtime *s)
 {
     struct lcf *l = hs_sched_data(s);
     free(l->ready);

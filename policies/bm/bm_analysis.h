@@ -64,7 +64,7 @@ double hs_bm_beta_star(const struct hs_bm_analysis *a, bool exact);
  * else 0, where F^X grows from β = 0 (all tasks in Phase 2: LB then already
  * costs what random allocation does). *how says which: "closed form",
  * "exact-ODE fallback (...)" or "no interior minimum: beta = 0 (...)"
- * (cli/bm_scenario.c tells the two fallbacks by these beginnings). */
+ * (scenario/bm_scenario.c tells the two fallbacks by these beginnings). */
 double hs_bm_beta_auto(const struct hs_bm_analysis *a, const char **how);
 
 /* First interior local minimum of f on the grid 0.01, 0.02, … hi, refined

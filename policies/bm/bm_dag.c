@@ -71,14 +71,14 @@ int hs_bm_dag_shape(const struct hs_dag *dag, int dim, struct hs_bm_shape *shape
                                                    dag->name);
 }
 
-void hs_bm_worker_speeds(const struct hs_sched *s, double *speeds)
+void hs_bm_worker_speeds(const struct hs_runtime *s, double *speeds)
 {
     const struct hs_task *t = &hs_sched_dag(s)->tasks[0];
     for (int w = 0; w < hs_sched_nworkers(s); w++)
         speeds[w] = 1 / hs_sched_exec_estimate(s, t, w);
 }
 
-void hs_bm_run_volume(const struct hs_sched *s, const struct hs_bm_shape *shape, double bytes_moved,
+void hs_bm_run_volume(const struct hs_runtime *s, const struct hs_bm_shape *shape, double bytes_moved,
                       struct hs_bm_volume *v)
 {
     int p = hs_sched_nworkers(s);

@@ -25,7 +25,7 @@ int hs_bm_dag_shape(const struct hs_dag *dag, int dim, struct hs_bm_shape *shape
 
 /* Each worker's speed in tasks per second, from the runtime's estimate of a
  * task on it (all tasks of these problems cost the same). */
-void hs_bm_worker_speeds(const struct hs_sched *s, double *speeds);
+void hs_bm_worker_speeds(const struct hs_runtime *s, double *speeds);
 
 struct hs_bm_volume {
     double blocks;      /* bytes moved to the workers / block size */
@@ -37,7 +37,7 @@ struct hs_bm_volume {
  * into workers' memories. Workers that compute in host memory (CPU cores
  * next to it) receive nothing and are left out of the bound's sum, though
  * their speed counts in everyone's relative speed. */
-void hs_bm_run_volume(const struct hs_sched *s, const struct hs_bm_shape *shape, double bytes_moved,
+void hs_bm_run_volume(const struct hs_runtime *s, const struct hs_bm_shape *shape, double bytes_moved,
                       struct hs_bm_volume *v);
 
 #endif

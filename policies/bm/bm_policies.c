@@ -132,7 +132,7 @@ struct bm {
     struct batch *given;  /* per worker: tasks allocated to it, not yet taken */
 };
 
-static int bm_init(struct hs_sched *s)
+static int bm_init(struct hs_runtime *s)
 {
     const struct hs_spec *spec = hs_sched_params(s);
     int dim = 0, p = hs_sched_nworkers(s);
@@ -157,7 +157,7 @@ static int bm_init(struct hs_sched *s)
     return 0;
 }
 
-static void bm_push(struct hs_sched *s, struct hs_task *t)
+static void bm_push(struct hs_runtime *s, struct hs_task *t)
 {
     (void)s, (void)t; /* every task is ready at once; the strategy keeps its own pool */
 }
@@ -201,7 +201,7 @@ static void serve(struct bm *b, int w, struct sends *out)
  * and b_j to P_k"), whether or not one of their tasks needs them. The
  * prefetches come last: an engine call may run other workers' callbacks
  * (and their pops) before it returns, so the state must be whole by then. */
-static void serve_round(struct hs_sched *s, struct bm *b, int w)
+static void serve_round(struct hs_runtime *s, struct bm *b, int w)
 {
     int m = 0, *round = hs_xmalloc((size_t)hs_sched_nworkers(s) * sizeof *round);
     round[m++] = w;
@@ -218,7 +218,7 @@ static void serve_round(struct hs_sched *s, struct bm *b, int w)
     free(out.v), free(round);
 }
 
-static struct hs_task *bm_pop(struct hs_sched *s, int w)
+static struct hs_task *bm_pop(struct hs_runtime *s, int w)
 {
     struct bm *b = hs_sched_data(s);
     struct batch *q = &b->given[w];
@@ -230,7 +230,7 @@ static struct hs_task *bm_pop(struct hs_sched *s, int w)
     return &hs_sched_dag(s)->tasks[q->task[q->head++]];
 }
 
-static void bm_fini(struct hs_sched *s)
+static void bm_fini(struct hs_runtime *s)
 {
     struct bm *b = hs_sched_data(s);
     if (!b)

@@ -102,7 +102,7 @@ struct pop_only {
     bool *done, *taken;
 };
 
-static int pop_only_init(struct hs_sched *s)
+static int pop_only_init(struct hs_runtime *s)
 {
     struct pop_only *p = hs_xcalloc(1, sizeof *p);
     int n = hs_sched_dag(s)->ntasks;
@@ -112,7 +112,7 @@ static int pop_only_init(struct hs_sched *s)
     return 0;
 }
 
-static struct hs_task *pop_only_pop(struct hs_sched *s, int w)
+static struct hs_task *pop_only_pop(struct hs_runtime *s, int w)
 {
     struct pop_only *p = hs_sched_data(s);
     const struct hs_dag *dag = hs_sched_dag(s);
@@ -129,13 +129,13 @@ static struct hs_task *pop_only_pop(struct hs_sched *s, int w)
     return NULL;
 }
 
-static void pop_only_done(struct hs_sched *s, struct hs_task *t, int w)
+static void pop_only_done(struct hs_runtime *s, struct hs_task *t, int w)
 {
     (void)w;
     ((struct pop_only *)hs_sched_data(s))->done[t->id] = true;
 }
 
-static void pop_only_fini(struct hs_sched *s)
+static void pop_only_fini(struct hs_runtime *s)
 {
     struct pop_only *p = hs_sched_data(s);
     free(p->done);

@@ -73,7 +73,7 @@ static void test_max0_is_heft(void)
 
 static char *cluster_file;
 
-static int recording_init(struct hs_sched *s)
+static int recording_init(struct hs_runtime *s)
 {
     int rc = hs_policy_cluster.init(s);
     FILE *f = fopen(cluster_file, "w");

@@ -116,7 +116,7 @@ static void check_makespan(const struct hs_run_config *cfg, const struct hs_dag 
 
 static char *dump_file;
 
-static int dump_init(struct hs_sched *s)
+static int dump_init(struct hs_runtime *s)
 {
     struct hs_nc_options o;
     hs_nc_options_from(hs_sched_params(s), &o);

@@ -48,7 +48,7 @@ static double field(const cJSON *r, const char *array, int i, const char *key)
 
 static char *rank_file;
 
-static int dump_init(struct hs_sched *s)
+static int dump_init(struct hs_runtime *s)
 {
     int rc = hs_policy_heft.init(s);
     struct hs_listsched *ls = hs_sched_data(s);

@@ -465,7 +465,7 @@ struct planned {
     bool prefetch;
 };
 
-static int only_worker(struct hs_sched *s, const struct hs_task *t)
+static int only_worker(struct hs_runtime *s, const struct hs_task *t)
 {
     for (int w = 0; w < hs_sched_nworkers(s); w++)
         if (hs_sched_can_run(s, t, w))
@@ -473,7 +473,7 @@ static int only_worker(struct hs_sched *s, const struct hs_task *t)
     return -1;
 }
 
-static int planned_init(struct hs_sched *s)
+static int planned_init(struct hs_runtime *s)
 {
     struct planned *p = hs_xcalloc(1, sizeof *p);
     p->prefetch = hs_spec_bool(hs_sched_params(s), "prefetch");
@@ -481,13 +481,13 @@ static int planned_init(struct hs_sched *s)
     return 0;
 }
 
-static void planned_push(struct hs_sched *s, struct hs_task *t)
+static void planned_push(struct hs_runtime *s, struct hs_task *t)
 {
     struct planned *p = hs_sched_data(s);
     p->ready[p->n++] = t;
 }
 
-static struct hs_task *planned_pop(struct hs_sched *s, int w)
+static struct hs_task *planned_pop(struct hs_runtime *s, int w)
 {
     struct planned *p = hs_sched_data(s);
     for (int i = 0; i < p->n; i++)
@@ -499,7 +499,7 @@ static struct hs_task *planned_pop(struct hs_sched *s, int w)
     return NULL;
 }
 
-static void planned_done(struct hs_sched *s, struct hs_task *t, int w)
+static void planned_done(struct hs_runtime *s, struct hs_task *t, int w)
 {
     struct planned *p = hs_sched_data(s);
     const struct hs_dag *dag = hs_sched_dag(s);
@@ -515,7 +515,7 @@ static void planned_done(struct hs_sched *s, struct hs_task *t, int w)
     }
 }
 
-static void planned_fini(struct hs_sched *s)
+static void planned_fini(struct hs_runtime *s)
 {
     free(hs_sched_data(s));
 }
@@ -581,7 +581,7 @@ static void test_prefetch(void)
 
 /* A policy that charges every pop 1 ms (like a steal): one worker, three
  * independent 1 s tasks: each starts 1 ms after the worker took it. */
-static struct hs_task *delayed_pop(struct hs_sched *s, int w)
+static struct hs_task *delayed_pop(struct hs_runtime *s, int w)
 {
     struct hs_task *t = hs_policy_eager.pop(s, w);
     if (t)

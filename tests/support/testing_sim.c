@@ -16,7 +16,7 @@
 
 static cJSON *events_json(const struct hs_run *run)
 {
-    const struct hs_sched *rt = run->rt;
+    const struct hs_runtime *rt = run->rt;
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "makespan", rt->makespan);
     cJSON_AddNumberToObject(o, "predicted", isfinite(rt->predicted_makespan) ? rt->predicted_makespan : -1);

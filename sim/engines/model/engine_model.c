@@ -72,7 +72,7 @@ static void model_finished(struct hs_engine *e)
     ((struct model_engine *)e)->finished = true;
 }
 
-void hs_model_engine_run(struct hs_sched *rt)
+void hs_model_engine_run(struct hs_runtime *rt)
 {
     struct model_engine m = {
         .base = {.now = model_now, .exec = model_exec, .transfer = model_transfer,

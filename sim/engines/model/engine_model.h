@@ -12,6 +12,6 @@
 #include "sim/runtime.h"
 
 /* Run the runtime rt to its end (or its failure, in rt->error). */
-void hs_model_engine_run(struct hs_sched *rt);
+void hs_model_engine_run(struct hs_runtime *rt);
 
 #endif

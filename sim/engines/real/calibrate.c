@@ -194,13 +194,13 @@ static double time_cpu_kernel(const struct hs_cal_sample *sm, int reps, bool war
 static struct hs_task *fifo[4096];
 static int fifo_head, fifo_len;
 
-static void fifo_push(struct hs_sched *s, struct hs_task *t)
+static void fifo_push(struct hs_runtime *s, struct hs_task *t)
 {
     (void)s;
     fifo[(fifo_head + fifo_len++) % 4096] = t;
 }
 
-static struct hs_task *fifo_pop(struct hs_sched *s, int w)
+static struct hs_task *fifo_pop(struct hs_runtime *s, int w)
 {
     (void)s, (void)w;
     if (!fifo_len)
@@ -216,7 +216,7 @@ static const struct hs_policy fifo_policy = {.name = "calibration-fifo", .push =
 /* The typical time from one task's start to the next's on the run's one
  * worker, less the tasks' length: the median, so that a moment another
  * process took the core (a loaded machine) does not count as the engine's. */
-static double median_cycle(const struct hs_sched *rt, double length)
+static double median_cycle(const struct hs_runtime *rt, double length)
 {
     int n = hs_sched_dag(rt)->ntasks;
     double *start = hs_xmalloc((size_t)n * sizeof *start);

@@ -50,7 +50,7 @@ struct timer {
 
 struct real_engine {
     struct hs_engine base;
-    struct hs_sched *rt;
+    struct hs_runtime *rt;
     const struct hs_platform *pf;
     const struct hs_dag *dag;
     const struct hs_numeric *num;
@@ -406,7 +406,7 @@ static int gpus_numa_node(const struct hs_platform *pf)
     return -1;
 }
 
-int hs_real_engine_run(struct hs_sched *rt, const struct hs_platform *pf,
+int hs_real_engine_run(struct hs_runtime *rt, const struct hs_platform *pf,
                        const struct hs_numeric *num, void **host, double *core_time)
 {
     struct real_engine eng = {

@@ -18,7 +18,7 @@
  * wall time less what other processes took of its core. Returns 0, or -1
  * with hs_fail (a CUDA error, device memory too small, a platform with GPUs
  * in an engine built without CUDA). */
-int hs_real_engine_run(struct hs_sched *rt, const struct hs_platform *pf,
+int hs_real_engine_run(struct hs_runtime *rt, const struct hs_platform *pf,
                        const struct hs_numeric *num, void **host, double *core_time);
 
 #endif

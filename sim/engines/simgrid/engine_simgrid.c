@@ -50,7 +50,7 @@ struct runner {
 
 struct sg_engine {
     struct hs_engine base;
-    struct hs_sched *rt;
+    struct hs_runtime *rt;
     const struct hs_platform *pf;
     sg_host_t *node_host;
     sg_host_t *worker_host; /* per worker: the host its kernels run on */
@@ -226,7 +226,7 @@ static char **declare_paje_states(const struct hs_dag *dag)
     return names;
 }
 
-void hs_sg_engine_run(struct hs_sched *rt, const struct hs_platform *pf, bool paje, struct hs_energy *energy)
+void hs_sg_engine_run(struct hs_runtime *rt, const struct hs_platform *pf, bool paje, struct hs_energy *energy)
 {
     struct sg_engine eng = {
         .base = {.now = sg_now, .exec = sg_exec, .transfer = sg_transfer, .timer = sg_timer,

@@ -11,6 +11,6 @@
  * simulation per process). With paje, kernels appear as "task" states of
  * their worker's host in the Paje trace. With energy (not NULL; the energy
  * plugin on, energy.h), each host's joules at the end go there. */
-void hs_sg_engine_run(struct hs_sched *rt, const struct hs_platform *pf, bool paje, struct hs_energy *energy);
+void hs_sg_engine_run(struct hs_runtime *rt, const struct hs_platform *pf, bool paje, struct hs_energy *energy);
 
 #endif
