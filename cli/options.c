@@ -9,6 +9,7 @@
 #include "scenario/scenario.h"
 #include "base/util.h"
 #include "policies/registry.h"
+#include "sim/outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -229,30 +230,14 @@ double hs_opt_double(const char *opt, const char *value, double min, double max)
  * benchmarks use it): writing into it replaces nothing. Only an output
  * that is renamed into place (--paje) refuses it too. */
 /* What st is, in a word, when it is not a regular file. */
-static const char *not_regular(const struct stat *st)
-{
-    return S_ISDIR(st->st_mode)                               ? "a folder"
-           : S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode) ? "a device"
-           : S_ISFIFO(st->st_mode)                          ? "a FIFO"
-           : S_ISSOCK(st->st_mode)                          ? "a socket"
-                                                           : "not a regular file";
-}
-
-/* Is st the null device (whatever its path)? */
-static bool null_device(const struct stat *st)
-{
-    struct stat dn;
-    return S_ISCHR(st->st_mode) && stat("/dev/null", &dn) == 0 && S_ISCHR(dn.st_mode) && dn.st_rdev == st->st_rdev;
-}
-
 static int check_file(const char *path, bool null_ok)
 {
     if (!*path)
         return hs_fail("an empty file name");
     struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !(null_ok && null_device(&st)))
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !(null_ok && hs_outfile_is_null(&st)))
         return hs_fail("cannot write %s: it is %s, and an output replaces only a regular file (name a "
-                       "file, or leave the option out)", path, not_regular(&st));
+                       "file, or leave the option out)", path, hs_outfile_kind(&st));
     /* Several processes may check one path at once (the ranks of an MPI
      * sweep): one that finds the file created by another may then find it
      * removed again, so try a few times before calling the path unwritable. */

@@ -35,8 +35,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* What st is, in a word, when it is not a regular file. */
-static const char *kind_of(const struct stat *st)
+const char *hs_outfile_kind(const struct stat *st)
 {
     return S_ISDIR(st->st_mode)                               ? "a folder"
            : S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode) ? "a device"
@@ -46,7 +45,7 @@ static const char *kind_of(const struct stat *st)
                                                            : "not a regular file";
 }
 
-static bool null_device(const struct stat *st)
+bool hs_outfile_is_null(const struct stat *st)
 {
     struct stat dn;
     return S_ISCHR(st->st_mode) && stat("/dev/null", &dn) == 0 && S_ISCHR(dn.st_mode) && dn.st_rdev == st->st_rdev;
@@ -119,12 +118,12 @@ int hs_outfile_open(struct hs_outfile *o, const char *path)
                 return failed(o, path, errno);
         }
     }
-    if (exists && null_device(&st)) {
+    if (exists && hs_outfile_is_null(&st)) {
         o->f = fopen(path, "w");
         return o->f ? 0 : failed(o, path, errno);
     }
     if (exists && !S_ISREG(st.st_mode))
-        return refuse(o, path, kind_of(&st));
+        return refuse(o, path, hs_outfile_kind(&st));
     if (!o->dest)
         o->dest = hs_xstrdup(path);
     if (exists) { /* fopen would refuse a file we may not write: so does renaming onto it */
@@ -155,9 +154,9 @@ int hs_outfile_check_fd(int fd, const char *path)
     struct stat st;
     if (fstat(fd, &st) != 0)
         return hs_fail("cannot write %s: %s", path, strerror(errno));
-    if (!S_ISREG(st.st_mode) && !null_device(&st))
+    if (!S_ISREG(st.st_mode) && !hs_outfile_is_null(&st))
         return hs_fail("cannot write %s: it is %s, and an output replaces only a regular file", path,
-                       kind_of(&st));
+                       hs_outfile_kind(&st));
     return 0;
 }
 
@@ -207,7 +206,7 @@ int hs_outfile_commit(struct hs_outfile *o)
         struct stat st;
         if (lstat(o->dest, &st) == 0 && !S_ISREG(st.st_mode)) {
             unlink(o->tmp);
-            return refuse(o, o->path, kind_of(&st));
+            return refuse(o, o->path, hs_outfile_kind(&st));
         }
         if (rename(o->tmp, o->dest) != 0)
             err = errno;

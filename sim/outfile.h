@@ -45,6 +45,13 @@ void hs_outfile_abort(struct hs_outfile *o);
  * …"). Open it with O_NONBLOCK, so that a FIFO does not block the open. */
 int hs_outfile_check_fd(int fd, const char *path);
 
+/* What st is, in a word, when it is not a regular file ("a folder", "a
+ * device", "a FIFO", ...), for the refusals of an output path. */
+struct stat;
+const char *hs_outfile_kind(const struct stat *st);
+/* Is st the null device (whatever its path)? */
+bool hs_outfile_is_null(const struct stat *st);
+
 /* Open, write the len bytes of data, commit: 0, or -1 with hs_fail as above. */
 int hs_outfile_write(const char *path, const void *data, size_t len);
 /* The same with a JSON document, printed (cJSON_Print) and ended by a line break. */
