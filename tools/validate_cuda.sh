@@ -5,7 +5,9 @@
 # with the real engine, REPS times, keeping each run record (with events):
 # OUTDIR/records/<case>-<policy>-r<k>.json. The calibration times the CPU
 # kernels with CPUS cores busy and with 1 (the co-running curve), and beside
-# GPU 0's copies. The simulated half and the comparison are
+# GPU 0's copies, and the GPU kernels as a run issues them (its default
+# --timing run; calibrate.log gives each one's back-to-back time beside it).
+# The simulated half and the comparison are
 # tools/validate_compare.sh, run where SimGrid is. An OUTDIR that was
 # calibrated already is reused; $CASES overrides the workloads, $POLICIES the
 # policies, $NB the calibrated tile sizes (default 512,1024,2048) and

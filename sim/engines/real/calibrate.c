@@ -10,9 +10,14 @@
  * its tiles cached, as in a real run), or alone on freshly restored inputs,
  * evicted from the caches first (--timing cold) or left in them (warm), the
  * median of --reps kept. On a GPU
- * (kernels that have a GPU version, when GPUs are calibrated) they run back
- * to back (calibrate_gpu.c). A kernel with no GPU version gets no gpu
- * entry: the simulation then never puts it on a GPU.
+ * (kernels that have a GPU version, when GPUs are calibrated) they are
+ * issued as a run issues them by default (--timing run: one task at a time
+ * through the real engine's streams and events, from the launch to the
+ * completion seen, less an empty task's, which the per-task overhead below
+ * holds), else back to back (calibrate_gpu.c; a GPU kernel inside a run
+ * took 8-17% longer than back to back on an H200 node, 2026-11-27). A
+ * kernel with no GPU version gets no gpu entry: the simulation then never
+ * puts it on a GPU.
  * What a real run adds to each task — noticing a completion, the runtime's
  * and the policy's work, handing the next task to its worker — is measured
  * by running tasks of a known length through the runtime and the real
@@ -328,9 +333,28 @@ static bool timed(const cJSON *entries, const char *kernel, int nb)
     return false;
 }
 
+#ifdef HETSIM_HAVE_CUDA
+/* A GPU kernel's time before the per-task overhead: with --timing run as a
+ * run issues it, from its launch to its completion seen less an empty
+ * task's (the overhead, measured on empty tasks, holds that one), else back
+ * to back; the back-to-back time in *b2b when asked. NAN with hs_fail. */
+static double gpu_kernel_time(const struct calib *c, struct hs_cal_gpu *gpu, const struct hs_cal_sample *sm,
+                              double *b2b)
+{
+    bool run = c->o->timing == HS_CAL_IN_RUN;
+    double back = b2b || !run ? hs_cal_gpu_time(gpu, sm, c->o->reps) : NAN;
+    if (b2b)
+        *b2b = back;
+    if (!run)
+        return back;
+    return fmax(0, hs_cal_gpu_time_run(gpu, sm->task, c->o->reps) - hs_cal_gpu_time_run(gpu, -1, c->o->reps));
+}
+#endif
+
 /* Time one kernel (task t of the sample DAG, its inputs in host) on a core
- * and, when it has a GPU version and GPUs are calibrated, on GPU 0. */
-static void measure_kernel(struct calib *c, const struct hs_dag *dag, const struct hs_numeric *num, int t,
+ * and, when it has a GPU version and GPUs are calibrated, on GPU 0: 0, or
+ * -1 with hs_fail. */
+static int measure_kernel(struct calib *c, const struct hs_dag *dag, const struct hs_numeric *num, int t,
                            void **host, struct hs_cal_gpu *gpu, double in_run, double *const *levels,
                            double *copying)
 {
@@ -342,7 +366,7 @@ static void measure_kernel(struct calib *c, const struct hs_dag *dag, const stru
     double cpu = c->o->timing == HS_CAL_IN_RUN
                      ? in_run
                      : time_cpu_kernel(&sm, c->o->reps, c->o->timing == HS_CAL_WARM, c->cpu_threads);
-    double gpu_time = NAN;
+    double gpu_time = NAN, b2b = NAN;
     add_entry(c->entries, kernel, "cpu", num->nb, cpu + c->m.task_overhead[HS_ARCH_CPU], c->cpu_source);
     if (c->o->ncorun || copying)
         add_corun(c, kernel, HS_ARCH_CPU, num->nb, c->cpu_threads, false, cpu);
@@ -354,13 +378,17 @@ static void measure_kernel(struct calib *c, const struct hs_dag *dag, const stru
         add_corun(c, kernel, HS_ARCH_CPU, num->nb, c->cpu_threads, true, copying[task->kernel]);
 #ifdef HETSIM_HAVE_CUDA
     if (gpu && hs_numeric_has_gpu_kernel(num, dag, t)) {
-        double alone = hs_cal_gpu_time(gpu, &sm, c->o->reps);
+        double alone = gpu_kernel_time(c, gpu, &sm, &b2b);
+        if (isnan(alone)) {
+            sample_free(&sm);
+            return -1;
+        }
         gpu_time = alone + c->m.task_overhead[HS_ARCH_GPU];
         add_entry(c->entries, kernel, "gpu", num->nb, gpu_time, c->source);
         /* and while the GPU's copies stream, as they do beside its kernels in a run */
         struct hs_cal_copies *copies = hs_cal_copies_start();
-        double beside = copies ? hs_cal_gpu_time(gpu, &sm, c->o->reps) : NAN;
-        if (hs_cal_copies_stop(copies) > 0) {
+        double beside = copies ? gpu_kernel_time(c, gpu, &sm, NULL) : NAN;
+        if (hs_cal_copies_stop(copies) > 0 && !isnan(beside)) {
             add_corun(c, kernel, HS_ARCH_GPU, num->nb, 1, false, alone);
             add_corun(c, kernel, HS_ARCH_GPU, num->nb, 1, true, beside);
         }
@@ -372,7 +400,7 @@ static void measure_kernel(struct calib *c, const struct hs_dag *dag, const stru
     if (c->o->verbose) {
         printf("  %-7s nb %5d  cpu %12.3f us", kernel, num->nb, cpu * 1e6);
         if (!isnan(gpu_time)) /* GPUs calibrated, and this kernel has a GPU version */
-            printf("  gpu %9.3f us", gpu_time * 1e6);
+            printf("  gpu %9.3f us (back to back %.3f us)", gpu_time * 1e6, b2b * 1e6);
         printf("\n");
     }
     if (strcmp(kernel, "dgemm") == 0) { /* nominal speeds: DGEMM at the largest tile */
@@ -380,6 +408,7 @@ static void measure_kernel(struct calib *c, const struct hs_dag *dag, const stru
         for (int g = 0; g < c->m.ngpus; g++)
             c->m.gpus[g].speed = task->flops / gpu_time;
     }
+    return 0;
 }
 
 /* Has every kernel of dag with a CPU version an entry at this tile size? */
@@ -411,9 +440,22 @@ static int measure_dag(struct calib *c, const struct hs_dag *dag)
     hs_numeric_init(&num, dag);
     if (num.family == HS_FAMILY_NONE)
         return hs_fail("calibrate: %s has no real kernels", dag->name);
+    /* Kernels timed alone, and GPU kernels, run on the inputs the DAG's own
+     * order gives them (pinned for the GPUs' copies); timed in a run, CPU
+     * kernels need none. */
+    bool gpus = c->m.ngpus > 0;
+    void **host = NULL;
+    if (c->o->timing != HS_CAL_IN_RUN || gpus) {
+        if (!(host = hs_real_host_alloc(dag, gpus))) {
+            hs_numeric_free(&num);
+            return -1;
+        }
+        hs_numeric_fill(&num, dag, host);
+    }
     struct hs_cal_gpu *gpu = NULL;
 #ifdef HETSIM_HAVE_CUDA
-    if (c->m.ngpus && !(gpu = hs_cal_gpu_new(&num))) {
+    if (gpus && !(gpu = hs_cal_gpu_new(dag, &num, host))) {
+        hs_real_host_free(dag, host, gpus);
         hs_numeric_free(&num);
         return -1;
     }
@@ -429,44 +471,31 @@ static int measure_dag(struct calib *c, const struct hs_dag *dag)
     if (in_run && c->o->ncorun && gpu) /* and with GPU 0's copies streaming */
         copying = hs_cal_in_run_copying(dag, &num, c->cpu_threads);
 #endif
-    /* Kernels timed alone, and GPU kernels, run on the inputs the DAG's own
-     * order gives them; timed in a run, CPU kernels need none. */
-    void **host = NULL;
-    if (!in_run || gpu) {
-        if (!(host = hs_real_host_alloc(dag, false))) {
-            free(in_run);
-#ifdef HETSIM_HAVE_CUDA
-            hs_cal_gpu_free(gpu);
-#endif
-            hs_numeric_free(&num);
-            return -1;
-        }
-        hs_numeric_fill(&num, dag, host);
-    }
-    for (int t = 0; t < dag->ntasks; t++) {
+    int rc = 0;
+    for (int t = 0; !rc && t < dag->ntasks; t++) {
         const struct hs_task *task = &dag->tasks[t];
         if (task->naccess > HS_NUMERIC_MAX_BUFS)
             continue;
         if (hs_numeric_has_cpu_kernel(&num, dag, t) && !timed(c->entries, dag->kernels[task->kernel], num.nb))
-            measure_kernel(c, dag, &num, t, host, gpu, in_run ? in_run[task->kernel] : NAN, levels, copying);
+            rc = measure_kernel(c, dag, &num, t, host, gpu, in_run ? in_run[task->kernel] : NAN, levels, copying);
         if (all_timed(c, dag, &num))
             break; /* the rest of the DAG would only advance the inputs */
         void *bufs[HS_NUMERIC_MAX_BUFS];
         if (host && hs_numeric_task_bufs(dag, t, host, bufs))
             hs_numeric_cpu(&num, dag, t, bufs); /* on to the next kernel's inputs */
     }
+#ifdef HETSIM_HAVE_CUDA
+    hs_cal_gpu_free(gpu); /* before the host buffers it copies from */
+#endif
     if (host)
-        hs_real_host_free(dag, host, false);
+        hs_real_host_free(dag, host, gpus);
     free(in_run);
     for (int l = 0; levels && l < c->o->ncorun; l++)
         free(levels[l]);
     free(levels);
     free(copying);
-#ifdef HETSIM_HAVE_CUDA
-    hs_cal_gpu_free(gpu);
-#endif
     hs_numeric_free(&num);
-    return 0;
+    return rc;
 }
 
 static int write_perf(const char *path, const char *model, cJSON *entries, cJSON *corun)
@@ -554,8 +583,12 @@ static void write_source(struct calib *c)
                      "with %d pinned cores busy, thread CPU time, %s, plus %.1f us of engine and runtime "
                      "overhead per task", c->model, hs_blas_config(), c->cpu_threads, how, m->task_overhead[HS_ARCH_CPU] * 1e6);
     if (m->ngpus && n > 0 && (size_t)n < sizeof c->source)
-        snprintf(c->source + n, sizeof c->source - (size_t)n, "; %s: cuBLAS/cuSOLVER back to back (CUDA "
-                 "events) plus %.1f us per task", m->gpu_model, m->task_overhead[HS_ARCH_GPU] * 1e6);
+        snprintf(c->source + n, sizeof c->source - (size_t)n, "; %s: cuBLAS/cuSOLVER %s plus %.1f us per task",
+                 m->gpu_model, c->o->timing == HS_CAL_IN_RUN
+                     ? "issued one task at a time as a run issues them (--timing run: its inputs copied in, then "
+                       "the kernel through the real engine's streams and events, from its launch to its "
+                       "completion seen, less an empty task's; medians)"
+                     : "back to back (CUDA events)", m->task_overhead[HS_ARCH_GPU] * 1e6);
 }
 
 /* The machine files, at dir/NAME.xml and dir/NAME.machine.json. */

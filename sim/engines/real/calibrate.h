@@ -22,9 +22,12 @@ struct hs_calibrate_opts {
                           workers of a default run on the machine, at most 4 */
     enum hs_cal_timing {
         HS_CAL_IN_RUN, /* CPU kernels timed inside a run of the sample DAGs (the default;
-                          the caller makes them larger than the caches) */
-        HS_CAL_COLD,   /* each kernel alone, its inputs evicted from the caches first */
-        HS_CAL_WARM    /* each kernel alone, its inputs just copied (cached) */
+                          the caller makes them larger than the caches), GPU kernels
+                          issued one task at a time as a run issues them */
+        HS_CAL_COLD,   /* each kernel alone, its inputs evicted from the caches first;
+                          GPU kernels back to back */
+        HS_CAL_WARM    /* each kernel alone, its inputs just copied (cached); GPU
+                          kernels back to back */
     } timing;
     const int *corun;  /* other numbers of cores busy at which CPU kernels are timed too
                           (the table's "corun" curve, with cpu_threads' own point) */

@@ -5,18 +5,29 @@
  * (median of the repetitions) and fitted as latency + bytes / bandwidth by
  * weighted least squares (GSL, weights 1/t² so that small and large copies
  * count alike in relative terms).
- * Kernels: back to back (so that the GPU is at its working clocks) between
- * CUDA events, the restoring of their inputs timed apart and taken off. */
+ * Kernels, two ways. As a run issues them (what --timing run, the default,
+ * puts in the table): the sample DAG on the real engine's own GPU code
+ * (engine_gpu.h: its streams, events and polling), one task at a time, its
+ * inputs copied in on the copy stream and seen there first, then the
+ * kernel launched on the kernel stream and timed from the launch to the
+ * moment this thread, polling the events and yielding between polls as a
+ * run's driving thread does, sees it complete: what a task costs a run,
+ * GPU clocks between tasks and launch latencies included. Back to back (so
+ * that the GPU is at its working clocks) between CUDA events, the
+ * restoring of their inputs timed apart and taken off: the kernel alone. */
 #include "sim/engines/real/calibrate_gpu.h"
 #include "base/util.h"
 #include "sim/engines/real/calibrate_run.h"
+#include "sim/engines/real/engine_gpu.h"
 #include "sim/engines/real/numeric_gpu.h"
 #include "sim/engines/real/pin.h"
 
 #include <gsl/gsl_fit.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
+#include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,11 +114,15 @@ int hs_cal_links(int device, int reps, struct hs_machine_gpu *g, bool verbose)
 /* ---- kernels ------------------------------------------------------------------ */
 
 struct hs_cal_gpu {
-    cudaStream_t s;
+    cudaStream_t s; /* back to back: a stream and handles of its own */
     struct hs_gpu_libs libs;
+    const struct hs_dag *dag; /* as a run: the sample DAG on the engine's GPU code, */
+    struct hs_memnode nodes[2]; /* host memory as node 0, GPU 0 as node 1 */
+    struct hs_platform pf;
+    struct hs_real_gpus *run;
 };
 
-struct hs_cal_gpu *hs_cal_gpu_new(const struct hs_numeric *num)
+struct hs_cal_gpu *hs_cal_gpu_new(const struct hs_dag *dag, const struct hs_numeric *num, void **host)
 {
     struct hs_cal_gpu *g = hs_xcalloc(1, sizeof *g);
     cudaSetDevice(0);
@@ -122,6 +137,14 @@ struct hs_cal_gpu *hs_cal_gpu_new(const struct hs_numeric *num)
         hs_fail("calibrate: cannot create the cuBLAS/cuSOLVER handles");
         return NULL;
     }
+    g->dag = dag;
+    g->nodes[0] = (struct hs_memnode){.id = 0, .kind = HS_NODE_HOST};
+    g->nodes[1] = (struct hs_memnode){.id = 1, .kind = HS_NODE_GPU};
+    g->pf = (struct hs_platform){.nnodes = 2, .nodes = g->nodes};
+    if (hs_real_gpus_check_memory(&g->pf, dag) || !(g->run = hs_real_gpus_new(&g->pf, dag, num, host))) {
+        hs_cal_gpu_free(g);
+        return NULL;
+    }
     return g;
 }
 
@@ -129,6 +152,7 @@ void hs_cal_gpu_free(struct hs_cal_gpu *g)
 {
     if (!g)
         return;
+    hs_real_gpus_free(g->run);
     hs_gpu_libs_free(&g->libs);
     cudaStreamDestroy(g->s);
     free(g);
@@ -174,6 +198,74 @@ double hs_cal_gpu_time(struct hs_cal_gpu *g, const struct hs_cal_sample *sm, int
         cudaFree(dev[i]);
     }
     return (with - without) / n;
+}
+
+/* Operations handed to the engine's GPU code, not yet seen complete, and
+ * when the last one was. */
+struct seen {
+    int left;
+    double at;
+};
+
+static void seen_one(void *ctx, long id)
+{
+    struct seen *s = ctx;
+    (void)id;
+    s->left--;
+    s->at = hs_now();
+}
+
+/* Poll the GPU's events until every operation of s is seen complete,
+ * yielding between polls as a run's driving thread does while GPU work is
+ * outstanding: 0, or -1 with hs_fail on a CUDA error. */
+static int wait_seen(struct hs_cal_gpu *g, struct seen *s)
+{
+    bool pending = true;
+    while (s->left > 0 && pending) {
+        hs_real_gpus_drain(g->run, &pending);
+        if (hs_real_gpus_error(g->run))
+            return hs_fail("calibrate: %s", hs_real_gpus_error(g->run));
+        if (s->left > 0)
+            sched_yield();
+    }
+    return s->left > 0 ? hs_fail("calibrate: a GPU operation was never seen complete") : 0;
+}
+
+/* Task `task` of the sample DAG (an empty task: -1) issued as a run issues
+ * it: the data it reads copied in from host memory and seen there, then
+ * its kernel; from the launch to its completion seen (NAN with hs_fail). */
+static double issue(struct hs_cal_gpu *g, int task)
+{
+    struct seen in = {0, 0}, kernel = {1, 0};
+    struct hs_real_cb cb = {seen_one, &in, 0};
+    for (int i = 0; task >= 0 && i < g->dag->tasks[task].naccess; i++) {
+        const struct hs_access *a = &g->dag->tasks[task].access[i];
+        if (!HS_MODE_READS(a->mode))
+            continue;
+        in.left++;
+        hs_real_gpus_transfer(g->run, a->handle, 0, 1, g->dag->handles[a->handle].bytes, cb);
+    }
+    if (wait_seen(g, &in))
+        return NAN;
+    cb.ctx = &kernel;
+    double t0 = hs_now();
+    if (task >= 0)
+        hs_real_gpus_exec(g->run, 1, task, 0, cb);
+    else
+        hs_real_gpus_spin(g->run, 1, 0, cb);
+    return wait_seen(g, &kernel) ? NAN : kernel.at - t0;
+}
+
+double hs_cal_gpu_time_run(struct hs_cal_gpu *g, int task, int reps)
+{
+    double t[64];
+    int n = reps * 4 > 64 ? 64 : reps * 4;
+    if (isnan(issue(g, task))) /* warm-up */
+        return NAN;
+    for (int r = 0; r < n; r++)
+        if (isnan(t[r] = issue(g, task)))
+            return NAN;
+    return median(t, n);
 }
 
 /* ---- copies streaming beside kernels -------------------------------------------- */

@@ -1,7 +1,7 @@
 /* sim/engines/real/calibrate_gpu.h — inside `hetsim calibrate` (calibrate.c): one
  * kernel's real inputs (a sample), and the measurements that need CUDA:
- * the host links of a GPU and the steady-state time of a kernel on it
- * (calibrate_gpu.c, built with CUDA only). */
+ * the host links of a GPU and the time of a kernel on it, back to back or
+ * issued as a run issues it (calibrate_gpu.c, built with CUDA only). */
 #ifndef HS_REAL_CALIBRATE_GPU_H
 #define HS_REAL_CALIBRATE_GPU_H
 
@@ -29,13 +29,21 @@ char *hs_cal_gpu_model(int device, double *memsize);
  * bytes/bandwidth: -1 with hs_fail. */
 int hs_cal_links(int device, int reps, struct hs_machine_gpu *g, bool verbose);
 
-/* Kernel timing on GPU 0 for one sample DAG's numerics: a stream and the
- * libraries' handles (NULL with hs_fail), the steady-state time of a
- * sample's kernel (back to back, reps × 4 runs, the restoring of its inputs
- * timed apart and taken off), and their release. */
+/* Kernel timing on GPU 0 for one sample DAG: a stream and the libraries'
+ * handles, and the DAG on the real engine's GPU code (engine_gpu.h, every
+ * datum on the GPU; host[h], pinned, is datum h's host buffer, which holds
+ * the inputs of the task timed next); NULL with hs_fail. */
 struct hs_cal_gpu;
-struct hs_cal_gpu *hs_cal_gpu_new(const struct hs_numeric *num);
+struct hs_cal_gpu *hs_cal_gpu_new(const struct hs_dag *dag, const struct hs_numeric *num, void **host);
+/* The steady-state time of a sample's kernel: back to back, reps × 4 runs,
+ * the restoring of its inputs timed apart and taken off. */
 double hs_cal_gpu_time(struct hs_cal_gpu *g, const struct hs_cal_sample *sm, int reps);
+/* Task `task` of the DAG as a run issues it, one at a time through the
+ * engine's streams and events (its inputs copied in from host and seen
+ * there first): the median over reps × 4 of the time from its kernel's
+ * launch to this thread seeing it complete; task -1: an empty task (a spin
+ * of 0 s). NAN with hs_fail on a CUDA error. */
+double hs_cal_gpu_time_run(struct hs_cal_gpu *g, int task, int reps);
 void hs_cal_gpu_free(struct hs_cal_gpu *g);
 
 /* A thread on the first core, as a run's GPU driver, keeping GPU 0's copies

@@ -151,18 +151,26 @@ static void track(struct hs_real_gpus *g, struct gpu *gpu, int stream, struct hs
     q->ops[(q->head + q->len++) % q->cap] = (struct op){ev, done};
 }
 
+void hs_real_gpus_spin(struct hs_real_gpus *g, int node, double seconds, struct hs_real_cb done)
+{
+    struct gpu *gpu = g->gpu[node];
+    cudaSetDevice(gpu->device);
+    if (hs_cuda_spin(seconds, gpu->q[S_KERNEL].s))
+        fail(g, "the spin kernel launch", (int)cudaGetLastError());
+    track(g, gpu, S_KERNEL, done);
+}
+
 void hs_real_gpus_exec(struct hs_real_gpus *g, int node, int task, double seconds, struct hs_real_cb done)
 {
     struct gpu *gpu = g->gpu[node];
     void *bufs[HS_NUMERIC_MAX_BUFS];
-    bool real = hs_numeric_task_bufs(g->dag, task, gpu->dev, bufs);
-    cudaSetDevice(gpu->device);
-    if (real && hs_numeric_has_gpu_kernel(g->num, g->dag, task)) {
-        if (!hs_numeric_gpu(g->num, g->dag, task, bufs, &gpu->libs))
-            fail(g, "a cuBLAS/cuSOLVER call", (int)cudaGetLastError());
-    } else if (hs_cuda_spin(seconds, gpu->q[S_KERNEL].s)) {
-        fail(g, "the spin kernel launch", (int)cudaGetLastError());
+    if (!hs_numeric_task_bufs(g->dag, task, gpu->dev, bufs) || !hs_numeric_has_gpu_kernel(g->num, g->dag, task)) {
+        hs_real_gpus_spin(g, node, seconds, done);
+        return;
     }
+    cudaSetDevice(gpu->device);
+    if (!hs_numeric_gpu(g->num, g->dag, task, bufs, &gpu->libs))
+        fail(g, "a cuBLAS/cuSOLVER call", (int)cudaGetLastError());
     track(g, gpu, S_KERNEL, done);
 }
 

@@ -44,6 +44,9 @@ struct hs_real_gpus *hs_real_gpus_new(const struct hs_platform *pf, const struct
 /* Task `task` on the GPU of memory node `node`: its real kernel, or a spin
  * of `seconds` for tasks without one. */
 void hs_real_gpus_exec(struct hs_real_gpus *g, int node, int task, double seconds, struct hs_real_cb done);
+/* A task without a real kernel on that GPU: a spin of `seconds` (what exec
+ * runs for one; the calibration times an empty task with it). */
+void hs_real_gpus_spin(struct hs_real_gpus *g, int node, double seconds, struct hs_real_cb done);
 /* Datum `handle` from memory node src to dst (one of them a GPU). */
 void hs_real_gpus_transfer(struct hs_real_gpus *g, int handle, int src, int dst, double bytes,
                            struct hs_real_cb done);

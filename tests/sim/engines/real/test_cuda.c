@@ -1,8 +1,11 @@
 /* tests/sim/engines/real/test_cuda.c — the real engine's GPUs (built with CUDA; every
  * test skips cleanly without a GPU, and tests/sim/engines/real/test_real.c covers the
- * cores): each GPU kernel against its CPU version on the same inputs,
- * calibrate, then measured runs on 1 GPU + 3 cores under several policies
- * with a small residual, and bad input on a GPU machine. */
+ * cores): each GPU kernel against its CPU version on the same inputs, a
+ * DGEMM timed as a run issues it against its back-to-back time, calibrate
+ * (its GPU entries timed as a run issues them, said in their source), then
+ * measured runs on 1 GPU + 3 cores under several policies with a small
+ * residual, and bad input on a GPU machine. */
+#include "sim/engines/real/calibrate_gpu.h"
 #include "sim/engines/real/numeric_gpu.h"
 #include "base/util.h"
 #include "sim/engines/real/run_real.h"
@@ -23,7 +26,8 @@ static bool have_gpu(void)
 }
 
 /* The calibrated timing table has a GPU entry for a kernel iff the engine
- * has a GPU version of it. */
+ * has a GPU version of it, timed as a run issues it (the default timing),
+ * which its source says. */
 static void check_perf_table(const char *path)
 {
     char *text = hs_test_read_file(path);
@@ -40,6 +44,10 @@ static void check_perf_table(const char *path)
                 continue;
             CU_ASSERT(cJSON_GetObjectItem(e, "seconds")->valuedouble > 0);
             bool on_gpu = strcmp(cJSON_GetObjectItem(e, "arch")->valuestring, "gpu") == 0;
+            if (on_gpu) {
+                CU_ASSERT_PTR_NOT_NULL(strstr(cJSON_GetObjectItem(e, "source")->valuestring,
+                                              "issued one task at a time as a run issues them (--timing run"));
+            }
             gpu_entries += on_gpu;
             cpu_entries += !on_gpu;
         }
@@ -137,6 +145,49 @@ static void test_gpu_kernels(void)
     }
 }
 
+/* A DGEMM at nb 1024 issued as a run issues it (its inputs copied in, then
+ * the kernel through the engine's streams and events), from its launch to
+ * its completion seen: at least its back-to-back time, since launching and
+ * noticing come on top, and not 10 times more (plus 1 ms for a slow
+ * poll); an empty task through the same path takes less. */
+static void test_run_like_timing(void)
+{
+    if (!have_gpu()) {
+        printf("(no GPU here: skipped) ");
+        return;
+    }
+    struct hs_dag *dag = hs_workload_build("gemm:n=2048,nb=1024");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
+    CU_ASSERT_STRING_EQUAL_FATAL(dag->kernels[dag->tasks[0].kernel], "dgemm");
+    struct hs_numeric num;
+    hs_numeric_init(&num, dag);
+    void **host = hs_real_host_alloc(dag, true);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(host);
+    hs_numeric_fill(&num, dag, host);
+    struct hs_cal_gpu *g = hs_cal_gpu_new(dag, &num, host);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    const struct hs_task *task = &dag->tasks[0];
+    struct hs_cal_sample sm = {.dag = dag, .num = &num, .task = 0, .n = task->naccess};
+    for (int i = 0; i < sm.n; i++) {
+        sm.bytes[i] = (size_t)dag->handles[task->access[i].handle].bytes;
+        sm.input[i] = host[task->access[i].handle];
+    }
+    double b2b = hs_cal_gpu_time(g, &sm, 3);
+    double run = hs_cal_gpu_time_run(g, 0, 3);
+    double empty = hs_cal_gpu_time_run(g, -1, 3);
+    printf("[dgemm nb 1024: back to back %.1f us, as a run issues it %.1f us, empty task %.1f us] ", b2b * 1e6,
+           run * 1e6, empty * 1e6);
+    CU_ASSERT(b2b > 0);
+    CU_ASSERT(run >= b2b);
+    CU_ASSERT(run <= 10 * b2b + 1e-3);
+    CU_ASSERT(empty > 0);
+    CU_ASSERT(empty < run);
+    hs_cal_gpu_free(g);
+    hs_real_host_free(dag, host, true);
+    hs_numeric_free(&num);
+    hs_dag_free(dag);
+}
+
 /* A run of W under S on 1 GPU + 3 cores: its record, or NULL (exit code in *rc). */
 static cJSON *measured(const char *cal, const char *perf, const char *w, const char *s, int *rc, char **err)
 {
@@ -231,6 +282,7 @@ int main(void)
 {
     static const CU_TestInfo tests[] = {
         {"each GPU kernel gives its CPU version's result (GPU only)", test_gpu_kernels},
+        {"a DGEMM timed as a run issues it, against back to back (GPU only)", test_run_like_timing},
         {"calibration and measured runs (GPU only)", test_measured_runs},
         {"measured runs refuse bad input (GPU only)", test_measured_bad_input},
         CU_TEST_INFO_NULL,

@@ -7,7 +7,9 @@
  * `hetsim compare` (checked for its mechanism: files and records produced,
  * residual ok, the same tasks per worker kind in both; never a timing);
  * synthetic DAGs (random, DOT, JSON, WfFormat) measured with spin kernels
- * that last at least the requested time; bad input refused with one line. */
+ * that last at least the requested time; bad input refused with one line
+ * (more CPU workers than calibrated, a co-running curve that stops below
+ * the run's workers, a machine file from another machine). */
 #include "sim/engines/real/calibrate.h"
 #include "base/util.h"
 #include "sim/engines/real/machine.h"
@@ -543,6 +545,38 @@ static void test_bad_input(void)
     free(base);
 }
 
+/* Issue 39's bad input for a measured run on a calibration of two cores:
+ * more CPU workers than the cores calibrated, and a timing table whose
+ * co-running curve stops below the run's workers (its points at 2 busy
+ * taken out); each refused with one line and exit 2. */
+static void test_bad_run_input(void)
+{
+    const char *dir = calibrated_two();
+    char args[4096], path[1100];
+    snprintf(args, sizeof args, "run -q --engine real -p %s/t.xml --perf %s/perf/t.json -w cholesky:n=256,nb=64 "
+             "--gpus 0 --cpus 3", dir, dir);
+    hs_test_bad_cli(args, "has 2 cores: 3 CPU workers and 0 GPU workers (each driven by a core) do not fit");
+    snprintf(path, sizeof path, "%s/perf/t.json", dir);
+    cJSON *perf = read_json(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(perf);
+    cJSON *corun = cJSON_GetObjectItem(perf, "corun");
+    int removed = 0;
+    for (int i = cJSON_GetArraySize(corun) - 1; i >= 0; i--)
+        if (cJSON_GetObjectItem(cJSON_GetArrayItem(corun, i), "busy")->valueint == 2) {
+            cJSON_DeleteItemFromArray(corun, i);
+            removed++;
+        }
+    CU_ASSERT_EQUAL(removed, 12); /* one per kernel (check_corun_curve) */
+    char *short_curve = hs_test_tmp(".json"), *text = cJSON_Print(perf);
+    hs_test_write_file(short_curve, text);
+    snprintf(args, sizeof args, "run -q --engine real -p %s/t.xml --perf %s -w cholesky:n=256,nb=64 --gpus 0 "
+             "--cpus 2", dir, short_curve);
+    hs_test_bad_cli(args, "stops at 1 worker busy, and this run has 2 cpu workers (calibrate with --cpu-threads 2");
+    free(text);
+    free(short_curve);
+    cJSON_Delete(perf);
+}
+
 /* The timing table of a calibration of the cores at nb 64, one repetition,
  * with OPTIONS (fails the test if there is none). */
 static cJSON *cores_table(const char *options)
@@ -606,6 +640,7 @@ int main(void)
          test_two_workers},
         {"synthetic DAGs measured with spin kernels", test_synthetic_dags},
         {"measured runs refuse bad input", test_bad_input},
+        {"measured runs refuse more workers than calibrated, a co-running curve too short", test_bad_run_input},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("real", tests);
