@@ -11,7 +11,11 @@
 # $ORIGIN rpath).
 # The real engine's GPU test is linked the same way as DEST/test_cuda (run it
 # there with HETSIM_TEST_BIN=DEST/hetsim-real: its GPU tests call the command).
-# DEST takes about 60 MiB (static OpenBLAS and ICU data); xz makes it 11 MiB.
+# hwloc, librec, libcsv, libyaml (and librec's libgcrypt, libgpg-error and
+# libuuid) are static too; hwloc's libudev goes in DEST/lib. The binaries are
+# stripped (static OpenBLAS and ICU data make each about 60 MiB unstripped),
+# and DEST.tar.xz packs DEST for a node that takes few MiB at a time (unpack
+# it there with `tar xJf DEST.tar.xz`).
 # Usage: tools/deploy_cuda.sh [BUILD_DIR] [DEST]   (BUILD_DIR: a configured CMake
 # build of the real engine with CUDA, default build; DEST default build-deploy)
 set -euo pipefail
@@ -22,23 +26,28 @@ mkdir -p "$DEST/lib"
 ML=/usr/lib/x86_64-linux-gnu
 GCCLIB=$(dirname "$(gcc -print-libgcc-file-name)")
 CUDA=${CUDA_HOME:-/usr/local/cuda}
-cp -L $ML/libcjson.so.1 $ML/libcgraph.so.6 $ML/libcdt.so.5 "$DEST/lib/"
+cp -L $ML/libcjson.so.1 $ML/libcgraph.so.6 $ML/libcdt.so.5 $ML/libudev.so.1 "$DEST/lib/"
 link() { # OUTPUT OBJECTS...: the hetsim libraries and the static dependencies
     local out=$1
     shift
     gcc -o "$out" "$@" \
-        "$BUILD/cli/libhetsim_cli_real.a" "$BUILD/sim/libhetsim_real.a" "$BUILD/sim/libhetsim_model.a" \
+        "$BUILD/cli/libhetsim_cli_real.a" "$BUILD/scenario/libhetsim_scenario_real.a" \
+        "$BUILD/scenario/libhetsim_scenario.a" "$BUILD/sim/libhetsim_real.a" \
+        "$BUILD/sim/libhetsim_model_run.a" "$BUILD/sim/libhetsim_model.a" \
         "$BUILD/analysis/libhetsim_analysis.a" "$BUILD/workloads/libhetsim_workloads.a" \
-        "$BUILD/policies/libhetsim_policies.a" "$BUILD/policies/libhetsim_bm.a" "$BUILD/sim/libhetsim_sim.a" \
-        "$BUILD/platforms/libhetsim_platforms.a" \
+        "$BUILD/policies/libhetsim_policies.a" "$BUILD/policies/bm/libhetsim_bm.a" "$BUILD/sim/libhetsim_sim.a" \
+        "$BUILD/platforms/libhetsim_platforms.a" "$BUILD/base/libhetsim_base.a" \
         $ML/libigraph.a $ML/libgsl.a $ML/liblapacke.a $ML/openblas-pthread/libopenblas.a \
         "$GCCLIB/libgfortran.a" "$GCCLIB/libquadmath.a" $ML/libcunit.a \
         $ML/libxml2.a $ML/libicuuc.a $ML/libicudata.a $ML/liblzma.a $ML/libz.a \
+        $ML/libhwloc.a $ML/librec.a $ML/libcsv.a $ML/libyaml.a $ML/libgcrypt.a $ML/libgpg-error.a $ML/libuuid.a \
         -L"$CUDA/lib64" -lcudart_static -lcublas -lcusolver \
-        -L"$DEST/lib" -l:libcjson.so.1 -l:libcgraph.so.6 -l:libcdt.so.5 \
+        -L"$DEST/lib" -l:libcjson.so.1 -l:libcgraph.so.6 -l:libcdt.so.5 -l:libudev.so.1 \
         -Wl,--disable-new-dtags -Wl,-rpath,'$ORIGIN/lib' -lstdc++ -lpthread -ldl -lrt -lm
 }
 link "$DEST/hetsim-real" "$BUILD/cli/CMakeFiles/hetsim-real.dir/main.c.o"
 link "$DEST/test_cuda" "$BUILD/tests/CMakeFiles/test_cuda.dir/sim/engines/real/test_cuda.c.o" \
     "$BUILD/tests/CMakeFiles/hetsim_testing.dir/support/testing.c.o"
-echo "$DEST/hetsim-real: $(du -sh "$DEST" | cut -f1) with its lib/"
+strip "$DEST/hetsim-real" "$DEST/test_cuda"
+tar cJf "$DEST.tar.xz" -C "$(dirname "$DEST")" "$(basename "$DEST")"
+echo "$DEST/hetsim-real: $(du -sh "$DEST" | cut -f1) with its lib/; $DEST.tar.xz: $(du -sh "$DEST.tar.xz" | cut -f1)"
