@@ -6,12 +6,15 @@
  * anything else is taken as the path of a SimGrid platform file. A shipped
  * name or a file may take parameters that scale the machine
  * ("idgraf:bw_scale=0.5,gpu_speed=1.25"): the knobs of our sensitivity
- * study of Bleuse et al. 2014 (dada-sensitivity). */
+ * study of Bleuse et al. 2014 (dada-sensitivity); gpu_kernels= restricts
+ * gpu_speed to some kernels (a timing table's assumed rates,
+ * docs/fidelity.md's "How the verdicts move with the assumptions"). */
 #define _DEFAULT_SOURCE /* mkstemps */
 #include "platforms/resolve.h"
 #include "base/datadir.h"
 #include "platforms/flat.h"
 #include "platforms/flat_speeds.h"
+#include "platforms/perfmodel.h"
 #include "base/params.h"
 #include "base/util.h"
 
@@ -52,6 +55,8 @@ static const struct hs_param file_params[] = {
      .help = "multiply the bandwidth of every link by this"},
     {.name = "gpu_speed", .type = HS_P_DOUBLE, .defval = "1", .range = "(0,inf)",
      .help = "divide the duration of every GPU kernel by this"},
+    {.name = "gpu_kernels", .type = HS_P_STRING, .defval = "",
+     .help = "the kernels gpu_speed applies to, ':'-separated (default: every kernel)"},
     {.name = "hosts", .type = HS_P_STRING, .defval = "",
      .help = "host map: a file of 'PATTERN KIND' lines (KIND cpu, gpu, ram, proc, ignore)"},
     {0},
@@ -101,6 +106,8 @@ static int parse_file_params(const char *base, const char *params, struct hs_pla
         ref->gpu_speed = hs_spec_double(&spec, "gpu_speed");
         const char *map = hs_spec_get(&spec, "hosts");
         ref->host_map = *map ? hs_xstrdup(map) : NULL;
+        const char *kernels = hs_spec_get(&spec, "gpu_kernels");
+        ref->gpu_kernels = *kernels ? hs_xstrdup(kernels) : NULL;
     }
     hs_spec_free(&spec);
     return rc;
@@ -263,6 +270,31 @@ static int resolve_file(const char *text, struct hs_platform_ref *ref)
     return rc;
 }
 
+/* gpu_kernels=K1:K2: each name a kernel that `table` (the platform's shipped
+ * timing table, else --perf's) times on a GPU, since a misspelt name would
+ * scale nothing without a word. */
+static int check_gpu_kernels(const struct hs_platform_ref *ref, const char *table)
+{
+    if (!table)
+        return hs_fail("platform %s: gpu_kernels names kernels of a timing table, and the platform "
+                       "has none (name one with --perf)",
+                       ref->name);
+    struct hs_perfmodel pm;
+    char err[1024];
+    if (hs_perf_load_for(table, ref->file, &pm, err, sizeof err))
+        return hs_fail("%s", err);
+    char *copy = hs_xstrdup(ref->gpu_kernels), *save = NULL;
+    int rc = 0;
+    for (char *k = strtok_r(copy, ":", &save); k && !rc; k = strtok_r(NULL, ":", &save))
+        if (!hs_perf_has(&pm, k, "gpu"))
+            rc = hs_fail("platform %s: gpu_kernels names kernel '%s', which %s does not time on a GPU "
+                         "(':'-separated kernel names of the table, e.g. dgessm:dssssm)",
+                         ref->name, k, table);
+    free(copy);
+    hs_perf_free(&pm);
+    return rc;
+}
+
 int hs_resolve_platform(const char *text, const char *perf_override, struct hs_platform_ref *ref)
 {
     return hs_resolve_platform_seeded(text, perf_override, 1, ref);
@@ -278,9 +310,16 @@ int hs_resolve_platform_seeded(const char *text, const char *perf_override, unsi
         hs_platform_ref_free(ref);
         return -1;
     }
-    if (perf_override)
-        return override_perf(perf_override, ref);
-    return 0;
+    char *shipped = ref->perf ? hs_xstrdup(ref->perf) : NULL;
+    if (perf_override && override_perf(perf_override, ref)) {
+        free(shipped);
+        return -1; /* ref freed */
+    }
+    int rc = ref->gpu_kernels ? check_gpu_kernels(ref, shipped ? shipped : ref->perf) : 0;
+    free(shipped);
+    if (rc)
+        hs_platform_ref_free(ref);
+    return rc;
 }
 
 void hs_platform_ref_free(struct hs_platform_ref *ref)
@@ -293,5 +332,6 @@ void hs_platform_ref_free(struct hs_platform_ref *ref)
     free(ref->perf_label);
     free(ref->tmpfile);
     free(ref->host_map);
+    free(ref->gpu_kernels);
     memset(ref, 0, sizeof *ref);
 }

@@ -144,6 +144,7 @@ static int plan_runtime_run(const struct hs_scenario *sc, struct hs_scenario_pla
     p->cfg.bw_scale = ref->bw_scale;
     p->cfg.host_map = ref->host_map;
     p->cfg.opts.gpu_speed = ref->gpu_speed;
+    p->cfg.opts.gpu_kernels = ref->gpu_kernels;
     return 0;
 }
 

@@ -1,4 +1,5 @@
-/* sim/costs.c — the runtime's costs: names, parsing and access by index. */
+/* sim/costs.c — the runtime's costs: names, parsing (durations, or the
+ * platform's costs scaled: scale=F) and access by index. */
 #include "sim/costs.h"
 #include "base/util.h"
 
@@ -53,11 +54,23 @@ double hs_costs_get(const struct hs_costs *c, int i)
     return *slot((struct hs_costs *)c, i);
 }
 
-/* One KEY=DURATION of a spec. */
+/* scale=F: the platform's costs times F. */
+static int set_scale(const char *text, struct hs_costs *c)
+{
+    double f;
+    if (hs_parse_double(text, &f) || !isfinite(f) || f <= 0)
+        return hs_fail("costs: scale '%s' is not a number > 0 (the platform's costs times it; off for none)", text);
+    c->scale = f;
+    return 0;
+}
+
+/* One KEY=DURATION (or scale=F) of a spec. */
 static int set_pair(const char *pair, struct hs_costs *c)
 {
     const char *eq = strchr(pair, '=');
     double v;
+    if (eq && eq - pair == 5 && strncmp(pair, "scale", 5) == 0)
+        return set_scale(eq + 1, c);
     if (!eq || hs_costs_parse_time(eq + 1, &v))
         return hs_fail("costs: '%s' is not KEY=DURATION (e.g. decide_worker=2us)", pair);
     size_t n = (size_t)(eq - pair);
@@ -73,7 +86,7 @@ static int set_pair(const char *pair, struct hs_costs *c)
         }
     }
     return hs_fail("costs: unknown cost '%.*s' (valid: task, task_cpu, task_gpu, transfer_issue, "
-                   "decide_push, decide_worker)",
+                   "decide_push, decide_worker, scale)",
                    (int)n, pair);
 }
 
@@ -81,6 +94,7 @@ int hs_costs_parse_spec(const char *spec, struct hs_costs *c)
 {
     for (int i = 0; hs_costs_props[i]; i++)
         hs_costs_set(c, i, strcmp(spec, "off") == 0 ? 0 : NAN);
+    c->scale = 1;
     if (strcmp(spec, "platform") == 0 || strcmp(spec, "off") == 0)
         return 0;
     char *copy = hs_xstrdup(spec), *save = NULL;

@@ -36,6 +36,9 @@ struct hs_costs {
     double transfer_issue;
     double decide_push;
     double decide_worker;
+    double scale; /* the platform's costs times this (costs=scale=F, a sensitivity
+                     study of these assumed values); 0, as a zeroed struct has it,
+                     leaves them as the platform gives them */
 };
 
 /* How a policy places a ready task: a look-up (O(1): a queue, a plan) or by
@@ -56,8 +59,11 @@ int hs_costs_parse_time(const char *text, double *seconds);
 
 /* A run's choice of costs: "platform" (the platform's, the default), "off"
  * (none) or KEY=DURATION pairs separated by '/' (task_cpu=1us/decide_worker=50us;
- * "task" sets task_cpu and task_gpu), the others the platform's. Entries
- * left to the platform stay NAN. -1 with hs_fail naming the bad part. */
+ * "task" sets task_cpu and task_gpu), the others the platform's; and
+ * scale=F, a number > 0, multiplies the costs left to the platform by F
+ * ("scale=2": every cost the platform file declares, doubled; costs it does
+ * not declare stay none). Entries left to the platform stay NAN. -1 with
+ * hs_fail naming the bad part. */
 int hs_costs_parse_spec(const char *spec, struct hs_costs *c);
 
 /* Set the cost named by hs_costs_props[i]. */

@@ -79,11 +79,31 @@ static double raw_cost(const struct hs_runtime *rt, const struct hs_task *t, int
     return INFINITY;
 }
 
-/* GPU kernels take 1/gpu_speed of their time (the sensitivity option). */
+/* GPU kernels take 1/gpu_speed of their time (the sensitivity option),
+ * those of opts.gpu_kernels only when it names some. */
 static double cost(const struct hs_runtime *rt, const struct hs_task *t, int w, const double *table)
 {
     double v = raw_cost(rt, t, w, table);
-    return rt->pf->workers[w].arch == HS_ARCH_GPU ? v / rt->opts.gpu_speed : v;
+    return rt->pf->workers[w].arch == HS_ARCH_GPU && rt->gpu_scaled[t->kernel] ? v / rt->opts.gpu_speed : v;
+}
+
+/* Which kernels gpu_speed scales: every one, or those opts.gpu_kernels names
+ * (':'-separated; platforms/resolve.c checked the names against the
+ * platform's timing table). */
+static void gpu_scaled_kernels(struct hs_runtime *rt)
+{
+    const struct hs_dag *dag = rt->dag;
+    rt->gpu_scaled = hs_xcalloc((size_t)dag->nkernels + 1, sizeof(bool));
+    for (int k = 0; k < dag->nkernels; k++)
+        rt->gpu_scaled[k] = !rt->opts.gpu_kernels;
+    if (!rt->opts.gpu_kernels)
+        return;
+    char *copy = hs_xstrdup(rt->opts.gpu_kernels), *save = NULL;
+    for (char *name = strtok_r(copy, ":", &save); name; name = strtok_r(NULL, ":", &save))
+        for (int k = 0; k < dag->nkernels; k++)
+            if (strcmp(dag->kernels[k], name) == 0)
+                rt->gpu_scaled[k] = true;
+    free(copy);
 }
 
 /* What the policies see: the kernel and the runtime's work around it. */
@@ -290,10 +310,12 @@ struct hs_runtime *hs_runtime_new(const struct hs_dag *dag, const struct hs_plat
     rt->clusters = rt->cluster_edges = -1;
     rt->task_bytes = task_data_bytes(dag);
     precompute_estimates(rt);
+    gpu_scaled_kernels(rt);
     if (check_runnable(rt)) {
         free(rt->est_arch);
         free(rt->true_arch);
         free(rt->kernel_in_table);
+        free(rt->gpu_scaled);
         free(rt->task_bytes);
         free(rt);
         return NULL;
@@ -329,6 +351,7 @@ void hs_runtime_free(struct hs_runtime *rt)
     free(rt->est_arch);
     free(rt->true_arch);
     free(rt->kernel_in_table);
+    free(rt->gpu_scaled);
     free(rt->task_bytes);
     gsl_rng_free(rt->rng_policy);
     gsl_rng_free(rt->rng_noise);

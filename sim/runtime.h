@@ -28,6 +28,7 @@ struct hs_runtime_opts {
     unsigned long seed;
     bool flush;         /* write every datum back to host memory at the end */
     double gpu_speed;   /* GPU kernel durations are divided by it (1: as estimated) */
+    const char *gpu_kernels; /* ':'-separated kernels gpu_speed applies to (NULL: every one) */
     struct hs_costs costs; /* the runtime's own costs (sim/costs.h); NAN entries: none */
 };
 

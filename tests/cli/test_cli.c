@@ -314,7 +314,7 @@ static void test_bad_input(void)
     bad("dag cholesky:n=10,nb=3", "nb=3 does not divide n=10");
     bad("dag gemm --format xml", "'xml' is not json or dot");
     bad("platform nosuch", "unknown platform 'nosuch'");
-    bad("run -p idgraf:bw=3G", "platform idgraf: unknown parameter 'bw' (valid: bw_scale, gpu_speed, hosts)");
+    bad("run -p idgraf:bw=3G", "platform idgraf: unknown parameter 'bw' (valid: bw_scale, gpu_speed, gpu_kernels, hosts)");
     bad("run -p idgraf:gpu_speed=0", "gpu_speed: 0 is outside the allowed range");
     bad("run -p nosuch:bw_scale=2", "unknown platform 'nosuch'");
     bad("nosuch", "unknown command 'nosuch'");

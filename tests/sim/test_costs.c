@@ -3,7 +3,8 @@
  * explicit costs on flat:2 (1 B/s links, no latency): the per-task
  * overhead, the per-copy issue cost and the decisions (a look-up for eager,
  * every worker examined for online HEFT) each add exactly their model's
- * time; parsing of the cost settings and of the platform's properties. */
+ * time; parsing of the cost settings (scale=F included) and of the
+ * platform's properties. */
 #include "sim/costs.h"
 #include "base/util.h"
 #include "tests/support/testing.h"
@@ -119,6 +120,18 @@ static void test_parse(void)
     CU_ASSERT_NOT_EQUAL(hs_costs_parse_spec("launch=5us", &c), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "launch"));
     CU_ASSERT_NOT_EQUAL(hs_costs_parse_spec("task=fast", &c), 0);
+    /* scale=F: the platform's costs times F, the explicit ones left as given */
+    CU_ASSERT_EQUAL(hs_costs_parse_spec("platform", &c), 0);
+    CU_ASSERT_DOUBLE_EQUAL(c.scale, 1, 0);
+    CU_ASSERT_EQUAL(hs_costs_parse_spec("scale=2/decide_worker=3us", &c), 0);
+    CU_ASSERT_DOUBLE_EQUAL(c.scale, 2, 0);
+    CU_ASSERT_DOUBLE_EQUAL(c.decide_worker, 3e-6, 1e-18);
+    CU_ASSERT_TRUE(isnan(c.task[HS_ARCH_CPU]));
+    CU_ASSERT_NOT_EQUAL(hs_costs_parse_spec("scale=0", &c), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "scale '0' is not a number > 0"));
+    CU_ASSERT_NOT_EQUAL(hs_costs_parse_spec("scale=-1", &c), 0);
+    CU_ASSERT_NOT_EQUAL(hs_costs_parse_spec("scale=2x", &c), 0);
+    CU_ASSERT_NOT_EQUAL(hs_costs_parse_spec("scale=inf", &c), 0);
 }
 
 /* A platform's zone properties set the costs; a bad one is refused with its
@@ -137,6 +150,20 @@ static void test_platform_properties(void)
     snprintf(args, sizeof args, "run -q -p %s -w random:v=5,seed=1,p=1 -s eager -o -", xml);
     CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"task_cpu\":\t7e-06"));
+    free(out), free(err);
+    /* scale=F multiplies what the platform declares (7 us) and leaves what it
+     * does not declare (decide_push: none) at none; an explicit cost is not
+     * scaled */
+    snprintf(args, sizeof args, "run -q -p %s -w random:v=5,seed=1,p=1 -s eager --costs scale=2 -o -", xml);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"task_cpu\":\t1.4e-05"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"decide_push\":\t0"));
+    free(out), free(err);
+    snprintf(args, sizeof args,
+             "run -q -p %s -w random:v=5,seed=1,p=1 -s eager --costs scale=0.5/task_gpu=3us -o -", xml);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"task_cpu\":\t3.5e-06"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"task_gpu\":\t3e-06"));
     free(out), free(err);
     snprintf(args, sizeof args, "run -q -p %s -w random:v=5,seed=1,p=1 -s eager --no-costs -o -", xml);
     CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);

@@ -294,6 +294,32 @@ static void test_platform_knobs(void)
     cJSON_Delete(r);
 }
 
+/* gpu_kernels restricts gpu_speed to the kernels it names (the sensitivity
+ * of a timing table's assumed rates): a chain of two 1 ms GPU tasks, kernels
+ * k and dgessm, takes 1 + 1/1.25 = 1.8 ms when only dgessm is scaled, and
+ * 2/1.25 = 1.6 ms when every kernel is. */
+static void test_gpu_kernels(void)
+{
+    struct hs_dag *dag = hs_dag_new("two-kernels");
+    int a = gpu_task(dag, 1e-3, -1, -1);
+    int b = hs_dag_add_task(dag, "dgessm", NULL, 0, 0);
+    dag->tasks[b].arch_cost[HS_ARCH_GPU] = 1e-3;
+    dag->tasks[b].arch_mask = HS_ARCH_BIT(HS_ARCH_GPU);
+    hs_dag_add_edge(dag, a, b, 0);
+    hs_dag_finalize(dag);
+    struct hs_run_config cfg = idgraf(1, 0);
+    cfg.opts.gpu_speed = 1.25;
+    cfg.opts.gpu_kernels = "dsyrk:dgessm";
+    cJSON *r = simulate(&cfg, dag, "eager");
+    HS_ASSERT_NEAR_REL(num(r, "makespan"), 1.8e-3, 1e-12);
+    cJSON_Delete(r);
+    cfg.opts.gpu_kernels = NULL;
+    r = simulate(&cfg, dag, "eager");
+    HS_ASSERT_NEAR_REL(num(r, "makespan"), 1.6e-3, 1e-12);
+    cJSON_Delete(r);
+    hs_dag_free(dag);
+}
+
 /* A writes h on GPU0 only, B reads it on GPU1 only (explicit per-worker costs). */
 static struct hs_dag *producer_consumer(void)
 {
@@ -626,6 +652,7 @@ int main(void)
         {"idgraf-dada's PCIe model: 359.525 us alone, 709.05 us shared", test_dada_platform},
         {"idgraf-dada's PCIe model: H2D and D2H do not interfere", test_dada_platform_duplex},
         {"bw_scale and gpu_speed", test_platform_knobs},
+        {"gpu_speed on the kernels gpu_kernels names", test_gpu_kernels},
         {"GPU to GPU staged through host, or p2p", test_staging_through_host},
         {"a peer copy across the host bridges crosses the host side twice", test_peer_copy_across_bridges},
         {"GEMM on one GPU moves 3S H2D + S D2H", test_gemm_minimal_traffic},

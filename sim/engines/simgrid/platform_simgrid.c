@@ -498,7 +498,7 @@ int hs_sg_costs(const char *platform_name, struct hs_costs *c)
         if (v && hs_costs_parse_time(v, &seconds))
             return hs_fail("platform %s: zone property %s='%s' is not a duration (e.g. 5us, 2e-6)",
                            platform_name, hs_costs_props[i], v);
-        hs_costs_set(c, i, seconds);
+        hs_costs_set(c, i, c->scale > 0 ? seconds * c->scale : seconds); /* costs=scale=F */
     }
     return 0;
 }

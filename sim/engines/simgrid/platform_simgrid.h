@@ -57,7 +57,8 @@ int hs_sg_inventory_map(const char *platform_name, const char *map_file, struct 
 
 /* The runtime's costs the loaded platform's root zone declares
  * (sim/costs.h: runtime/task_cpu, ...): entries of c still NAN are set
- * from the zone's properties, or to 0 where it has none. Returns 0, or -1
+ * from the zone's properties (times c->scale when it is > 0: costs=scale=F),
+ * or to 0 where it has none. Returns 0, or -1
  * with hs_fail naming the platform, the property and its value. */
 int hs_sg_costs(const char *platform_name, struct hs_costs *c);
 
