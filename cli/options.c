@@ -163,9 +163,56 @@ int hs_split_list(char *text, char ***out)
     return n;
 }
 
+/* An option of the command's own that takes one value, given twice: the
+ * second would replace the first without a word (`-o a.json -o b.json`
+ * writes b.json only; `summarize --by policy --by gpus` groups by gpus
+ * alone). The options that add a value each time may repeat; the scenario's
+ * options say it in their own words (hs_scenario_apply_option, and sweep's
+ * for its base). Called with each option getopt returns; a parse starts
+ * again at optind 1. */
+static void check_given_once(const char *cmd, int c, const char *shortopts, const struct option *longopts,
+                             bool restart)
+{
+    static const char *const repeatable[] = {"vary", "where", "set", "plugin"};
+    static int seen[64], nseen;
+    static const char *first[64];
+    if (restart)
+        nseen = 0;
+    const struct option *o = longopts;
+    while (o->name && o->val != c)
+        o++;
+    const char *sc = c > 0 && c < 128 ? strchr(shortopts, c) : NULL;
+    bool takes_value = o->name ? o->has_arg == required_argument : sc && sc[1] == ':';
+    if (!takes_value || c == ':' || c == '?')
+        return;
+    for (size_t i = 0; i < NOPTS; i++)
+        if (table[i].opt.val == c)
+            return;
+    for (size_t i = 0; o->name && i < sizeof repeatable / sizeof *repeatable; i++)
+        if (strcmp(o->name, repeatable[i]) == 0)
+            return;
+    for (int i = 0; i < nseen; i++)
+        if (seen[i] == c) {
+            char name[64]; /* as the help writes it: -o/--output, -x, --by */
+            if (sc && o->name)
+                snprintf(name, sizeof name, "-%c/--%s", c, o->name);
+            else if (sc)
+                snprintf(name, sizeof name, "-%c", c);
+            else
+                snprintf(name, sizeof name, "--%s", o->name);
+            hs_die(HS_EXIT_USAGE, "%s: option %s is given twice ('%s' and '%s'; the second would replace the "
+                   "first): give it once", cmd, name, first[i], optarg);
+        }
+    if (nseen < (int)(sizeof seen / sizeof *seen)) {
+        seen[nseen] = c;
+        first[nseen++] = optarg;
+    }
+}
+
 int hs_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
               const struct option *longopts)
 {
+    bool restart = optind <= 1;
     char opts[128];
     snprintf(opts, sizeof opts, ":%s", shortopts); /* ':' first: report missing arguments */
     opterr = 0;
@@ -179,6 +226,8 @@ int hs_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
             hs_die(HS_EXIT_USAGE, "%s: unknown option '%s' (see `hetsim %s --help`)", cmd, arg, cmd);
         hs_die(HS_EXIT_USAGE, "%s: option '%s' needs a value (see `hetsim %s --help`)", cmd, arg, cmd);
     }
+    if (c != -1)
+        check_given_once(cmd, c, shortopts, longopts, restart);
     return c;
 }
 

@@ -19,9 +19,11 @@
 static int check_options(const struct hs_scenario *sc, int p)
 {
     const struct hs_select *sel = &sc->cfg.select;
-    if (sc->trace || sc->cfg.paje_file || sc->events)
-        return hs_fail("Beaumont and Marchal's model (flat with bw=inf) keeps no per-task trace or "
-                       "events: give bw a finite value to run through the runtime");
+    const char *traced = sc->trace ? "--trace" : sc->cfg.paje_file ? "--paje" : sc->chrome_trace ? "--chrome-trace"
+                         : sc->tasks_rec ? "--tasks-rec" : sc->events ? "--events" : NULL;
+    if (traced) /* every one of them, not to write nothing and exit 0 */
+        return hs_fail("%s: Beaumont and Marchal's model (flat with bw=inf) keeps no per-task trace or "
+                       "events: give bw a finite value to run through the runtime", traced);
     if (sc->cfg.opts.noise > 0)
         return hs_fail("Beaumont and Marchal's model has no noise: drift= on the platform changes "
                        "speeds task after task");

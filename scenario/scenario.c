@@ -120,6 +120,14 @@ static int check_energy(const struct hs_scenario *sc, const struct hs_scenario_p
     return 0;
 }
 
+/* The last error, prefixed with the path of the output it concerns. */
+static int fail_with_path(const char *path)
+{
+    char why[1024];
+    snprintf(why, sizeof why, "%s", hs_last_error());
+    return hs_fail("%s: %s", path, why);
+}
+
 /* The platform, the DAG and the policy of a run through the runtime, in the
  * order their errors are reported. */
 static int plan_runtime_run(const struct hs_scenario *sc, struct hs_scenario_plan *p)
@@ -128,6 +136,8 @@ static int plan_runtime_run(const struct hs_scenario *sc, struct hs_scenario_pla
         return -1;
     if (!(p->dag = hs_workload_build(sc->workload)))
         return -1;
+    if (sc->tasks_rec && hs_trace_taskrec_check(p->dag)) /* before the run, not when writing it */
+        return fail_with_path(sc->tasks_rec);
     if (!(p->policy = hs_policy_parse(sc->policy, &p->policy_spec)))
         return -1;
     if (hs_bm_scenario_check(p->dag, p, p->policy->name))
@@ -215,10 +225,8 @@ static int write_trace(const char *path, const struct hs_run *run,
         return -1;
     int rc = writer(run->rt, out.f);
     if (rc) { /* the writer's message, with the path; the old file stays */
-        char why[1024];
-        snprintf(why, sizeof why, "%s", hs_last_error());
         hs_outfile_abort(&out);
-        return hs_fail("%s: %s", path, why);
+        return fail_with_path(path);
     }
     return hs_outfile_commit(&out);
 }

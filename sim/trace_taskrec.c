@@ -9,6 +9,7 @@
 #include "base/buf.h"
 #include "base/util.h"
 
+#include <cjson/cJSON.h>
 #include <rec.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -84,14 +85,25 @@ static void data_fields(rec_record_t rec, const struct hs_dag *dag, const struct
 
 /* A line of a rec value that ends with a backslash would be joined to the
  * next one by every rec reader (the format's line continuation, which has
- * no escape): refused rather than written as another value. */
-static int rec_safe(const char *v)
+ * no escape): such a kernel is refused rather than written as another. The
+ * name is shown as JSON writes a string (cJSON), so that its line breaks
+ * keep the message on one line. */
+int hs_trace_taskrec_check(const struct hs_dag *dag)
 {
-    for (const char *p = strchr(v, '\\'); p; p = strchr(p + 1, '\\'))
-        if (p[1] == '\n' || p[1] == '\0')
-            return hs_fail("kernel '%.60s': a line of it ends with a backslash, which a rec file cannot "
-                           "hold (rec readers join that line to the next); rename the kernel or leave out "
-                           "--tasks-rec", v);
+    for (int k = 0; k < dag->nkernels; k++) {
+        const char *v = dag->kernels[k];
+        for (const char *p = strchr(v, '\\'); p; p = strchr(p + 1, '\\'))
+            if (p[1] == '\n' || p[1] == '\0') {
+                cJSON *name = cJSON_CreateString(v);
+                char *text = name ? cJSON_PrintUnformatted(name) : NULL;
+                hs_fail("DAG %.60s, kernel %.80s%s: a line of it ends with a backslash, which a rec file cannot hold "
+                        "(rec readers join that line to the next); rename the kernel or leave out "
+                        "--tasks-rec", dag->name, text ? text : "(out of memory)", text && strlen(text) > 80 ? "..." : "");
+                free(text);
+                cJSON_Delete(name);
+                return -1;
+            }
+    }
     return 0;
 }
 
@@ -140,9 +152,8 @@ static rec_record_t record(const struct hs_runtime *rt, int i, struct hs_buf *b)
 
 int hs_trace_write_taskrec(const struct hs_runtime *rt, FILE *out)
 {
-    for (int k = 0; k < rt->dag->nkernels; k++)
-        if (rec_safe(rt->dag->kernels[k]))
-            return -1;
+    if (hs_trace_taskrec_check(rt->dag)) /* checked before the run too (scenario.c) */
+        return -1;
     rec_writer_t w = checked(rec_writer_new(out));
     struct hs_buf b = {0};
     char text[] = " tasks.rec written by hetsim: StarPU's fields (times in ms); EdgeHandles is hetsim's";

@@ -10,11 +10,19 @@
 #ifndef HS_TRACE_TASKREC_H
 #define HS_TRACE_TASKREC_H
 
+#include "sim/dag.h"
 #include "sim/runtime.h"
 
 #include <stdio.h>
 
-/* 0, or -1 with hs_fail if the file cannot be written. */
+/* 0 if every kernel name of the DAG can be written in a tasks.rec; else
+ * -1 with hs_fail naming the first that cannot (a line of it ends with a
+ * backslash, which rec readers join to the next line). Checked once per
+ * kernel, before a run that writes a tasks.rec. */
+int hs_trace_taskrec_check(const struct hs_dag *dag);
+
+/* 0, or -1 with hs_fail if the file cannot be written (a kernel
+ * hs_trace_taskrec_check refuses, or an error of the stream). */
 int hs_trace_write_taskrec(const struct hs_runtime *rt, FILE *out);
 
 #endif

@@ -301,6 +301,11 @@ static void test_bad_input(void)
     hs_test_bad_cli("run -p flat:2,bw=inf,choices=:: -w outer:n=3 -s random-outer", "choices: '::' lists no speed");
     hs_test_bad_cli("run -p flat:2,bw=inf -w outer:n=3 -s random-outer --noise 0.1", "has no noise");
     hs_test_bad_cli("run -p flat:2,bw=inf -w outer:n=3 -s random-outer --trace t.csv", "keeps no per-task trace");
+    /* the other traces too, which the model used to leave unwritten with exit 0 */
+    hs_test_bad_cli("run -p flat:2,bw=inf -w outer:n=3 -s random-outer --chrome-trace t.json",
+                    "--chrome-trace: Beaumont and Marchal's model (flat with bw=inf) keeps no per-task trace");
+    hs_test_bad_cli("run -p flat:2,bw=inf -w outer:n=3 -s random-outer --tasks-rec t.rec",
+                    "--tasks-rec: Beaumont and Marchal's model (flat with bw=inf) keeps no per-task trace");
     hs_test_bad_cli("beta outer --n 10", "--p and --n are required");
     hs_test_bad_cli("beta cube --p 2 --n 10", "give the problem, outer or matmul");
     hs_test_bad_cli("beta outer --p 2 --n 10 --speeds 1:2:3", "speeds lists 3 values but p=2");

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int count_lines(const char *s)
 {
@@ -323,6 +324,32 @@ static void test_bad_input(void)
     free(perf);
 }
 
+/* An option of a command's own that takes one value, given twice, is
+ * refused (the second would replace the first without a word); the ones
+ * that add a value each time repeat. */
+static void test_option_given_twice(void)
+{
+    bad("run -q -o a.json -o b.json", "run: option -o/--output is given twice ('a.json' and 'b.json'; the second "
+                                      "would replace the first): give it once");
+    bad("run -q --chrome-trace a.json --chrome-trace=b.json", "option --chrome-trace is given twice");
+    bad("run -q --engine model --engine simgrid", "option --engine is given twice ('model' and 'simgrid'");
+    bad("dag cholesky:n=1024,nb=512 -o a.json -o b.json", "dag: option -o/--output is given twice");
+    bad("summarize x.csv --by policy --by gpus", "summarize: option --by is given twice ('policy' and 'gpus'");
+    bad("plot x.csv -x gpus -x policy -y gflops", "plot: option -x is given twice");
+    bad("reproduce cholesky-idgraf-gpus -j 2 --jobs 3", "reproduce: option -j/--jobs is given twice ('2' and '3'");
+    /* the scenario's options keep their own words */
+    bad("run -q --seed 1 --seed 2", "option --seed is given twice (the second would replace the first)");
+    /* repeatable: --where and --vary of two axes (the sweep's CSV, plotted for two wheres) */
+    char *csv = hs_test_tmp(".csv"), *png = hs_test_tmp(".png"), args[4096];
+    snprintf(args, sizeof args, "sweep -p flat:2 -w random:v=5 --vary policy=eager,heft --vary noise=0,0.01 -o %s -q",
+             csv);
+    CU_ASSERT_EQUAL(hs_test_cli(args, NULL, NULL), 0);
+    snprintf(args, sizeof args, "plot %s -x noise -y makespan --where policy=eager --where noise=0 -o %s", csv, png);
+    CU_ASSERT_EQUAL(hs_test_cli(args, NULL, NULL), 0);
+    unlink(csv), unlink(png);
+    free(csv), free(png);
+}
+
 static void test_listings(void)
 {
     char *out;
@@ -431,6 +458,7 @@ int main(void)
         {"every shipped platform under every policy", test_platforms_and_policies},
         {"same seed, same record; other seed with noise, other record", test_same_seed_same_record},
         {"bad input: one line, exit 2", test_bad_input},
+        {"an option of one value given twice: one line, exit 2", test_option_given_twice},
         {"listings and help", test_listings},
         {"the pages and sections the listings point to exist", test_listing_pointers},
         {"Paje trace", test_paje},

@@ -3,7 +3,9 @@
  * (shipped platforms and studies found beside the executable, HETSIM_DATADIR
  * named when data is missing, --version); and a policy written out of tree,
  * built against the installed package (find_package(hetsim) and pkg-config)
- * and loaded as a plugin, whose decisions are checked on a DAG worked by hand. */
+ * and loaded as a plugin, whose decisions are checked on a DAG worked by hand,
+ * and whose GFlop/s in writing-a-policy.md's sweep are the page's. */
+#include "base/buf.h"
 #include "base/util.h"
 #include "tests/support/testing.h"
 
@@ -147,6 +149,63 @@ static void test_plugin_built_with_the_cmake_package(void)
     check_starts(path, (const double[]){0, 1, 4});
 }
 
+/* The line of writing-a-policy.md's sh blocks that starts with start, the
+ * docs' paths made the test's: ./build/hetsim this hetsim, ./build-lcf/ the
+ * plugin built above (caller frees). */
+static char *doc_command(const char *start)
+{
+    char *text = hs_test_read_file(HETSIM_SOURCE_DIR "/docs/writing-a-policy.md");
+    const char *l = strstr(text, start);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+    struct hs_buf b = {0};
+    hs_buf_printf(&b, "'%s'", hetsim);
+    for (const char *r = l + strlen("./build/hetsim"); *r && *r != '\n';)
+        if (strncmp(r, "./build-lcf/", 12) == 0) {
+            hs_buf_add(&b, "../lcf/");
+            r += 12;
+        } else
+            hs_buf_addn(&b, r++, 1);
+    free(text);
+    return hs_buf_take(&b);
+}
+
+/* The mean of metric for policy at gpus in a summary's table ("lcf  8
+ * gflops  1  0  189.159 ..."); NAN when no row has it. */
+static double summary_mean(const char *summary, const char *policy, int gpus, const char *metric)
+{
+    for (const char *l = summary; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        char p[64], m[64];
+        int g, n, failed;
+        double mean;
+        if (sscanf(l, "%63s %d %63s %d %d %lf", p, &g, m, &n, &failed, &mean) == 6 && strcmp(p, policy) == 0 &&
+            g == gpus && strcmp(m, metric) == 0)
+            return mean;
+    }
+    return NAN;
+}
+
+/* writing-a-policy.md's sweep and summary, run as the page writes them with
+ * the plugin built by find_package(hetsim): the GFlop/s of lcf, eager and
+ * dmda at 8 GPUs that the summary prints are the ones the page quotes, so a
+ * change of the model or of lcf that moves them fails here (test
+ * doc_figures checks eager and dmda without the plugin). */
+static void test_plugin_figures_in_the_docs(void)
+{
+    char *sweep = doc_command("./build/hetsim sweep --plugin ./build-lcf/liblcf.so ");
+    char *summarize = doc_command("./build/hetsim summarize lcf.csv ");
+    free(sh(0, "mkdir -p sweep-doc"));
+    char *out = sh(0, "cd sweep-doc && %s && %s", sweep, summarize), phrase[256];
+    double lcf = summary_mean(out, "lcf", 8, "gflops"), eager = summary_mean(out, "eager", 8, "gflops"),
+           dmda = summary_mean(out, "dmda", 8, "gflops");
+    CU_ASSERT(lcf > 0 && eager > 0 && dmda > 0);
+    snprintf(phrase, sizeof phrase, "the summary above gave %.0f against %.0f GFlop/s at 8 GPUs, where `dmda` "
+             "reaches %.0f", lcf, eager, dmda);
+    hs_test_doc_quotes("docs/writing-a-policy.md", phrase);
+    free(out);
+    free(sweep);
+    free(summarize);
+}
+
 /* The same source built with pkg-config's flags; --plugin makes its policy
  * known by name, to `hetsim policies` and to sweeps beside shipped policies. */
 static void test_plugin_built_with_pkg_config(void)
@@ -212,6 +271,7 @@ int main(void)
         {"the moved tree finds its studies", test_moved_tree_finds_its_studies},
         {"missing data names HETSIM_DATADIR", test_missing_data_names_the_variable},
         {"a plugin built with find_package(hetsim)", test_plugin_built_with_the_cmake_package},
+        {"writing-a-policy.md's GFlop/s of lcf, from its sweep", test_plugin_figures_in_the_docs},
         {"a plugin built with pkg-config, by name in a sweep", test_plugin_built_with_pkg_config},
         {"bad plugins: one line, exit 2", test_bad_plugins},
         {"a program linked with the installed libraries", test_program_linked_with_the_libraries},

@@ -31,34 +31,6 @@ static const char *const pages[] = {"README.md", "docs/getting-started.md", "doc
                                     "docs/robustness.md", "docs/layout.md", "docs/references.md"};
 #define NPAGES (sizeof pages / sizeof *pages)
 
-/* A page's text with every run of blanks and line breaks made one space. */
-static char *page(const char *doc)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", HETSIM_SOURCE_DIR, doc);
-    char *text = hs_test_read_file(path), *w = text;
-    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-    for (const char *r = text; *r; r++) {
-        bool blank = *r == ' ' || *r == '\n' || *r == '\t';
-        if (!blank || (w > text && w[-1] != ' '))
-            *w++ = blank ? ' ' : *r;
-    }
-    *w = '\0';
-    return text;
-}
-
-/* The page quotes the phrase; printed with what the page says when not. */
-static void quoted(const char *doc, const char *phrase)
-{
-    char *text = page(doc);
-    bool found = strstr(text, phrase) != NULL;
-    if (!found)
-        fprintf(stderr, "\n%s does not say \"%s\" (what this build gives): rerun its command and fix the page\n",
-                doc, phrase);
-    CU_ASSERT(found);
-    free(text);
-}
-
 static double result(const char *args, const char *key)
 {
     cJSON *r = hs_test_run_record(args);
@@ -220,7 +192,7 @@ static void test_getting_started(void)
     int tasks = atoi(t + 7);
     CU_ASSERT_EQUAL(tasks, 16 + 120 + 120 + 560);
     snprintf(phrase, sizeof phrase, "in 512 × 512 tiles (%d tasks)", tasks);
-    quoted("docs/getting-started.md", phrase);
+    hs_test_doc_quotes("docs/getting-started.md", phrase);
     free(out);
 }
 
@@ -253,14 +225,14 @@ static void test_workloads(void)
     CU_ASSERT_STRING_EQUAL(edges, "edges: 30");
     char phrase[128];
     snprintf(phrase, sizeof phrase, "(%s tasks, %s dependencies for 3×3 tiles", tasks + 7, edges + 7);
-    quoted("docs/workloads.md", phrase);
+    hs_test_doc_quotes("docs/workloads.md", phrase);
     free(tasks);
     free(edges);
     /* LU's regions=1 shortens the longest path */
     char *plain = output_line("dag lu:n=4,nb=1,ib=1 --stats", "depth: ");
     char *regions = output_line("dag lu:n=4,nb=1,ib=1,regions=1 --stats", "depth: ");
     snprintf(phrase, sizeof phrase, "on 4×4 tiles the longest path goes from %s tasks to %s:", plain + 7, regions + 7);
-    quoted("docs/workloads.md", phrase);
+    hs_test_doc_quotes("docs/workloads.md", phrase);
     free(plain);
     free(regions);
 }
@@ -271,7 +243,7 @@ static void test_policies_volume(void)
     char *line = output_line("run -p flat:20,bw=inf -w outer:n=100 -s dynamic-outer-2phases", "volume ");
     char phrase[512];
     snprintf(phrase, sizeof phrase, "prints `%s`", line);
-    quoted("docs/policies.md", phrase);
+    hs_test_doc_quotes("docs/policies.md", phrase);
     free(line);
 }
 
@@ -282,14 +254,14 @@ static void test_writing_a_policy(void)
     char phrase[256];
     snprintf(phrase, sizeof phrase, "against %.0f GFlop/s at 8 GPUs, where `dmda` reaches %.0f",
              result("-s eager", "gflops"), result("-s dmda", "gflops"));
-    quoted("docs/writing-a-policy.md", phrase);
+    hs_test_doc_quotes("docs/writing-a-policy.md", phrase);
     /* "`policies/dmda.c` is a complete example in under 200 lines" */
     char *src = hs_test_read_file(HETSIM_SOURCE_DIR "/policies/dmda.c");
     int lines = 0;
     for (const char *p = src; *p; p++)
         lines += *p == '\n';
     CU_ASSERT(lines > 0 && lines < 200);
-    quoted("docs/writing-a-policy.md", "`policies/dmda.c` is a complete example in under 200 lines");
+    hs_test_doc_quotes("docs/writing-a-policy.md", "`policies/dmda.c` is a complete example in under 200 lines");
     free(src);
 }
 
@@ -304,7 +276,7 @@ static void test_energy_makespan(void)
     double a = result(run, "makespan"), b = result(with, "makespan");
     CU_ASSERT_EQUAL(a, b);
     snprintf(phrase, sizeof phrase, "this build gives %.3f ms both ways", a * 1e3);
-    quoted("docs/platforms.md", phrase);
+    hs_test_doc_quotes("docs/platforms.md", phrase);
 }
 
 int main(void)

@@ -206,6 +206,32 @@ char *hs_test_read_file(const char *path)
     return buf;
 }
 
+char *hs_test_doc_text(const char *doc)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", HETSIM_SOURCE_DIR, doc);
+    char *text = hs_test_read_file(path), *w = text;
+    CU_ASSERT_FATAL(text[0] != '\0');
+    for (const char *r = text; *r; r++) {
+        bool blank = *r == ' ' || *r == '\n' || *r == '\t';
+        if (!blank || (w > text && w[-1] != ' '))
+            *w++ = blank ? ' ' : *r;
+    }
+    *w = '\0';
+    return text;
+}
+
+void hs_test_doc_quotes(const char *doc, const char *phrase)
+{
+    char *text = hs_test_doc_text(doc);
+    bool found = strstr(text, phrase) != NULL;
+    if (!found)
+        fprintf(stderr, "\n%s does not say \"%s\" (what this build gives): rerun its command and fix the page\n",
+                doc, phrase);
+    CU_ASSERT(found);
+    free(text);
+}
+
 char *hs_test_tmp_text(const char *suffix, const char *text)
 {
     char *path = hs_test_tmp(suffix);

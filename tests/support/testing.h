@@ -86,6 +86,12 @@ cJSON *hs_test_run_record(const char *args);
 char *hs_test_quick_study(const char *name, long *rows);
 
 char *hs_test_read_file(const char *path);
+/* A page of the source tree (README.md, docs/NAME.md) with every run of
+ * blanks and line breaks made one space (caller frees). */
+char *hs_test_doc_text(const char *doc);
+/* Assert that the page quotes phrase (as hs_test_doc_text reads it); when
+ * not, say so on stderr: the phrase is what this build gives. */
+void hs_test_doc_quotes(const char *doc, const char *phrase);
 /* Everything left on a file descriptor, as a string (caller frees). */
 char *hs_test_read_fd(int fd);
 /* A fresh temporary path with the given suffix (the file does not exist). */

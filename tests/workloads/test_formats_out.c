@@ -11,6 +11,7 @@
  *   - StarPU's Idgraf and sirocco platform files and SimGrid's example
  *     platform with a host map, as they are. */
 #include "base/util.h"
+#include "sim/trace_taskrec.h"
 #include "tests/support/testing.h"
 
 #include <math.h>
@@ -322,19 +323,45 @@ static void test_tasks_rec_round_trip_names(void)
 }
 
 /* A kernel a rec file cannot hold (a line ending with a backslash, which
- * rec readers join to the next line) is refused, not written as another. */
+ * rec readers join to the next line) is refused before the run, with exit 2
+ * and one line naming the file, the DAG and the kernel (its line break
+ * written as \n), not written as another and not after simulating. */
 static void test_tasks_rec_backslash_refused(void)
 {
     char *dag = hs_test_tmp_text(".json", "{\"name\": \"b\", \"handles\": [], \"tasks\": ["
-                                          "{\"label\": \"a\", \"kernel\": \"ends\\\\\", \"flops\": 1e9}]}");
-    char *rec = hs_test_tmp(".rec"), args[2048], *err = NULL;
-    snprintf(args, sizeof args, "run -q -p flat:1 -w %s -s eager --tasks-rec %s", dag, rec);
-    CU_ASSERT_NOT_EQUAL(hs_test_cli(args, NULL, &err), 0);
-    CU_ASSERT(err && strstr(err, "a line of it ends with a backslash, which a rec file cannot hold"));
+                                          "{\"label\": \"a\", \"kernel\": \"fine\", \"flops\": 1e9},"
+                                          "{\"label\": \"c\", \"kernel\": \"one\\\\\\nend\", \"flops\": 1e9}]}");
+    char *rec = hs_test_tmp(".rec"), *out = hs_test_tmp(".json"), args[2048], expect[2048];
+    snprintf(args, sizeof args, "run -q -p flat:1 -w %s -s eager --tasks-rec %s -o %s", dag, rec, out);
+    snprintf(expect, sizeof expect, "%s: DAG b, kernel \"one\\\\\\nend\": a line of it ends with a backslash, "
+             "which a rec file cannot hold", rec);
+    hs_test_bad_cli(args, expect);
     CU_ASSERT(access(rec, F_OK) != 0);
-    free(err);
+    CU_ASSERT(access(out, F_OK) != 0); /* no record: nothing ran */
     unlink(dag);
-    free(dag), free(rec);
+    free(dag), free(rec), free(out);
+}
+
+/* The check itself, once per kernel: a backslash inside a line is kept
+ * (rec continues only a line that ends with one), at a line's end or the
+ * name's end it is refused. */
+static void test_tasks_rec_check_names(void)
+{
+    static const struct {
+        const char *kernel;
+        int refused;
+    } names[] = {{"a\\b", 0}, {"a\\ \nb", 0}, {"\\x", 0}, {"x\\", 1}, {"x\\\ny", 1}, {"x\ny\\", 1}};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        struct hs_dag *d = hs_dag_new("names");
+        hs_dag_add_task(d, "plain", "p", 1, 0);
+        hs_dag_add_task(d, names[i].kernel, "t", 1, 0);
+        CU_ASSERT_EQUAL(hs_trace_taskrec_check(d), names[i].refused ? -1 : 0);
+        if (names[i].refused) {
+            CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "a line of it ends with a backslash"));
+            CU_ASSERT_PTR_NULL(strchr(hs_last_error(), '\n')); /* one line */
+        }
+        hs_dag_free(d);
+    }
 }
 
 /* A platform of one <cluster> zone (SimGrid's shape for a cluster: node-0
@@ -499,7 +526,8 @@ int main(void)
         {"tasks.rec: rec2csv reads it, it replays", test_tasks_rec},
         {"tasks.rec: librec and recinf read one record per task, names whole", test_tasks_rec_librec_reads_it},
         {"tasks.rec: names with line breaks and quotes read back, durations too", test_tasks_rec_round_trip_names},
-        {"tasks.rec: a kernel whose line ends with a backslash is refused", test_tasks_rec_backslash_refused},
+        {"tasks.rec: a kernel whose line ends with a backslash is refused before the run", test_tasks_rec_backslash_refused},
+        {"tasks.rec: the check of kernel names, backslash by backslash", test_tasks_rec_check_names},
         {"Paje trace read by pj_dump", test_paje_pj_dump},
         {"Paje trace of a <cluster> platform, without its topology", test_paje_cluster},
         {"Paje trace refuses ids it cannot hold", test_paje_unsafe_id},
