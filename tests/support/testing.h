@@ -85,6 +85,35 @@ cJSON *hs_test_run_record(const char *args);
  * frees), with the number of rows in *rows. */
 char *hs_test_quick_study(const char *name, long *rows);
 
+/* DAGs and DAG files (testing_dag.c). */
+/* hs_workload_build of fmt with %s a file of tests/data/ (the error on
+ * stderr when it fails). */
+struct hs_dag *hs_test_build_file(const char *fmt, const char *file);
+/* The makespan of `hetsim run -q ARGS` (asserting it ran). */
+double hs_test_run_makespan(const char *args);
+/* Write text to a file, then hs_test_bad_cli on `hetsim dag
+ * WORKLOAD:file=PATH`. */
+void hs_test_bad_workload_file(const char *workload, const char *text, const char *expect);
+/* Write text to a file with that suffix, then hs_test_bad_cli on `hetsim
+ * dag PATH` and `hetsim run -w PATH`. */
+void hs_test_bad_dag_file(const char *suffix, const char *text, const char *expect);
+/* The DAG as the writer of that format (DOT or hetsim JSON) prints it
+ * (caller frees). */
+char *hs_test_dag_text(const struct hs_dag *dag, bool dot);
+/* Write the DAG to a temporary file and build it back from the path. */
+struct hs_dag *hs_test_dag_reread(const struct hs_dag *dag, bool dot);
+/* The bytes of the edge src -> dst of a DAG (-1 if none). */
+double hs_test_edge_bytes(const struct hs_dag *dag, int src, int dst);
+/* The value of a task's kept attribute (NULL if none). */
+const char *hs_test_extra(const struct hs_task *t, const char *key);
+/* A hand-written hetsim JSON DAG of 3 tasks (a -> b -> c, explicit edges,
+ * per-processor costs, an architecture list, a kept attribute), the DAG
+ * read from it, and the checks of what it says (with_handles: its 4 handles
+ * too, which a DOT round trip does not keep). */
+extern const char hs_test_handmade_json[];
+struct hs_dag *hs_test_handmade_dag(void);
+void hs_test_check_handmade(const struct hs_dag *dag, bool with_handles);
+
 char *hs_test_read_file(const char *path);
 /* Everything left on a file descriptor, as a string (caller frees). */
 char *hs_test_read_fd(int fd);

@@ -1,12 +1,9 @@
-/* tests/analysis/test_pictures.c — figures people can read: plots on a white
- * background (SVG and PNG), bytes and times in units (GiB, ms) rather than
- * 2e+10, curves told apart by marker and dash, a study's published values
- * drawn beside the curve they belong to, gains against one curve (a
- * comparison plot), categorical tics without their shared text; tables that
- * sort numbers inside texts as numbers; Gantt charts where no box is
- * narrower than a pixel, the
- * idle workers share one row and the kernels have a legend; Paje traces
- * without the hosts and links a run did not use (checked with pj_dump). */
+/* tests/analysis/test_plot.c — plots people can read (analysis/plot.c): a
+ * white background (SVG and PNG), bytes and times in units (GiB, ms) rather
+ * than 2e+10, curves told apart by marker and dash, a study's published
+ * values drawn beside the curve they belong to, gains against one curve (a
+ * comparison plot), categorical tics without their shared text, curve names,
+ * units and bars apart. */
 #include "analysis/csv.h"
 #include "analysis/plot.h"
 #include "analysis/stats.h"
@@ -249,98 +246,6 @@ static void test_categorical_tics(void)
     unlink(image), free(image);
 }
 
-/* "n=600" before "n=1000", "alpha=0.25" before "alpha=0.5", numbers before texts. */
-static void test_tables_sort_numbers(void)
-{
-    CU_ASSERT(hs_cmp_cells("xkcholesky:n=600,nb=60,precision=s", "xkcholesky:n=1000,nb=100,precision=s") < 0);
-    CU_ASSERT(hs_cmp_cells("dada:alpha=0.25", "dada:alpha=0.5") < 0);
-    CU_ASSERT(hs_cmp_cells("GPU2", "GPU10") < 0);
-    CU_ASSERT(hs_cmp_cells("8", "10") < 0);
-    CU_ASSERT(hs_cmp_cells("10", "eager") < 0);
-    CU_ASSERT(hs_natural_cmp("a01", "a1") != 0); /* equal as numbers, not as texts */
-    char *file = hs_test_tmp(".csv"), *out, args[512];
-    hs_test_write_file(file, "key,instance,rep,seed,workload,status,makespan\n"
-                             "1,1,0,1,\"w:n=1000,nb=100\",ok,2\n"
-                             "2,2,0,1,\"w:n=600,nb=60\",ok,1\n");
-    snprintf(args, sizeof args, "summarize %s --by workload", file);
-    CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
-    char *a = strstr(out, "w:n=600"), *b = strstr(out, "w:n=1000");
-    CU_ASSERT(a && b && a < b);
-    free(out);
-    unlink(file), free(file);
-}
-
-/* A 1 s task and a 0.1 µs one on W0, nothing on W1: the short box is half a
- * pixel wide each side (1 s over 1000 pixels), W1 sits in the idle row, and
- * the legend names both kernels. */
-static void test_gantt(void)
-{
-    char *rec = hs_test_tmp(".json"), *png = hs_test_tmp(".png"), *script = hs_test_tmp(".gp"), args[1024];
-    hs_test_write_file(rec, "{\"inputs\":{\"workload\":\"w\",\"policy\":\"p\",\"platform\":\"f\"},"
-                            "\"results\":{\"makespan\":1},"
-                            "\"workers\":[{\"name\":\"W0\",\"memory_node\":\"P0\"},{\"name\":\"W1\",\"memory_node\":\"P1\"}],"
-                            "\"events\":{\"tasks\":[{\"worker\":\"W0\",\"kernel\":\"long\",\"start\":0,\"end\":1},"
-                            "{\"worker\":\"W0\",\"kernel\":\"short\",\"start\":0.5,\"end\":0.5000001}],"
-                            "\"transfers\":[]}}");
-    snprintf(args, sizeof args, "gantt %s -o %s --script %s", rec, png, script);
-    char *err;
-    CU_ASSERT_EQUAL(hs_test_cli(args, NULL, &err), 0);
-    CU_ASSERT_STRING_EQUAL(err, "");
-    char *text = hs_test_read_file(script);
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n0.50000005 1 0.0005 0.26\n"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "set ytics ('W0' 1, 'idle (1): W1' 0)"));
-    CU_ASSERT_PTR_NULL(strstr(text, "border lc rgb 'white'"));
-    CU_ASSERT(strstr(text, "title 'long'") && strstr(text, "title 'short'"));
-    free(text), free(err);
-
-    /* a window and a width: 0.4 to 0.6 s is 200 ms, the unit ms; half a pixel of the 400 left
-       for the time axis of 600 is 0.25 ms; a task outside the window has no box nor key entry */
-    hs_test_write_file(rec, "{\"inputs\":{\"workload\":\"w\",\"policy\":\"p\",\"platform\":\"f\"},"
-                            "\"results\":{\"makespan\":1},"
-                            "\"workers\":[{\"name\":\"W0\",\"memory_node\":\"P0\"}],"
-                            "\"events\":{\"tasks\":[{\"worker\":\"W0\",\"kernel\":\"long\",\"start\":0,\"end\":1},"
-                            "{\"worker\":\"W0\",\"kernel\":\"short\",\"start\":0.5,\"end\":0.5000001},"
-                            "{\"worker\":\"W0\",\"kernel\":\"late\",\"start\":0.8,\"end\":0.9}],"
-                            "\"transfers\":[]}}");
-    snprintf(args, sizeof args, "gantt %s -o %s --script %s --from 0.4 --to 0.6 --width 600", rec, png, script);
-    CU_ASSERT_EQUAL(hs_test_cli(args, NULL, &err), 0);
-    CU_ASSERT_STRING_EQUAL(err, "");
-    text = hs_test_read_file(script);
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "set xrange [400:600]"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "size 600,"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n500.00005 0 0.25 0.26\n")); /* one worker: row 0 */
-    CU_ASSERT_PTR_NULL(strstr(text, "title 'late'"));
-    free(text), free(err);
-    snprintf(args, sizeof args, "gantt %s -o %s --from 0.6 --to 0.4", rec, png);
-    hs_test_bad_cli(args, "the window from 0.6 s to 0.4 s is empty");
-    unlink(rec), unlink(png), unlink(script);
-    free(rec), free(png), free(script);
-}
-
-/* Idgraf with 4 of its 8 GPUs: GPU4-7, RAM1 and every GPU-to-GPU link go;
- * what stays is a trace pj_dump reads. */
-static void test_paje_without_unused_containers(void)
-{
-    char *trace = hs_test_tmp(".trace"), args[1024], *out;
-    snprintf(args, sizeof args, "run -q -w cholesky:n=4096,nb=1024 --gpus 4 --paje %s", trace);
-    CU_ASSERT_EQUAL(hs_test_cli(args, NULL, NULL), 0);
-    char *text = hs_test_read_file(trace);
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"GPU3\""));
-    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"RAM0\""));
-    CU_ASSERT_PTR_NULL(strstr(text, "\"GPU4\""));
-    CU_ASSERT_PTR_NULL(strstr(text, "\"RAM1\""));
-    CU_ASSERT_PTR_NULL(strstr(text, "\"p2p_"));
-    CU_ASSERT_PTR_NULL(strstr(text, "\"gpu7_h2d\""));
-    free(text);
-    snprintf(args, sizeof args, "pj_dump '%s' >/dev/null", trace);
-    int rc = hs_test_sh(NULL, args, &out);
-    if (rc)
-        fprintf(stderr, "\n%s: %s\n", args, out);
-    CU_ASSERT_EQUAL(rc, 0);
-    free(out);
-    unlink(trace), free(trace);
-}
-
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -351,10 +256,7 @@ int main(void)
         {"a comparison plot: gains against one curve", test_comparison_plot},
         {"categorical tics without their shared text", test_categorical_tics},
         {"readable: curve names, units, x axis, bars apart", test_readable_plot},
-        {"tables sort numbers in texts as numbers", test_tables_sort_numbers},
-        {"Gantt: no box vanishes, idle row, legend", test_gantt},
-        {"Paje: no unused containers", test_paje_without_unused_containers},
         CU_TEST_INFO_NULL,
     };
-    return hs_test_main("pictures", tests);
+    return hs_test_main("plot", tests);
 }

@@ -1,10 +1,10 @@
-/* tests/platforms/test_flatnet.c — flat:P is the contention-free model of the
- * list-scheduling literature: a transfer of b bytes takes lat + b/bw
- * whatever lat is. SimGrid bounds a flow by its TCP window (network/TCP-gamma:
- * at most 4 MiB / (2 lat)) unless told otherwise; hetsim turns that off, so
- * HEFT's plan (which uses lat + b/bw) is what the simulation does, for
- * latencies of 0 to 0.25 s and edges of 1 KB to 1 GB. A platform file's own
- * <config> setting still wins. */
+/* tests/platforms/test_flat.c — flat:P (platforms/flat.c) is the
+ * contention-free model of the list-scheduling literature: a transfer of b
+ * bytes takes lat + b/bw whatever lat is. SimGrid bounds a flow by its TCP
+ * window (network/TCP-gamma: at most 4 MiB / (2 lat)) unless told otherwise;
+ * hetsim turns that off, so HEFT's plan (which uses lat + b/bw) is what the
+ * simulation does, for latencies of 0 to 0.25 s and edges of 1 KB to 1 GB. A
+ * platform file's own <config> setting still wins. */
 #include "tests/support/testing.h"
 
 #include <math.h>

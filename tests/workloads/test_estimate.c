@@ -1,9 +1,10 @@
-/* tests/workloads/test_sizes.c — a workload's memory is estimated before its DAG
- * is built: the estimate bounds what building it takes (peak RSS of `hetsim
- * dag W --stats`, measured here) without overstating it more than twice, and
- * a workload beyond the limit (the machine's memory, or --max-memory) is
- * refused at once with how much it needs. The RSS comparison is skipped in
- * the sanitizer build, whose shadow memory makes every process larger. */
+/* tests/workloads/test_estimate.c — a workload's memory is estimated before
+ * its DAG is built (workloads/estimate.c): the estimate bounds what building
+ * it takes (peak RSS of `hetsim dag W --stats`, measured here) without
+ * overstating it more than twice, and a workload beyond the limit (the
+ * machine's memory, or --max-memory) is refused at once with how much it
+ * needs. The RSS comparison is skipped in the sanitizer build, whose shadow
+ * memory makes every process larger. */
 #define _DEFAULT_SOURCE /* wait4 */
 #include "base/util.h"
 #include "tests/support/testing.h"

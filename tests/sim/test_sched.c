@@ -1,16 +1,73 @@
-/* tests/sim/test_gpumem.c — placement respects GPU memory. A worker whose
- * memory (its data cache: cache-fraction × memsize) cannot hold all the data
- * a task accesses cannot run it, for every policy (hs_sched_can_run says no,
- * estimates are infinite); a task that no worker can hold is refused before
- * the run, naming the task and the sizes; tasks that fit but wait for room
- * (data pinned by copies in flight) run once the room is there, and a stall
- * that could still happen names its cause. */
+/* tests/sim/test_sched.c — the runtime's view a policy gets (sim/sched.c):
+ * a policy can charge scheduling time to a worker; placement respects GPU
+ * memory: a worker whose memory (its data cache: cache-fraction × memsize)
+ * cannot hold all the data a task accesses cannot run it, for every policy
+ * (hs_sched_can_run says no, estimates are infinite); a task that no worker
+ * can hold is refused before the run, naming the task and the sizes; tasks
+ * that fit but wait for room (data pinned by copies in flight) run once the
+ * room is there, and a stall that could still happen names its cause. */
+#include "platforms/flat.h"
+#include "base/util.h"
 #include "policies/registry.h"
 #include "tests/support/testing.h"
+#include "workloads/workload.h"
 
+#include <math.h>
+#include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
+
+static double num(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    CU_ASSERT_PTR_NOT_NULL(v);
+    return v ? v->valuedouble : NAN;
+}
+
+static const cJSON *item(const cJSON *o, const char *key, int i)
+{
+    return cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(o, key), i);
+}
+
+/* ---- prefetch: a policy that runs each task on the only worker that can run
+ * it, and with prefetch=1 sends produced data to planned consumers at once --- */
+
+/* A policy that charges every pop 1 ms (like a steal): one worker, three
+ * independent 1 s tasks: each starts 1 ms after the worker took it. */
+static struct hs_task *delayed_pop(struct hs_runtime *s, int w)
+{
+    struct hs_task *t = hs_policy_eager.pop(s, w);
+    if (t)
+        hs_sched_delay(s, w, 1e-3);
+    return t;
+}
+
+static void test_scheduling_delay(void)
+{
+    struct hs_policy delayed = hs_policy_eager;
+    delayed.pop = delayed_pop;
+    char *xml = hs_test_tmp(".xml"), err[128];
+    FILE *f = fopen(xml, "w");
+    struct hs_flat flat = {.p = 1, .speed = 1, .bw = 1, .lat = 0};
+    CU_ASSERT_EQUAL_FATAL(hs_flat_write(f, &flat, err, sizeof err), 0);
+    fclose(f);
+    struct hs_dag *dag = hs_dag_new("three");
+    for (int i = 0; i < 3; i++)
+        hs_dag_add_task(dag, "k", NULL, 1, 0);
+    hs_dag_finalize(dag);
+    struct hs_run_config cfg;
+    hs_run_config_defaults(&cfg);
+    cfg.platform_file = xml;
+    cfg.platform_name = "flat:1";
+    cfg.select.window = 1;
+    cJSON *r = hs_test_simulate(&cfg, dag, &delayed, "eager");
+    CU_ASSERT_DOUBLE_EQUAL(num(item(r, "tasks", 0), "start"), 1e-3, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(num(item(r, "tasks", 2), "start"), 2 + 3e-3, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(num(r, "makespan"), 3 + 3e-3, 1e-12);
+    cJSON_Delete(r);
+    hs_dag_free(dag);
+    free(xml);
+}
 
 /* On mapuche (one GPU, 512 MiB, 80% for the cache: 429,496,729.6 bytes) a
  * task "big" reading 600 MB, 100 times faster on the GPU, between small tasks. */
@@ -100,10 +157,11 @@ static void test_reproducers_finish(void)
 int main(void)
 {
     static const CU_TestInfo tests[] = {
+        {"a policy can charge scheduling time to a worker", test_scheduling_delay},
         {"a task too big for the GPU's memory runs on a core, under every policy",
          test_every_policy_avoids_the_gpu},
         {"the issue's failing and stalling runs finish", test_reproducers_finish},
         CU_TEST_INFO_NULL,
     };
-    return hs_test_main("gpumem", tests);
+    return hs_test_main("sched", tests);
 }

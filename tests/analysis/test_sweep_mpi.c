@@ -1,7 +1,7 @@
-/* tests/analysis/test_mpi.c — a sweep over 2 MPI ranks (`mpirun -np 2 hetsim
- * sweep`) gives the rows of a serial sweep, and bad input is reported once.
- * Skipped (and passed) when hetsim was built without MPI or mpirun is not
- * installed. */
+/* tests/analysis/test_sweep_mpi.c — a sweep spread over MPI ranks
+ * (analysis/sweep_mpi.c): `mpirun -np 2 hetsim sweep` gives the rows of a
+ * serial sweep, and bad input is reported once. Skipped (and passed) when
+ * hetsim was built without MPI or mpirun is not installed. */
 #include "analysis/csv.h"
 #include "analysis/sweep.h"
 #include "base/util.h"

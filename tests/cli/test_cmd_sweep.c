@@ -1,10 +1,9 @@
-/* tests/scenario/test_sweep.c — `hetsim sweep` and `hetsim merge` end to end:
+/* tests/cli/test_cmd_sweep.c — `hetsim sweep` (cli/cmd_sweep.c) end to end:
  * one row per run with stable keys, seeds shared by the runs of one instance
  * and reproducible with `hetsim run --seed`, -j 2 equal to -j 1, resume
  * after a killed sweep (nothing lost, nothing twice, an interrupted last
  * line dropped), failed, timed-out and killed runs recorded while the sweep
- * goes on, shards merged equal to the whole, and one clear line with exit
- * code 2 for every kind of bad input. */
+ * goes on, and one clear line with exit code 2 for every kind of bad input. */
 #define _DEFAULT_SOURCE /* kill, nanosleep */
 #include "analysis/csv.h"
 #include "analysis/sweep.h"
@@ -323,27 +322,6 @@ static void test_failures_recorded(void)
     free(f), free(t), free(k);
 }
 
-static void test_shards_merge(void)
-{
-    char *whole = hs_test_tmp(".csv"), *merged = hs_test_tmp(".csv"), *s[3], cmd[4096], *err;
-    const char *args = SMALL " --vary policy=heft,dmda,eager --vary gpus=1..4";
-    CU_ASSERT_EQUAL_FATAL(sweep(args, whole, NULL), 0);
-    for (int i = 0; i < 3; i++) {
-        s[i] = hs_test_tmp(".csv");
-        snprintf(cmd, sizeof cmd, "%s --shard %d/3", args, i);
-        CU_ASSERT_EQUAL(sweep(cmd, s[i], NULL), 0);
-        CU_ASSERT_EQUAL(lines_of(s[i]), 1 + 4); /* 12 runs over 3 shards */
-    }
-    snprintf(cmd, sizeof cmd, "merge -o %s %s %s %s %s", merged, s[2], s[0], s[1], s[0]);
-    CU_ASSERT_EQUAL(hs_test_cli(cmd, NULL, &err), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "12 rows (4 duplicate keys dropped)"));
-    free(err);
-    assert_same_rows(whole, merged, 12);
-    for (int i = 0; i < 3; i++)
-        free(s[i]);
-    free(whole), free(merged);
-}
-
 /* One line on stderr, exit 2, and the line says what is wrong. */
 static void bad(const char *args, const char *expect)
 {
@@ -418,9 +396,8 @@ int main(void)
         {"a row runs again with hetsim run", test_row_reruns},
         {"resume after a killed sweep", test_resume_after_kill},
         {"failed, timed-out and killed runs recorded", test_failures_recorded},
-        {"shards merged equal the whole", test_shards_merge},
         {"bad input: one line, exit 2", test_bad_input},
         CU_TEST_INFO_NULL,
     };
-    return hs_test_main("sweep", tests);
+    return hs_test_main("cmd_sweep", tests);
 }

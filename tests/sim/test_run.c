@@ -1,7 +1,7 @@
-/* tests/sim/test_engines.c — the engine interface (sim/run.h): every engine
- * kind this build has runs the same small DAG under the same policy through
- * hs_engine_kind.run, and gives the makespan computed by hand (the real
- * engine: at least that, measured); SimGrid and the model engine part
+/* tests/sim/test_run.c — the engine interface (sim/run.h, sim/run.c): every
+ * engine kind this build has runs the same small DAG under the same policy
+ * through hs_engine_kind.run, and gives the makespan computed by hand (the
+ * real engine: at least that, measured); SimGrid and the model engine part
  * exactly where the model's free network should make them part; the
  * command's --engine picks the engine and the record says which and why; and
  * Beaumont and Marchal's request-level model is a kind of the same interface

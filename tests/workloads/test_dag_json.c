@@ -1,10 +1,10 @@
-/* tests/workloads/test_json_writer.c — the streaming JSON writer of
- * workloads/dag_json.c: every number follows the rule it documents (integers
- * below 1e15 as integers, else %.15g when it reads back exactly, else %.17g,
- * non-finite as null) — checked against that rule applied by brute force,
- * which the writer shortcuts — and reads back exactly, in the dependencies
- * too (whose text the writer takes from the explicit edges); strings are
- * escaped; the whole file parses. */
+/* tests/workloads/test_dag_json.c — writing a DAG as hetsim JSON
+ * (workloads/dag_json.c): every number follows the rule the writer documents
+ * (integers below 1e15 as integers, else %.15g when it reads back exactly,
+ * else %.17g, non-finite as null) — checked against that rule applied by
+ * brute force, which the writer shortcuts — and reads back exactly, in the
+ * dependencies too; strings are escaped; the whole file parses; a
+ * hand-written file read and written back gives the same bytes. */
 #include "base/util.h"
 #include "tests/support/testing.h"
 #include "workloads/dagio.h"
@@ -162,13 +162,33 @@ static void test_dependencies(void)
     hs_dag_free(dag);
 }
 
+/* ---- hetsim JSON ------------------------------------------------------------ */
+
+static void test_json_handmade_same_bytes(void)
+{
+    struct hs_dag *dag = hs_test_handmade_dag();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
+    hs_test_check_handmade(dag, true);
+    char *text = hs_test_dag_text(dag, false);
+    CU_ASSERT_STRING_EQUAL(text, hs_test_handmade_json);
+    free(text);
+    hs_dag_free(dag);
+}
+
+/* ---- DAGGEN DOT ----------------------------------------------------------- */
+
+/* ---- WfFormat --------------------------------------------------------------- */
+
+/* ---- hetsim run from files ------------------------------------------------- */
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
         {"numbers: the documented rule, exact read-back", test_numbers},
         {"strings escaped, the file parses", test_strings_and_parse},
         {"dependencies: the same rule", test_dependencies},
+        {"hand-made JSON read and written to the same bytes", test_json_handmade_same_bytes},
         CU_TEST_INFO_NULL,
     };
-    return hs_test_main("json_writer", tests);
+    return hs_test_main("dag_json", tests);
 }

@@ -1,11 +1,9 @@
-/* tests/sim/engines/simgrid/test_sgplatforms.c — SimGrid platform files as SimGrid and WRENCH
- * users write them: hosts without hetsim's kind are CPU hosts (with one note
- * line), host memory takes no compute host, core="N" gives N CPU workers
- * on the host, SimGrid's 65,536-host cluster loads, and hosts that declare
- * wattage_per_state get their joules from SimGrid's energy plugin in the
- * record, the summary and the sweep's CSV, and nothing else of the record
- * changes with --energy. Expected values are computed by
- * hand from the files written here. */
+/* tests/sim/engines/simgrid/test_energy.c — a run's energy
+ * (sim/engines/simgrid/energy.c): hosts that declare wattage_per_state get
+ * their joules from SimGrid's energy plugin in the record, the summary and
+ * the sweep's CSV, by hand from the files written here; no energy without
+ * energy properties or --energy; nothing else of the record changes with
+ * --energy. */
 #include "tests/support/testing.h"
 
 #include <CUnit/Basic.h>
@@ -34,97 +32,6 @@ static char *independent_tasks(int n, double flops)
                         i ? "," : "", i, flops);
     snprintf(text + len, sizeof text - (size_t)len, "]}\n");
     return hs_test_tmp_text(".json", text);
-}
-
-static double run_makespan(const char *pf, const char *dag, int *nworkers)
-{
-    char args[4096];
-    snprintf(args, sizeof args, "-p %s -w json:file=%s -s eager", pf, dag);
-    cJSON *rec = hs_test_run_record(args);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(rec);
-    double makespan = cJSON_GetObjectItem(cJSON_GetObjectItem(rec, "results"), "makespan")->valuedouble;
-    *nworkers = cJSON_GetArraySize(cJSON_GetObjectItem(rec, "workers"));
-    cJSON_Delete(rec);
-    return makespan;
-}
-
-/* SimGrid's small_platform (7 hosts, none named or marked): 7 CPU workers,
- * host memory at the first host by name (Boivin), and one note. */
-static void test_default_cpu_hosts(void)
-{
-    char *out = NULL, *err = NULL;
-    int rc = hs_test_cli("platform " HETSIM_SOURCE_DIR "/tests/data/simgrid-small_platform.xml", &out, &err);
-    CU_ASSERT_EQUAL(rc, 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "offers 7 cores, 0 GPUs"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "0   host     host endpoint Boivin"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "6   Tremblay cpu"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "7 of its 7 hosts have no kind"));
-    free(out);
-    free(err);
-    /* a host named RAM* is still host memory, and the others CPU hosts */
-    char *pf = platform("<host id=\"RAM\" speed=\"1f\"/><host id=\"a\" speed=\"1Gf\"/><host id=\"b\" speed=\"1Gf\"/>"
-                        "<link id=\"l\" bandwidth=\"1GBps\" latency=\"0\"/>");
-    char args[4096];
-    snprintf(args, sizeof args, "platform %s", pf);
-    rc = hs_test_cli(args, &out, &err);
-    CU_ASSERT_EQUAL(rc, 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "offers 2 cores"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "endpoint RAM"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "2 of its 3 hosts have no kind"));
-    free(out);
-    free(err);
-    /* -q: no note */
-    char *dag = independent_tasks(1, 1e9);
-    snprintf(args, sizeof args, "run -q -p %s -w json:file=%s -s eager", pf, dag);
-    rc = hs_test_cli(args, &out, &err);
-    CU_ASSERT_EQUAL(rc, 0);
-    CU_ASSERT_PTR_NULL(strstr(err, "note:"));
-    free(out);
-    free(err);
-    free(dag);
-    free(pf);
-}
-
-/* core="4" at 1 Gflop/s: 4 workers; 4 independent tasks of 2 Gflop run
- * side by side in 2 s, 8 tasks in two rounds, 4 s (no runtime costs, no
- * data). The same host without core= is one worker: 4 tasks take 8 s. */
-static void test_cores(void)
-{
-    char *pf4 = platform("<host id=\"node\" speed=\"1Gf\" core=\"4\"/>");
-    char *pf1 = platform("<host id=\"node\" speed=\"1Gf\"/>");
-    char *four = independent_tasks(4, 2e9), *eight = independent_tasks(8, 2e9);
-    int nworkers = 0;
-    CU_ASSERT_DOUBLE_EQUAL(run_makespan(pf4, four, &nworkers), 2.0, 1e-9);
-    CU_ASSERT_EQUAL(nworkers, 4);
-    CU_ASSERT_DOUBLE_EQUAL(run_makespan(pf4, eight, &nworkers), 4.0, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(run_makespan(pf1, four, &nworkers), 8.0, 1e-9);
-    CU_ASSERT_EQUAL(nworkers, 1);
-    char *out = NULL, *err = NULL, args[4096];
-    snprintf(args, sizeof args, "platform %s", pf4);
-    CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "3   node#3   cpu"));
-    free(out);
-    free(err);
-    free(pf4);
-    free(pf1);
-    free(four);
-    free(eight);
-}
-
-/* SimGrid 3.32's examples/platforms/cluster_crossbar.xml: radical="0-65535",
- * so 65,536 CPU workers, and no route asked for (the hosts compute in host
- * memory, at the first host). */
-static void test_crossbar(void)
-{
-    char *out = NULL, *err = NULL;
-    int rc = hs_test_cli("platform " HETSIM_SOURCE_DIR "/tests/data/simgrid-cluster_crossbar.xml", &out, &err);
-    CU_ASSERT_EQUAL(rc, 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "offers 65536 cores, 0 GPUs"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "  65535 node-65535.simgrid.org cpu")); /* natural order */
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "endpoint node-0.simgrid.org"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "65536 of its 65536 hosts have no kind"));
-    free(out);
-    free(err);
 }
 
 static cJSON *results(cJSON *rec)
@@ -283,13 +190,10 @@ static void test_no_energy(void)
 int main(void)
 {
     static const CU_TestInfo tests[] = {
-        {"hosts without a kind are CPU hosts", test_default_cpu_hosts},
-        {"core=N gives N workers", test_cores},
-        {"SimGrid's 65,536-host crossbar cluster", test_crossbar},
         {"energy from SimGrid's plugin, by hand", test_energy},
         {"no energy without energy properties or --energy", test_no_energy},
         {"--energy changes nothing else in the record", test_energy_observes},
         CU_TEST_INFO_NULL,
     };
-    return hs_test_main("sgplatforms", tests);
+    return hs_test_main("energy", tests);
 }

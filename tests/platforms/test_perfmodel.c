@@ -1,11 +1,15 @@
-/* tests/platforms/test_corun.c — the co-running model (platforms/perfmodel.h): a
- * timing table's "corun" curve gives what a kernel takes with a number of
- * workers of its architecture busy (and with host-GPU copies streaming);
- * the lookup interpolates linearly in the number busy, by hand; bad curves
- * are refused with one line naming the entry; a simulation executes the
- * curve's value for the number busy when each task starts while policies
- * are told the table's own entry, by hand on two cores; a run with more
- * workers than the curve reaches is refused. */
+/* tests/platforms/test_perfmodel.c — timing tables (platforms/perfmodel.c):
+ * - the co-running model: a table's "corun" curve gives what a kernel takes
+ *   with a number of workers of its architecture busy (and with host-GPU
+ *   copies streaming); the lookup interpolates linearly in the number busy,
+ *   by hand; bad curves are refused with one line naming the entry; a
+ *   simulation executes the curve's value for the number busy when each task
+ *   starts while policies are told the table's own entry, by hand on two
+ *   cores; a run with more workers than the curve reaches is refused;
+ * - the calibration effect (Beniamine 2013, §3.2.1, §3.2.3): a table's
+ *   "calibrated" list is what policies are told while the engine executes
+ *   the table's own durations; malformed lists are refused; shipped
+ *   calibrated tables are what their script writes with today's model. */
 #include "platforms/perfmodel.h"
 #include "base/util.h"
 #include "policies/registry.h"
@@ -15,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <unistd.h>
 
 /* k on a core: 1 s as policies are told (one point, measured with 2 busy in
  * a real calibration: here 1 s to keep the plan apart), 1.0 s alone, 1.5 s
@@ -210,6 +216,148 @@ static void test_gpu_beside_copies(void)
     hs_dag_free(dag);
 }
 
+static const char *calibrated_table_text =
+    "{\"kernels\": ["
+    "{\"kernel\": \"k\", \"arch\": \"cpu\", \"nb\": 0, \"seconds\": 1.0, \"source\": \"test\"},"
+    "{\"kernel\": \"k\", \"arch\": \"gpu\", \"nb\": 0, \"seconds\": 0.1, \"source\": \"test\"}],"
+    " \"calibrated\": ["
+    "{\"kernel\": \"k\", \"arch\": \"gpu\", \"nb\": 10, \"seconds\": 10, \"gpus\": 8, \"source\": \"test\"}]}";
+
+static void test_estimate_lookup(void)
+{
+    char *path = hs_test_tmp_text(".json", calibrated_table_text), err[256];
+    struct hs_perfmodel pm;
+    CU_ASSERT_EQUAL_FATAL(hs_perf_load(path, &pm, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(pm.ncalibrated, 1);
+    CU_ASSERT_DOUBLE_EQUAL(hs_perf_estimate(&pm, "k", "gpu", 10, 1), 10, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(hs_perf_time(&pm, "k", "gpu", 10, 1), 0.1, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(hs_perf_estimate(&pm, "k", "gpu", 20, 1), 0.1, 1e-12); /* other nb */
+    CU_ASSERT_DOUBLE_EQUAL(hs_perf_estimate(&pm, "k", "cpu", 10, 1), 1.0, 1e-12);
+    hs_perf_free(&pm);
+    free(path);
+}
+
+static void test_bad_calibrated(void)
+{
+    static const struct {
+        const char *text, *message;
+    } cases[] = {
+        {"{\"kernels\": [{\"kernel\": \"k\", \"arch\": \"cpu\", \"seconds\": 1, \"source\": \"t\"}],"
+         " \"calibrated\": [{\"kernel\": \"k\", \"arch\": \"gpu\", \"nb\": 1, \"seconds\": -1, \"source\": \"t\"}]}",
+         "calibrated[0]: 'seconds' or 'gflops' must be a positive number"},
+        {"{\"kernels\": [{\"kernel\": \"k\", \"arch\": \"cpu\", \"seconds\": 1, \"source\": \"t\"}],"
+         " \"calibrated\": 3}",
+         "field 'calibrated' must be an array"},
+        /* the engine would have no duration to execute */
+        {"{\"kernels\": [{\"kernel\": \"k\", \"arch\": \"cpu\", \"seconds\": 1, \"source\": \"t\"}],"
+         " \"calibrated\": [{\"kernel\": \"k\", \"arch\": \"gpu\", \"nb\": 1, \"seconds\": 1, \"source\": \"t\"}]}",
+         "calibrated[0]: kernel 'k' on gpu is not timed in 'kernels'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *path = hs_test_tmp_text(".json", cases[i].text), err[256];
+        struct hs_perfmodel pm;
+        CU_ASSERT_EQUAL(hs_perf_load(path, &pm, err, sizeof err), -1);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, cases[i].message));
+        free(path);
+    }
+}
+
+/* One task of kernel k (nb 10) on Mapuche: the calibrated 10 s on the GPU
+ * sends it to a core (1 s); forced onto the GPU it runs in the true 0.1 s
+ * while the plan predicts 10. */
+static void test_policy_sees_calibration(void)
+{
+    struct hs_dag *dag = hs_dag_new("one");
+    hs_dag_add_task(dag, "k", "t", 1, 10);
+    hs_dag_finalize(dag);
+    char *path = hs_test_tmp_text(".json", calibrated_table_text);
+    struct hs_run_config cfg;
+    hs_run_config_defaults(&cfg);
+    cfg.platform_file = hs_test_data("mapuche.xml");
+    cfg.platform_name = "mapuche";
+    hs_test_no_costs(&cfg);
+    cfg.perf_file = path;
+    cJSON *r = hs_test_simulate(&cfg, dag, &hs_policy_heft, "heft");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "makespan")->valuedouble, 1.0, 1e-9);
+    cJSON_Delete(r);
+    cfg.select.cpus = 0;
+    r = hs_test_simulate(&cfg, dag, &hs_policy_heft, "heft");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "makespan")->valuedouble, 0.1, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "predicted")->valuedouble, 10, 1e-9);
+    cJSON_Delete(r);
+    free(path);
+    hs_dag_free(dag);
+}
+
+static cJSON *read_table(const char *path)
+{
+    char *text = hs_test_read_file(path);
+    cJSON *j = cJSON_Parse(text);
+    free(text);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    return j;
+}
+
+static int same_int(const cJSON *x, const cJSON *y, const char *field)
+{
+    return cJSON_GetObjectItem(x, field)->valueint == cJSON_GetObjectItem(y, field)->valueint;
+}
+
+/* The same entry (kernel, nb, gpus) in both calibrated lists, with the same
+ * time and task count, and the same kernel table: the shipped table is what
+ * the script writes today. */
+static void check_same_calibrated(const char *name, const cJSON *shipped, const cJSON *fresh)
+{
+    const cJSON *a = cJSON_GetObjectItem(shipped, "calibrated"), *b = cJSON_GetObjectItem(fresh, "calibrated");
+    CU_ASSERT_EQUAL_FATAL(cJSON_GetArraySize(a), cJSON_GetArraySize(b));
+    CU_ASSERT(cJSON_Compare(cJSON_GetObjectItem(shipped, "kernels"), cJSON_GetObjectItem(fresh, "kernels"), 1));
+    for (int i = 0; i < cJSON_GetArraySize(a); i++) {
+        const cJSON *x = cJSON_GetArrayItem(a, i), *y = cJSON_GetArrayItem(b, i);
+        double sx = cJSON_GetObjectItem(x, "seconds")->valuedouble, sy = cJSON_GetObjectItem(y, "seconds")->valuedouble;
+        int same = strcmp(cJSON_GetObjectItem(x, "kernel")->valuestring, cJSON_GetObjectItem(y, "kernel")->valuestring) == 0 &&
+                   same_int(x, y, "nb") && same_int(x, y, "gpus") && same_int(x, y, "tasks") &&
+                   fabs(sx - sy) <= 1e-9 * sy;
+        if (!same)
+            fprintf(stderr, "\n%s: calibrated entry %d is %s nb=%d %.9g s, the script writes %.9g s "
+                    "(rerun platforms/tools/calibrate_beniamine.sh)\n", name, i,
+                    cJSON_GetObjectItem(x, "kernel")->valuestring, cJSON_GetObjectItem(x, "nb")->valueint, sx, sy);
+        CU_ASSERT(same);
+    }
+}
+
+/* The shipped calibrated tables (idgraf-cal1..8, mapuche-cal1) were written
+ * by platforms/tools/calibrate_beniamine.sh: after a change of the model
+ * (kernel rates, runtime costs, links) they must be rewritten, or the
+ * Beniamine studies plan with another machine's calibration. */
+static void test_shipped_tables_current(void)
+{
+    char *dir = hs_test_tmp_dir(".cal"), cmd[2048], *out = NULL;
+    snprintf(cmd, sizeof cmd, "sh %s/platforms/tools/calibrate_beniamine.sh %s %s", HETSIM_SOURCE_DIR, HETSIM_BIN, dir);
+    CU_ASSERT_EQUAL_FATAL(hs_test_sh(NULL, cmd, &out), 0);
+    free(out);
+    /* every table the script wrote, against the shipped file of that name */
+    DIR *d = opendir(dir);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    int tables = 0;
+    for (struct dirent *de; (de = readdir(d));) {
+        if (de->d_name[0] == '.')
+            continue;
+        char shipped[1024], fresh[1024];
+        snprintf(shipped, sizeof shipped, "%s/platforms/perf/%s", HETSIM_SOURCE_DIR, de->d_name);
+        snprintf(fresh, sizeof fresh, "%s/%s", dir, de->d_name);
+        cJSON *a = read_table(shipped), *b = read_table(fresh);
+        check_same_calibrated(de->d_name, a, b);
+        cJSON_Delete(a), cJSON_Delete(b);
+        remove(fresh);
+        tables++;
+    }
+    closedir(d);
+    CU_ASSERT_EQUAL(tables, 5); /* idgraf-cal1, -cal2, -cal4, -cal8, mapuche-cal1 */
+    rmdir(dir), free(dir);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -218,7 +366,11 @@ int main(void)
         {"a simulation executes the curve for the workers busy at each start", test_simulation_executes_the_curve},
         {"a run with more workers than the curve reaches is refused", test_beyond_the_curve},
         {"a GPU's kernel beside its copies, by hand", test_gpu_beside_copies},
+        {"calibrated entries: what policies are told", test_estimate_lookup},
+        {"malformed calibrated lists are refused", test_bad_calibrated},
+        {"policies plan with the calibrated time, runs take the true one", test_policy_sees_calibration},
+        {"shipped calibrated tables are what calibrate_beniamine.sh writes", test_shipped_tables_current},
         CU_TEST_INFO_NULL,
     };
-    return hs_test_main("corun", tests);
+    return hs_test_main("perfmodel", tests);
 }
