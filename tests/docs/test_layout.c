@@ -6,7 +6,10 @@
  * so sim/engines/simgrid/ is not sim/. The arrows the includes draw between
  * folders make no cycle. The page's table "private header" names the headers
  * only some folders (or files) may include, whatever the first table allows:
- * the runtime's internals are sim/'s own. */
+ * the runtime's internals are sim/'s own. And every unit test is named after
+ * its module (the page's "Tests" section): tests/FOLDER/test_MODULE.c tests
+ * FOLDER/MODULE.c (or .cu), but for the end-to-end tests of tests/cli/ and
+ * tests/docs/ and the one file the page names otherwise. */
 #include "base/util.h"
 #include "tests/support/testing.h"
 
@@ -316,12 +319,84 @@ static void test_no_cycle(void)
     CU_ASSERT_TRUE(arrow[pol - t.rows][sim - t.rows]); /* the walk saw the arrows */
 }
 
+/* The test files under tests/REL (recursively) whose module does not exist:
+ * tests/FOLDER/test_MODULE.c needs FOLDER/MODULE.c or FOLDER/MODULE.cu.
+ * tests/cli/ and tests/docs/ (the command end to end) and the file `except`
+ * are not unit tests of one module. Counts the files it checks. */
+static int misnamed_tests(const char *rel, const char *except, long *checked)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tests/%s", HETSIM_SOURCE_DIR, rel);
+    DIR *d = opendir(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    int bad = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        char sub[1024], full[4096], module[4096];
+        size_t len = strlen(e->d_name);
+        if (e->d_name[0] == '.' || snprintf(sub, sizeof sub - 1, "%s%s", rel, e->d_name) >= (int)sizeof sub - 1)
+            continue;
+        snprintf(full, sizeof full, "%s/tests/%s", HETSIM_SOURCE_DIR, sub);
+        struct stat st;
+        if (stat(full, &st))
+            continue;
+        if (S_ISDIR(st.st_mode)) {
+            if (strcmp(sub, "cli") && strcmp(sub, "docs")) {
+                strcat(sub, "/");
+                bad += misnamed_tests(sub, except, checked);
+            }
+            continue;
+        }
+        if (strncmp(e->d_name, "test_", 5) || len < 8 || strcmp(e->d_name + len - 2, ".c"))
+            continue;
+        char tests_rel[1100];
+        snprintf(tests_rel, sizeof tests_rel, "tests/%s", sub);
+        if (strcmp(tests_rel, except) == 0)
+            continue;
+        ++*checked;
+        snprintf(module, sizeof module, "%s/%s%.*s.c", HETSIM_SOURCE_DIR, rel, (int)(len - 7), e->d_name + 5);
+        struct stat ms;
+        bool found = stat(module, &ms) == 0;
+        if (!found) {
+            strcat(module, "u"); /* a CUDA module */
+            found = stat(module, &ms) == 0;
+        }
+        if (!found) {
+            module[strlen(module) - 1] = '\0';
+            fprintf(stderr, "\n%s tests no module: there is no %s (docs/layout.md, Tests)", tests_rel,
+                    module + strlen(HETSIM_SOURCE_DIR) + 1);
+            bad++;
+        }
+    }
+    closedir(d);
+    return bad;
+}
+
+/* Unit tests are found by their module's name; the exception is the one
+ * docs/layout.md names. */
+static void test_tests_named_after_modules(void)
+{
+    char path[1024], except[256] = "";
+    snprintf(path, sizeof path, "%s/docs/layout.md", HETSIM_SOURCE_DIR);
+    char *text = hs_test_read_file(path);
+    const char *p = strstr(text, "The one file named otherwise is\n`");
+    if (!p)
+        p = strstr(text, "The one file named otherwise is `");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    p = strchr(p, '`') + 1;
+    snprintf(except, sizeof except, "%.*s", (int)(strchr(p, '`') - p), p);
+    free(text);
+    long checked = 0;
+    CU_ASSERT_EQUAL(misnamed_tests("", except, &checked), 0);
+    CU_ASSERT_TRUE(checked > 50); /* the walk saw the unit tests */
+}
+
 int main(void)
 {
     const CU_TestInfo tests[] = {
         {"the table of docs/layout.md", test_table},
         {"every include follows it", test_every_include},
         {"no cycle between folders", test_no_cycle},
+        {"every unit test is named after its module", test_tests_named_after_modules},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("layout", tests);

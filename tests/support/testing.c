@@ -80,6 +80,14 @@ const char *hs_test_datafile(const char *name)
     return buf[slot];
 }
 
+cJSON *hs_test_read_json(const char *path)
+{
+    char *text = hs_test_read_file(path);
+    cJSON *j = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    return j;
+}
+
 char *hs_test_read_fd(int fd)
 {
     size_t len = 0, cap = 65536;

@@ -115,6 +115,8 @@ struct hs_dag *hs_test_handmade_dag(void);
 void hs_test_check_handmade(const struct hs_dag *dag, bool with_handles);
 
 char *hs_test_read_file(const char *path);
+/* A JSON file parsed (NULL if it cannot be read or parsed; caller deletes). */
+cJSON *hs_test_read_json(const char *path);
 /* Everything left on a file descriptor, as a string (caller frees). */
 char *hs_test_read_fd(int fd);
 /* A fresh temporary path with the given suffix (the file does not exist). */

@@ -1,158 +1,24 @@
-/* tests/sim/engines/real/test_real.c — the real engine on this machine's cores, with or
- * without a GPU: the real kernels on a core factor and multiply correctly
- * and the residual catches a wrong result; machine descriptions (with GPUs
- * and without) round-trip and give a platform that SimGrid loads; the whole
- * loop end to end with the `hetsim` command: a reduced calibration of the
- * cores, a run simulated and the same run measured under four policies, and
- * `hetsim compare` (checked for its mechanism: files and records produced,
- * residual ok, the same tasks per worker kind in both; never a timing);
- * synthetic DAGs (random, DOT, JSON, WfFormat) measured with spin kernels
- * that last at least the requested time; bad input refused with one line. */
+/* tests/sim/engines/real/test_run_real.c — measured runs
+ * (sim/engines/real/run_real.c) on this machine's cores, with or without a
+ * GPU: the whole loop end to end with the `hetsim` command: a reduced
+ * calibration of the cores, a run simulated and the same run measured under
+ * four policies, and `hetsim compare` (checked for its mechanism: files and
+ * records produced, residual ok, the same tasks per worker kind in both;
+ * never a timing); two CPU workers at once (the co-running curve, every
+ * workload right under every policy); synthetic DAGs (random, DOT, JSON,
+ * WfFormat) measured with spin kernels that last at least the requested
+ * time; bad input refused with one line. */
 #include "sim/engines/real/calibrate.h"
 #include "base/util.h"
 #include "sim/engines/real/machine.h"
 #include "sim/engines/real/numeric.h"
-#include "tests/support/testing.h"
+#include "tests/support/testing_real.h"
 #include "workloads/workload.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void **host_buffers(const struct hs_dag *dag)
-{
-    void **host = hs_xcalloc((size_t)dag->nhandles, sizeof(void *));
-    for (int h = 0; h < dag->nhandles; h++)
-        host[h] = hs_xcalloc(1, (size_t)dag->handles[h].bytes);
-    return host;
-}
-
-/* Every task in submission order (a valid sequential order) on the core. */
-static double run_sequentially(const char *spec, int corrupt_task)
-{
-    struct hs_dag *dag = hs_workload_build(spec);
-    struct hs_numeric num;
-    hs_numeric_init(&num, dag);
-    CU_ASSERT_NOT_EQUAL_FATAL(num.family, HS_FAMILY_NONE);
-    void **host = host_buffers(dag);
-    hs_numeric_fill(&num, dag, host);
-    for (int t = 0; t < dag->ntasks; t++) {
-        if (t == corrupt_task)
-            continue; /* a schedule that skips a task must not pass */
-        void *bufs[HS_NUMERIC_MAX_BUFS];
-        CU_ASSERT_TRUE(hs_numeric_task_bufs(dag, t, host, bufs) && hs_numeric_cpu(&num, dag, t, bufs));
-    }
-    double r = hs_numeric_residual(&num, dag, host);
-    for (int h = 0; h < dag->nhandles; h++)
-        free(host[h]);
-    free(host);
-    hs_numeric_free(&num);
-    hs_dag_free(dag);
-    return r;
-}
-
-static void test_cpu_kernels_and_residual(void)
-{
-    const char *specs[] = {"cholesky:n=384,nb=64", "cholesky:n=256,nb=64,precision=s",
-                           "gemm:n=256,nb=64", "gemm:n=192,nb=64,precision=s",
-                           "lu:n=384,nb=64,ib=16", "lu:n=320,nb=64,ib=24,precision=s",
-                           "qr:n=384,nb=64,ib=16", "qr:n=320,nb=64,ib=24,precision=s"};
-    for (int i = 0; i < 8; i++) {
-        double good = run_sequentially(specs[i], -1), bad = run_sequentially(specs[i], 7);
-        CU_ASSERT(good < 1);  /* hs_numeric_residual: a right result is well below 1 */
-        CU_ASSERT(bad > 5);   /* single precision gives about 10 for one missing task */
-    }
-    struct hs_dag *dag = hs_workload_build("cholesky:n=64,nb=64");
-    struct hs_numeric num;
-    hs_numeric_init(&num, dag);
-    CU_ASSERT_EQUAL(num.nt, 1);
-    hs_numeric_free(&num);
-    hs_dag_free(dag);
-}
-
-/* LU with incremental pivoting lets U grow with the tile count: a right
- * factorisation of 96 tiles of 32 scaled by |A| alone gave 1.25 (refused as
- * wrong); scaled by the larger of |A| and |U| it is a few eps, and one
- * missing task still shows. */
-static void test_lu_growth(void)
-{
-    CU_ASSERT(run_sequentially("lu:n=3072,nb=32,ib=16", -1) < 0.1);
-    CU_ASSERT(run_sequentially("lu:n=3072,nb=32,ib=16", 7) > 5);
-}
-
-/* A machine with one GPU (figures made up for the test) and its files at
- * BASE.machine.json and BASE.xml. */
-static struct hs_machine_gpu test_gpu = {8e10, 5e13, {2.5e10, 8e-6}, {2.6e10, 9e-6}};
-
-static struct hs_machine gpu_machine(void)
-{
-    return (struct hs_machine){.name = "box", .gpu_model = "Test GPU", .cores = 6, .ngpus = 1,
-                               .core_speed = 4e10, .gpus = &test_gpu, .task_overhead = {NAN, NAN}};
-}
-
-static void write_machine(const struct hs_machine *m, const char *base)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s.machine.json", base);
-    CU_ASSERT_EQUAL_FATAL(hs_machine_save(path, m), 0);
-    snprintf(path, sizeof path, "%s.xml", base);
-    CU_ASSERT_EQUAL_FATAL(hs_machine_write_platform(m, path), 0);
-}
-
-static void test_machine_files(void)
-{
-    struct hs_machine m = gpu_machine();
-    char *base = hs_test_tmp(""), path[1024], args[2048];
-    write_machine(&m, base);
-    snprintf(path, sizeof path, "%s.machine.json", base);
-    struct hs_machine back;
-    CU_ASSERT_EQUAL_FATAL(hs_machine_load(path, &back), 0);
-    CU_ASSERT_EQUAL(back.cores, 6);
-    CU_ASSERT_EQUAL(back.ngpus, 1);
-    CU_ASSERT_DOUBLE_EQUAL(back.gpus[0].h2d.bandwidth, 2.5e10, 0);
-    CU_ASSERT_DOUBLE_EQUAL(back.gpus[0].d2h.latency, 9e-6, 0);
-    CU_ASSERT_TRUE(isnan(back.task_overhead[HS_ARCH_CPU]));
-    double lat, bw;
-    CU_ASSERT_TRUE(hs_machine_route(&back, "GPU0", "RAM0", &lat, &bw));
-    CU_ASSERT_DOUBLE_EQUAL(bw, 2.6e10, 0);
-    CU_ASSERT_FALSE(hs_machine_route(&back, "GPU0", "GPU1", &lat, &bw));
-    hs_machine_free(&back);
-    char *out;
-    snprintf(args, sizeof args, "platform %s.xml", base);
-    CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "host     -> GPU0       25000.00 MB/s     8.000 us"));
-    free(out);
-
-    /* cores only, with the engine's measured overhead: the platform says
-     * where that overhead went instead of stating runtime costs */
-    struct hs_machine cores = {.name = "cores", .gpu_model = "", .cores = 3, .core_speed = 2e10,
-                               .task_overhead = {12.5e-6, NAN}};
-    write_machine(&cores, base);
-    CU_ASSERT_EQUAL_FATAL(hs_machine_load(path, &back), 0);
-    CU_ASSERT_EQUAL(back.ngpus, 0);
-    CU_ASSERT_DOUBLE_EQUAL(back.task_overhead[HS_ARCH_CPU], 12.5e-6, 0);
-    CU_ASSERT_TRUE(isnan(back.task_overhead[HS_ARCH_GPU]));
-    hs_machine_free(&back);
-    snprintf(path, sizeof path, "%s.xml", base);
-    char *xml = hs_test_read_file(path);
-    CU_ASSERT_PTR_NOT_NULL(strstr(xml, "No runtime/* costs (sim/costs.h)"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(xml, "12.50 us on a core"));
-    CU_ASSERT_PTR_NULL(strstr(xml, "<prop id=\"runtime/"));
-    free(xml);
-    CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "CPU2"));
-    free(out);
-
-    char *bad = hs_test_tmp(".machine.json");
-    hs_test_write_file(bad, "{\"cores\": 4, \"gpus\": [{\"memsize\": 1}]}");
-    CU_ASSERT_EQUAL(hs_machine_load(bad, &back), -1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "needs cores >= 1"));
-    hs_test_write_file(bad, "{\"cores\": 4, \"core_speed\": 1e9, \"gpus\": [], \"task_overhead\": {\"cpu\": -1}}");
-    CU_ASSERT_EQUAL(hs_machine_load(bad, &back), -1);
-    free(bad);
-    free(base);
-}
 
 /* ---- the loop, end to end ---------------------------------------------------- */
 
@@ -182,47 +48,13 @@ static const char *calibrated(void)
     return calibrate_once(dir, "--workloads cholesky");
 }
 
-static cJSON *read_json(const char *path)
-{
-    char *text = hs_test_read_file(path);
-    cJSON *j = cJSON_Parse(text);
-    free(text);
-    return j;
-}
-
-/* A --timing run entry names its sample DAG and the data it holds: twice
- * the largest cache or more, counted on the DAG's tiles (Cholesky's lower
- * triangle), unless the sample reached its cap of 64 tiles per side. */
-static void check_sample_size(const char *source)
-{
-    const char *sample = strstr(source, "sample DAG cholesky:n=");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(sample);
-    int n = 0, nb = 0;
-    double mib = 0, cache = 0;
-    int copies = 0;
-    CU_ASSERT_EQUAL(sscanf(sample, "sample DAG cholesky:n=%d,nb=%d", &n, &nb), 2);
-    const char *sizes = strstr(sample, ": ");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(sizes);
-    CU_ASSERT_EQUAL(sscanf(sizes, ": %lf MiB of data, the largest cache %lf MiB, %d cop", &mib, &cache, &copies), 3);
-    CU_ASSERT_FATAL(copies >= 1);
-    cache /= copies; /* the copies timed at once share the cache */
-    int tiles = nb > 0 ? n / nb : 0;
-    /* the lower triangle of tiles×tiles double tiles of nb×nb, by hand */
-    double want_mib = tiles * (tiles + 1) / 2.0 * nb * nb * 8 / 1048576.0;
-    CU_ASSERT(fabs(mib - want_mib) <= 0.5);
-    CU_ASSERT(tiles == 64 || mib >= 2 * cache - 0.5);
-    /* and the fewest tiles that do: one fewer would not have been enough */
-    double fewer = (tiles - 1) * tiles / 2.0 * nb * nb * 8 / 1048576.0;
-    CU_ASSERT(tiles == 3 || fewer < 2 * cache + 0.5);
-}
-
 /* The timing table: a CPU entry, in seconds, for each of Cholesky's kernels
  * at nb 64, and no GPU entry. */
 static void check_calibration(const char *dir)
 {
     char path[1100];
     snprintf(path, sizeof path, "%s/perf/t.json", dir);
-    cJSON *perf = read_json(path);
+    cJSON *perf = hs_test_read_json(path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(perf);
     const char *kernels[] = {"dpotrf", "dtrsm", "dsyrk", "dgemm"};
     for (int k = 0; k < 4; k++) {
@@ -233,7 +65,7 @@ static void check_calibration(const char *dir)
             CU_ASSERT_STRING_EQUAL(cJSON_GetObjectItem(e, "arch")->valuestring, "cpu");
             CU_ASSERT_PTR_NOT_NULL(strstr(cJSON_GetObjectItem(e, "source")->valuestring, "measured by hetsim calibrate"));
             CU_ASSERT_PTR_NOT_NULL(strstr(cJSON_GetObjectItem(e, "source")->valuestring, "in a run of a sample DAG larger than the caches (--timing run)"));
-            check_sample_size(cJSON_GetObjectItem(e, "source")->valuestring);
+            hs_test_check_sample_size(cJSON_GetObjectItem(e, "source")->valuestring);
             if (strcmp(cJSON_GetObjectItem(e, "kernel")->valuestring, kernels[k]) == 0) {
                 CU_ASSERT_EQUAL(cJSON_GetObjectItem(e, "nb")->valueint, 64);
                 CU_ASSERT(cJSON_GetObjectItem(e, "seconds")->valuedouble > 0);
@@ -244,7 +76,7 @@ static void check_calibration(const char *dir)
     }
     cJSON_Delete(perf);
     snprintf(path, sizeof path, "%s/t.machine.json", dir);
-    cJSON *m = read_json(path);
+    cJSON *m = hs_test_read_json(path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     CU_ASSERT_EQUAL(cJSON_GetArraySize(cJSON_GetObjectItem(m, "gpus")), 0);
     CU_ASSERT(cJSON_GetObjectItem(m, "cores")->valueint >= 1);
@@ -273,7 +105,7 @@ static cJSON *run_on(const char *dir, const char *engine, const char *args, char
         fprintf(stderr, "\n`hetsim %s` -> %d: %s", run, rc, err);
     free(err);
     CU_ASSERT_EQUAL(rc, 0);
-    return rc ? NULL : read_json(*path);
+    return rc ? NULL : hs_test_read_json(*path);
 }
 
 static double tasks_on(const cJSON *rec, const char *arch)
@@ -356,7 +188,7 @@ static void check_corun_curve(const char *dir)
 {
     char path[1100];
     snprintf(path, sizeof path, "%s/perf/t.json", dir);
-    cJSON *perf = read_json(path);
+    cJSON *perf = hs_test_read_json(path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(perf);
     int kernels = 0, points[3] = {0, 0, 0};
     const cJSON *e, *c;
@@ -501,8 +333,8 @@ static void test_bad_input(void)
     hs_test_bad_cli("calibrate -o t --engine simgrid", "only the real engine");
     hs_test_bad_cli("calibrate -o t --timing hot", "--timing 'hot': valid: run, cold, warm");
     /* a GPU machine: its GPUs need CUDA and a GPU here; its cores run alone */
-    struct hs_machine m = gpu_machine();
-    write_machine(&m, base);
+    struct hs_machine m = hs_test_gpu_machine();
+    hs_test_write_machine(&m, base);
     if (hs_calibrate_gpus_visible() == 0) {
         hs_test_bad_cli("calibrate -o t --gpus 1", "visible here");
         snprintf(args, sizeof args, "run --engine real -p %s.xml -w cholesky:n=256,nb=64 --gpus 1 --cpus 1", base);
@@ -518,14 +350,14 @@ static void test_bad_input(void)
     big.topology = (struct hs_topology){.packages = 1, .numa_nodes = 1, .cores = 99999, .pus = 99999};
     snprintf(big.topology.cpu_model, sizeof big.topology.cpu_model, "%s", "Some Processor");
     char *other = hs_test_tmp("");
-    write_machine(&big, other);
+    hs_test_write_machine(&big, other);
     snprintf(args, sizeof args, "run --engine real -p %s.xml -w cholesky:n=256,nb=64 --cpus 1", other);
     hs_test_bad_cli(args, "topology.cores is 99999");
     free(other);
     /* a calibration records this machine's topology, which a measured run accepts */
     char path[1100];
     snprintf(path, sizeof path, "%s/t.machine.json", calibrated());
-    cJSON *mj = read_json(path);
+    cJSON *mj = hs_test_read_json(path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(mj);
     const cJSON *topo = cJSON_GetObjectItem(mj, "topology");
     CU_ASSERT(cJSON_GetObjectItem(topo, "cores")->valueint >= 1);
@@ -543,64 +375,9 @@ static void test_bad_input(void)
     free(base);
 }
 
-/* The timing table of a calibration of the cores at nb 64, one repetition,
- * with OPTIONS (fails the test if there is none). */
-static cJSON *cores_table(const char *options)
-{
-    char *dir = hs_test_tmp(""), args[2048], path[2100];
-    snprintf(args, sizeof args, "calibrate -o t --dir %s --gpus 0 --nb 64 --reps 1 %s", dir, options);
-    CU_ASSERT_EQUAL_FATAL(hs_test_cli(args, NULL, NULL), 0);
-    snprintf(path, sizeof path, "%s/perf/t.json", dir);
-    free(dir);
-    cJSON *perf = read_json(path);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(perf);
-    return perf;
-}
-
-/* --timing warm times each kernel alone on cached inputs, and every
- * entry's source says how the kernel was timed (the shared calibration
- * above times them inside a run). */
-static void test_warm_calibration(void)
-{
-    cJSON *perf = cores_table("--workloads lu --timing warm");
-    int n = 0;
-    const cJSON *e;
-    cJSON_ArrayForEach(e, cJSON_GetObjectItem(perf, "kernels"))
-    {
-        const char *source = cJSON_GetObjectItem(e, "source")->valuestring;
-        CU_ASSERT_PTR_NOT_NULL(strstr(source, "medians of 1 calls on inputs left in the caches (--timing warm)"));
-        CU_ASSERT_PTR_NULL(strstr(source, "in a run"));
-        n++;
-    }
-    CU_ASSERT_EQUAL(n, 4); /* dgetrf, dtstrf, dgessm, dssssm */
-    cJSON_Delete(perf);
-}
-
-/* With two cores timing at once, each runs its own copy of the sample DAG:
- * the copies share the cache, so each holds twice the cache over two. */
-static void test_copies_share_the_cache(void)
-{
-    cJSON *perf = cores_table("--workloads cholesky --cpu-threads 2");
-    int n = 0;
-    const cJSON *e;
-    cJSON_ArrayForEach(e, cJSON_GetObjectItem(perf, "kernels"))
-    {
-        CU_ASSERT_PTR_NOT_NULL(strstr(cJSON_GetObjectItem(e, "source")->valuestring, "MiB, 2 copies at once"));
-        check_sample_size(cJSON_GetObjectItem(e, "source")->valuestring);
-        n++;
-    }
-    CU_ASSERT_EQUAL(n, 4);
-    cJSON_Delete(perf);
-}
-
 int main(void)
 {
     static const CU_TestInfo tests[] = {
-        {"calibrate --timing warm: kernels alone on cached inputs, said in every source", test_warm_calibration},
-        {"calibrate --cpu-threads 2: the copies timed at once share the cache", test_copies_share_the_cache},
-        {"real kernels on a core, residual catches a missing task", test_cpu_kernels_and_residual},
-        {"a right LU of 96 tiles passes its residual (U's growth), a wrong one does not", test_lu_growth},
-        {"machine descriptions (GPUs, cores only) and their platform", test_machine_files},
         {"calibrate, simulate, measure, compare on the cores", test_loop},
         {"two CPU workers at once: the co-running curve, every workload right under every policy",
          test_two_workers},
@@ -608,5 +385,5 @@ int main(void)
         {"measured runs refuse bad input", test_bad_input},
         CU_TEST_INFO_NULL,
     };
-    return hs_test_main("real", tests);
+    return hs_test_main("run_real", tests);
 }
