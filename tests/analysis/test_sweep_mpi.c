@@ -38,38 +38,6 @@ static int mpirun(const char *args, char **err)
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Sorted rows without the wall-clock columns, as one text. */
-static char *rows_text(const char *path, long *n)
-{
-    struct hs_csv csv;
-    if (hs_csv_read(path, &csv))
-        return hs_xstrdup("");
-    char **rows = hs_xcalloc((size_t)csv.nrows + 1, sizeof *rows);
-    for (long r = 0; r < csv.nrows; r++) {
-        struct hs_buf b = {0};
-        for (int c = 0; c < csv.ncols; c++)
-            if (!hs_sweep_is_wallclock_column(csv.header[c]))
-                hs_csv_field(&b, csv.rows[r][c], c == 0);
-        hs_buf_add(&b, "\n");
-        rows[r] = hs_buf_take(&b);
-    }
-    qsort(rows, (size_t)csv.nrows, sizeof *rows, cmp_str);
-    struct hs_buf all = {0};
-    for (long r = 0; r < csv.nrows; r++) {
-        hs_buf_add(&all, rows[r]);
-        free(rows[r]);
-    }
-    free(rows);
-    *n = csv.nrows;
-    hs_csv_free(&csv);
-    return hs_buf_take(&all);
-}
-
 static void test_two_ranks_equal_serial(void)
 {
     if (!have_mpirun()) {
@@ -87,18 +55,11 @@ static void test_two_ranks_equal_serial(void)
         fprintf(stderr, "\nmpirun: %s\n", err);
     CU_ASSERT_EQUAL(rc, 0);
     free(err);
-    long na = 0, nb = 0;
-    char *a = rows_text(serial, &na), *b = rows_text(ranks, &nb);
-    CU_ASSERT_EQUAL(na, 18);
-    CU_ASSERT_EQUAL(nb, 18);
-    CU_ASSERT_STRING_EQUAL(a, b);
-    free(a), free(b);
+    hs_test_assert_same_rows(serial, ranks, 18);
     /* resumed under MPI: nothing left */
     CU_ASSERT_EQUAL(mpirun(args, &err), 0);
     free(err);
-    a = rows_text(ranks, &na);
-    CU_ASSERT_EQUAL(na, 18);
-    free(a);
+    hs_test_assert_same_rows(serial, ranks, 18);
     free(serial), free(ranks);
 }
 
@@ -121,5 +82,5 @@ int main(void)
         {"bad input reported once under MPI", test_bad_input_once},
         CU_TEST_INFO_NULL,
     };
-    return hs_test_main("mpi", tests);
+    return hs_test_main("sweep_mpi", tests);
 }

@@ -30,9 +30,7 @@ static const cJSON *calibrated(const cJSON *table, const char *kernel, int nb, i
 
 static cJSON *read_table(const char *path)
 {
-    char *text = hs_test_read_file(path);
-    cJSON *j = cJSON_Parse(text);
-    free(text);
+    cJSON *j = hs_test_read_json(path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(j);
     return j;
 }

@@ -22,86 +22,10 @@
 
 #define SMALL "-w cholesky:n=4096,nb=1024"
 
-static int count_lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
-
-static struct hs_csv load(const char *path)
-{
-    struct hs_csv csv;
-    if (hs_csv_read(path, &csv)) {
-        fprintf(stderr, "\n%s\n", hs_last_error());
-        memset(&csv, 0, sizeof csv);
-    }
-    return csv;
-}
-
 static const char *cell(const struct hs_csv *csv, long row, const char *col)
 {
     int c = hs_csv_col(csv, col);
     return c >= 0 && row < csv->nrows ? csv->rows[row][c] : "";
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The rows as sorted lines without the wall-clock columns. */
-static char **row_set(const char *path, long *n)
-{
-    struct hs_csv csv = load(path);
-    char **rows = hs_xcalloc((size_t)csv.nrows + 1, sizeof *rows);
-    for (long r = 0; r < csv.nrows; r++) {
-        struct hs_buf b = {0};
-        for (int c = 0; c < csv.ncols; c++)
-            if (!hs_sweep_is_wallclock_column(csv.header[c]))
-                hs_csv_field(&b, csv.rows[r][c], c == 0);
-        rows[r] = hs_buf_take(&b);
-    }
-    qsort(rows, (size_t)csv.nrows, sizeof *rows, cmp_str);
-    *n = csv.nrows;
-    hs_csv_free(&csv);
-    return rows;
-}
-
-static void free_rows(char **rows, long n)
-{
-    for (long i = 0; i < n; i++)
-        free(rows[i]);
-    free(rows);
-}
-
-/* Same rows, whatever their order and wall-clock figures. */
-static void assert_same_rows(const char *a, const char *b, long expect)
-{
-    long na, nb;
-    char **ra = row_set(a, &na), **rb = row_set(b, &nb);
-    CU_ASSERT_EQUAL(na, expect);
-    CU_ASSERT_EQUAL(nb, expect);
-    long differ = 0;
-    for (long i = 0; i < na && i < nb; i++)
-        differ += strcmp(ra[i], rb[i]) != 0;
-    for (long i = 1; i < na; i++)
-        differ += strcmp(ra[i], ra[i - 1]) == 0; /* no row twice */
-    if (differ)
-        fprintf(stderr, "\n%s and %s differ in %ld rows\n", a, b, differ);
-    CU_ASSERT_EQUAL(differ, 0);
-    free_rows(ra, na);
-    free_rows(rb, nb);
-}
-
-static int lines_of(const char *path);
-
-static int sweep(const char *args, const char *csv, char **err)
-{
-    char cmd[8192];
-    snprintf(cmd, sizeof cmd, "sweep -q %s -o %s", args, csv);
-    return hs_test_cli(cmd, NULL, err);
 }
 
 static void test_rows_keys_seeds(void)
@@ -110,11 +34,11 @@ static void test_rows_keys_seeds(void)
     const char *args = SMALL " --vary policy=heft,dmda --vary gpus=1,2 --reps 2";
     char cmd[1024], *out;
     snprintf(cmd, sizeof cmd, "%s -j 2", args);
-    CU_ASSERT_EQUAL_FATAL(sweep(cmd, a, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(hs_test_sweep(cmd, a, NULL), 0);
     snprintf(cmd, sizeof cmd, "%s -j 1", args);
-    CU_ASSERT_EQUAL_FATAL(sweep(cmd, b, NULL), 0);
-    assert_same_rows(a, b, 8); /* -j 2 = -j 1 */
-    struct hs_csv csv = load(a);
+    CU_ASSERT_EQUAL_FATAL(hs_test_sweep(cmd, b, NULL), 0);
+    hs_test_assert_same_rows(a, b, 8); /* -j 2 = -j 1 */
+    struct hs_csv csv = hs_test_load_csv(a);
     for (long i = 0; i < csv.nrows; i++) {
         CU_ASSERT_STRING_EQUAL(cell(&csv, i, "status"), "ok");
         CU_ASSERT(atof(cell(&csv, i, "makespan")) > 0);
@@ -130,7 +54,7 @@ static void test_rows_keys_seeds(void)
     /* --dry-run lists the same keys, and runs nothing */
     snprintf(cmd, sizeof cmd, "sweep %s --dry-run", args);
     CU_ASSERT_EQUAL(hs_test_cli(cmd, &out, NULL), 0);
-    CU_ASSERT_EQUAL(count_lines(out), 9);
+    CU_ASSERT_EQUAL(hs_test_count_lines(out), 9);
     for (long i = 0; i < csv.nrows; i++)
         CU_ASSERT_PTR_NOT_NULL(strstr(out, cell(&csv, i, "key")));
     free(out);
@@ -142,8 +66,8 @@ static void test_rows_keys_seeds(void)
 static void test_row_reruns(void)
 {
     char *f = hs_test_tmp(".csv"), *rec = hs_test_tmp(".json");
-    CU_ASSERT_EQUAL_FATAL(sweep(SMALL " -s random --noise 0.2 --vary gpus=2,3 --seed 9", f, NULL), 0);
-    struct hs_csv csv = load(f);
+    CU_ASSERT_EQUAL_FATAL(hs_test_sweep(SMALL " -s random --noise 0.2 --vary gpus=2,3 --seed 9", f, NULL), 0);
+    struct hs_csv csv = hs_test_load_csv(f);
     CU_ASSERT_EQUAL_FATAL(csv.nrows, 2);
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "run -q -p %s -w %s -s %s --gpus %s --noise %s --seed %s -o %s",
@@ -182,14 +106,6 @@ static void nap(double s)
     nanosleep(&t, NULL);
 }
 
-static int lines_of(const char *path)
-{
-    char *text = hs_test_read_file(path);
-    int n = count_lines(text);
-    free(text);
-    return n;
-}
-
 /* A child process of `parent` (from /proc), or 0. */
 static pid_t child_of(pid_t parent)
 {
@@ -226,23 +142,23 @@ static void test_resume_after_kill(void)
 {
     char *ref = hs_test_tmp(".csv"), *part = hs_test_tmp(".csv"), *err;
     const char *args = "-w cholesky:n=16384,nb=1024 --vary policy=heft,dmda --vary gpus=1..4 -j 1";
-    CU_ASSERT_EQUAL_FATAL(sweep(args, ref, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(hs_test_sweep(args, ref, NULL), 0);
     char cmd[2048];
     snprintf(cmd, sizeof cmd, "sweep -q %s -o %s", args, part);
     pid_t pid = spawn(cmd);
-    for (int i = 0; i < 6000 && lines_of(part) < 4; i++)
+    for (int i = 0; i < 6000 && hs_test_lines_of(part) < 4; i++)
         nap(0.01);
     kill(pid, SIGKILL); /* the worst case: no chance to clean up */
     wait_for(pid);
-    int done = lines_of(part) - 1;
+    int done = hs_test_lines_of(part) - 1;
     CU_ASSERT(done >= 3);
     FILE *f = fopen(part, "a");
     fputs("0123456789abcdef,0123", f); /* a row cut by the kill */
     fclose(f);
-    CU_ASSERT_EQUAL(sweep(args, part, &err), 0);
+    CU_ASSERT_EQUAL(hs_test_sweep(args, part, &err), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "dropped an incomplete last line"));
     free(err);
-    assert_same_rows(ref, part, 8);
+    hs_test_assert_same_rows(ref, part, 8);
     CU_ASSERT_EQUAL(hs_test_cli("sweep -w cholesky:n=16384,nb=1024 --vary policy=heft,dmda "
                                 "--vary gpus=1..4 -o /dev/null --dry-run", NULL, NULL), 0);
     snprintf(cmd, sizeof cmd, "sweep %s -o %s", args, part); /* nothing left to run */
@@ -250,7 +166,7 @@ static void test_resume_after_kill(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "0 runs in"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "8 already in"));
     free(err);
-    assert_same_rows(ref, part, 8);
+    hs_test_assert_same_rows(ref, part, 8);
     free(ref), free(part);
 }
 
@@ -258,8 +174,8 @@ static void test_failures_recorded(void)
 {
     char *f = hs_test_tmp(".csv"), *t = hs_test_tmp(".csv"), *k = hs_test_tmp(".csv");
     /* a policy that refuses the DAG: found only when the run builds it */
-    CU_ASSERT_EQUAL(sweep(SMALL " --vary policy=dmda,dynamic-outer,eager", f, NULL), 1);
-    struct hs_csv csv = load(f);
+    CU_ASSERT_EQUAL(hs_test_sweep(SMALL " --vary policy=dmda,dynamic-outer,eager", f, NULL), 1);
+    struct hs_csv csv = hs_test_load_csv(f);
     CU_ASSERT_EQUAL_FATAL(csv.nrows, 3);
     int errors = 0;
     for (long i = 0; i < csv.nrows; i++)
@@ -280,17 +196,17 @@ static void test_failures_recorded(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "1 run already in"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "failed (error, crash or timeout) and was not run again: --retry-failed runs it"));
     free(err);
-    CU_ASSERT_EQUAL(lines_of(f), 4);
+    CU_ASSERT_EQUAL(hs_test_lines_of(f), 4);
     snprintf(retry, sizeof retry, "sweep " SMALL " --vary policy=dmda,dynamic-outer,eager --retry-failed -o %s", f);
     CU_ASSERT_EQUAL(hs_test_cli(retry, NULL, &err), 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "1 runs in")); /* the failed one, again */
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "2 already in"));
     free(err);
-    CU_ASSERT_EQUAL(lines_of(f), 4);
+    CU_ASSERT_EQUAL(hs_test_lines_of(f), 4);
 
     /* 60x60 tiles (37,820 tasks) take far longer than 20 ms */
-    CU_ASSERT_EQUAL(sweep("-w cholesky:n=61440,nb=1024 --vary gpus=1,2 --timeout 0.02", t, NULL), 1);
-    csv = load(t);
+    CU_ASSERT_EQUAL(hs_test_sweep("-w cholesky:n=61440,nb=1024 --vary gpus=1,2 --timeout 0.02", t, NULL), 1);
+    csv = hs_test_load_csv(t);
     CU_ASSERT_EQUAL_FATAL(csv.nrows, 2);
     CU_ASSERT_STRING_EQUAL(cell(&csv, 0, "status"), "timeout");
     CU_ASSERT_STRING_EQUAL(cell(&csv, 0, "error"), "timed out after 0.02 s");
@@ -300,14 +216,14 @@ static void test_failures_recorded(void)
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "sweep -q -w cholesky:n=40960,nb=1024 --vary gpus=1,2 -j 1 -o %s", k);
     pid_t pid = spawn(cmd), child = 0;
-    for (int i = 0; i < 3000 && lines_of(k) < 1; i++) /* planned (its checks fork too) */
+    for (int i = 0; i < 3000 && hs_test_lines_of(k) < 1; i++) /* planned (its checks fork too) */
         nap(0.005);
     for (int i = 0; i < 3000 && !(child = child_of(pid)); i++)
         nap(0.005);
     CU_ASSERT_FATAL(child > 0);
     kill(child, SIGKILL);
     CU_ASSERT_EQUAL(wait_for(pid), 1);
-    csv = load(k);
+    csv = hs_test_load_csv(k);
     CU_ASSERT_EQUAL_FATAL(csv.nrows, 2);
     int crashes = 0, oks = 0;
     for (long i = 0; i < csv.nrows; i++) {
@@ -322,19 +238,6 @@ static void test_failures_recorded(void)
     free(f), free(t), free(k);
 }
 
-/* One line on stderr, exit 2, and the line says what is wrong. */
-static void bad(const char *args, const char *expect)
-{
-    char *err;
-    int rc = hs_test_cli(args, NULL, &err);
-    if (rc != 2 || count_lines(err) != 1 || !strstr(err, expect))
-        fprintf(stderr, "\n`hetsim %s` -> %d: %s(expected: %s)\n", args, rc, err, expect);
-    CU_ASSERT_EQUAL(rc, 2);
-    CU_ASSERT_EQUAL(count_lines(err), 1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, expect));
-    free(err);
-}
-
 static void test_bad_input(void)
 {
     char *study = hs_test_tmp(".json"), *typo = hs_test_tmp(".json"), *broken = hs_test_tmp(".json");
@@ -343,49 +246,49 @@ static void test_bad_input(void)
     hs_test_write_file(typo, "{\"sweep\": {\"reps\": 2}, \"plotz\": []}");
     hs_test_write_file(broken, "{\"sweep\": {\n\"reps\": 2,,\n}}");
     hs_test_write_file(other, "key,instance,x\n1,2,3\n");
-    bad("sweep --vary ccr=1,2", "--vary ccr: unknown key (valid: platform, workload, policy, gpus,");
-    bad("sweep --vary nb=1024 --vary workload.nb=512", "vary the same parameter");
-    bad("sweep --vary beta=0,1 -s heft", "unknown key (valid:");
-    bad("sweep --vary beta=0,1 --vary policy=dmda,heft -o /dev/null",
+    hs_test_bad_cli("sweep --vary ccr=1,2", "--vary ccr: unknown key (valid: platform, workload, policy, gpus,");
+    hs_test_bad_cli("sweep --vary nb=1024 --vary workload.nb=512", "vary the same parameter");
+    hs_test_bad_cli("sweep --vary beta=0,1 -s heft", "unknown key (valid:");
+    hs_test_bad_cli("sweep --vary beta=0,1 --vary policy=dmda,heft -o /dev/null",
         "--vary beta: policy heft has no parameter beta (valid: online, insertion, rank, order, eft, comm)");
-    bad("sweep --vary workload.colour=red", "no workload of this sweep has a parameter colour");
-    bad("sweep --vary seed=1,2", "--vary seed: every run's seed derives from --seed");
-    bad("sweep --vary gpus=x", "--vary gpus: 'x' is not an integer in [0, 1048576]");
-    bad("sweep --vary gpus=1,1", "are the same run");
-    bad("sweep --vary gpus", "expected KEY=V1,V2,...");
-    bad("sweep --vary gpus=4..1", "range 4..1: expected LOW..HIGH");
-    bad("sweep --vary nb=1024,0 -o /dev/null", "workload cholesky: parameter nb: 0 is outside the allowed range");
-    bad("sweep --gpus x", "option --gpus: 'x' is not an integer");
-    bad("sweep --shard 3/2", "option --shard: '3/2' is not I/N with 0 <= I < N");
-    bad("sweep --shard x", "option --shard: 'x' is not I/N");
-    bad("sweep -p nosuch", "unknown platform 'nosuch'");
-    bad("sweep --quick", "--quick needs --study");
+    hs_test_bad_cli("sweep --vary workload.colour=red", "no workload of this sweep has a parameter colour");
+    hs_test_bad_cli("sweep --vary seed=1,2", "--vary seed: every run's seed derives from --seed");
+    hs_test_bad_cli("sweep --vary gpus=x", "--vary gpus: 'x' is not an integer in [0, 1048576]");
+    hs_test_bad_cli("sweep --vary gpus=1,1", "are the same run");
+    hs_test_bad_cli("sweep --vary gpus", "expected KEY=V1,V2,...");
+    hs_test_bad_cli("sweep --vary gpus=4..1", "range 4..1: expected LOW..HIGH");
+    hs_test_bad_cli("sweep --vary nb=1024,0 -o /dev/null", "workload cholesky: parameter nb: 0 is outside the allowed range");
+    hs_test_bad_cli("sweep --gpus x", "option --gpus: 'x' is not an integer");
+    hs_test_bad_cli("sweep --shard 3/2", "option --shard: '3/2' is not I/N with 0 <= I < N");
+    hs_test_bad_cli("sweep --shard x", "option --shard: 'x' is not I/N");
+    hs_test_bad_cli("sweep -p nosuch", "unknown platform 'nosuch'");
+    hs_test_bad_cli("sweep --quick", "--quick needs --study");
     snprintf(args, sizeof args, "sweep --study %s", study);
-    bad(args, "sweep.vary.gpus[1]: expected a string or a number");
+    hs_test_bad_cli(args, "sweep.vary.gpus[1]: expected a string or a number");
     snprintf(args, sizeof args, "sweep --study %s", typo);
-    bad(args, "plotz: unknown key (valid here: name, title,");
+    hs_test_bad_cli(args, "plotz: unknown key (valid here: name, title,");
     snprintf(args, sizeof args, "sweep --study %s", broken);
-    bad(args, "malformed JSON near line 2");
-    bad("sweep --study nosuch", "unknown study 'nosuch' (shipped: beaumont-beta-grid, "); /* the first by name */
-    bad("reproduce nosuch", "unknown study 'nosuch'");
+    hs_test_bad_cli(args, "malformed JSON near line 2");
+    hs_test_bad_cli("sweep --study nosuch", "unknown study 'nosuch' (shipped: beaumont-beta-grid, "); /* the first by name */
+    hs_test_bad_cli("reproduce nosuch", "unknown study 'nosuch'");
     snprintf(args, sizeof args, "sweep -q " SMALL " -o %s", other);
-    bad(args, "holds the results of another sweep");
-    bad("summarize /nonexistent/r.csv", "/nonexistent/r.csv: cannot read: No such file");
+    hs_test_bad_cli(args, "holds the results of another sweep");
+    hs_test_bad_cli("summarize /nonexistent/r.csv", "/nonexistent/r.csv: cannot read: No such file");
     hs_test_write_file(res, "key,instance,policy,status,makespan\na,1,x,ok,1\nb,2,y,ok,abc\n");
     snprintf(args, sizeof args, "summarize %s --metrics gflops", res);
-    bad(args, "has no column 'gflops' (columns: key, instance, policy, status, makespan)");
+    hs_test_bad_cli(args, "has no column 'gflops' (columns: key, instance, policy, status, makespan)");
     snprintf(args, sizeof args, "summarize %s --by nosuch", res);
-    bad(args, "has no column 'nosuch'");
+    hs_test_bad_cli(args, "has no column 'nosuch'");
     snprintf(args, sizeof args, "summarize %s --by policy", res);
-    bad(args, "row 2, column makespan: 'abc' is not a number");
+    hs_test_bad_cli(args, "row 2, column makespan: 'abc' is not a number");
     snprintf(args, sizeof args, "plot %s -x policy -y makespan -o p.jpg", other);
-    bad(args, "has no column 'makespan' (columns: key, instance, x)");
+    hs_test_bad_cli(args, "has no column 'makespan' (columns: key, instance, x)");
     snprintf(args, sizeof args, "plot %s -x x -y x -o p.jpg", other);
-    bad(args, "unknown image format 'jpg' (use .png, .svg or .pdf)");
+    hs_test_bad_cli(args, "unknown image format 'jpg' (use .png, .svg or .pdf)");
     snprintf(args, sizeof args, "merge %s %s", other, res);
-    bad(args, "its columns differ from those of");
+    hs_test_bad_cli(args, "its columns differ from those of");
     snprintf(args, sizeof args, "gantt %s", study);
-    bad(args, "has no events: write it with `hetsim run --events");
+    hs_test_bad_cli(args, "has no events: write it with `hetsim run --events");
     free(study), free(typo), free(broken), free(other), free(res);
 }
 

@@ -166,13 +166,17 @@ static int check_file(const struct table *t, const char *rel, long *includes)
     return bad;
 }
 
-static int walk(const struct table *t, const char *rel, long *files, long *includes)
+/* Visit every file below folder rel of the tree (relative, ending in '/';
+ * "" for the top) but the folders skip says to skip (NULL: none), in
+ * readdir's order; returns the sum of what visit returns. */
+static int each_file(const char *rel, bool (*skip)(const char *dir), int (*visit)(const char *file, void *ctx),
+                     void *ctx)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", HETSIM_SOURCE_DIR, rel);
     DIR *d = opendir(path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(d);
-    int bad = 0;
+    int sum = 0;
     for (struct dirent *e; (e = readdir(d));) {
         if (e->d_name[0] == '.')
             continue;
@@ -185,13 +189,37 @@ static int walk(const struct table *t, const char *rel, long *files, long *inclu
             continue;
         if (S_ISDIR(st.st_mode)) {
             strcat(sub, "/");
-            bad += walk(t, sub, files, includes);
-        } else if (source_file(e->d_name)) {
-            ++*files;
-            bad += check_file(t, sub, includes);
+            if (!skip || !skip(sub))
+                sum += each_file(sub, skip, visit, ctx);
+        } else {
+            sum += visit(sub, ctx);
         }
     }
     closedir(d);
+    return sum;
+}
+
+struct include_walk {
+    const struct table *t;
+    long files, includes;
+};
+
+static int check_source(const char *file, void *ctx)
+{
+    struct include_walk *w = ctx;
+    if (!source_file(file))
+        return 0;
+    w->files++;
+    return check_file(w->t, file, &w->includes);
+}
+
+/* Check the includes of every source file below folder rel; count violations. */
+static int walk(const struct table *t, const char *rel, long *files, long *includes)
+{
+    struct include_walk w = {t, 0, 0};
+    int bad = each_file(rel, NULL, check_source, &w);
+    *files += w.files;
+    *includes += w.includes;
     return bad;
 }
 
@@ -319,56 +347,40 @@ static void test_no_cycle(void)
     CU_ASSERT_TRUE(arrow[pol - t.rows][sim - t.rows]); /* the walk saw the arrows */
 }
 
-/* The test files under tests/REL (recursively) whose module does not exist:
- * tests/FOLDER/test_MODULE.c needs FOLDER/MODULE.c or FOLDER/MODULE.cu.
- * tests/cli/ and tests/docs/ (the command end to end) and the file `except`
- * are not unit tests of one module. Counts the files it checks. */
-static int misnamed_tests(const char *rel, const char *except, long *checked)
+/* tests/cli/ and tests/docs/ test the command end to end, not one module. */
+static bool end_to_end(const char *dir)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/tests/%s", HETSIM_SOURCE_DIR, rel);
-    DIR *d = opendir(path);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
-    int bad = 0;
-    for (struct dirent *e; (e = readdir(d));) {
-        char sub[1024], full[4096], module[4096];
-        size_t len = strlen(e->d_name);
-        if (e->d_name[0] == '.' || snprintf(sub, sizeof sub - 1, "%s%s", rel, e->d_name) >= (int)sizeof sub - 1)
-            continue;
-        snprintf(full, sizeof full, "%s/tests/%s", HETSIM_SOURCE_DIR, sub);
-        struct stat st;
-        if (stat(full, &st))
-            continue;
-        if (S_ISDIR(st.st_mode)) {
-            if (strcmp(sub, "cli") && strcmp(sub, "docs")) {
-                strcat(sub, "/");
-                bad += misnamed_tests(sub, except, checked);
-            }
-            continue;
-        }
-        if (strncmp(e->d_name, "test_", 5) || len < 8 || strcmp(e->d_name + len - 2, ".c"))
-            continue;
-        char tests_rel[1100];
-        snprintf(tests_rel, sizeof tests_rel, "tests/%s", sub);
-        if (strcmp(tests_rel, except) == 0)
-            continue;
-        ++*checked;
-        snprintf(module, sizeof module, "%s/%s%.*s.c", HETSIM_SOURCE_DIR, rel, (int)(len - 7), e->d_name + 5);
-        struct stat ms;
-        bool found = stat(module, &ms) == 0;
-        if (!found) {
-            strcat(module, "u"); /* a CUDA module */
-            found = stat(module, &ms) == 0;
-        }
-        if (!found) {
-            module[strlen(module) - 1] = '\0';
-            fprintf(stderr, "\n%s tests no module: there is no %s (docs/layout.md, Tests)", tests_rel,
-                    module + strlen(HETSIM_SOURCE_DIR) + 1);
-            bad++;
-        }
-    }
-    closedir(d);
-    return bad;
+    return strcmp(dir, "tests/cli/") == 0 || strcmp(dir, "tests/docs/") == 0;
+}
+
+struct test_walk {
+    const char *except; /* the one test file docs/layout.md names otherwise */
+    long checked;
+};
+
+/* 1 if file is a unit test tests/FOLDER/test_MODULE.c without FOLDER/MODULE.c
+ * or FOLDER/MODULE.cu (said on stderr), else 0. */
+static int misnamed(const char *file, void *ctx)
+{
+    struct test_walk *w = ctx;
+    const char *name = strrchr(file, '/') + 1;
+    size_t len = strlen(name);
+    if (strncmp(name, "test_", 5) || len < 8 || strcmp(name + len - 2, ".c") || strcmp(file, w->except) == 0)
+        return 0;
+    w->checked++;
+    char module[4096];
+    struct stat st;
+    int folder = (int)(name - file) - 6; /* without "tests/" */
+    snprintf(module, sizeof module, "%s/%.*s%.*s.c", HETSIM_SOURCE_DIR, folder, file + 6, (int)(len - 7), name + 5);
+    if (stat(module, &st) == 0)
+        return 0;
+    strcat(module, "u"); /* a CUDA module */
+    if (stat(module, &st) == 0)
+        return 0;
+    module[strlen(module) - 1] = '\0';
+    fprintf(stderr, "\n%s tests no module: there is no %s (docs/layout.md, Tests)", file,
+            module + strlen(HETSIM_SOURCE_DIR) + 1);
+    return 1;
 }
 
 /* Unit tests are found by their module's name; the exception is the one
@@ -385,9 +397,9 @@ static void test_tests_named_after_modules(void)
     p = strchr(p, '`') + 1;
     snprintf(except, sizeof except, "%.*s", (int)(strchr(p, '`') - p), p);
     free(text);
-    long checked = 0;
-    CU_ASSERT_EQUAL(misnamed_tests("", except, &checked), 0);
-    CU_ASSERT_TRUE(checked > 50); /* the walk saw the unit tests */
+    struct test_walk w = {except, 0};
+    CU_ASSERT_EQUAL(each_file("tests/", end_to_end, misnamed, &w), 0);
+    CU_ASSERT_TRUE(w.checked > 50); /* the walk saw the unit tests */
 }
 
 int main(void)

@@ -103,5 +103,5 @@ int main(void)
         {"a file's own TCP-gamma is kept", test_file_config_wins},
         CU_TEST_INFO_NULL,
     };
-    return hs_test_main("flatnet", tests);
+    return hs_test_main("flat", tests);
 }

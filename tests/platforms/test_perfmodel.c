@@ -22,6 +22,14 @@
 #include <dirent.h>
 #include <unistd.h>
 
+/* Load a timing table written as text (the test stops if it is refused). */
+static void load_text(const char *text, struct hs_perfmodel *pm)
+{
+    char *path = hs_test_tmp_text(".json", text), err[256];
+    CU_ASSERT_EQUAL_FATAL(hs_perf_load(path, pm, err, sizeof err), 0);
+    free(path);
+}
+
 /* k on a core: 1 s as policies are told (one point, measured with 2 busy in
  * a real calibration: here 1 s to keep the plan apart), 1.0 s alone, 1.5 s
  * with 2 busy, 2.0 s with 4 busy; 3.0 s with 4 busy while copies stream. */
@@ -38,9 +46,8 @@ static const char *table_text =
 
 static void test_lookup(void)
 {
-    char *path = hs_test_tmp_text(".json", table_text), err[256];
     struct hs_perfmodel pm;
-    CU_ASSERT_EQUAL_FATAL(hs_perf_load(path, &pm, err, sizeof err), 0);
+    load_text(table_text, &pm);
     CU_ASSERT_EQUAL(pm.ncorun, 4);
     CU_ASSERT_DOUBLE_EQUAL(hs_perf_corun_time(&pm, "k", "cpu", 10, 1, 0), 1.0, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(hs_perf_corun_time(&pm, "k", "cpu", 10, 2, 0), 1.5, 1e-12);
@@ -53,7 +60,6 @@ static void test_lookup(void)
     CU_ASSERT_TRUE(isnan(hs_perf_corun_time(&pm, "k", "gpu", 10, 2, 0)));
     CU_ASSERT_DOUBLE_EQUAL(hs_perf_time(&pm, "k", "cpu", 10, 1), 1.0, 1e-12); /* what policies see */
     hs_perf_free(&pm);
-    free(path);
 }
 
 static void test_bad_curves(void)
@@ -225,16 +231,14 @@ static const char *calibrated_table_text =
 
 static void test_estimate_lookup(void)
 {
-    char *path = hs_test_tmp_text(".json", calibrated_table_text), err[256];
     struct hs_perfmodel pm;
-    CU_ASSERT_EQUAL_FATAL(hs_perf_load(path, &pm, err, sizeof err), 0);
+    load_text(calibrated_table_text, &pm);
     CU_ASSERT_EQUAL(pm.ncalibrated, 1);
     CU_ASSERT_DOUBLE_EQUAL(hs_perf_estimate(&pm, "k", "gpu", 10, 1), 10, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(hs_perf_time(&pm, "k", "gpu", 10, 1), 0.1, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(hs_perf_estimate(&pm, "k", "gpu", 20, 1), 0.1, 1e-12); /* other nb */
     CU_ASSERT_DOUBLE_EQUAL(hs_perf_estimate(&pm, "k", "cpu", 10, 1), 1.0, 1e-12);
     hs_perf_free(&pm);
-    free(path);
 }
 
 static void test_bad_calibrated(void)
@@ -293,9 +297,7 @@ static void test_policy_sees_calibration(void)
 
 static cJSON *read_table(const char *path)
 {
-    char *text = hs_test_read_file(path);
-    cJSON *j = cJSON_Parse(text);
-    free(text);
+    cJSON *j = hs_test_read_json(path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(j);
     return j;
 }

@@ -17,53 +17,6 @@
 #define MIB8 8388608.0
 #define IDGRAF_GPU_BYTES 3220551387.0 /* memsize of each GPU in platforms/idgraf.xml */
 
-static struct hs_run_config idgraf(int gpus, int cpus)
-{
-    struct hs_run_config cfg = hs_test_idgraf_config(gpus, cpus);
-    cfg.perf_file = hs_test_data("perf/idgraf.json");
-    hs_test_no_costs(&cfg); /* the runtime's costs are checked in test_one_core_sum */
-    return cfg;
-}
-
-static double num(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    CU_ASSERT_PTR_NOT_NULL(v);
-    return v ? v->valuedouble : NAN;
-}
-
-static const cJSON *item(const cJSON *o, const char *key, int i)
-{
-    return cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(o, key), i);
-}
-
-static cJSON *simulate(const struct hs_run_config *cfg, const struct hs_dag *dag, const char *policy)
-{
-    struct hs_spec spec;
-    const struct hs_policy *p = hs_policy_parse(policy, &spec);
-    hs_spec_free(&spec);
-    cJSON *r = hs_test_simulate(cfg, dag, p, policy);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-    const cJSON *err = cJSON_GetObjectItemCaseSensitive(r, "error");
-    if (err)
-        fprintf(stderr, "simulation failed: %s\n", err->valuestring);
-    CU_ASSERT_PTR_NULL(err);
-    return r;
-}
-
-/* A task that only runs on the GPU for `seconds`, reading and writing handles. */
-static int gpu_task(struct hs_dag *dag, double seconds, int rd, int wr)
-{
-    int t = hs_dag_add_task(dag, "k", NULL, 0, 0);
-    dag->tasks[t].arch_cost[HS_ARCH_GPU] = seconds;
-    dag->tasks[t].arch_mask = HS_ARCH_BIT(HS_ARCH_GPU);
-    if (rd >= 0)
-        hs_dag_access(dag, t, rd, HS_MODE_R);
-    if (wr >= 0)
-        hs_dag_access(dag, t, wr, HS_MODE_W);
-    return t;
-}
-
 /* A writes h on GPU0 only, B reads it on GPU1 only (explicit per-worker costs). */
 static struct hs_dag *producer_consumer(void)
 {
@@ -82,8 +35,8 @@ static struct hs_dag *producer_consumer(void)
 static void test_staging_through_host(void)
 {
     struct hs_dag *dag = producer_consumer();
-    struct hs_run_config cfg = idgraf(2, 0);
-    cJSON *r = simulate(&cfg, dag, "eager");
+    struct hs_run_config cfg = hs_test_idgraf_timed(2, 0);
+    cJSON *r = hs_test_simulate_named(&cfg, dag, "eager");
     /* staged: one D2H GPU0 -> host, then one H2D host -> GPU1; host then holds a valid
      * copy, so the final flush moves nothing */
     const cJSON *bytes = cJSON_GetObjectItem(r, "bytes");
@@ -92,16 +45,16 @@ static void test_staging_through_host(void)
     CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(bytes, 2)->valuedouble, 0, 0);
     double d2h = 11.927e-6 + MIB8 / 6518853316.0; /* gpu0_d2h is the bottleneck */
     double h2d = 10.962e-6 + MIB8 / 5982867814.0;
-    HS_ASSERT_NEAR_REL(num(item(r, "tasks", 1), "start"), 1e-3 + d2h + h2d, 1e-12);
+    HS_ASSERT_NEAR_REL(hs_test_num(hs_test_item(r, "tasks", 1), "start"), 1e-3 + d2h + h2d, 1e-12);
     cJSON_Delete(r);
     /* with p2p: one direct copy; host has no valid copy at the end: flushed from GPU0 */
     cfg.select.p2p = true;
-    r = simulate(&cfg, dag, "eager");
+    r = hs_test_simulate_named(&cfg, dag, "eager");
     bytes = cJSON_GetObjectItem(r, "bytes");
     CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(bytes, 0)->valuedouble, 0, 0);
     CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(bytes, 1)->valuedouble, MIB8, 0);
     CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(bytes, 2)->valuedouble, MIB8, 0);
-    HS_ASSERT_NEAR_REL(num(item(r, "tasks", 1), "start"), 1e-3 + 18e-6 + MIB8 / 6634600000.0, 1e-12);
+    HS_ASSERT_NEAR_REL(hs_test_num(hs_test_item(r, "tasks", 1), "start"), 1e-3 + 18e-6 + MIB8 / 6634600000.0, 1e-12);
     cJSON_Delete(r);
     hs_dag_free(dag);
 }
@@ -132,15 +85,15 @@ static void test_peer_copy_across_bridges(void)
     hs_dag_access(dag, b, h, HS_MODE_R);
     hs_dag_finalize(dag);
     for (int m = 0; m < 3; m++) {
-        struct hs_run_config cfg = idgraf(3, 0);
+        struct hs_run_config cfg = hs_test_idgraf_timed(3, 0);
         cfg.platform_file = hs_test_data(models[m].file);
         cfg.select.gpu_order = HS_GPU_SPREAD;
         cfg.select.p2p = true;
-        cJSON *r = simulate(&cfg, dag, "eager");
-        CU_ASSERT_EQUAL(num(item(r, "tasks", 0), "worker"), 2); /* GPU4 */
-        CU_ASSERT_EQUAL(num(item(r, "tasks", 1), "worker"), 0); /* GPU0 */
+        cJSON *r = hs_test_simulate_named(&cfg, dag, "eager");
+        CU_ASSERT_EQUAL(hs_test_num(hs_test_item(r, "tasks", 0), "worker"), 2); /* GPU4 */
+        CU_ASSERT_EQUAL(hs_test_num(hs_test_item(r, "tasks", 1), "worker"), 0); /* GPU0 */
         double copy = 27.8e-6 + 0.1e-6 + MIB8 / models[m].rate;
-        HS_ASSERT_NEAR_REL(num(item(r, "tasks", 1), "start"), 1e-3 + copy, 1e-12);
+        HS_ASSERT_NEAR_REL(hs_test_num(hs_test_item(r, "tasks", 1), "start"), 1e-3 + copy, 1e-12);
         cJSON_Delete(r);
     }
     hs_dag_free(dag);
@@ -151,16 +104,16 @@ static void test_peer_copy_across_bridges(void)
 static void test_gemm_minimal_traffic(void)
 {
     struct hs_dag *dag = hs_workload_build("gemm:n=4096,nb=1024");
-    struct hs_run_config cfg = idgraf(1, 0);
-    cJSON *r = simulate(&cfg, dag, "dmda");
+    struct hs_run_config cfg = hs_test_idgraf_timed(1, 0);
+    cJSON *r = hs_test_simulate_named(&cfg, dag, "dmda");
     const cJSON *bytes = cJSON_GetObjectItem(r, "bytes");
     double S = 4096.0 * 4096 * 8;
     CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(bytes, 0)->valuedouble, 3 * S, 0);
     CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(bytes, 1)->valuedouble, S, 0);
-    CU_ASSERT_DOUBLE_EQUAL(num(r, "evictions"), 0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(hs_test_num(r, "evictions"), 0, 0);
     cJSON_Delete(r);
     cfg.opts.flush = false;
-    r = simulate(&cfg, dag, "dmda");
+    r = hs_test_simulate_named(&cfg, dag, "dmda");
     CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(cJSON_GetObjectItem(r, "bytes"), 1)->valuedouble, 0, 0);
     cJSON_Delete(r);
     hs_dag_free(dag);
@@ -177,19 +130,19 @@ static void test_eviction_writeback(void)
         char name[8];
         snprintf(name, sizeof name, "h%d", i);
         int h = hs_dag_add_handle(dag, name, MIB8);
-        int t = gpu_task(dag, 1e-3, -1, -1);
+        int t = hs_test_gpu_task(dag, 1e-3, -1, -1);
         hs_dag_access(dag, t, h, HS_MODE_RW);
     }
     hs_dag_finalize(dag);
-    struct hs_run_config cfg = idgraf(1, 0);
+    struct hs_run_config cfg = hs_test_idgraf_timed(1, 0);
     cfg.select.cache_fraction = 2.5 * MIB8 / IDGRAF_GPU_BYTES;
-    cJSON *r = simulate(&cfg, dag, "eager");
+    cJSON *r = hs_test_simulate_named(&cfg, dag, "eager");
     const cJSON *bytes = cJSON_GetObjectItem(r, "bytes");
     CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(bytes, 0)->valuedouble, 4 * MIB8, 0);
     CU_ASSERT_DOUBLE_EQUAL(cJSON_GetArrayItem(bytes, 1)->valuedouble, 4 * MIB8, 0);
-    CU_ASSERT_DOUBLE_EQUAL(num(r, "evictions"), 2, 0);
-    CU_ASSERT_DOUBLE_EQUAL(num(r, "writebacks"), 2, 0);
-    CU_ASSERT_DOUBLE_EQUAL(num(r, "audit"), 0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(hs_test_num(r, "evictions"), 2, 0);
+    CU_ASSERT_DOUBLE_EQUAL(hs_test_num(r, "writebacks"), 2, 0);
+    CU_ASSERT_DOUBLE_EQUAL(hs_test_num(r, "audit"), 0, 0);
     /* a cache smaller than one task's data is an error before the run, not a hang */
     cfg.select.cache_fraction = 0.5 * MIB8 / IDGRAF_GPU_BYTES;
     struct hs_spec spec;
@@ -210,18 +163,18 @@ static void test_cpu_fetch_from_gpu(void)
 {
     struct hs_dag *dag = hs_dag_new("fetch");
     int h = hs_dag_add_handle(dag, "h", MIB8);
-    int a = gpu_task(dag, 1e-3, -1, -1);
+    int a = hs_test_gpu_task(dag, 1e-3, -1, -1);
     hs_dag_access(dag, a, h, HS_MODE_RW);
     int b = hs_dag_add_task(dag, "k", "cpu", 0, 0);
     dag->tasks[b].arch_cost[HS_ARCH_CPU] = 2e-3;
     dag->tasks[b].arch_mask = HS_ARCH_BIT(HS_ARCH_CPU);
     hs_dag_access(dag, b, h, HS_MODE_R);
     hs_dag_finalize(dag);
-    struct hs_run_config cfg = idgraf(1, 1);
-    cJSON *r = simulate(&cfg, dag, "eager");
+    struct hs_run_config cfg = hs_test_idgraf_timed(1, 1);
+    cJSON *r = hs_test_simulate_named(&cfg, dag, "eager");
     double h2d = 11.019e-6 + MIB8 / 5982867814.0, d2h = 11.927e-6 + MIB8 / 6518853316.0;
-    HS_ASSERT_NEAR_REL(num(item(r, "tasks", 1), "start"), h2d + 1e-3 + d2h, 1e-12);
-    HS_ASSERT_NEAR_REL(num(r, "makespan"), h2d + 1e-3 + d2h + 2e-3, 1e-12);
+    HS_ASSERT_NEAR_REL(hs_test_num(hs_test_item(r, "tasks", 1), "start"), h2d + 1e-3 + d2h, 1e-12);
+    HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), h2d + 1e-3 + d2h + 2e-3, 1e-12);
     cJSON_Delete(r);
     hs_dag_free(dag);
 }
@@ -329,22 +282,22 @@ static void test_prefetch(void)
     cfg.platform_name = "flat:3";
     cfg.opts.flush = false;
     cJSON *r = hs_test_simulate(&cfg, dag, &planned, "planned:prefetch=0");
-    CU_ASSERT_DOUBLE_EQUAL(num(item(r, "tasks", tc), "start"), 4.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(hs_test_num(hs_test_item(r, "tasks", tc), "start"), 4.0, 1e-9);
     cJSON_Delete(r);
     r = hs_test_simulate(&cfg, dag, &planned, "planned:prefetch=1");
-    CU_ASSERT_DOUBLE_EQUAL(num(item(r, "tasks", tc), "start"), 3.0, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(num(item(r, "xfers", 0), "start"), 1.0, 1e-9);
-    CU_ASSERT_DOUBLE_EQUAL(num(r, "makespan"), 4.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(hs_test_num(hs_test_item(r, "tasks", tc), "start"), 3.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(hs_test_num(hs_test_item(r, "xfers", 0), "start"), 1.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(hs_test_num(r, "makespan"), 4.0, 1e-9);
     cJSON_Delete(r);
     hs_dag_free(dag);
     free(xml);
     /* into a GPU cache: staged GPU0 -> host -> GPU1 as soon as A is done */
     dag = producer_consumer();
-    cfg = idgraf(2, 0);
+    cfg = hs_test_idgraf_timed(2, 0);
     r = hs_test_simulate(&cfg, dag, &planned, "planned:prefetch=1");
     double d2h = 11.927e-6 + MIB8 / 6518853316.0, h2d = 10.962e-6 + MIB8 / 5982867814.0;
-    HS_ASSERT_NEAR_REL(num(item(r, "tasks", 1), "start"), 1e-3 + d2h + h2d, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(num(r, "audit"), 0, 0);
+    HS_ASSERT_NEAR_REL(hs_test_num(hs_test_item(r, "tasks", 1), "start"), 1e-3 + d2h + h2d, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(hs_test_num(r, "audit"), 0, 0);
     cJSON_Delete(r);
     hs_dag_free(dag);
 }

@@ -32,15 +32,6 @@ static void test_bad_host_map(void)
     free(map);
 }
 
-/* "X" repeated n times (caller frees). */
-static char *repeat(char c, size_t n)
-{
-    char *s = hs_xmalloc(n + 1);
-    memset(s, c, n);
-    s[n] = '\0';
-    return s;
-}
-
 /* A host of the shipped Idgraf platform renamed to HS_NAME_MAX + 1 bytes
  * (SimGrid reads the file; hetsim's inventory of its hosts refuses it). */
 static void test_long_host_name(void)
@@ -49,7 +40,7 @@ static void test_long_host_name(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     const char *host = strstr(text, "<host id=\"CPU0\"");
     CU_ASSERT_PTR_NOT_NULL_FATAL(host);
-    char *name = repeat('n', HS_NAME_MAX + 1), args[1200], want[256];
+    char *name = hs_test_repeat('n', HS_NAME_MAX + 1), args[1200], want[256];
     struct hs_buf b = {0};
     hs_buf_addn(&b, text, (size_t)(host - text));
     hs_buf_printf(&b, "<host id=\"%s\"%s", name, host + strlen("<host id=\"CPU0\""));

@@ -251,5 +251,5 @@ int main(void)
         {"Beaumont and Marchal's request-level kind", test_request_level_kind},
         CU_TEST_INFO_NULL,
     };
-    return hs_test_main("engines", tests);
+    return hs_test_main("run", tests);
 }

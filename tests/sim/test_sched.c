@@ -17,21 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static double num(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    CU_ASSERT_PTR_NOT_NULL(v);
-    return v ? v->valuedouble : NAN;
-}
-
-static const cJSON *item(const cJSON *o, const char *key, int i)
-{
-    return cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(o, key), i);
-}
-
-/* ---- prefetch: a policy that runs each task on the only worker that can run
- * it, and with prefetch=1 sends produced data to planned consumers at once --- */
-
 /* A policy that charges every pop 1 ms (like a steal): one worker, three
  * independent 1 s tasks: each starts 1 ms after the worker took it. */
 static struct hs_task *delayed_pop(struct hs_runtime *s, int w)
@@ -61,9 +46,9 @@ static void test_scheduling_delay(void)
     cfg.platform_name = "flat:1";
     cfg.select.window = 1;
     cJSON *r = hs_test_simulate(&cfg, dag, &delayed, "eager");
-    CU_ASSERT_DOUBLE_EQUAL(num(item(r, "tasks", 0), "start"), 1e-3, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(num(item(r, "tasks", 2), "start"), 2 + 3e-3, 1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(num(r, "makespan"), 3 + 3e-3, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(hs_test_num(hs_test_item(r, "tasks", 0), "start"), 1e-3, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(hs_test_num(hs_test_item(r, "tasks", 2), "start"), 2 + 3e-3, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(hs_test_num(r, "makespan"), 3 + 3e-3, 1e-12);
     cJSON_Delete(r);
     hs_dag_free(dag);
     free(xml);

@@ -12,17 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static double num(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItem(o, key);
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
-static double makespan(const cJSON *r)
-{
-    return num(cJSON_GetObjectItem(r, "results"), "makespan");
-}
-
 #define SMALL_RUN "-p idgraf --gpus 2 --cpus 2 -w cholesky:n=2048,nb=512 -s dmda"
 
 /* Is t inside a complete slice of track (pid, tid)? */
@@ -32,8 +21,8 @@ static bool inside_slice(const cJSON *events, double pid, double tid, double t)
     cJSON_ArrayForEach(e, events)
     {
         const cJSON *ph = cJSON_GetObjectItem(e, "ph");
-        if (strcmp(ph->valuestring, "X") == 0 && num(e, "pid") == pid && num(e, "tid") == tid &&
-            t >= num(e, "ts") && t <= num(e, "ts") + num(e, "dur"))
+        if (strcmp(ph->valuestring, "X") == 0 && hs_test_num(e, "pid") == pid && hs_test_num(e, "tid") == tid &&
+            t >= hs_test_num(e, "ts") && t <= hs_test_num(e, "ts") + hs_test_num(e, "dur"))
             return true;
     }
     return false;
@@ -55,29 +44,29 @@ static void test_chrome_trace(void)
     cJSON_ArrayForEach(e, events)
     {
         const char *ph = cJSON_GetObjectItem(e, "ph")->valuestring;
-        double pid = num(e, "pid");
+        double pid = hs_test_num(e, "pid");
         if (strcmp(ph, "M") == 0 && pid == 1 && cJSON_GetObjectItem(e, "tid"))
             threads++;
         if (strcmp(ph, "X") == 0 && pid == 1) {
             slices++;
-            CU_ASSERT(num(e, "dur") >= 0);
-            last_end = fmax(last_end, num(e, "ts") + num(e, "dur"));
+            CU_ASSERT(hs_test_num(e, "dur") >= 0);
+            last_end = fmax(last_end, hs_test_num(e, "ts") + hs_test_num(e, "dur"));
         }
         if (strcmp(ph, "s") == 0 || strcmp(ph, "f") == 0) {
             if (ph[0] == 's')
                 starts++;
             else
                 finishes++;
-            unbound += !inside_slice(events, pid, num(e, "tid"), num(e, "ts"));
+            unbound += !inside_slice(events, pid, hs_test_num(e, "tid"), hs_test_num(e, "ts"));
         }
     }
     const cJSON *res = cJSON_GetObjectItem(r, "results"), *n = cJSON_GetObjectItem(res, "transfers");
     CU_ASSERT_EQUAL(threads, cJSON_GetArraySize(cJSON_GetObjectItem(r, "workers")));
-    CU_ASSERT_EQUAL(slices, num(res, "tasks"));
-    CU_ASSERT_EQUAL(starts, num(n, "h2d") + num(n, "d2h") + num(n, "p2p"));
+    CU_ASSERT_EQUAL(slices, hs_test_num(res, "tasks"));
+    CU_ASSERT_EQUAL(starts, hs_test_num(n, "h2d") + hs_test_num(n, "d2h") + hs_test_num(n, "p2p"));
     CU_ASSERT_EQUAL(finishes, starts);
     CU_ASSERT_EQUAL(unbound, 0); /* every flow end lies in a transfer slice */
-    CU_ASSERT(last_end <= makespan(r) * 1e6 * (1 + 1e-12));
+    CU_ASSERT(last_end <= hs_test_makespan(r) * 1e6 * (1 + 1e-12));
     cJSON_Delete(doc);
     cJSON_Delete(r);
     free(text);
@@ -113,8 +102,8 @@ static int partial_overlaps(const cJSON *events, int *nslices)
     {
         if (strcmp(cJSON_GetObjectItem(e, "ph")->valuestring, "X") != 0)
             continue;
-        long long start = (long long)(num(e, "ts") * 1000.0), dur = (long long)(num(e, "dur") * 1000.0);
-        s[k++] = (struct read_slice){num(e, "pid"), num(e, "tid"), start, start + dur};
+        long long start = (long long)(hs_test_num(e, "ts") * 1000.0), dur = (long long)(hs_test_num(e, "dur") * 1000.0);
+        s[k++] = (struct read_slice){hs_test_num(e, "pid"), hs_test_num(e, "tid"), start, start + dur};
     }
     qsort(s, (size_t)k, sizeof *s, by_track_start);
     for (int i = 1; i < k; i++)
@@ -142,9 +131,9 @@ static void test_chrome_trace_nests(void)
     int slices = 0, lanes = 0;
     CU_ASSERT_EQUAL(partial_overlaps(events, &slices), 0);
     const cJSON *res = cJSON_GetObjectItem(r, "results"), *n = cJSON_GetObjectItem(res, "transfers");
-    double copies = num(n, "h2d") + num(n, "d2h") + num(n, "p2p");
+    double copies = hs_test_num(n, "h2d") + hs_test_num(n, "d2h") + hs_test_num(n, "p2p");
     CU_ASSERT(copies > 0);
-    CU_ASSERT_EQUAL(slices, num(res, "tasks") + 2 * copies);
+    CU_ASSERT_EQUAL(slices, hs_test_num(res, "tasks") + 2 * copies);
     cJSON_ArrayForEach(e, events) /* concurrent copies did take second lanes */
     {
         const cJSON *args_ = cJSON_GetObjectItem(e, "args"), *name = cJSON_GetObjectItem(args_, "name");

@@ -14,17 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static double num(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItem(o, key);
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
-static double makespan(const cJSON *r)
-{
-    return num(cJSON_GetObjectItem(r, "results"), "makespan");
-}
-
 #define SMALL_RUN "-p idgraf --gpus 2 --cpus 2 -w cholesky:n=2048,nb=512 -s dmda"
 
 /* Run, write tasks.rec, replay it under the same options: same makespan. */
@@ -42,11 +31,11 @@ static void round_trip(const char *run, const char *replay_params)
     cJSON *b = hs_test_run_record(args);
     CU_ASSERT_PTR_NOT_NULL_FATAL(a);
     CU_ASSERT_PTR_NOT_NULL_FATAL(b);
-    if (fabs(makespan(a) - makespan(b)) > 1e-9 * makespan(a))
-        fprintf(stderr, "\n%s: %.17g, replayed %.17g\n", run, makespan(a), makespan(b));
-    CU_ASSERT_DOUBLE_EQUAL(makespan(b), makespan(a), 1e-9 * makespan(a));
-    CU_ASSERT_EQUAL(num(cJSON_GetObjectItem(b, "results"), "tasks"),
-                    num(cJSON_GetObjectItem(a, "results"), "tasks"));
+    if (fabs(hs_test_makespan(a) - hs_test_makespan(b)) > 1e-9 * hs_test_makespan(a))
+        fprintf(stderr, "\n%s: %.17g, replayed %.17g\n", run, hs_test_makespan(a), hs_test_makespan(b));
+    CU_ASSERT_DOUBLE_EQUAL(hs_test_makespan(b), hs_test_makespan(a), 1e-9 * hs_test_makespan(a));
+    CU_ASSERT_EQUAL(hs_test_num(cJSON_GetObjectItem(b, "results"), "tasks"),
+                    hs_test_num(cJSON_GetObjectItem(a, "results"), "tasks"));
     cJSON_Delete(a);
     cJSON_Delete(b);
     unlink(rec);
@@ -68,7 +57,7 @@ static void test_tasks_rec(void)
     int rows = -1; /* the header */
     for (const char *p = text; *p; p++)
         rows += *p == '\n';
-    CU_ASSERT_EQUAL(rows, num(cJSON_GetObjectItem(r, "results"), "tasks"));
+    CU_ASSERT_EQUAL(rows, hs_test_num(cJSON_GetObjectItem(r, "results"), "tasks"));
     free(text);
     cJSON_Delete(r);
     unlink(rec);
@@ -171,8 +160,8 @@ static void test_tasks_rec_round_trip_names(void)
         const cJSON *t = cJSON_GetArrayItem(tasks, i);
         CU_ASSERT_STRING_EQUAL(cJSON_GetStringValue(cJSON_GetObjectItem(t, "kernel")), odd_names[i]);
         /* 1 + i GFlop at flat:1's 1 GFlop/s, one after the other */
-        CU_ASSERT_DOUBLE_EQUAL(num(cJSON_GetObjectItem(t, "costs"), "cpu"), 1 + i, 1e-9);
-        CU_ASSERT_DOUBLE_EQUAL(num(t, "flops"), (1 + i) * 1e9, 1);
+        CU_ASSERT_DOUBLE_EQUAL(hs_test_num(cJSON_GetObjectItem(t, "costs"), "cpu"), 1 + i, 1e-9);
+        CU_ASSERT_DOUBLE_EQUAL(hs_test_num(t, "flops"), (1 + i) * 1e9, 1);
     }
     cJSON_Delete(doc);
     free(text);

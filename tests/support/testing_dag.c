@@ -4,10 +4,12 @@
  * hand-written hetsim JSON DAG that the readers', writers' and command's
  * tests share. */
 #include "tests/support/testing.h"
+#include "base/buf.h"
 #include "base/util.h"
 #include "workloads/dagio.h"
 #include "workloads/workload.h"
 
+#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,4 +158,95 @@ void hs_test_check_handmade(const struct hs_dag *dag, bool with_handles)
     /* x, y and the two private handles of the explicit edges */
     if (with_handles)
         CU_ASSERT_EQUAL(dag->nhandles, 4);
+}
+
+/* "X" repeated n times (caller frees). */
+char *hs_test_repeat(char c, size_t n)
+{
+    char *s = hs_xmalloc(n + 1);
+    memset(s, c, n);
+    s[n] = '\0';
+    return s;
+}
+
+/* n bytes in a DOT quoted string: Graphviz's scanner takes at most 16,384
+ * bytes between two quotes, so the text is cut into quoted pieces joined
+ * by '+', which DOT concatenates (the opening and closing quotes are the
+ * caller's). Caller frees. */
+char *hs_test_dot_pieces(char c, size_t n)
+{
+    struct hs_buf b = {0};
+    char *piece = hs_test_repeat(c, 10000);
+    for (size_t done = 0; done < n; done += 10000)
+        hs_buf_printf(&b, "%s%.*s", done ? "\" + \"" : "", (int)(n - done < 10000 ? n - done : 10000), piece);
+    free(piece);
+    return hs_buf_take(&b);
+}
+
+/* CPU seconds that reading spec takes, the least of five readings; *read:
+ * whether the reader built a DAG (else it refused the file). */
+double hs_test_read_seconds(const char *spec, bool *read)
+{
+    double best = INFINITY;
+    for (int k = 0; k < 5; k++) {
+        double t0 = hs_thread_seconds();
+        struct hs_dag *dag = hs_workload_build(spec);
+        double t = hs_thread_seconds() - t0;
+        *read = dag != NULL;
+        hs_dag_free(dag);
+        best = fmin(best, t);
+    }
+    return best;
+}
+
+/* Topcuoglu 2002, Fig. 2 / Table 1 (tasks n1..n10 are ids 0..9). */
+static const double topcuoglu_w[10][3] = {{14, 16, 9},  {13, 19, 18}, {11, 13, 19}, {13, 8, 17},
+                                          {12, 13, 10}, {13, 16, 9},  {7, 15, 11},  {5, 11, 14},
+                                          {18, 12, 20}, {21, 7, 16}};
+static const int topcuoglu_e[15][3] = {{1, 2, 18}, {1, 3, 12}, {1, 4, 9},  {1, 5, 11}, {1, 6, 14},
+                                       {2, 8, 19}, {2, 9, 16}, {3, 7, 23}, {4, 8, 27}, {4, 9, 23},
+                                       {5, 9, 13}, {6, 8, 15}, {7, 10, 17}, {8, 10, 11}, {9, 10, 13}};
+
+struct hs_dag *hs_test_topcuoglu(void)
+{
+    struct hs_dag *dag = hs_dag_new("topcuoglu2002");
+    char label[8];
+    for (int i = 0; i < 10; i++) {
+        snprintf(label, sizeof label, "n%d", i + 1);
+        hs_dag_set_proc_costs(dag, hs_dag_add_task(dag, "k", label, 0, 0), topcuoglu_w[i], 3);
+    }
+    for (int e = 0; e < 15; e++) /* on flat:P,bw=1 a byte takes one time unit */
+        hs_dag_add_edge(dag, topcuoglu_e[e][0] - 1, topcuoglu_e[e][1] - 1, topcuoglu_e[e][2]);
+    CU_ASSERT_EQUAL_FATAL(hs_dag_finalize(dag), 0);
+    return dag;
+}
+
+struct hs_dag *hs_test_random_costs_dag(unsigned long seed, int v, int p)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, seed);
+    struct hs_dag *dag = hs_dag_new("random");
+    double costs[8];
+    for (int i = 0; i < v; i++) {
+        double mean = 1 + 99 * gsl_rng_uniform(r);
+        for (int q = 0; q < p; q++)
+            costs[q] = mean * (0.25 + 1.5 * gsl_rng_uniform(r));
+        hs_dag_set_proc_costs(dag, hs_dag_add_task(dag, "k", NULL, 0, 0), costs, p);
+    }
+    for (int i = 0; i < v; i++)
+        for (int j = i + 1; j < v; j++)
+            if (gsl_rng_uniform(r) < 3.0 / v)
+                hs_dag_add_edge(dag, i, j, 100 * gsl_rng_uniform(r)); /* rounded to bytes */
+    gsl_rng_free(r);
+    hs_dag_finalize(dag);
+    return dag;
+}
+
+void hs_test_bad_workload(const char *spec, const char *needle)
+{
+    CU_ASSERT_PTR_NULL(hs_workload_build(spec));
+    if (!strstr(hs_last_error(), needle))
+        fprintf(stderr, "\n%s: '%s' lacks '%s'\n", spec, hs_last_error(), needle);
+    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), needle));
+    CU_ASSERT_PTR_NULL(strchr(hs_last_error(), '\n'));
 }

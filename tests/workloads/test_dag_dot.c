@@ -68,12 +68,6 @@ static void test_round_trips(void)
     hs_dag_free(dag);
 }
 
-/* ---- DAGGEN DOT ----------------------------------------------------------- */
-
-/* ---- WfFormat --------------------------------------------------------------- */
-
-/* ---- hetsim run from files ------------------------------------------------- */
-
 int main(void)
 {
     static const CU_TestInfo tests[] = {

@@ -17,8 +17,6 @@
 #include "base/buf.h"
 #include <stdbool.h>
 
-/* ---- hetsim JSON ------------------------------------------------------------ */
-
 /* ---- DAGGEN DOT ----------------------------------------------------------- */
 
 /* daggen-5.dot: nodes 1..5 with size = flops and alpha, edges 1->3, 1->4
@@ -70,8 +68,6 @@ static void test_daggen_dot(void)
     hs_dag_free(dag);
 }
 
-/* ---- WfFormat --------------------------------------------------------------- */
-
 /* ---- hetsim run from files ------------------------------------------------- */
 
 static void test_bad_dot(void)
@@ -122,35 +118,12 @@ static void test_simgrid_dot(void)
     hs_dag_free(dag);
 }
 
-/* "X" repeated n times (caller frees). */
-static char *repeat(char c, size_t n)
-{
-    char *s = hs_xmalloc(n + 1);
-    memset(s, c, n);
-    s[n] = '\0';
-    return s;
-}
-
-/* n bytes in a DOT quoted string: Graphviz's scanner takes at most 16,384
- * bytes between two quotes, so the text is cut into quoted pieces joined
- * by '+', which DOT concatenates (the opening and closing quotes are the
- * caller's). Caller frees. */
-static char *dot_pieces(char c, size_t n)
-{
-    struct hs_buf b = {0};
-    char *piece = repeat(c, 10000);
-    for (size_t done = 0; done < n; done += 10000)
-        hs_buf_printf(&b, "%s%.*s", done ? "\" + \"" : "", (int)(n - done < 10000 ? n - done : 10000), piece);
-    free(piece);
-    return hs_buf_take(&b);
-}
-
 /* A DOT default gives its value to every node after it: 5,000 nodes under
  * a 60,000-byte default label stood for 300 MB of labels in an 80 KB file. */
 static void test_dot_defaults(void)
 {
     struct hs_buf b = {0};
-    char *label = dot_pieces('l', 60000), args[1200];
+    char *label = hs_test_dot_pieces('l', 60000), args[1200];
     hs_buf_printf(&b, "digraph g {\nnode [label=\"%s\"];\n", label);
     for (int i = 0; i < 5000; i++)
         hs_buf_printf(&b, "n%d;\n", i);

@@ -175,12 +175,6 @@ static void test_json_handmade_same_bytes(void)
     hs_dag_free(dag);
 }
 
-/* ---- DAGGEN DOT ----------------------------------------------------------- */
-
-/* ---- WfFormat --------------------------------------------------------------- */
-
-/* ---- hetsim run from files ------------------------------------------------- */
-
 int main(void)
 {
     static const CU_TestInfo tests[] = {

@@ -27,35 +27,12 @@ static void test_bad_files_and_parameters(void)
     hs_test_bad_cli("dag nosuch.txt", "unknown workload 'nosuch.txt'");
 }
 
-/* "X" repeated n times (caller frees). */
-static char *repeat(char c, size_t n)
-{
-    char *s = hs_xmalloc(n + 1);
-    memset(s, c, n);
-    s[n] = '\0';
-    return s;
-}
-
-/* n bytes in a DOT quoted string: Graphviz's scanner takes at most 16,384
- * bytes between two quotes, so the text is cut into quoted pieces joined
- * by '+', which DOT concatenates (the opening and closing quotes are the
- * caller's). Caller frees. */
-static char *dot_pieces(char c, size_t n)
-{
-    struct hs_buf b = {0};
-    char *piece = repeat(c, 10000);
-    for (size_t done = 0; done < n; done += 10000)
-        hs_buf_printf(&b, "%s%.*s", done ? "\" + \"" : "", (int)(n - done < 10000 ? n - done : 10000), piece);
-    free(piece);
-    return hs_buf_take(&b);
-}
-
 /* `hetsim dag WORKLOAD:file=PATH` on text (one %s in fmt: the name, in DOT
  * pieces for the dot workload) refuses the name in one line holding expect. */
 static void long_name(const char *workload, const char *suffix, const char *fmt, const char *expect)
 {
     bool dot = strcmp(workload, "dot") == 0;
-    char *name = dot ? dot_pieces('n', HS_NAME_MAX + 1) : repeat('n', HS_NAME_MAX + 1);
+    char *name = dot ? hs_test_dot_pieces('n', HS_NAME_MAX + 1) : hs_test_repeat('n', HS_NAME_MAX + 1);
     char *text = hs_xmalloc(strlen(fmt) + strlen(name) + 1);
     sprintf(text, fmt, name);
     char *path = hs_test_tmp_text(suffix, text), args[1200], want[512];
@@ -99,7 +76,7 @@ static void test_long_names(void)
 /* A name of exactly HS_NAME_MAX bytes is read. */
 static void test_longest_name(void)
 {
-    char *name = repeat('n', HS_NAME_MAX), *text = hs_xmalloc(HS_NAME_MAX + 128), spec[1200];
+    char *name = hs_test_repeat('n', HS_NAME_MAX), *text = hs_xmalloc(HS_NAME_MAX + 128), spec[1200];
     sprintf(text, "<adag version=\"2.1\">\n<job id=\"%s\" name=\"k\" runtime=\"1\"/>\n</adag>\n", name);
     char *path = hs_test_tmp_text(".dax", text);
     snprintf(spec, sizeof spec, "dax:file=%s", path);

@@ -257,30 +257,21 @@ static void test_ccr(void)
     hs_dag_free(b);
 }
 
-static void bad(const char *spec, const char *needle)
-{
-    CU_ASSERT_PTR_NULL(hs_workload_build(spec));
-    if (!strstr(hs_last_error(), needle))
-        fprintf(stderr, "\n%s: '%s' lacks '%s'\n", spec, hs_last_error(), needle);
-    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), needle));
-    CU_ASSERT_PTR_NULL(strchr(hs_last_error(), '\n'));
-}
-
 static void test_errors(void)
 {
-    bad("daggen:fat=0", "parameter fat: 0 is outside the allowed range (0,1]");
-    bad("daggen:fat=1.5", "parameter fat");
-    bad("daggen:density=1.5", "parameter density: 1.5 is outside the allowed range [0,1]");
-    bad("daggen:density=-0.1", "parameter density");
-    bad("daggen:regularity=-0.1", "parameter regularity");
-    bad("daggen:jump=0", "parameter jump");
-    bad("daggen:n=0", "parameter n");
-    bad("daggen:mindata=1", "parameter mindata");
-    bad("daggen:mindata=500,maxdata=400", "mindata=500 is larger than maxdata=400");
-    bad("daggen:mincomp=5G,maxcomp=1G", "mincomp=5G is larger than maxcomp=1G");
-    bad("daggen:ccr=-1", "parameter ccr: '-1' is not a number >= 0 or native");
-    bad("daggen:ccr=lots", "parameter ccr: 'lots'");
-    bad("daggen:complexity=cubic", "parameter complexity: 'cubic' is not one of");
+    hs_test_bad_workload("daggen:fat=0", "parameter fat: 0 is outside the allowed range (0,1]");
+    hs_test_bad_workload("daggen:fat=1.5", "parameter fat");
+    hs_test_bad_workload("daggen:density=1.5", "parameter density: 1.5 is outside the allowed range [0,1]");
+    hs_test_bad_workload("daggen:density=-0.1", "parameter density");
+    hs_test_bad_workload("daggen:regularity=-0.1", "parameter regularity");
+    hs_test_bad_workload("daggen:jump=0", "parameter jump");
+    hs_test_bad_workload("daggen:n=0", "parameter n");
+    hs_test_bad_workload("daggen:mindata=1", "parameter mindata");
+    hs_test_bad_workload("daggen:mindata=500,maxdata=400", "mindata=500 is larger than maxdata=400");
+    hs_test_bad_workload("daggen:mincomp=5G,maxcomp=1G", "mincomp=5G is larger than maxcomp=1G");
+    hs_test_bad_workload("daggen:ccr=-1", "parameter ccr: '-1' is not a number >= 0 or native");
+    hs_test_bad_workload("daggen:ccr=lots", "parameter ccr: 'lots'");
+    hs_test_bad_workload("daggen:complexity=cubic", "parameter complexity: 'cubic' is not one of");
 }
 
 static void test_run_flat(void)

@@ -83,31 +83,6 @@ static void test_bad_dax(void)
     hs_test_bad_cli(args, "has a cycle (through 1, 3)");
 }
 
-/* CPU seconds that reading spec takes, the least of five readings; *read:
- * whether the reader built a DAG (else it refused the file). */
-static double read_seconds(const char *spec, bool *read)
-{
-    double best = INFINITY;
-    for (int k = 0; k < 5; k++) {
-        double t0 = hs_thread_seconds();
-        struct hs_dag *dag = hs_workload_build(spec);
-        double t = hs_thread_seconds() - t0;
-        *read = dag != NULL;
-        hs_dag_free(dag);
-        best = fmin(best, t);
-    }
-    return best;
-}
-
-/* "X" repeated n times (caller frees). */
-static char *repeat(char c, size_t n)
-{
-    char *s = hs_xmalloc(n + 1);
-    memset(s, c, n);
-    s[n] = '\0';
-    return s;
-}
-
 /* A DAX file of 3,600 jobs whose kernel is one internal entity of 50,000
  * bytes (about 200 KB, 180 MB once expanded), or the same bytes with the
  * declaration a comment and the kernel "k00". */
@@ -115,7 +90,7 @@ static char *dax_file(bool entity, size_t *size)
 {
     struct hs_buf b = {0};
     /* <!DOCTYPE adag [<!ENTITY e "TEXT">]> and <!--TEXT'--> are as long */
-    char *text = repeat('x', 50000), *comment = repeat('c', 50000 + 25);
+    char *text = hs_test_repeat('x', 50000), *comment = hs_test_repeat('c', 50000 + 25);
     hs_buf_add(&b, "<?xml version=\"1.0\"?>\n");
     if (entity)
         hs_buf_printf(&b, "<!DOCTYPE adag [<!ENTITY e \"%s\">]>\n", text);
@@ -141,10 +116,10 @@ static void test_dax_entity_cost(void)
     CU_ASSERT(nent > 190000 && nent < 210000);
     bool read_ent, read_plain;
     snprintf(spec, sizeof spec, "dax:file=%s", plain);
-    double t_plain = read_seconds(spec, &read_plain);
+    double t_plain = hs_test_read_seconds(spec, &read_plain);
     CU_ASSERT(read_plain);
     snprintf(spec, sizeof spec, "dax:file=%s", ent);
-    double t_ent = read_seconds(spec, &read_ent);
+    double t_ent = hs_test_read_seconds(spec, &read_ent);
     CU_ASSERT(!read_ent); /* refused, in one line */
     CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), "declares an XML entity (<!ENTITY)"));
     double ratio = t_ent / fmax(t_plain, 1e-6);

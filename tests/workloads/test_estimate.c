@@ -111,5 +111,5 @@ int main(void)
         {"too large: refused before building", test_refused_before_building},
         CU_TEST_INFO_NULL,
     };
-    return hs_test_main("sizes", tests);
+    return hs_test_main("estimate", tests);
 }

@@ -387,32 +387,23 @@ static void test_jump(void)
     CU_ASSERT(longest > 10);
 }
 
-static void bad(const char *spec, const char *needle)
-{
-    CU_ASSERT_PTR_NULL(hs_workload_build(spec));
-    if (!strstr(hs_last_error(), needle))
-        fprintf(stderr, "\n%s: '%s' lacks '%s'\n", spec, hs_last_error(), needle);
-    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), needle));
-    CU_ASSERT_PTR_NULL(strchr(hs_last_error(), '\n'));
-}
-
 static void test_errors(void)
 {
-    bad("random:alpha=0", "parameter alpha: 0 is outside the allowed range (0,inf)");
-    bad("random:alpha=-1", "parameter alpha");
-    bad("random:v=0", "parameter v: 0 is outside");
-    bad("random:ccr=-0.5", "parameter ccr: -0.5 is outside");
-    bad("random:beta=2.5", "parameter beta: 2.5 is outside the allowed range [0,2]");
-    bad("random:beta=-0.1", "parameter beta");
-    bad("random:p=0", "parameter p");
-    bad("random:wdag=0", "parameter wdag");
-    bad("random:jump=0", "parameter jump");
-    bad("random:bw=0", "parameter bw");
-    bad("random:gen=G3", "parameter gen: 'G3' is not one of G1|G2");
-    bad("random:outdeg_min=4,outdeg_max=2", "outdeg_min=4 is larger than outdeg_max=2");
-    bad("random:comm=abs,ccr_normalize=1", "contradicts comm=abs");
-    bad("random:v=ten", "parameter v: 'ten' is not an integer");
-    bad("random:width=3", "unknown parameter 'width'");
+    hs_test_bad_workload("random:alpha=0", "parameter alpha: 0 is outside the allowed range (0,inf)");
+    hs_test_bad_workload("random:alpha=-1", "parameter alpha");
+    hs_test_bad_workload("random:v=0", "parameter v: 0 is outside");
+    hs_test_bad_workload("random:ccr=-0.5", "parameter ccr: -0.5 is outside");
+    hs_test_bad_workload("random:beta=2.5", "parameter beta: 2.5 is outside the allowed range [0,2]");
+    hs_test_bad_workload("random:beta=-0.1", "parameter beta");
+    hs_test_bad_workload("random:p=0", "parameter p");
+    hs_test_bad_workload("random:wdag=0", "parameter wdag");
+    hs_test_bad_workload("random:jump=0", "parameter jump");
+    hs_test_bad_workload("random:bw=0", "parameter bw");
+    hs_test_bad_workload("random:gen=G3", "parameter gen: 'G3' is not one of G1|G2");
+    hs_test_bad_workload("random:outdeg_min=4,outdeg_max=2", "outdeg_min=4 is larger than outdeg_max=2");
+    hs_test_bad_workload("random:comm=abs,ccr_normalize=1", "contradicts comm=abs");
+    hs_test_bad_workload("random:v=ten", "parameter v: 'ten' is not an integer");
+    hs_test_bad_workload("random:width=3", "unknown parameter 'width'");
 }
 
 /* End to end: per-processor costs for p = 4 on flat:4, under dmda. */

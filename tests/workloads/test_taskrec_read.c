@@ -107,22 +107,6 @@ static void test_bad_taskrec(void)
     hs_test_bad_cli("dag taskrec:file=x.rec,gpu_workers=a", "gpu_workers 'a' is not a list of worker numbers");
 }
 
-/* CPU seconds that reading spec takes, the least of five readings; *read:
- * whether the reader built a DAG (else it refused the file). */
-static double read_seconds(const char *spec, bool *read)
-{
-    double best = INFINITY;
-    for (int k = 0; k < 5; k++) {
-        double t0 = hs_thread_seconds();
-        struct hs_dag *dag = hs_workload_build(spec);
-        double t = hs_thread_seconds() - t0;
-        *read = dag != NULL;
-        hs_dag_free(dag);
-        best = fmin(best, t);
-    }
-    return best;
-}
-
 /* One task record whose field `key` (Name: the kernel; Nope: a field hetsim
  * ignores) goes on over n continuation lines. */
 static char *rec_file(const char *key, int n)
@@ -143,9 +127,9 @@ static void test_taskrec_continuation_cost(void)
     char *joined = rec_file("Name", 32000), *ignored = rec_file("Nope", 32000), spec[1200];
     bool read_joined, read_ignored;
     snprintf(spec, sizeof spec, "taskrec:file=%s", ignored);
-    double t_ignored = read_seconds(spec, &read_ignored);
+    double t_ignored = hs_test_read_seconds(spec, &read_ignored);
     snprintf(spec, sizeof spec, "taskrec:file=%s", joined);
-    double t_joined = read_seconds(spec, &read_joined);
+    double t_joined = hs_test_read_seconds(spec, &read_joined);
     CU_ASSERT(read_ignored && read_joined);
     double ratio = t_joined / fmax(t_ignored, 1e-6);
     fprintf(stderr, "  tasks.rec of 32,000 continuation lines: joined %.2f ms, ignored %.2f ms, ratio %.3f\n",

@@ -12,10 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- hetsim JSON ------------------------------------------------------------ */
-
-/* ---- DAGGEN DOT ----------------------------------------------------------- */
-
 /* ---- WfFormat --------------------------------------------------------------- */
 
 static int task_labelled(const struct hs_dag *dag, const char *label)

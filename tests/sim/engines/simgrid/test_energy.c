@@ -12,28 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A platform of one zone holding body. */
-static char *platform(const char *body)
-{
-    char text[4096];
-    snprintf(text, sizeof text,
-             "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-             "<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Full\">\n%s\n</zone>\n</platform>\n", body);
-    return hs_test_tmp_text(".xml", text);
-}
-
-/* n independent tasks of flops each, without data, as a hetsim JSON DAG. */
-static char *independent_tasks(int n, double flops)
-{
-    char text[8192];
-    int len = snprintf(text, sizeof text, "{\"name\":\"independent\",\"tasks\":[");
-    for (int i = 0; i < n; i++)
-        len += snprintf(text + len, sizeof text - (size_t)len, "%s{\"label\":\"t%d\",\"flops\":%.0f,\"accesses\":[]}",
-                        i ? "," : "", i, flops);
-    snprintf(text + len, sizeof text - (size_t)len, "]}\n");
-    return hs_test_tmp_text(".json", text);
-}
-
 static cJSON *results(cJSON *rec)
 {
     return cJSON_GetObjectItem(rec, "results");
@@ -56,15 +34,15 @@ static double host_joules(cJSON *rec, const char *host)
  *   the core that drives it idles at "10:20": 250 J and 10 J. */
 static void test_energy(void)
 {
-    char *one = platform("<host id=\"node\" speed=\"1Gf\"><prop id=\"wattage_per_state\" value=\"100.0:200.0\"/></host>"
+    char *one = hs_test_platform_file("<host id=\"node\" speed=\"1Gf\"><prop id=\"wattage_per_state\" value=\"100.0:200.0\"/></host>"
                          "<host id=\"RAM\" speed=\"1f\"><prop id=\"wattage_per_state\" value=\"10:10\"/></host>");
-    char *two = platform("<host id=\"node\" speed=\"1Gf\" core=\"2\"><prop id=\"wattage_per_state\" value=\"100:200\"/>"
+    char *two = hs_test_platform_file("<host id=\"node\" speed=\"1Gf\" core=\"2\"><prop id=\"wattage_per_state\" value=\"100:200\"/>"
                          "<prop id=\"wattage_off\" value=\"5\"/></host>");
-    char *gpu = platform("<host id=\"RAM\" speed=\"1f\"/><host id=\"CPU0\" speed=\"1Gf\"><prop id=\"wattage_per_state\" "
+    char *gpu = hs_test_platform_file("<host id=\"RAM\" speed=\"1f\"/><host id=\"CPU0\" speed=\"1Gf\"><prop id=\"wattage_per_state\" "
                          "value=\"10:20\"/></host><host id=\"GPU0\" speed=\"100Gf\"><prop id=\"wattage_per_state\" "
                          "value=\"50:250\"/></host><link id=\"pcie\" bandwidth=\"1GBps\" latency=\"0\"/>"
                          "<route src=\"RAM\" dst=\"GPU0\"><link_ctn id=\"pcie\"/></route>");
-    char *dag1 = independent_tasks(1, 2e9);
+    char *dag1 = hs_test_independent_tasks(1, 2e9);
     char *dag2 = hs_test_tmp_text(".json", "{\"name\":\"two\",\"tasks\":[{\"flops\":2e9,\"accesses\":[]},"
                                            "{\"flops\":1e9,\"accesses\":[]}]}\n");
     char *dagg = hs_test_tmp_text(".json", "{\"name\":\"g\",\"tasks\":[{\"flops\":0,\"accesses\":[],"
@@ -159,7 +137,7 @@ static void test_energy_observes(void)
 /* A platform without energy properties: no energy in the record. */
 static void test_no_energy(void)
 {
-    char *dag = independent_tasks(1, 1e9), args[4096];
+    char *dag = hs_test_independent_tasks(1, 1e9), args[4096];
     snprintf(args, sizeof args, "-p " HETSIM_SOURCE_DIR "/tests/data/simgrid-small_platform.xml -w json:file=%s -s eager",
              dag);
     cJSON *rec = hs_test_run_record(args);
@@ -167,7 +145,7 @@ static void test_no_energy(void)
     CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(results(rec), "energy"));
     cJSON_Delete(rec);
     /* a platform with power, without --energy: none counted (the plugin costs CPU) */
-    char *one = platform("<host id=\"node\" speed=\"1Gf\"><prop id=\"wattage_per_state\" value=\"100.0:200.0\"/></host>");
+    char *one = hs_test_platform_file("<host id=\"node\" speed=\"1Gf\"><prop id=\"wattage_per_state\" value=\"100.0:200.0\"/></host>");
     snprintf(args, sizeof args, "-p %s -w json:file=%s -s eager", one, dag);
     rec = hs_test_run_record(args);
     CU_ASSERT_PTR_NOT_NULL_FATAL(rec);

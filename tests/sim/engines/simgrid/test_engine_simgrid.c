@@ -16,53 +16,6 @@
 
 #define MIB8 8388608.0
 
-static struct hs_run_config idgraf(int gpus, int cpus)
-{
-    struct hs_run_config cfg = hs_test_idgraf_config(gpus, cpus);
-    cfg.perf_file = hs_test_data("perf/idgraf.json");
-    hs_test_no_costs(&cfg); /* the runtime's costs are checked in test_one_core_sum */
-    return cfg;
-}
-
-static double num(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    CU_ASSERT_PTR_NOT_NULL(v);
-    return v ? v->valuedouble : NAN;
-}
-
-static const cJSON *item(const cJSON *o, const char *key, int i)
-{
-    return cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(o, key), i);
-}
-
-static cJSON *simulate(const struct hs_run_config *cfg, const struct hs_dag *dag, const char *policy)
-{
-    struct hs_spec spec;
-    const struct hs_policy *p = hs_policy_parse(policy, &spec);
-    hs_spec_free(&spec);
-    cJSON *r = hs_test_simulate(cfg, dag, p, policy);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-    const cJSON *err = cJSON_GetObjectItemCaseSensitive(r, "error");
-    if (err)
-        fprintf(stderr, "simulation failed: %s\n", err->valuestring);
-    CU_ASSERT_PTR_NULL(err);
-    return r;
-}
-
-/* A task that only runs on the GPU for `seconds`, reading and writing handles. */
-static int gpu_task(struct hs_dag *dag, double seconds, int rd, int wr)
-{
-    int t = hs_dag_add_task(dag, "k", NULL, 0, 0);
-    dag->tasks[t].arch_cost[HS_ARCH_GPU] = seconds;
-    dag->tasks[t].arch_mask = HS_ARCH_BIT(HS_ARCH_GPU);
-    if (rd >= 0)
-        hs_dag_access(dag, t, rd, HS_MODE_R);
-    if (wr >= 0)
-        hs_dag_access(dag, t, wr, HS_MODE_W);
-    return t;
-}
-
 /* One core runs everything: makespan = sum of the table's durations.
  * Cholesky 5x5 tiles of 512: 5 POTRF, 10 TRSM, 10 SYRK, 10 GEMM at the NB-512
  * rates of platforms/perf/idgraf.json (6.0, 7.8, 8.0, 8.6 GFlop/s) plus 1 us
@@ -72,19 +25,19 @@ static int gpu_task(struct hs_dag *dag, double seconds, int rd, int wr)
 static void test_one_core_sum(void)
 {
     struct hs_dag *dag = hs_workload_build("cholesky:n=2560,nb=512");
-    struct hs_run_config cfg = idgraf(0, 1);
-    cJSON *r = simulate(&cfg, dag, "eager");
+    struct hs_run_config cfg = hs_test_idgraf_timed(0, 1);
+    cJSON *r = hs_test_simulate_named(&cfg, dag, "eager");
     double b = 512, ov = 1e-6;
     double expect = 5 * ((b * b * b / 3 + b * b / 2 + b / 6) / 6.0e9 + ov) +
                     10 * (b * b * (b + 1) / 7.8e9 + ov) + 10 * (b * b * (b + 1) / 8.0e9 + ov) +
                     10 * (2 * b * b * b / 8.6e9 + ov);
-    HS_ASSERT_NEAR_REL(num(r, "makespan"), expect, 1e-12);
+    HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), expect, 1e-12);
     cJSON_Delete(r);
-    cfg = idgraf(0, 1); /* now with the platform's costs */
+    cfg = hs_test_idgraf_timed(0, 1); /* now with the platform's costs */
     for (int i = 0; hs_costs_props[i]; i++)
         hs_costs_set(&cfg.opts.costs, i, NAN);
-    r = simulate(&cfg, dag, "eager");
-    HS_ASSERT_NEAR_REL(num(r, "makespan"), expect + 35 * (1e-6 + 0.2e-6), 1e-12);
+    r = hs_test_simulate_named(&cfg, dag, "eager");
+    HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), expect + 35 * (1e-6 + 0.2e-6), 1e-12);
     cJSON_Delete(r);
     hs_dag_free(dag);
 }
@@ -97,24 +50,24 @@ static cJSON *one_transfer(const struct hs_run_config *cfg)
 {
     struct hs_dag *dag = hs_dag_new("one");
     int h = hs_dag_add_handle(dag, "h", MIB8);
-    gpu_task(dag, 1e-3, h, -1);
+    hs_test_gpu_task(dag, 1e-3, h, -1);
     hs_dag_finalize(dag);
-    cJSON *r = simulate(cfg, dag, "eager");
+    cJSON *r = hs_test_simulate_named(cfg, dag, "eager");
     hs_dag_free(dag);
     return r;
 }
 
 static void test_isolated_transfer(void)
 {
-    struct hs_run_config cfg = idgraf(1, 0);
+    struct hs_run_config cfg = hs_test_idgraf_timed(1, 0);
     cJSON *r = one_transfer(&cfg);
-    const cJSON *x = item(r, "xfers", 0);
+    const cJSON *x = hs_test_item(r, "xfers", 0);
     double expect = 11.019e-6 + MIB8 / 5982867814.0;
     CU_ASSERT_EQUAL(cJSON_GetArraySize(cJSON_GetObjectItem(r, "xfers")), 1);
-    CU_ASSERT_DOUBLE_EQUAL(num(x, "start"), 0, 0);
-    HS_ASSERT_NEAR_REL(num(x, "end"), expect, 1e-12);
-    HS_ASSERT_NEAR_REL(num(item(r, "tasks", 0), "start"), expect, 1e-12);
-    HS_ASSERT_NEAR_REL(num(r, "makespan"), expect + 1e-3, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(hs_test_num(x, "start"), 0, 0);
+    HS_ASSERT_NEAR_REL(hs_test_num(x, "end"), expect, 1e-12);
+    HS_ASSERT_NEAR_REL(hs_test_num(hs_test_item(r, "tasks", 0), "start"), expect, 1e-12);
+    HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), expect + 1e-3, 1e-12);
     cJSON_Delete(r);
 }
 
@@ -123,14 +76,14 @@ static cJSON *two_transfers_of(const char *platform, enum hs_gpu_order order, do
 {
     struct hs_dag *dag = hs_dag_new("two");
     int a = hs_dag_add_handle(dag, "a", bytes), b = hs_dag_add_handle(dag, "b", bytes);
-    gpu_task(dag, 1e-3, a, -1);
-    gpu_task(dag, 1e-3, b, -1);
+    hs_test_gpu_task(dag, 1e-3, a, -1);
+    hs_test_gpu_task(dag, 1e-3, b, -1);
     hs_dag_finalize(dag);
-    struct hs_run_config cfg = idgraf(2, 0);
+    struct hs_run_config cfg = hs_test_idgraf_timed(2, 0);
     cfg.platform_file = hs_test_data(platform);
     cfg.select.gpu_order = order;
     cfg.select.window = 1; /* so that each GPU takes one task */
-    cJSON *r = simulate(&cfg, dag, "eager");
+    cJSON *r = hs_test_simulate_named(&cfg, dag, "eager");
     hs_dag_free(dag);
     return r;
 }
@@ -142,9 +95,9 @@ static cJSON *two_transfers(const char *platform, enum hs_gpu_order order)
 
 static double xfer_time(const cJSON *r, int i)
 {
-    const cJSON *x = item(r, "xfers", i);
-    CU_ASSERT_DOUBLE_EQUAL(num(x, "start"), 0, 0);
-    return num(x, "end") - num(x, "start");
+    const cJSON *x = hs_test_item(r, "xfers", i);
+    CU_ASSERT_DOUBLE_EQUAL(hs_test_num(x, "start"), 0, 0);
+    return hs_test_num(x, "end") - hs_test_num(x, "start");
 }
 
 /* SimGrid's CM02 model shares a link among flows in inverse proportion to
@@ -205,22 +158,22 @@ static void test_host_link(void)
     for (int m = 0; m < 3; m++) {
         struct hs_dag *dag = hs_dag_new("four");
         for (int g = 0; g < 4; g++)
-            gpu_task(dag, 1e-3, hs_dag_add_handle(dag, "h", B), -1);
+            hs_test_gpu_task(dag, 1e-3, hs_dag_add_handle(dag, "h", B), -1);
         hs_dag_finalize(dag);
-        struct hs_run_config cfg = idgraf(4, 0);
+        struct hs_run_config cfg = hs_test_idgraf_timed(4, 0);
         cfg.platform_file = hs_test_data(models[m].file);
         cfg.select.gpu_order = HS_GPU_SPREAD;
         cfg.select.window = 1; /* each GPU takes one task */
-        cJSON *r = simulate(&cfg, dag, "eager");
+        cJSON *r = hs_test_simulate_named(&cfg, dag, "eager");
         double last[2] = {0, 0};
         int flows[2] = {0, 0};
         for (int i = 0; i < 4; i++) {
-            const cJSON *x = item(r, "xfers", i);
-            int g = (int)num(item(r, "tasks", (int)num(x, "handle")), "worker"); /* the task of handle i */
-            HS_ASSERT_NEAR_REL(num(x, "end") - num(x, "start") - lat[g], B / models[m].bw[g], 2e-2);
+            const cJSON *x = hs_test_item(r, "xfers", i);
+            int g = (int)hs_test_num(hs_test_item(r, "tasks", (int)hs_test_num(x, "handle")), "worker"); /* the task of handle i */
+            HS_ASSERT_NEAR_REL(hs_test_num(x, "end") - hs_test_num(x, "start") - lat[g], B / models[m].bw[g], 2e-2);
             int k = models[m].group[g];
             if (k >= 0) {
-                last[k] = fmax(last[k], num(x, "end"));
+                last[k] = fmax(last[k], hs_test_num(x, "end"));
                 flows[k]++;
             }
         }
@@ -268,10 +221,10 @@ static void test_dada_platform_duplex(void)
     hs_dag_access(dag, ta, h, HS_MODE_W);
     hs_dag_access(dag, tb, h, HS_MODE_R);
     hs_dag_finalize(dag);
-    struct hs_run_config cfg = idgraf(2, 1);
+    struct hs_run_config cfg = hs_test_idgraf_timed(2, 1);
     cfg.platform_file = hs_test_data("idgraf-dada.xml");
     cfg.perf_file = NULL;
-    cJSON *r = simulate(&cfg, dag, "eager");
+    cJSON *r = hs_test_simulate_named(&cfg, dag, "eager");
     CU_ASSERT_EQUAL(cJSON_GetArraySize(cJSON_GetObjectItem(r, "xfers")), 2);
     HS_ASSERT_NEAR_REL(xfer_time(r, 0), 359.525e-6, 1e-6);
     HS_ASSERT_NEAR_REL(xfer_time(r, 1), 359.525e-6, 1e-6);
@@ -285,13 +238,13 @@ static void test_dada_platform_duplex(void)
  * kernel times (a 1 ms kernel takes 0.8 ms at 1.25). */
 static void test_platform_knobs(void)
 {
-    struct hs_run_config cfg = idgraf(1, 0);
+    struct hs_run_config cfg = hs_test_idgraf_timed(1, 0);
     cfg.bw_scale = 0.5;
     cfg.opts.gpu_speed = 1.25;
     cJSON *r = one_transfer(&cfg);
     double copy = 11.019e-6 + MIB8 / (0.5 * 5982867814.0);
-    HS_ASSERT_NEAR_REL(num(item(r, "xfers", 0), "end"), copy, 1e-12);
-    HS_ASSERT_NEAR_REL(num(r, "makespan"), copy + 0.8e-3, 1e-12);
+    HS_ASSERT_NEAR_REL(hs_test_num(hs_test_item(r, "xfers", 0), "end"), copy, 1e-12);
+    HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), copy + 0.8e-3, 1e-12);
     cJSON_Delete(r);
 }
 

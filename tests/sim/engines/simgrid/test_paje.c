@@ -16,12 +16,6 @@
 #include "analysis/plot.h"
 #include "analysis/stats.h"
 
-static double num(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItem(o, key);
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
 #define SMALL_RUN "-p idgraf --gpus 2 --cpus 2 -w cholesky:n=2048,nb=512 -s dmda"
 
 /* A platform of one <cluster> zone (SimGrid's shape for a cluster: node-0
@@ -111,8 +105,8 @@ static void test_paje_pj_dump(void)
         }
         free(copy);
         /* one state per task; pj_dump prints microseconds */
-        CU_ASSERT_EQUAL(states, num(w, "tasks"));
-        CU_ASSERT_DOUBLE_EQUAL(busy, num(w, "busy"), 1e-6 * (states + 1));
+        CU_ASSERT_EQUAL(states, hs_test_num(w, "tasks"));
+        CU_ASSERT_DOUBLE_EQUAL(busy, hs_test_num(w, "busy"), 1e-6 * (states + 1));
     }
     free(text);
     cJSON_Delete(r);

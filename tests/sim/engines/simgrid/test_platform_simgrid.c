@@ -62,17 +62,6 @@ static void test_simgrid_wording(void)
     free(pf);
 }
 
-static double num(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItem(o, key);
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
-static double makespan(const cJSON *r)
-{
-    return num(cJSON_GetObjectItem(r, "results"), "makespan");
-}
-
 static void test_starpu_platforms(void)
 {
     char args[1024], *out;
@@ -99,14 +88,14 @@ static void test_starpu_platforms(void)
     cJSON *b = hs_test_run_record(args);
     CU_ASSERT_PTR_NOT_NULL_FATAL(a);
     CU_ASSERT_PTR_NOT_NULL_FATAL(b);
-    CU_ASSERT_DOUBLE_EQUAL(makespan(a), makespan(b), 0.02 * makespan(b));
+    CU_ASSERT_DOUBLE_EQUAL(hs_test_makespan(a), hs_test_makespan(b), 0.02 * hs_test_makespan(b));
     cJSON_Delete(a);
     cJSON_Delete(b);
     snprintf(args, sizeof args, "-p %s --perf idgraf -w cholesky:n=4096,nb=512 -s dmda",
              hs_test_datafile("starpu-sirocco.platform.v4.xml"));
     a = hs_test_run_record(args);
     CU_ASSERT_PTR_NOT_NULL_FATAL(a);
-    CU_ASSERT_EQUAL(num(cJSON_GetObjectItem(a, "inputs"), "gpus"), 4);
+    CU_ASSERT_EQUAL(hs_test_num(cJSON_GetObjectItem(a, "inputs"), "gpus"), 4);
     cJSON_Delete(a);
 }
 
@@ -123,9 +112,9 @@ static void test_simgrid_platform(void)
              hs_test_datafile("simgrid-small_platform.hosts"), hs_test_datafile("simgrid-dag-simple.dot"));
     cJSON *r = hs_test_run_record(args);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-    CU_ASSERT_EQUAL(num(cJSON_GetObjectItem(r, "results"), "tasks"), 5);
+    CU_ASSERT_EQUAL(hs_test_num(cJSON_GetObjectItem(r, "results"), "tasks"), 5);
     /* c2's 5 Gflop at 137.3 Mflop/s, the fastest host, is a lower bound */
-    CU_ASSERT(makespan(r) >= 5e9 / 137.333e6);
+    CU_ASSERT(hs_test_makespan(r) >= 5e9 / 137.333e6);
     cJSON_Delete(r);
 }
 
@@ -188,28 +177,6 @@ static void test_zero_link_only_where_used(void)
     cJSON_Delete(r);
 }
 
-/* A platform of one zone holding body. */
-static char *platform(const char *body)
-{
-    char text[4096];
-    snprintf(text, sizeof text,
-             "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-             "<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Full\">\n%s\n</zone>\n</platform>\n", body);
-    return hs_test_tmp_text(".xml", text);
-}
-
-/* n independent tasks of flops each, without data, as a hetsim JSON DAG. */
-static char *independent_tasks(int n, double flops)
-{
-    char text[8192];
-    int len = snprintf(text, sizeof text, "{\"name\":\"independent\",\"tasks\":[");
-    for (int i = 0; i < n; i++)
-        len += snprintf(text + len, sizeof text - (size_t)len, "%s{\"label\":\"t%d\",\"flops\":%.0f,\"accesses\":[]}",
-                        i ? "," : "", i, flops);
-    snprintf(text + len, sizeof text - (size_t)len, "]}\n");
-    return hs_test_tmp_text(".json", text);
-}
-
 /* SimGrid's small_platform (7 hosts, none named or marked): 7 CPU workers,
  * host memory at the first host by name (Boivin), and one note. */
 static void test_default_cpu_hosts(void)
@@ -224,7 +191,7 @@ static void test_default_cpu_hosts(void)
     free(out);
     free(err);
     /* a host named RAM* is still host memory, and the others CPU hosts */
-    char *pf = platform("<host id=\"RAM\" speed=\"1f\"/><host id=\"a\" speed=\"1Gf\"/><host id=\"b\" speed=\"1Gf\"/>"
+    char *pf = hs_test_platform_file("<host id=\"RAM\" speed=\"1f\"/><host id=\"a\" speed=\"1Gf\"/><host id=\"b\" speed=\"1Gf\"/>"
                         "<link id=\"l\" bandwidth=\"1GBps\" latency=\"0\"/>");
     char args[4096];
     snprintf(args, sizeof args, "platform %s", pf);
@@ -236,7 +203,7 @@ static void test_default_cpu_hosts(void)
     free(out);
     free(err);
     /* -q: no note */
-    char *dag = independent_tasks(1, 1e9);
+    char *dag = hs_test_independent_tasks(1, 1e9);
     snprintf(args, sizeof args, "run -q -p %s -w json:file=%s -s eager", pf, dag);
     rc = hs_test_cli(args, &out, &err);
     CU_ASSERT_EQUAL(rc, 0);
@@ -266,9 +233,9 @@ static double makespan_on(const char *pf, const char *dag, int *nworkers)
  * data). The same host without core= is one worker: 4 tasks take 8 s. */
 static void test_cores(void)
 {
-    char *pf4 = platform("<host id=\"node\" speed=\"1Gf\" core=\"4\"/>");
-    char *pf1 = platform("<host id=\"node\" speed=\"1Gf\"/>");
-    char *four = independent_tasks(4, 2e9), *eight = independent_tasks(8, 2e9);
+    char *pf4 = hs_test_platform_file("<host id=\"node\" speed=\"1Gf\" core=\"4\"/>");
+    char *pf1 = hs_test_platform_file("<host id=\"node\" speed=\"1Gf\"/>");
+    char *four = hs_test_independent_tasks(4, 2e9), *eight = hs_test_independent_tasks(8, 2e9);
     int nworkers = 0;
     CU_ASSERT_DOUBLE_EQUAL(makespan_on(pf4, four, &nworkers), 2.0, 1e-9);
     CU_ASSERT_EQUAL(nworkers, 4);
