@@ -3,8 +3,8 @@
  * GPU tasks (Beniamine 2013, §3.2.1, §3.2.3; by hand on Mapuche: the input
  * transfer plus the kernel when nothing overlaps), its bad input, and shipped
  * tables found by name with --perf. */
-#include "platforms/perfmodel.h"
 #include "base/util.h"
+#include "platforms/perfmodel.h"
 #include "policies/registry.h"
 #include "tests/support/testing.h"
 

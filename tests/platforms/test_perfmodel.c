@@ -10,16 +10,16 @@
  *   "calibrated" list is what policies are told while the engine executes
  *   the table's own durations; malformed lists are refused; shipped
  *   calibrated tables are what their script writes with today's model. */
-#include "platforms/perfmodel.h"
 #include "base/util.h"
+#include "platforms/perfmodel.h"
 #include "policies/registry.h"
 #include "tests/support/testing.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <unistd.h>
 
 /* Load a timing table written as text (the test stops if it is refused). */

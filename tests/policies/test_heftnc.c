@@ -9,8 +9,8 @@
  * by hand from thesis numbers, [X] Topcuoglu et al. 2002, [P] an independent
  * prototype written from the thesis, not in this repository (regression
  * values of the procedure of policies/heftnc.c, not thesis numbers). */
-#include "policies/heftnc.h"
 #include "base/util.h"
+#include "policies/heftnc.h"
 #include "policies/registry.h"
 #include "tests/support/testing.h"
 

@@ -7,8 +7,8 @@
  * and prefetch; StarPU's and XKaapi 2.1's transfer factors (on Idgraf's two
  * GPUs); the timeline's
  * first fit (by hand, and against a plain walk on 5,000 intervals). */
-#include "policies/listsched.h"
 #include "base/util.h"
+#include "policies/listsched.h"
 #include "policies/registry.h"
 #include "tests/support/testing.h"
 #include "workloads/dagio.h"

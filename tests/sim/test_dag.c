@@ -2,20 +2,19 @@
  * cycle detection, the task counts of the tiled workloads, the SetArch
  * hints every workload takes, the labels of tiles and tasks, and a DAG's
  * kernels found by hashing, not by a scan of them all. */
+#include "base/buf.h"
+#include "base/inputfile.h"
 #include "base/util.h"
 #include "tests/support/testing.h"
 #include "workloads/label.h"
 #include "workloads/workload.h"
 
 #include <limits.h>
-
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <string.h>
-#include "base/inputfile.h"
-#include "base/buf.h"
 #include <stdlib.h>
+#include <string.h>
 
 static bool has_edge(const struct hs_dag *dag, int src, int dst, double bytes)
 {

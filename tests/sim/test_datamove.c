@@ -5,8 +5,8 @@
  * eviction with write-back, a CPU task fetching from a GPU, prefetch as soon
  * as data is produced. Each run happens in a forked child (one SimGrid
  * simulation per process). */
-#include "platforms/flat.h"
 #include "base/util.h"
+#include "platforms/flat.h"
 #include "policies/registry.h"
 #include "tests/support/testing.h"
 #include "workloads/workload.h"

@@ -2,18 +2,18 @@
  * the `hetsim` command: bad maps give exit code 2 and one line naming the
  * file, the line and the value; a host name longer than HS_NAME_MAX is
  * refused. */
+#include "base/buf.h"
+#include "base/inputfile.h"
 #include "base/util.h"
 #include "tests/support/testing.h"
+#include "workloads/workload.h"
 
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "base/inputfile.h"
-#include "base/buf.h"
-#include "workloads/workload.h"
-#include <math.h>
-#include <stdbool.h>
 
 static void test_bad_host_map(void)
 {

@@ -8,11 +8,12 @@
  * (hs_engine_model_requests: a `requests` entry and no runtime run), which a
  * scenario's plan picks for their policies on a free network, and which gives
  * the volume and makespan computed by hand for one processor. */
-#include "scenario/scenario.h"
+#include "base/util.h"
 #include "policies/bm/bm_engine.h"
 #include "policies/registry.h"
-#include "base/util.h"
+#include "scenario/scenario.h"
 #include "tests/support/testing.h"
+
 #ifdef HETSIM_TEST_REAL
 #include "sim/engines/real/machine.h"
 #endif

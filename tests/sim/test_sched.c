@@ -6,16 +6,16 @@
  * can hold is refused before the run, naming the task and the sizes; tasks
  * that fit but wait for room (data pinned by copies in flight) run once the
  * room is there, and a stall that could still happen names its cause. */
-#include "platforms/flat.h"
 #include "base/util.h"
+#include "platforms/flat.h"
 #include "policies/registry.h"
 #include "tests/support/testing.h"
 #include "workloads/workload.h"
 
 #include <math.h>
-#include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* A policy that charges every pop 1 ms (like a steal): one worker, three
  * independent 1 s tasks: each starts 1 ms after the worker took it. */

@@ -3,9 +3,9 @@
  * process are in testing_sim.c). */
 #define _DEFAULT_SOURCE /* mkdtemp */
 #define _XOPEN_SOURCE 700 /* nftw */
-#include "tests/support/testing.h"
-#include "base/util.h"
 #include "analysis/csv.h"
+#include "base/util.h"
+#include "tests/support/testing.h"
 
 #include <CUnit/Basic.h>
 #include <errno.h>

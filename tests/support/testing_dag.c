@@ -3,9 +3,9 @@
  * and kept attributes looked up, bad files given to the command, and the
  * hand-written hetsim JSON DAG that the readers', writers' and command's
  * tests share. */
-#include "tests/support/testing.h"
 #include "base/buf.h"
 #include "base/util.h"
+#include "tests/support/testing.h"
 #include "workloads/dagio.h"
 #include "workloads/workload.h"
 

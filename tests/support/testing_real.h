@@ -1,6 +1,7 @@
 /* tests/support/testing_real.h — what the real engine's tests share
  * (testing_real.c; the library hetsim_testing_real, built with the real
  * engine). */
+
 #ifndef HS_TESTING_REAL_H
 #define HS_TESTING_REAL_H
 

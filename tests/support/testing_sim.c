@@ -1,11 +1,11 @@
 /* tests/support/testing_sim.c — a simulation run in a forked child (SimGrid
  * allows one simulation per process), its events handed back as JSON; flat
  * platforms for such runs. */
-#include "tests/support/testing.h"
-#include "sim/runtime_internal.h"
 #include "base/util.h"
 #include "platforms/flat.h"
 #include "policies/registry.h"
+#include "sim/runtime_internal.h"
+#include "tests/support/testing.h"
 
 #include <math.h>
 #include <stdio.h>

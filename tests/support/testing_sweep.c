@@ -1,10 +1,10 @@
 /* tests/support/testing_sweep.c — sweeps for the tests: `hetsim sweep` run
  * into a CSV file, the file read, and two sweeps' rows compared whatever
  * their order and wall-clock figures. */
-#include "tests/support/testing.h"
 #include "analysis/sweep.h"
 #include "base/buf.h"
 #include "base/util.h"
+#include "tests/support/testing.h"
 
 #include <stdio.h>
 #include <stdlib.h>

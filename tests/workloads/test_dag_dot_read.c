@@ -3,19 +3,19 @@
  * examples with SimGrid's meaning (size="-1" a pure dependency, root and
  * end), bad DOT files (one line with the line number), and DOT defaults
  * copied into every node bounded by the file's size. */
+#include "base/buf.h"
+#include "base/inputfile.h"
 #include "base/util.h"
 #include "tests/support/testing.h"
 #include "workloads/dagio.h"
 #include "workloads/workload.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "base/inputfile.h"
-#include "base/buf.h"
-#include <stdbool.h>
 
 /* ---- DAGGEN DOT ----------------------------------------------------------- */
 

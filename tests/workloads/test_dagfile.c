@@ -3,17 +3,17 @@
  * and one line; every reader refuses a name longer than HS_NAME_MAX bytes in
  * one line naming the file, the field and the length, and reads one of
  * HS_NAME_MAX bytes. */
+#include "base/buf.h"
+#include "base/inputfile.h"
 #include "base/util.h"
 #include "tests/support/testing.h"
+#include "workloads/workload.h"
 
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/inputfile.h"
-#include "base/buf.h"
-#include "workloads/workload.h"
-#include <math.h>
-#include <stdbool.h>
 
 static void test_bad_files_and_parameters(void)
 {

@@ -3,19 +3,19 @@
  * (runtimes at 4.2 Gflop/s; tests/data/README.md gives where each comes
  * from), bad files refused in one line, and an XML entity costing no more
  * than a plain file of the same size (CPU times compared as a ratio). */
+#include "base/buf.h"
+#include "base/inputfile.h"
 #include "base/util.h"
 #include "tests/support/testing.h"
 #include "workloads/dagio.h"
 #include "workloads/workload.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "base/inputfile.h"
-#include "base/buf.h"
-#include <stdbool.h>
 
 /* flat:2 at 1 Gflop/s and 1 GB/s, no write-back: seconds are Gflop and GB. */
 #define FLAT2 "-p flat:2,speed=1G,bw=1G -s heft --no-flush"

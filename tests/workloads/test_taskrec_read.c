@@ -4,19 +4,19 @@
  * descriptors and comments read as recutils reads them, and a value
  * continued over many lines joined in linear time (CPU times compared as a
  * ratio). */
+#include "base/buf.h"
+#include "base/inputfile.h"
 #include "base/util.h"
 #include "tests/support/testing.h"
 #include "workloads/dagio.h"
 #include "workloads/workload.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "base/inputfile.h"
-#include "base/buf.h"
-#include <stdbool.h>
 
 /* The cost a task was given on the CPU. */
 static double cpu_cost(const struct hs_dag *dag, const char *job)

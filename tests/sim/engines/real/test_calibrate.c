@@ -3,8 +3,8 @@
  * alone on cached inputs, said in every entry's source with its sample DAG;
  * with --cpu-threads 2 the copies timed at once share the cache. Checked for
  * the mechanism, never a timing. */
-#include "sim/engines/real/calibrate.h"
 #include "base/util.h"
+#include "sim/engines/real/calibrate.h"
 #include "sim/engines/real/machine.h"
 #include "sim/engines/real/numeric.h"
 #include "tests/support/testing_real.h"

@@ -2,8 +2,8 @@
  * (sim/engines/real/machine.c), with GPUs and without: they round-trip
  * through their JSON file and give a platform that SimGrid loads, by hand
  * from the description. */
-#include "sim/engines/real/calibrate.h"
 #include "base/util.h"
+#include "sim/engines/real/calibrate.h"
 #include "sim/engines/real/machine.h"
 #include "sim/engines/real/numeric.h"
 #include "tests/support/testing_real.h"

@@ -3,8 +3,8 @@
  * kernels factor and multiply correctly run one after the other, the
  * residual catches a missing task, and a right LU of 96 tiles passes its
  * residual (U's growth) while a wrong one does not. */
-#include "sim/engines/real/calibrate.h"
 #include "base/util.h"
+#include "sim/engines/real/calibrate.h"
 #include "sim/engines/real/machine.h"
 #include "sim/engines/real/numeric.h"
 #include "tests/support/testing.h"

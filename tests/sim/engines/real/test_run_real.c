@@ -8,8 +8,8 @@
  * workload right under every policy); synthetic DAGs (random, DOT, JSON,
  * WfFormat) measured with spin kernels that last at least the requested
  * time; bad input refused with one line. */
-#include "sim/engines/real/calibrate.h"
 #include "base/util.h"
+#include "sim/engines/real/calibrate.h"
 #include "sim/engines/real/machine.h"
 #include "sim/engines/real/numeric.h"
 #include "tests/support/testing_real.h"

@@ -5,8 +5,8 @@
  * transfers on Idgraf, its host-side models, idgraf-dada's PCIe model, the
  * platform's bw_scale and gpu_speed. Each run happens in a forked child (one
  * SimGrid simulation per process). */
-#include "platforms/flat.h"
 #include "base/util.h"
+#include "platforms/flat.h"
 #include "policies/registry.h"
 #include "tests/support/testing.h"
 #include "workloads/workload.h"

@@ -3,6 +3,9 @@
  * on its worker, as long as the record says; a <cluster> platform's trace
  * without its topology; no hosts and links the run did not use; ids it
  * cannot hold refused. */
+#include "analysis/csv.h"
+#include "analysis/plot.h"
+#include "analysis/stats.h"
 #include "base/util.h"
 #include "tests/support/testing.h"
 
@@ -12,9 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "analysis/csv.h"
-#include "analysis/plot.h"
-#include "analysis/stats.h"
 
 #define SMALL_RUN "-p idgraf --gpus 2 --cpus 2 -w cholesky:n=2048,nb=512 -s dmda"
 

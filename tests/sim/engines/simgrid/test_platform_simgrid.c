@@ -14,13 +14,13 @@
 #include "base/util.h"
 #include "tests/support/testing.h"
 
+#include <CUnit/Basic.h>
+#include <math.h>
+#include <rec.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <math.h>
-#include <rec.h>
-#include <CUnit/Basic.h>
 
 static void test_old_platform(void)
 {
