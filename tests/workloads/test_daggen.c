@@ -47,11 +47,7 @@ static char *json_of(const char *spec)
 {
     struct hs_dag *dag = hs_workload_build(spec);
     CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    CU_ASSERT_EQUAL(hs_dag_write_json(dag, f), 0);
-    fclose(f);
+    char *text = hs_test_dag_text(dag, false);
     hs_dag_free(dag);
     return text;
 }
