@@ -113,6 +113,8 @@ char *hs_test_quick_study(const char *name, long *rows);
 /* hs_workload_build of fmt with %s a file of tests/data/ (the error on
  * stderr when it fails). */
 struct hs_dag *hs_test_build_file(const char *fmt, const char *file);
+/* The same with %d the seed (a generator's spec). */
+struct hs_dag *hs_test_build_seeded(const char *fmt, int seed);
 /* The makespan of `hetsim run -q ARGS` (asserting it ran). */
 double hs_test_run_makespan(const char *args);
 /* Write text to a file, then hs_test_bad_cli on `hetsim dag

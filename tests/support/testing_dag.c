@@ -25,6 +25,16 @@ struct hs_dag *hs_test_build_file(const char *fmt, const char *file)
     return dag;
 }
 
+struct hs_dag *hs_test_build_seeded(const char *fmt, int seed)
+{
+    char spec[512];
+    snprintf(spec, sizeof spec, fmt, seed);
+    struct hs_dag *dag = hs_workload_build(spec);
+    if (!dag)
+        fprintf(stderr, "\n%s: %s\n", spec, hs_last_error());
+    return dag;
+}
+
 double hs_test_run_makespan(const char *args)
 {
     cJSON *r = hs_test_run_record(args);

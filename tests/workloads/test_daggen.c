@@ -15,16 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct hs_dag *build(const char *fmt, int seed)
-{
-    char spec[512];
-    snprintf(spec, sizeof spec, fmt, seed);
-    struct hs_dag *dag = hs_workload_build(spec);
-    if (!dag)
-        fprintf(stderr, "\n%s: %s\n", spec, hs_last_error());
-    return dag;
-}
-
 /* Level of each task from its label; returns the number of levels and fills
  * width[] (dag->ntasks entries at most). */
 static int levels_of(const struct hs_dag *dag, int *level, int *width)
@@ -69,19 +59,19 @@ static void test_same_seed_same_bytes(void)
 static void test_exact_shapes(void)
 {
     int level[100], width[100];
-    struct hs_dag *dag = build("daggen:n=64,fat=0.5,regularity=1,seed=%d", 1);
+    struct hs_dag *dag = hs_test_build_seeded("daggen:n=64,fat=0.5,regularity=1,seed=%d", 1);
     CU_ASSERT_EQUAL(levels_of(dag, level, width), 8);
     for (int l = 0; l < 8; l++)
         CU_ASSERT_EQUAL(width[l], 8);
     hs_dag_free(dag);
-    dag = build("daggen:n=100,fat=0.5,regularity=1,seed=%d", 2); /* 10 levels of 10 */
+    dag = hs_test_build_seeded("daggen:n=100,fat=0.5,regularity=1,seed=%d", 2); /* 10 levels of 10 */
     CU_ASSERT_EQUAL(levels_of(dag, level, width), 10);
     hs_dag_free(dag);
-    dag = build("daggen:n=50,fat=1,regularity=1,seed=%d", 3);
+    dag = hs_test_build_seeded("daggen:n=50,fat=1,regularity=1,seed=%d", 3);
     CU_ASSERT_EQUAL(levels_of(dag, level, width), 1);
     CU_ASSERT_EQUAL(dag->nedges, 0);
     hs_dag_free(dag);
-    dag = build("daggen:n=30,fat=0.1,regularity=1,density=1,seed=%d", 4); /* 30^0.1 = 1.4 */
+    dag = hs_test_build_seeded("daggen:n=30,fat=0.1,regularity=1,density=1,seed=%d", 4); /* 30^0.1 = 1.4 */
     CU_ASSERT_EQUAL(levels_of(dag, level, width), 30);
     CU_ASSERT_EQUAL(dag->nedges, 29); /* one parent each: 1 + ⌊U·1·1⌋ = 1 */
     for (int i = 1; i < 30; i++)
@@ -100,7 +90,7 @@ static void check_structure(int n, double fat, double reg, double density, int j
     double perfect = floor(pow(n, fat) + 1e-9);
     int *level = hs_xmalloc((size_t)n * sizeof(int)), *width = hs_xmalloc((size_t)n * sizeof(int));
     for (int seed = 1; seed <= 30; seed++) {
-        struct hs_dag *dag = build(fmt, seed);
+        struct hs_dag *dag = hs_test_build_seeded(fmt, seed);
         CU_ASSERT_EQUAL_FATAL(dag->ntasks, n);
         int nl = levels_of(dag, level, width);
         for (int l = 0; l < nl; l++) {
@@ -151,7 +141,7 @@ static double check_density(double density)
     double obs = 0, mean = 0, var = 0, ntask = 0;
     int level[300], width[300];
     for (int seed = 1; seed <= 100; seed++) {
-        struct hs_dag *dag = build(fmt, seed);
+        struct hs_dag *dag = hs_test_build_seeded(fmt, seed);
         levels_of(dag, level, width);
         for (int i = 0; i < dag->ntasks; i++) {
             if (level[i] == 0)
