@@ -11,32 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Topcuoglu et al. 2002, Fig. 2: costs on 3 processors, edges with their costs (bw = 1 B/s,
- * so bytes = seconds). */
-static struct hs_dag *topcuoglu(void)
-{
-    static const double w[10][3] = {{14, 16, 9}, {13, 19, 18}, {11, 13, 19}, {13, 8, 17},
-                                    {12, 13, 10}, {13, 16, 9}, {7, 15, 11},  {5, 11, 14},
-                                    {18, 12, 20}, {21, 7, 16}};
-    static const int e[15][3] = {{1, 2, 18}, {1, 3, 12}, {1, 4, 9},  {1, 5, 11}, {1, 6, 14},
-                                 {2, 8, 19}, {2, 9, 16}, {3, 7, 23}, {4, 8, 27}, {4, 9, 23},
-                                 {5, 9, 13}, {6, 8, 15}, {7, 10, 17}, {8, 10, 11}, {9, 10, 13}};
-    struct hs_dag *dag = hs_dag_new("topcuoglu");
-    for (int i = 0; i < 10; i++) {
-        char label[8];
-        snprintf(label, sizeof label, "n%d", i + 1);
-        hs_dag_add_task(dag, "k", label, 0, 0);
-        hs_dag_set_proc_costs(dag, i, w[i], 3);
-    }
-    for (int k = 0; k < 15; k++)
-        hs_dag_add_edge(dag, e[k][0] - 1, e[k][1] - 1, e[k][2]);
-    CU_ASSERT_EQUAL_FATAL(hs_dag_finalize(dag), 0);
-    return dag;
-}
-
 static void test_topcuoglu(void)
 {
-    struct hs_dag *dag = topcuoglu();
+    struct hs_dag *dag = hs_test_topcuoglu();
     struct hs_dagstats st;
     int level[10];
     hs_dag_stats(dag, 1e9, 1, &st, level);

@@ -11,14 +11,6 @@
 
 #define BAD_DIR HETSIM_SOURCE_DIR "/tests/data/bad"
 
-static int count_lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
-
 /* args with every '@' replaced by the corpus folder (caller frees). */
 static char *expand(const char *args)
 {
@@ -47,7 +39,7 @@ static void run_case(const char *line, int lineno)
     char *expect = bar + 3, *args = expand(copy), *err = NULL;
     trim(expect);
     int rc = hs_test_cli(args, NULL, &err);
-    bool ok = rc == 2 && count_lines(err) == 1 && strstr(err, expect);
+    bool ok = rc == 2 && hs_test_count_lines(err) == 1 && strstr(err, expect);
     if (!ok)
         fprintf(stderr, "\ncases.txt:%d: `hetsim %s` -> exit %d, stderr:\n%s(expected one line with: %s)\n",
                 lineno, args, rc, err, expect);

@@ -11,14 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static int count_lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
-
 static void test_default_scenario(void)
 {
     char *out, *err;
@@ -71,7 +63,7 @@ static int split_csv(char *line, char **fields, int max)
 static struct row *read_trace(const char *path, int *nrows)
 {
     char *text = hs_test_read_file(path);
-    int cap = count_lines(text) + 1, n = 0;
+    int cap = hs_test_count_lines(text) + 1, n = 0;
     struct row *rows = hs_xcalloc((size_t)cap, sizeof *rows);
     char *save = NULL;
     strtok_r(text, "\n", &save); /* header */
@@ -245,20 +237,6 @@ static void test_same_seed_same_record(void)
     free(ta), free(tb), free(tc), free(a), free(b), free(c);
 }
 
-/* One line on stderr, exit 2, and the line says what is wrong. */
-static void bad(const char *args, const char *expect)
-{
-    char *err;
-    int rc = hs_test_cli(args, NULL, &err);
-    if (rc != 2 || count_lines(err) != 1 || !strstr(err, expect))
-        fprintf(stderr, "\n`hetsim %s` -> %d: %s(expected: %s)\n", args, rc, err, expect);
-    CU_ASSERT_EQUAL(rc, 2);
-    CU_ASSERT_EQUAL(count_lines(err), 1);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, expect));
-    CU_ASSERT_PTR_NULL(strstr(err, "backtrace"));
-    free(err);
-}
-
 static void test_bad_input(void)
 {
     char *trunc = hs_test_tmp(".xml"), *badlink = hs_test_tmp(".xml"), *perf = hs_test_tmp(".json");
@@ -280,45 +258,45 @@ static void test_bad_input(void)
     hs_test_write_file(noroute, xml);
     free(xml);
     snprintf(args, sizeof args, "run -p %s -w cholesky:n=1000,nb=100,precision=s", noroute);
-    bad(args, "no route from GPU0 to RAM0");
+    hs_test_bad_cli(args, "no route from GPU0 to RAM0");
     free(noroute);
 
-    bad("run -p /nonexistent/plat.xml", "platform file /nonexistent/plat.xml: No such file");
+    hs_test_bad_cli("run -p /nonexistent/plat.xml", "platform file /nonexistent/plat.xml: No such file");
     snprintf(args, sizeof args, "run -p %s", trunc);
-    bad(args, "Invalid XML");
+    hs_test_bad_cli(args, "Invalid XML");
     snprintf(args, sizeof args, "run -p %s", badlink);
-    bad(args, "Link not found: pcie_xxx");
+    hs_test_bad_cli(args, "Link not found: pcie_xxx");
     snprintf(args, sizeof args, "run --perf %s", perf);
-    bad(args, "malformed JSON near line 1");
-    bad("run --perf /nonexistent/perf.json", "/nonexistent/perf.json: No such file");
-    bad("run -p nosuch", "unknown platform 'nosuch' (shipped: ");
-    bad("run -p flat:0", "platform flat: parameter p: 0 is outside the allowed range");
-    bad("run -p flat:4,speeds=1G:2G", "speeds lists 2 values but p=4");
-    bad("run -p flat:4,colour=red", "unknown parameter 'colour' (valid: p, speed, speeds, bw, lat, spread, choices, scenario, drift)");
-    bad("run -w cholesky:n=8192,nb=500", "nb=500 does not divide n=8192");
-    bad("run -w cholesky:n=-8,nb=2", "n: -8 is outside the allowed range");
-    bad("run -w cholesky:nb=0", "nb: 0 is outside the allowed range");
-    bad("run -w lux:n=8", "unknown workload 'lux' (valid: cholesky, gemm");
-    bad("run -w gemm:n=4096,cpu-only=gemm", "cpu-only names kernel 'gemm', which no task has (kernels: dgemm)");
-    bad("run -w cholesky:m=8", "unknown parameter 'm' (valid: n, nb, precision, setarch, pardiag)");
-    bad("run -s nosuch", "unknown policy 'nosuch' (valid: eager, random, dmda, heft, cpop, peft");
-    bad("run -s dmda:alpha=2", "unknown parameter 'alpha' (valid: beta, eft, bus, prefetch)");
-    bad("run -s dmda:beta=x", "'x' is not a number");
-    bad("run --gpus 9", "platform idgraf has 8 GPUs; --gpus 9 asks for more");
-    bad("run --gpus 8 --cpus 5", "do not fit");
-    bad("run --gpus 8 --cpus 0", "kernel dpotrf has no timing for the architectures of the selected workers");
-    bad("run -p flat:2 --gpus 1", "platform flat:2 has no GPU");
-    bad("run --gpus x", "option --gpus: 'x' is not an integer");
-    bad("run --gpu-order random", "'random' is not first, spread or script");
-    bad("run --frobnicate", "unknown option '--frobnicate'");
-    bad("run extra", "unexpected argument 'extra'");
-    bad("dag cholesky:n=10,nb=3", "nb=3 does not divide n=10");
-    bad("dag gemm --format xml", "'xml' is not json or dot");
-    bad("platform nosuch", "unknown platform 'nosuch'");
-    bad("run -p idgraf:bw=3G", "platform idgraf: unknown parameter 'bw' (valid: bw_scale, gpu_speed, gpu_kernels, hosts)");
-    bad("run -p idgraf:gpu_speed=0", "gpu_speed: 0 is outside the allowed range");
-    bad("run -p nosuch:bw_scale=2", "unknown platform 'nosuch'");
-    bad("nosuch", "unknown command 'nosuch'");
+    hs_test_bad_cli(args, "malformed JSON near line 1");
+    hs_test_bad_cli("run --perf /nonexistent/perf.json", "/nonexistent/perf.json: No such file");
+    hs_test_bad_cli("run -p nosuch", "unknown platform 'nosuch' (shipped: ");
+    hs_test_bad_cli("run -p flat:0", "platform flat: parameter p: 0 is outside the allowed range");
+    hs_test_bad_cli("run -p flat:4,speeds=1G:2G", "speeds lists 2 values but p=4");
+    hs_test_bad_cli("run -p flat:4,colour=red", "unknown parameter 'colour' (valid: p, speed, speeds, bw, lat, spread, choices, scenario, drift)");
+    hs_test_bad_cli("run -w cholesky:n=8192,nb=500", "nb=500 does not divide n=8192");
+    hs_test_bad_cli("run -w cholesky:n=-8,nb=2", "n: -8 is outside the allowed range");
+    hs_test_bad_cli("run -w cholesky:nb=0", "nb: 0 is outside the allowed range");
+    hs_test_bad_cli("run -w lux:n=8", "unknown workload 'lux' (valid: cholesky, gemm");
+    hs_test_bad_cli("run -w gemm:n=4096,cpu-only=gemm", "cpu-only names kernel 'gemm', which no task has (kernels: dgemm)");
+    hs_test_bad_cli("run -w cholesky:m=8", "unknown parameter 'm' (valid: n, nb, precision, setarch, pardiag)");
+    hs_test_bad_cli("run -s nosuch", "unknown policy 'nosuch' (valid: eager, random, dmda, heft, cpop, peft");
+    hs_test_bad_cli("run -s dmda:alpha=2", "unknown parameter 'alpha' (valid: beta, eft, bus, prefetch)");
+    hs_test_bad_cli("run -s dmda:beta=x", "'x' is not a number");
+    hs_test_bad_cli("run --gpus 9", "platform idgraf has 8 GPUs; --gpus 9 asks for more");
+    hs_test_bad_cli("run --gpus 8 --cpus 5", "do not fit");
+    hs_test_bad_cli("run --gpus 8 --cpus 0", "kernel dpotrf has no timing for the architectures of the selected workers");
+    hs_test_bad_cli("run -p flat:2 --gpus 1", "platform flat:2 has no GPU");
+    hs_test_bad_cli("run --gpus x", "option --gpus: 'x' is not an integer");
+    hs_test_bad_cli("run --gpu-order random", "'random' is not first, spread or script");
+    hs_test_bad_cli("run --frobnicate", "unknown option '--frobnicate'");
+    hs_test_bad_cli("run extra", "unexpected argument 'extra'");
+    hs_test_bad_cli("dag cholesky:n=10,nb=3", "nb=3 does not divide n=10");
+    hs_test_bad_cli("dag gemm --format xml", "'xml' is not json or dot");
+    hs_test_bad_cli("platform nosuch", "unknown platform 'nosuch'");
+    hs_test_bad_cli("run -p idgraf:bw=3G", "platform idgraf: unknown parameter 'bw' (valid: bw_scale, gpu_speed, gpu_kernels, hosts)");
+    hs_test_bad_cli("run -p idgraf:gpu_speed=0", "gpu_speed: 0 is outside the allowed range");
+    hs_test_bad_cli("run -p nosuch:bw_scale=2", "unknown platform 'nosuch'");
+    hs_test_bad_cli("nosuch", "unknown command 'nosuch'");
     free(trunc);
     free(badlink);
     free(perf);
@@ -329,16 +307,16 @@ static void test_bad_input(void)
  * that add a value each time repeat. */
 static void test_option_given_twice(void)
 {
-    bad("run -q -o a.json -o b.json", "run: option -o/--output is given twice ('a.json' and 'b.json'; the second "
-                                      "would replace the first): give it once");
-    bad("run -q --chrome-trace a.json --chrome-trace=b.json", "option --chrome-trace is given twice");
-    bad("run -q --engine model --engine simgrid", "option --engine is given twice ('model' and 'simgrid'");
-    bad("dag cholesky:n=1024,nb=512 -o a.json -o b.json", "dag: option -o/--output is given twice");
-    bad("summarize x.csv --by policy --by gpus", "summarize: option --by is given twice ('policy' and 'gpus'");
-    bad("plot x.csv -x gpus -x policy -y gflops", "plot: option -x is given twice");
-    bad("reproduce cholesky-idgraf-gpus -j 2 --jobs 3", "reproduce: option -j/--jobs is given twice ('2' and '3'");
+    hs_test_bad_cli("run -q -o a.json -o b.json", "run: option -o/--output is given twice ('a.json' and 'b.json'; "
+                                                  "the second would replace the first): give it once");
+    hs_test_bad_cli("run -q --chrome-trace a.json --chrome-trace=b.json", "option --chrome-trace is given twice");
+    hs_test_bad_cli("run -q --engine model --engine simgrid", "option --engine is given twice ('model' and 'simgrid'");
+    hs_test_bad_cli("dag cholesky:n=1024,nb=512 -o a.json -o b.json", "dag: option -o/--output is given twice");
+    hs_test_bad_cli("summarize x.csv --by policy --by gpus", "summarize: option --by is given twice ('policy' and 'gpus'");
+    hs_test_bad_cli("plot x.csv -x gpus -x policy -y gflops", "plot: option -x is given twice");
+    hs_test_bad_cli("reproduce cholesky-idgraf-gpus -j 2 --jobs 3", "reproduce: option -j/--jobs is given twice ('2' and '3'");
     /* the scenario's options keep their own words */
-    bad("run -q --seed 1 --seed 2", "option --seed is given twice (the second would replace the first)");
+    hs_test_bad_cli("run -q --seed 1 --seed 2", "option --seed is given twice (the second would replace the first)");
     /* repeatable: --where and --vary of two axes (the sweep's CSV, plotted for two wheres) */
     char *csv = hs_test_tmp(".csv"), *png = hs_test_tmp(".png"), args[4096];
     snprintf(args, sizeof args, "sweep -p flat:2 -w random:v=5 --vary policy=eager,heft --vary noise=0,0.01 -o %s -q",

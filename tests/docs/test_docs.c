@@ -56,7 +56,7 @@ static void run_command(const char *dir, const char *doc, int line, const char *
     setenv("HS_DOC_COMMAND", command, 1);
 #ifdef HETSIM_SANITIZE
     /* Open MPI's own allocations are never freed: LeakSanitizer would fail
-     * every rank (as in test_mpi); the ranks inherit mpirun's environment */
+     * every rank (as in test_sweep_mpi); the ranks inherit mpirun's environment */
     static const char *given;
     static bool saved;
     if (!saved)

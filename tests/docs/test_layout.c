@@ -6,7 +6,10 @@
  * so sim/engines/simgrid/ is not sim/. The arrows the includes draw between
  * folders make no cycle. The page's table "private header" names the headers
  * only some folders (or files) may include, whatever the first table allows:
- * the runtime's internals are sim/'s own. */
+ * the runtime's internals are sim/'s own. And every unit test is named after
+ * its module (the page's "Tests" section): tests/FOLDER/test_MODULE.c tests
+ * FOLDER/MODULE.c (or .cu), but for the end-to-end tests of tests/cli/ and
+ * tests/docs/ and the one file the page names otherwise. */
 #include "base/util.h"
 #include "tests/support/testing.h"
 
@@ -163,13 +166,17 @@ static int check_file(const struct table *t, const char *rel, long *includes)
     return bad;
 }
 
-static int walk(const struct table *t, const char *rel, long *files, long *includes)
+/* Visit every file below folder rel of the tree (relative, ending in '/';
+ * "" for the top) but the folders skip says to skip (NULL: none), in
+ * readdir's order; returns the sum of what visit returns. */
+static int each_file(const char *rel, bool (*skip)(const char *dir), int (*visit)(const char *file, void *ctx),
+                     void *ctx)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", HETSIM_SOURCE_DIR, rel);
     DIR *d = opendir(path);
     CU_ASSERT_PTR_NOT_NULL_FATAL(d);
-    int bad = 0;
+    int sum = 0;
     for (struct dirent *e; (e = readdir(d));) {
         if (e->d_name[0] == '.')
             continue;
@@ -182,13 +189,37 @@ static int walk(const struct table *t, const char *rel, long *files, long *inclu
             continue;
         if (S_ISDIR(st.st_mode)) {
             strcat(sub, "/");
-            bad += walk(t, sub, files, includes);
-        } else if (source_file(e->d_name)) {
-            ++*files;
-            bad += check_file(t, sub, includes);
+            if (!skip || !skip(sub))
+                sum += each_file(sub, skip, visit, ctx);
+        } else {
+            sum += visit(sub, ctx);
         }
     }
     closedir(d);
+    return sum;
+}
+
+struct include_walk {
+    const struct table *t;
+    long files, includes;
+};
+
+static int check_source(const char *file, void *ctx)
+{
+    struct include_walk *w = ctx;
+    if (!source_file(file))
+        return 0;
+    w->files++;
+    return check_file(w->t, file, &w->includes);
+}
+
+/* Check the includes of every source file below folder rel; count violations. */
+static int walk(const struct table *t, const char *rel, long *files, long *includes)
+{
+    struct include_walk w = {t, 0, 0};
+    int bad = each_file(rel, NULL, check_source, &w);
+    *files += w.files;
+    *includes += w.includes;
     return bad;
 }
 
@@ -316,12 +347,68 @@ static void test_no_cycle(void)
     CU_ASSERT_TRUE(arrow[pol - t.rows][sim - t.rows]); /* the walk saw the arrows */
 }
 
+/* tests/cli/ and tests/docs/ test the command end to end, not one module. */
+static bool end_to_end(const char *dir)
+{
+    return strcmp(dir, "tests/cli/") == 0 || strcmp(dir, "tests/docs/") == 0;
+}
+
+struct test_walk {
+    const char *except; /* the one test file docs/layout.md names otherwise */
+    long checked;
+};
+
+/* 1 if file is a unit test tests/FOLDER/test_MODULE.c without FOLDER/MODULE.c
+ * or FOLDER/MODULE.cu (said on stderr), else 0. */
+static int misnamed(const char *file, void *ctx)
+{
+    struct test_walk *w = ctx;
+    const char *name = strrchr(file, '/') + 1;
+    size_t len = strlen(name);
+    if (strncmp(name, "test_", 5) || len < 8 || strcmp(name + len - 2, ".c") || strcmp(file, w->except) == 0)
+        return 0;
+    w->checked++;
+    char module[4096];
+    struct stat st;
+    int folder = (int)(name - file) - 6; /* without "tests/" */
+    snprintf(module, sizeof module, "%s/%.*s%.*s.c", HETSIM_SOURCE_DIR, folder, file + 6, (int)(len - 7), name + 5);
+    if (stat(module, &st) == 0)
+        return 0;
+    strcat(module, "u"); /* a CUDA module */
+    if (stat(module, &st) == 0)
+        return 0;
+    module[strlen(module) - 1] = '\0';
+    fprintf(stderr, "\n%s tests no module: there is no %s (docs/layout.md, Tests)", file,
+            module + strlen(HETSIM_SOURCE_DIR) + 1);
+    return 1;
+}
+
+/* Unit tests are found by their module's name; the exception is the one
+ * docs/layout.md names. */
+static void test_tests_named_after_modules(void)
+{
+    char path[1024], except[256] = "";
+    snprintf(path, sizeof path, "%s/docs/layout.md", HETSIM_SOURCE_DIR);
+    char *text = hs_test_read_file(path);
+    const char *p = strstr(text, "The one file named otherwise is\n`");
+    if (!p)
+        p = strstr(text, "The one file named otherwise is `");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    p = strchr(p, '`') + 1;
+    snprintf(except, sizeof except, "%.*s", (int)(strchr(p, '`') - p), p);
+    free(text);
+    struct test_walk w = {except, 0};
+    CU_ASSERT_EQUAL(each_file("tests/", end_to_end, misnamed, &w), 0);
+    CU_ASSERT_TRUE(w.checked > 50); /* the walk saw the unit tests */
+}
+
 int main(void)
 {
     const CU_TestInfo tests[] = {
         {"the table of docs/layout.md", test_table},
         {"every include follows it", test_every_include},
         {"no cycle between folders", test_no_cycle},
+        {"every unit test is named after its module", test_tests_named_after_modules},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("layout", tests);

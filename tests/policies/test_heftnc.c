@@ -9,8 +9,8 @@
  * by hand from thesis numbers, [X] Topcuoglu et al. 2002, [P] an independent
  * prototype written from the thesis, not in this repository (regression
  * values of the procedure of policies/heftnc.c, not thesis numbers). */
-#include "policies/heftnc.h"
 #include "base/util.h"
+#include "policies/heftnc.h"
 #include "policies/registry.h"
 #include "tests/support/testing.h"
 
@@ -48,48 +48,6 @@ static struct hs_dag *table51(void)
     hs_dag_finalize(dag);
     return dag;
 }
-
-/* Topcuoglu 2002, Fig. 2 (tasks n1..n10 are ids 0..9) [X]. */
-static const double topcuoglu_w[10][3] = {{14, 16, 9},  {13, 19, 18}, {11, 13, 19}, {13, 8, 17},
-                                          {12, 13, 10}, {13, 16, 9},  {7, 15, 11},  {5, 11, 14},
-                                          {18, 12, 20}, {21, 7, 16}};
-static const int topcuoglu_e[15][3] = {{1, 2, 18}, {1, 3, 12}, {1, 4, 9},  {1, 5, 11}, {1, 6, 14},
-                                       {2, 8, 19}, {2, 9, 16}, {3, 7, 23}, {4, 8, 27}, {4, 9, 23},
-                                       {5, 9, 13}, {6, 8, 15}, {7, 10, 17}, {8, 10, 11}, {9, 10, 13}};
-
-static struct hs_dag *topcuoglu(void)
-{
-    struct hs_dag *dag = hs_dag_new("topcuoglu2002");
-    for (int i = 0; i < 10; i++)
-        hs_dag_set_proc_costs(dag, hs_dag_add_task(dag, "k", NULL, 0, 0), topcuoglu_w[i], 3);
-    for (int e = 0; e < 15; e++)
-        hs_dag_add_edge(dag, topcuoglu_e[e][0] - 1, topcuoglu_e[e][1] - 1, topcuoglu_e[e][2]);
-    hs_dag_finalize(dag);
-    return dag;
-}
-
-/* Random DAG with explicit positive costs on p processors. */
-static struct hs_dag *random_dag(unsigned long seed, int v, int p)
-{
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(r, seed);
-    struct hs_dag *dag = hs_dag_new("random");
-    double costs[8];
-    for (int i = 0; i < v; i++) {
-        double mean = 1 + 99 * gsl_rng_uniform(r);
-        for (int q = 0; q < p; q++)
-            costs[q] = mean * (0.25 + 1.5 * gsl_rng_uniform(r));
-        hs_dag_set_proc_costs(dag, hs_dag_add_task(dag, "k", NULL, 0, 0), costs, p);
-    }
-    for (int i = 0; i < v; i++)
-        for (int j = i + 1; j < v; j++)
-            if (gsl_rng_uniform(r) < 3.0 / v)
-                hs_dag_add_edge(dag, i, j, 100 * gsl_rng_uniform(r));
-    gsl_rng_free(r);
-    hs_dag_finalize(dag);
-    return dag;
-}
-
 
 static double number(const cJSON *r, const char *key)
 {
@@ -278,7 +236,7 @@ static void test_topcuoglu_nce(void)
 {
     static const double expect[10] = {68.969, 42.572, 53.032, 50.116, 37.774,
                                       37.818, 25.400, 18.881, 22.467, 4.667};
-    struct hs_dag *dag = topcuoglu();
+    struct hs_dag *dag = hs_test_topcuoglu();
     struct hs_run_config cfg = hs_test_flat_config(3, NULL);
     double rank[10];
     struct hs_nc_decision log[10];
@@ -316,7 +274,7 @@ static void test_reductions_to_heft(void)
     int nc_differs = 0;
     for (unsigned long seed = 1; seed <= 6; seed++) {
         int p = 2 + (int)seed % 3;
-        struct hs_dag *dag = random_dag(seed, 40, p);
+        struct hs_dag *dag = hs_test_random_costs_dag(seed, 40, p);
         struct hs_run_config cfg = hs_test_flat_config(p, NULL);
         check_same_schedule(&cfg, dag, "heft", "heftnc:threshold=inf,rank=mean");
         check_same_schedule(&cfg, dag, "heft:insertion=0",
@@ -342,7 +300,7 @@ static void test_threshold_zero(void)
                            "heftnc:threshold=0,rank=mean,abstract=semantic,nce_weight=literal"};
     for (unsigned long seed = 11; seed <= 16; seed++) {
         int p = 2 + (int)seed % 3;
-        struct hs_dag *dag = random_dag(seed, 40, p);
+        struct hs_dag *dag = hs_test_random_costs_dag(seed, 40, p);
         struct hs_run_config cfg = hs_test_flat_config(p, NULL);
         for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
             cJSON *r = hs_test_simulate_named(&cfg, dag, specs[i]);
@@ -369,7 +327,7 @@ static void test_two_processors_is_algorithm1(void)
 {
     int crossed = 0, kept = 0;
     for (unsigned long seed = 21; seed <= 26; seed++) {
-        struct hs_dag *dag = random_dag(seed, 60, 2);
+        struct hs_dag *dag = hs_test_random_costs_dag(seed, 60, 2);
         struct hs_run_config cfg = hs_test_flat_config(2, NULL);
         double rank[60];
         struct hs_nc_decision log[60];
@@ -503,7 +461,7 @@ static void test_params(void)
  * c(9,10) = 13 and n10's rank. */
 static void test_nce_literal_weight(void)
 {
-    struct hs_dag *dag = topcuoglu();
+    struct hs_dag *dag = hs_test_topcuoglu();
     struct hs_run_config cfg = hs_test_flat_config(3, NULL);
     double rank[10];
     struct hs_nc_decision log[10];

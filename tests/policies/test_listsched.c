@@ -7,8 +7,8 @@
  * and prefetch; StarPU's and XKaapi 2.1's transfer factors (on Idgraf's two
  * GPUs); the timeline's
  * first fit (by hand, and against a plain walk on 5,000 intervals). */
-#include "policies/listsched.h"
 #include "base/util.h"
+#include "policies/listsched.h"
 #include "policies/registry.h"
 #include "tests/support/testing.h"
 #include "workloads/dagio.h"
@@ -16,28 +16,6 @@
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <string.h>
-
-/* Topcuoglu 2002, Fig. 2 / Table 1 (tasks n1..n10 are ids 0..9). */
-static const double topcuoglu_w[10][3] = {{14, 16, 9},  {13, 19, 18}, {11, 13, 19}, {13, 8, 17},
-                                          {12, 13, 10}, {13, 16, 9},  {7, 15, 11},  {5, 11, 14},
-                                          {18, 12, 20}, {21, 7, 16}};
-static const int topcuoglu_e[15][3] = {{1, 2, 18}, {1, 3, 12}, {1, 4, 9},  {1, 5, 11}, {1, 6, 14},
-                                       {2, 8, 19}, {2, 9, 16}, {3, 7, 23}, {4, 8, 27}, {4, 9, 23},
-                                       {5, 9, 13}, {6, 8, 15}, {7, 10, 17}, {8, 10, 11}, {9, 10, 13}};
-
-static struct hs_dag *topcuoglu(void)
-{
-    struct hs_dag *dag = hs_dag_new("topcuoglu2002");
-    char label[8];
-    for (int i = 0; i < 10; i++) {
-        snprintf(label, sizeof label, "n%d", i + 1);
-        hs_dag_set_proc_costs(dag, hs_dag_add_task(dag, "k", label, 0, 0), topcuoglu_w[i], 3);
-    }
-    for (int e = 0; e < 15; e++) /* on flat:P,bw=1 a byte takes one time unit */
-        hs_dag_add_edge(dag, topcuoglu_e[e][0] - 1, topcuoglu_e[e][1] - 1, topcuoglu_e[e][2]);
-    hs_dag_finalize(dag);
-    return dag;
-}
 
 static double field(const cJSON *r, const char *array, int i, const char *key)
 {
@@ -66,7 +44,7 @@ static void test_topcuoglu_ranks(void)
     struct hs_policy dump = hs_policy_heft;
     dump.init = dump_init;
     rank_file = hs_test_tmp(".txt");
-    struct hs_dag *dag = topcuoglu();
+    struct hs_dag *dag = hs_test_topcuoglu();
     struct hs_run_config cfg = hs_test_flat_config(3, NULL);
     cJSON_Delete(hs_test_simulate(&cfg, dag, &dump, "heft"));
     char *text = hs_test_read_file(rank_file);
@@ -86,7 +64,7 @@ static void test_topcuoglu_heft(void)
 {
     const double expect[10][3] = {{2, 0, 9},   {0, 27, 40}, {2, 9, 28},  {1, 18, 26}, {2, 28, 38},
                                   {1, 26, 42}, {2, 38, 49}, {0, 57, 62}, {1, 56, 68}, {1, 73, 80}};
-    struct hs_dag *dag = topcuoglu();
+    struct hs_dag *dag = hs_test_topcuoglu();
     struct hs_run_config cfg = hs_test_flat_config(3, NULL);
     cJSON *r = hs_test_simulate_named(&cfg, dag, "heft");
     CU_ASSERT_DOUBLE_EQUAL(cJSON_GetObjectItem(r, "predicted")->valuedouble, 80, 1e-9);
@@ -109,27 +87,6 @@ static void test_topcuoglu_heft(void)
 }
 
 /* ---- random DAGs with explicit costs --------------------------------------- */
-
-static struct hs_dag *random_dag(unsigned long seed, int v, int p)
-{
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(r, seed);
-    struct hs_dag *dag = hs_dag_new("random");
-    double costs[8];
-    for (int i = 0; i < v; i++) {
-        double mean = 1 + 99 * gsl_rng_uniform(r);
-        for (int q = 0; q < p; q++)
-            costs[q] = mean * (0.25 + 1.5 * gsl_rng_uniform(r));
-        hs_dag_set_proc_costs(dag, hs_dag_add_task(dag, "k", NULL, 0, 0), costs, p);
-    }
-    for (int i = 0; i < v; i++)
-        for (int j = i + 1; j < v; j++)
-            if (gsl_rng_uniform(r) < 3.0 / v)
-                hs_dag_add_edge(dag, i, j, 100 * gsl_rng_uniform(r)); /* rounded to bytes */
-    gsl_rng_free(r);
-    hs_dag_finalize(dag);
-    return dag;
-}
 
 static double edge_bytes(const struct hs_dag *dag, int src, int dst)
 {
@@ -183,7 +140,7 @@ static void test_random_dags(void)
                               "heftnc:nce_weight=literal,branches=as-printed"};
     for (unsigned long seed = 1; seed <= 6; seed++) {
         int p = 2 + (int)seed % 3;
-        struct hs_dag *dag = random_dag(seed, 40, p);
+        struct hs_dag *dag = hs_test_random_costs_dag(seed, 40, p);
         struct hs_run_config cfg = hs_test_flat_config(p, NULL);
         for (size_t i = 0; i < sizeof policies / sizeof *policies; i++) {
             cJSON *r = hs_test_simulate_named(&cfg, dag, policies[i]);
@@ -226,7 +183,7 @@ static void test_chain_on_fastest(void)
  * command, from a DAG file, on flat:3 with 1 B/s links. */
 static void test_slr_definitions(void)
 {
-    struct hs_dag *dag = topcuoglu();
+    struct hs_dag *dag = hs_test_topcuoglu();
     char *file = hs_test_tmp(".json"), *out = hs_test_tmp(".json"), args[1024];
     FILE *f = fopen(file, "w");
     CU_ASSERT_EQUAL_FATAL(hs_dag_write_json(dag, f), 0);
@@ -317,7 +274,6 @@ static void test_dmda_fitness_and_prefetch(void)
     }
     hs_dag_free(dag);
 }
-
 
 /* The transfer factors of StarPU (2 x the GPUs in use, dmda's bus=gpus) and of
  * XKaapi 2.1 (the GPUs in use, online HEFT's comm=naccel), by hand on Idgraf's

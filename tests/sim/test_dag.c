@@ -1,16 +1,19 @@
 /* tests/sim/test_dag.c — dependency inference, renaming, explicit edges,
  * cycle detection, the task counts of the tiled workloads, the SetArch
- * hints every workload takes, and the labels of tiles and tasks. */
+ * hints every workload takes, the labels of tiles and tasks, and a DAG's
+ * kernels found by hashing, not by a scan of them all. */
+#include "base/buf.h"
+#include "base/inputfile.h"
 #include "base/util.h"
 #include "tests/support/testing.h"
 #include "workloads/label.h"
 #include "workloads/workload.h"
 
 #include <limits.h>
-
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static bool has_edge(const struct hs_dag *dag, int src, int dst, double bytes)
@@ -334,6 +337,39 @@ static void test_labels(void)
     hs_dag_free(dag);
 }
 
+/* CPU seconds to add n tasks whose kernels are all different (distinct) or
+ * all the same, the least of three. */
+static double kernel_seconds(int n, bool distinct)
+{
+    double best = INFINITY;
+    for (int k = 0; k < 3; k++) {
+        struct hs_dag *dag = hs_dag_new("kernels");
+        double t0 = hs_thread_seconds();
+        for (int i = 0; i < n; i++) {
+            char name[32];
+            snprintf(name, sizeof name, "kernel%d", distinct ? i : 0);
+            hs_dag_add_task(dag, name, name, 1, 0);
+        }
+        best = fmin(best, hs_thread_seconds() - t0);
+        CU_ASSERT_EQUAL(dag->nkernels, distinct ? n : 1);
+        CU_ASSERT_EQUAL(hs_dag_find_kernel(dag, distinct ? "kernel17" : "kernel0"), distinct ? 17 : 0);
+        CU_ASSERT_EQUAL(hs_dag_find_kernel(dag, "kernel-1"), -1);
+        hs_dag_free(dag);
+    }
+    return best;
+}
+
+/* A file whose every task has a kernel of its own (a DAX job's name, a
+ * WfFormat category) searched all the kernels before it per task. */
+static void test_many_kernels(void)
+{
+    double t_distinct = kernel_seconds(40000, true), t_same = kernel_seconds(40000, false);
+    double ratio = t_distinct / fmax(t_same, 1e-6);
+    fprintf(stderr, "  40,000 tasks: distinct kernels %.2f ms, one kernel %.2f ms, ratio %.3f\n",
+            1e3 * t_distinct, 1e3 * t_same, ratio);
+    CU_ASSERT(ratio < 10); /* a scan of the kernels before: 30 and more */
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -348,6 +384,7 @@ int main(void)
         {"workload parameter errors", test_workload_errors},
         {"a task of 300,000 accesses builds in linear time", test_wide_task_growth},
         {"labels of tiles and tasks", test_labels},
+        {"a kernel is found in constant time, however many there are", test_many_kernels},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("dag", tests);

@@ -3,9 +3,9 @@
  * process are in testing_sim.c). */
 #define _DEFAULT_SOURCE /* mkdtemp */
 #define _XOPEN_SOURCE 700 /* nftw */
-#include "tests/support/testing.h"
-#include "base/util.h"
 #include "analysis/csv.h"
+#include "base/util.h"
+#include "tests/support/testing.h"
 
 #include <CUnit/Basic.h>
 #include <errno.h>
@@ -80,6 +80,14 @@ const char *hs_test_datafile(const char *name)
     return buf[slot];
 }
 
+cJSON *hs_test_read_json(const char *path)
+{
+    char *text = hs_test_read_file(path);
+    cJSON *j = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    return j;
+}
+
 char *hs_test_read_fd(int fd)
 {
     size_t len = 0, cap = 65536;
@@ -118,17 +126,49 @@ int hs_test_cli(const char *args, char **out, char **err)
     return rc;
 }
 
+double hs_test_num(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    CU_ASSERT_TRUE(cJSON_IsNumber(v));
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+const cJSON *hs_test_item(const cJSON *o, const char *key, int i)
+{
+    return cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(o, key), i);
+}
+
+double hs_test_makespan(const cJSON *rec)
+{
+    return hs_test_num(cJSON_GetObjectItemCaseSensitive(rec, "results"), "makespan");
+}
+
+int hs_test_count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+int hs_test_lines_of(const char *path)
+{
+    char *text = hs_test_read_file(path);
+    int n = hs_test_count_lines(text);
+    free(text);
+    return n;
+}
+
 void hs_test_bad_cli(const char *args, const char *expect)
 {
     char *err;
-    int rc = hs_test_cli(args, NULL, &err), lines = 0;
-    for (const char *p = err; *p; p++)
-        lines += *p == '\n';
+    int rc = hs_test_cli(args, NULL, &err), lines = hs_test_count_lines(err);
     if (rc != 2 || lines != 1 || !strstr(err, expect))
         fprintf(stderr, "\n`hetsim %s` -> %d: %s(expected: %s)\n", args, rc, err, expect);
     CU_ASSERT_EQUAL(rc, 2);
     CU_ASSERT_EQUAL(lines, 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, expect));
+    CU_ASSERT_PTR_NULL(strstr(err, "backtrace")); /* never SimGrid's */
     free(err);
 }
 

@@ -1,11 +1,11 @@
 /* tests/support/testing_sim.c — a simulation run in a forked child (SimGrid
  * allows one simulation per process), its events handed back as JSON; flat
  * platforms for such runs. */
-#include "tests/support/testing.h"
-#include "sim/runtime_internal.h"
 #include "base/util.h"
 #include "platforms/flat.h"
 #include "policies/registry.h"
+#include "sim/runtime_internal.h"
+#include "tests/support/testing.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -113,8 +113,31 @@ cJSON *hs_test_simulate_named(const struct hs_run_config *cfg, const struct hs_d
     hs_spec_free(&spec);
     cJSON *r = hs_test_simulate(cfg, dag, p, policy_spec);
     CU_ASSERT_PTR_NOT_NULL_FATAL(r);
-    CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(r, "error"));
+    const cJSON *err = cJSON_GetObjectItemCaseSensitive(r, "error");
+    if (err)
+        fprintf(stderr, "simulation failed: %s\n", err->valuestring);
+    CU_ASSERT_PTR_NULL(err);
     return r;
+}
+
+struct hs_run_config hs_test_idgraf_timed(int gpus, int cpus)
+{
+    struct hs_run_config cfg = hs_test_idgraf_config(gpus, cpus);
+    cfg.perf_file = hs_test_data("perf/idgraf.json");
+    hs_test_no_costs(&cfg); /* the runtime's costs are checked in test_engine_simgrid's test_one_core_sum */
+    return cfg;
+}
+
+int hs_test_gpu_task(struct hs_dag *dag, double seconds, int rd, int wr)
+{
+    int t = hs_dag_add_task(dag, "k", NULL, 0, 0);
+    dag->tasks[t].arch_cost[HS_ARCH_GPU] = seconds;
+    dag->tasks[t].arch_mask = HS_ARCH_BIT(HS_ARCH_GPU);
+    if (rd >= 0)
+        hs_dag_access(dag, t, rd, HS_MODE_R);
+    if (wr >= 0)
+        hs_dag_access(dag, t, wr, HS_MODE_W);
+    return t;
 }
 
 struct hs_run_config hs_test_flat_config(int p, const double *speeds)
@@ -149,4 +172,26 @@ struct hs_run_config hs_test_idgraf_config(int gpus, int cpus)
 void hs_test_no_costs(struct hs_run_config *cfg)
 {
     memset(&cfg->opts.costs, 0, sizeof cfg->opts.costs);
+}
+
+/* A platform of one zone holding body. */
+char *hs_test_platform_file(const char *body)
+{
+    char text[4096];
+    snprintf(text, sizeof text,
+             "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+             "<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Full\">\n%s\n</zone>\n</platform>\n", body);
+    return hs_test_tmp_text(".xml", text);
+}
+
+/* n independent tasks of flops each, without data, as a hetsim JSON DAG. */
+char *hs_test_independent_tasks(int n, double flops)
+{
+    char text[8192];
+    int len = snprintf(text, sizeof text, "{\"name\":\"independent\",\"tasks\":[");
+    for (int i = 0; i < n; i++)
+        len += snprintf(text + len, sizeof text - (size_t)len, "%s{\"label\":\"t%d\",\"flops\":%.0f,\"accesses\":[]}",
+                        i ? "," : "", i, flops);
+    snprintf(text + len, sizeof text - (size_t)len, "]}\n");
+    return hs_test_tmp_text(".json", text);
 }

@@ -15,16 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct hs_dag *build(const char *fmt, int seed)
-{
-    char spec[512];
-    snprintf(spec, sizeof spec, fmt, seed);
-    struct hs_dag *dag = hs_workload_build(spec);
-    if (!dag)
-        fprintf(stderr, "\n%s: %s\n", spec, hs_last_error());
-    return dag;
-}
-
 /* Level of each task from its label; returns the number of levels and fills
  * width[] (dag->ntasks entries at most). */
 static int levels_of(const struct hs_dag *dag, int *level, int *width)
@@ -47,11 +37,7 @@ static char *json_of(const char *spec)
 {
     struct hs_dag *dag = hs_workload_build(spec);
     CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    CU_ASSERT_EQUAL(hs_dag_write_json(dag, f), 0);
-    fclose(f);
+    char *text = hs_test_dag_text(dag, false);
     hs_dag_free(dag);
     return text;
 }
@@ -73,19 +59,19 @@ static void test_same_seed_same_bytes(void)
 static void test_exact_shapes(void)
 {
     int level[100], width[100];
-    struct hs_dag *dag = build("daggen:n=64,fat=0.5,regularity=1,seed=%d", 1);
+    struct hs_dag *dag = hs_test_build_seeded("daggen:n=64,fat=0.5,regularity=1,seed=%d", 1);
     CU_ASSERT_EQUAL(levels_of(dag, level, width), 8);
     for (int l = 0; l < 8; l++)
         CU_ASSERT_EQUAL(width[l], 8);
     hs_dag_free(dag);
-    dag = build("daggen:n=100,fat=0.5,regularity=1,seed=%d", 2); /* 10 levels of 10 */
+    dag = hs_test_build_seeded("daggen:n=100,fat=0.5,regularity=1,seed=%d", 2); /* 10 levels of 10 */
     CU_ASSERT_EQUAL(levels_of(dag, level, width), 10);
     hs_dag_free(dag);
-    dag = build("daggen:n=50,fat=1,regularity=1,seed=%d", 3);
+    dag = hs_test_build_seeded("daggen:n=50,fat=1,regularity=1,seed=%d", 3);
     CU_ASSERT_EQUAL(levels_of(dag, level, width), 1);
     CU_ASSERT_EQUAL(dag->nedges, 0);
     hs_dag_free(dag);
-    dag = build("daggen:n=30,fat=0.1,regularity=1,density=1,seed=%d", 4); /* 30^0.1 = 1.4 */
+    dag = hs_test_build_seeded("daggen:n=30,fat=0.1,regularity=1,density=1,seed=%d", 4); /* 30^0.1 = 1.4 */
     CU_ASSERT_EQUAL(levels_of(dag, level, width), 30);
     CU_ASSERT_EQUAL(dag->nedges, 29); /* one parent each: 1 + ⌊U·1·1⌋ = 1 */
     for (int i = 1; i < 30; i++)
@@ -104,7 +90,7 @@ static void check_structure(int n, double fat, double reg, double density, int j
     double perfect = floor(pow(n, fat) + 1e-9);
     int *level = hs_xmalloc((size_t)n * sizeof(int)), *width = hs_xmalloc((size_t)n * sizeof(int));
     for (int seed = 1; seed <= 30; seed++) {
-        struct hs_dag *dag = build(fmt, seed);
+        struct hs_dag *dag = hs_test_build_seeded(fmt, seed);
         CU_ASSERT_EQUAL_FATAL(dag->ntasks, n);
         int nl = levels_of(dag, level, width);
         for (int l = 0; l < nl; l++) {
@@ -155,7 +141,7 @@ static double check_density(double density)
     double obs = 0, mean = 0, var = 0, ntask = 0;
     int level[300], width[300];
     for (int seed = 1; seed <= 100; seed++) {
-        struct hs_dag *dag = build(fmt, seed);
+        struct hs_dag *dag = hs_test_build_seeded(fmt, seed);
         levels_of(dag, level, width);
         for (int i = 0; i < dag->ntasks; i++) {
             if (level[i] == 0)
@@ -257,30 +243,21 @@ static void test_ccr(void)
     hs_dag_free(b);
 }
 
-static void bad(const char *spec, const char *needle)
-{
-    CU_ASSERT_PTR_NULL(hs_workload_build(spec));
-    if (!strstr(hs_last_error(), needle))
-        fprintf(stderr, "\n%s: '%s' lacks '%s'\n", spec, hs_last_error(), needle);
-    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), needle));
-    CU_ASSERT_PTR_NULL(strchr(hs_last_error(), '\n'));
-}
-
 static void test_errors(void)
 {
-    bad("daggen:fat=0", "parameter fat: 0 is outside the allowed range (0,1]");
-    bad("daggen:fat=1.5", "parameter fat");
-    bad("daggen:density=1.5", "parameter density: 1.5 is outside the allowed range [0,1]");
-    bad("daggen:density=-0.1", "parameter density");
-    bad("daggen:regularity=-0.1", "parameter regularity");
-    bad("daggen:jump=0", "parameter jump");
-    bad("daggen:n=0", "parameter n");
-    bad("daggen:mindata=1", "parameter mindata");
-    bad("daggen:mindata=500,maxdata=400", "mindata=500 is larger than maxdata=400");
-    bad("daggen:mincomp=5G,maxcomp=1G", "mincomp=5G is larger than maxcomp=1G");
-    bad("daggen:ccr=-1", "parameter ccr: '-1' is not a number >= 0 or native");
-    bad("daggen:ccr=lots", "parameter ccr: 'lots'");
-    bad("daggen:complexity=cubic", "parameter complexity: 'cubic' is not one of");
+    hs_test_bad_workload("daggen:fat=0", "parameter fat: 0 is outside the allowed range (0,1]");
+    hs_test_bad_workload("daggen:fat=1.5", "parameter fat");
+    hs_test_bad_workload("daggen:density=1.5", "parameter density: 1.5 is outside the allowed range [0,1]");
+    hs_test_bad_workload("daggen:density=-0.1", "parameter density");
+    hs_test_bad_workload("daggen:regularity=-0.1", "parameter regularity");
+    hs_test_bad_workload("daggen:jump=0", "parameter jump");
+    hs_test_bad_workload("daggen:n=0", "parameter n");
+    hs_test_bad_workload("daggen:mindata=1", "parameter mindata");
+    hs_test_bad_workload("daggen:mindata=500,maxdata=400", "mindata=500 is larger than maxdata=400");
+    hs_test_bad_workload("daggen:mincomp=5G,maxcomp=1G", "mincomp=5G is larger than maxcomp=1G");
+    hs_test_bad_workload("daggen:ccr=-1", "parameter ccr: '-1' is not a number >= 0 or native");
+    hs_test_bad_workload("daggen:ccr=lots", "parameter ccr: 'lots'");
+    hs_test_bad_workload("daggen:complexity=cubic", "parameter complexity: 'cubic' is not one of");
 }
 
 static void test_run_flat(void)

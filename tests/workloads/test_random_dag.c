@@ -17,24 +17,10 @@
 
 #define NDAG 200 /* DAGs per statistical check */
 
-static struct hs_dag *build(const char *fmt, int seed)
-{
-    char spec[512];
-    snprintf(spec, sizeof spec, fmt, seed);
-    struct hs_dag *dag = hs_workload_build(spec);
-    if (!dag)
-        fprintf(stderr, "\n%s: %s\n", spec, hs_last_error());
-    return dag;
-}
-
 static char *json_of(const char *fmt, int seed)
 {
-    struct hs_dag *dag = build(fmt, seed);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    CU_ASSERT_EQUAL(hs_dag_write_json(dag, f), 0);
-    fclose(f);
+    struct hs_dag *dag = hs_test_build_seeded(fmt, seed);
+    char *text = hs_test_dag_text(dag, false);
     hs_dag_free(dag);
     return text;
 }
@@ -50,7 +36,7 @@ static void test_same_seed_same_bytes(void)
     free(c);
     /* streams per purpose: another ccr keeps the graph and the task costs,
      * and scales every edge (same uniform draws, up to whole-byte rounding) */
-    struct hs_dag *x = build("random:v=300,ccr=1,seed=%d", 3), *y = build("random:v=300,ccr=4,seed=%d", 3);
+    struct hs_dag *x = hs_test_build_seeded("random:v=300,ccr=1,seed=%d", 3), *y = hs_test_build_seeded("random:v=300,ccr=4,seed=%d", 3);
     CU_ASSERT_EQUAL_FATAL(x->nedges, y->nedges);
     for (int e = 0; e < x->nedges; e++) {
         CU_ASSERT_EQUAL(x->edges[e].src, y->edges[e].src);
@@ -70,7 +56,7 @@ static void test_same_seed_same_bytes(void)
 static void test_chain(void)
 {
     for (int seed = 1; seed <= 50; seed++) {
-        struct hs_dag *dag = build("random:v=10,alpha=0.1,seed=%d", seed);
+        struct hs_dag *dag = hs_test_build_seeded("random:v=10,alpha=0.1,seed=%d", seed);
         CU_ASSERT_EQUAL_FATAL(dag->ntasks, 11);
         CU_ASSERT_EQUAL(dag->nedges, 10);
         for (int i = 1; i <= 10; i++) {
@@ -91,7 +77,7 @@ static void test_one_level(void)
     const int n = 2000;
     int single = 0;
     for (int seed = 1; seed <= n; seed++) {
-        struct hs_dag *dag = build("random:v=10,alpha=10,seed=%d", seed);
+        struct hs_dag *dag = hs_test_build_seeded("random:v=10,alpha=10,seed=%d", seed);
         struct hs_dagstats st;
         hs_dag_stats(dag, 1e9, 1e9, &st, NULL);
         if (st.depth == 2) {
@@ -151,7 +137,7 @@ static void check_g1_depth(int v, double alpha, double rel_topcuoglu)
     char fmt[128];
     snprintf(fmt, sizeof fmt, "random:v=%d,alpha=%g,root=0,seed=%%d", v, alpha);
     for (int seed = 1; seed <= NDAG; seed++) {
-        struct hs_dag *dag = build(fmt, seed);
+        struct hs_dag *dag = hs_test_build_seeded(fmt, seed);
         int depth = level_widths(dag, width);
         for (int l = 0; l < depth; l++)
             CU_ASSERT(width[l] >= 1 && width[l] <= hi);
@@ -181,7 +167,7 @@ static void test_g2_depth(void)
     double sum = 0, mean = (1 + hi) / 2.0, var = ((double)hi * hi - 1) / 12;
     int *width = hs_xmalloc((size_t)v * sizeof(int));
     for (int seed = 1; seed <= NDAG; seed++) {
-        struct hs_dag *dag = build("random:v=400,alpha=0.5,gen=G2,root=0,seed=%d", seed);
+        struct hs_dag *dag = hs_test_build_seeded("random:v=400,alpha=0.5,gen=G2,root=0,seed=%d", seed);
         CU_ASSERT_EQUAL(dag->ntasks, v);
         sum += level_widths(dag, width);
         hs_dag_free(dag);
@@ -217,7 +203,7 @@ static void test_out_degree(void)
     double obs = 0, mean = 0, var_d = 0, var_o = 0, nonlast = 0;
     int *width = hs_xmalloc(400 * sizeof(int));
     for (int seed = 1; seed <= NDAG; seed++) {
-        struct hs_dag *dag = build("random:v=400,alpha=1,root=0,seed=%d", seed);
+        struct hs_dag *dag = hs_test_build_seeded("random:v=400,alpha=1,root=0,seed=%d", seed);
         int depth = level_widths(dag, width);
         expected_edges(width, depth, &mean, &var_d, &var_o);
         obs += dag->nedges;
@@ -240,7 +226,7 @@ static void check_ccr(const char *fmt, double ccr, double beta, int p)
 {
     double comm = 0, work = 0, ne = 0, nt = 0;
     for (int seed = 1; seed <= NDAG; seed++) {
-        struct hs_dag *dag = build(fmt, seed);
+        struct hs_dag *dag = hs_test_build_seeded(fmt, seed);
         struct hs_dagstats st;
         hs_dag_stats(dag, 1e9, 1e9, &st, NULL);
         comm += st.total_comm;
@@ -264,7 +250,7 @@ static void test_ccr(void)
      * ratio by a factor (1 + 1/v) / (1 + root edges / edges).)
      * ccr_normalize: exact per DAG */
     for (int seed = 1; seed <= 20; seed++) {
-        struct hs_dag *dag = build("random:v=100,ccr=3,ccr_normalize=1,root=0,seed=%d", seed);
+        struct hs_dag *dag = hs_test_build_seeded("random:v=100,ccr=3,ccr_normalize=1,root=0,seed=%d", seed);
         struct hs_dagstats st;
         hs_dag_stats(dag, 1e9, 1e9, &st, NULL);
         HS_ASSERT_NEAR_REL(st.ccr, 3, 1e-12);
@@ -283,7 +269,7 @@ static void check_beta(double beta, double expected)
     snprintf(fmt, sizeof fmt, "random:v=100,beta=%g,root=0,seed=%%d", beta);
     double s = 0, s2 = 0, sw = 0, n = 0;
     for (int seed = 1; seed <= NDAG; seed++) {
-        struct hs_dag *dag = build(fmt, seed);
+        struct hs_dag *dag = hs_test_build_seeded(fmt, seed);
         for (int i = 0; i < dag->ntasks; i++) {
             const double *w = dag->tasks[i].proc_cost;
             double x = fabs(w[0] - w[1]) / (w[0] + w[1]);
@@ -305,7 +291,7 @@ static void test_beta(void)
     check_beta(1.5, 0.267);
     check_beta(1.0, 0.171);
     check_beta(0.5, 0.084);
-    struct hs_dag *dag = build("random:v=50,beta=0,p=3,seed=%d", 1);
+    struct hs_dag *dag = hs_test_build_seeded("random:v=50,beta=0,p=3,seed=%d", 1);
     for (int i = 0; i < dag->ntasks; i++) {
         CU_ASSERT_EQUAL(dag->tasks[i].proc_cost[0], dag->tasks[i].proc_cost[1]);
         CU_ASSERT_EQUAL(dag->tasks[i].proc_cost[0], dag->tasks[i].proc_cost[2]);
@@ -316,7 +302,7 @@ static void test_beta(void)
 /* Root, labels, processors, integer costs, out-degree bounds, jump. */
 static void test_options(void)
 {
-    struct hs_dag *dag = build("random:v=30,p=5,seed=%d", 2);
+    struct hs_dag *dag = hs_test_build_seeded("random:v=30,p=5,seed=%d", 2);
     CU_ASSERT_EQUAL(dag->ntasks, 31);
     CU_ASSERT_EQUAL(dag->nproc_costs, 5);
     CU_ASSERT_STRING_EQUAL(dag->tasks[0].label, "n0");
@@ -330,7 +316,7 @@ static void test_options(void)
         CU_ASSERT(dag->tasks[i].npred >= 1);
     hs_dag_free(dag);
 
-    dag = build("random:v=200,int_costs=1,ccr=0.5,bw=1,seed=%d", 4);
+    dag = hs_test_build_seeded("random:v=200,int_costs=1,ccr=0.5,bw=1,seed=%d", 4);
     for (int i = 1; i < dag->ntasks; i++)
         for (int q = 0; q < 2; q++) {
             double w = dag->tasks[i].proc_cost[q];
@@ -346,7 +332,7 @@ static void test_options(void)
      * may add more */
     int width[400], level[400];
     struct hs_dagstats st;
-    dag = build("random:v=400,alpha=2,outdeg_min=3,outdeg_max=3,root=0,seed=%d", 5);
+    dag = hs_test_build_seeded("random:v=400,alpha=2,outdeg_min=3,outdeg_max=3,root=0,seed=%d", 5);
     hs_dag_stats(dag, 1e9, 1e9, &st, level);
     level_widths(dag, width);
     for (int i = 0; i < dag->ntasks; i++)
@@ -358,7 +344,7 @@ static void test_options(void)
 static void check_spans(const char *fmt, int jump, int *longest)
 {
     for (int seed = 1; seed <= 20; seed++) {
-        struct hs_dag *dag = build(fmt, seed);
+        struct hs_dag *dag = hs_test_build_seeded(fmt, seed);
         int *level = hs_xmalloc((size_t)dag->ntasks * sizeof(int));
         struct hs_dagstats st;
         hs_dag_stats(dag, 1e9, 1e9, &st, level);
@@ -387,32 +373,23 @@ static void test_jump(void)
     CU_ASSERT(longest > 10);
 }
 
-static void bad(const char *spec, const char *needle)
-{
-    CU_ASSERT_PTR_NULL(hs_workload_build(spec));
-    if (!strstr(hs_last_error(), needle))
-        fprintf(stderr, "\n%s: '%s' lacks '%s'\n", spec, hs_last_error(), needle);
-    CU_ASSERT_PTR_NOT_NULL(strstr(hs_last_error(), needle));
-    CU_ASSERT_PTR_NULL(strchr(hs_last_error(), '\n'));
-}
-
 static void test_errors(void)
 {
-    bad("random:alpha=0", "parameter alpha: 0 is outside the allowed range (0,inf)");
-    bad("random:alpha=-1", "parameter alpha");
-    bad("random:v=0", "parameter v: 0 is outside");
-    bad("random:ccr=-0.5", "parameter ccr: -0.5 is outside");
-    bad("random:beta=2.5", "parameter beta: 2.5 is outside the allowed range [0,2]");
-    bad("random:beta=-0.1", "parameter beta");
-    bad("random:p=0", "parameter p");
-    bad("random:wdag=0", "parameter wdag");
-    bad("random:jump=0", "parameter jump");
-    bad("random:bw=0", "parameter bw");
-    bad("random:gen=G3", "parameter gen: 'G3' is not one of G1|G2");
-    bad("random:outdeg_min=4,outdeg_max=2", "outdeg_min=4 is larger than outdeg_max=2");
-    bad("random:comm=abs,ccr_normalize=1", "contradicts comm=abs");
-    bad("random:v=ten", "parameter v: 'ten' is not an integer");
-    bad("random:width=3", "unknown parameter 'width'");
+    hs_test_bad_workload("random:alpha=0", "parameter alpha: 0 is outside the allowed range (0,inf)");
+    hs_test_bad_workload("random:alpha=-1", "parameter alpha");
+    hs_test_bad_workload("random:v=0", "parameter v: 0 is outside");
+    hs_test_bad_workload("random:ccr=-0.5", "parameter ccr: -0.5 is outside");
+    hs_test_bad_workload("random:beta=2.5", "parameter beta: 2.5 is outside the allowed range [0,2]");
+    hs_test_bad_workload("random:beta=-0.1", "parameter beta");
+    hs_test_bad_workload("random:p=0", "parameter p");
+    hs_test_bad_workload("random:wdag=0", "parameter wdag");
+    hs_test_bad_workload("random:jump=0", "parameter jump");
+    hs_test_bad_workload("random:bw=0", "parameter bw");
+    hs_test_bad_workload("random:gen=G3", "parameter gen: 'G3' is not one of G1|G2");
+    hs_test_bad_workload("random:outdeg_min=4,outdeg_max=2", "outdeg_min=4 is larger than outdeg_max=2");
+    hs_test_bad_workload("random:comm=abs,ccr_normalize=1", "contradicts comm=abs");
+    hs_test_bad_workload("random:v=ten", "parameter v: 'ten' is not an integer");
+    hs_test_bad_workload("random:width=3", "unknown parameter 'width'");
 }
 
 /* End to end: per-processor costs for p = 4 on flat:4, under dmda. */

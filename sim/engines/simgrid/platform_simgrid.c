@@ -28,7 +28,7 @@
 /* Keep the useful part of SimGrid's complaint ("Parse error at f.xml:12: …",
  * "Uncaught exception std::invalid_argument: Link not found: x", "[root/CRITICAL]
  * Model 'x' is invalid! …"). The markers are SimGrid 3.32's wording:
- * test_formats_bad checks each against the installed SimGrid, so that a
+ * test_platform_simgrid checks each against the installed SimGrid, so that a
  * SimGrid that words them otherwise fails a test instead of every message
  * becoming "SimGrid could not load it". */
 static void extract_message(const char *log, char *out, size_t size)
@@ -92,7 +92,7 @@ static int refuse_old_version(const char *path)
 }
 
 /* What to write instead, for SimGrid's refusals of a host's attributes
- * (SimGrid 3.32's wording; test_sgplatforms checks each). */
+ * (SimGrid 3.32's wording; test_platform_simgrid checks each). */
 static const char *value_hint(const char *msg)
 {
     if (strstr(msg, "must have at least one core"))

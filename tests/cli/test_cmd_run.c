@@ -1,0 +1,78 @@
+/* tests/cli/test_cmd_run.c — `hetsim run` (cli/cmd_run.c) end to end on DAG
+ * files: a WfFormat fork-join, a DAGGEN DOT file and a hand-written hetsim
+ * JSON file run on flat:4 under eager and dmda, makespans and bytes within
+ * the bounds computed by hand from the files. */
+#include "base/util.h"
+#include "tests/support/testing.h"
+#include "workloads/dagio.h"
+#include "workloads/workload.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- hetsim run from files ------------------------------------------------- */
+
+static cJSON *run_record(const char *workload, const char *policy)
+{
+    char *rec = hs_test_tmp(".json"), args[2048], *err;
+    snprintf(args, sizeof args, "run -q -p flat:4 -w '%s' -s %s -o %s", workload, policy, rec);
+    int rc = hs_test_cli(args, NULL, &err);
+    if (rc)
+        fprintf(stderr, "\n%s -> %d: %s", args, rc, err);
+    CU_ASSERT_EQUAL(rc, 0);
+    free(err);
+    char *text = hs_test_read_file(rec);
+    cJSON *r = cJSON_Parse(text);
+    free(text);
+    free(rec);
+    return r;
+}
+
+static double result(const cJSON *r, const char *key)
+{
+    return cJSON_GetObjectItem(cJSON_GetObjectItem(r, "results"), key)->valuedouble;
+}
+
+static void test_run_from_files(void)
+{
+    for (const char *const *pol = (const char *const[]){"eager", "dmda", NULL}; *pol; pol++) {
+        /* the fork-join at 1 Gflop/s: critical path 2 + 5 + 1.5 s, at most the
+         * sum 15.5 s; input.dat goes up once, every written file comes back */
+        cJSON *r = run_record(hs_test_datafile("forkjoin-wf15.json"), *pol);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        CU_ASSERT_EQUAL(result(r, "tasks"), 5);
+        CU_ASSERT(result(r, "makespan") >= 8.5 && result(r, "makespan") <= 15.51);
+        const cJSON *bytes = cJSON_GetObjectItem(cJSON_GetObjectItem(r, "results"), "bytes");
+        CU_ASSERT_EQUAL(cJSON_GetObjectItem(bytes, "h2d")->valuedouble, 1000);
+        CU_ASSERT_EQUAL(cJSON_GetObjectItem(bytes, "d2h")->valuedouble, 3 * 100 + 3 * 10 + 5);
+        cJSON_Delete(r);
+        /* DAGGEN: critical path 1 -> 3 -> 5 is 2 + 3 + 4 s, all tasks 10.5 s,
+         * plus at most 22 MiB over 1 GB/s */
+        r = run_record(hs_test_datafile("daggen-5.dot"), *pol);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        CU_ASSERT_EQUAL(result(r, "tasks"), 5);
+        CU_ASSERT(result(r, "makespan") >= 9 && result(r, "makespan") <= 10.53);
+        cJSON_Delete(r);
+    }
+    /* hand-made JSON with 4 per-processor costs: chain a -> b -> c takes at
+     * least 0.5 + 2 + 0.125 s and at most 2 + 2 + 3 s (plus microseconds) */
+    char *path = hs_test_tmp(".json");
+    hs_test_write_file(path, hs_test_handmade_json);
+    cJSON *r = run_record(path, "dmda");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_EQUAL(result(r, "tasks"), 3);
+    CU_ASSERT(result(r, "makespan") >= 2.625 && result(r, "makespan") <= 7.01);
+    cJSON_Delete(r);
+    free(path);
+}
+
+int main(void)
+{
+    static const CU_TestInfo tests[] = {
+        {"hetsim run from DAG files", test_run_from_files},
+        CU_TEST_INFO_NULL,
+    };
+    return hs_test_main("cmd_run", tests);
+}

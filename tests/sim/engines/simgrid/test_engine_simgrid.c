@@ -1,0 +1,291 @@
+/* tests/sim/engines/simgrid/test_engine_simgrid.c — the SimGrid engine
+ * (sim/engines/simgrid/engine_simgrid.c): kernels and transfers simulated on
+ * the platform files, checked against values computed by hand from the files
+ * and timing tables: execution on one core, isolated and concurrent PCIe
+ * transfers on Idgraf, its host-side models, idgraf-dada's PCIe model, the
+ * platform's bw_scale and gpu_speed. Each run happens in a forked child (one
+ * SimGrid simulation per process). */
+#include "base/util.h"
+#include "platforms/flat.h"
+#include "policies/registry.h"
+#include "tests/support/testing.h"
+#include "workloads/workload.h"
+
+#include <math.h>
+#include <string.h>
+
+#define MIB8 8388608.0
+
+/* One core runs everything: makespan = sum of the table's durations.
+ * Cholesky 5x5 tiles of 512: 5 POTRF, 10 TRSM, 10 SYRK, 10 GEMM at the NB-512
+ * rates of platforms/perf/idgraf.json (6.0, 7.8, 8.0, 8.6 GFlop/s) plus 1 us
+ * start overhead each. With Idgraf's runtime costs (platforms/idgraf.xml),
+ * the core also spends 1 us of runtime work before each kernel and 0.2 us
+ * pushing each task eager places (its own decisions, all on its timeline). */
+static void test_one_core_sum(void)
+{
+    struct hs_dag *dag = hs_workload_build("cholesky:n=2560,nb=512");
+    struct hs_run_config cfg = hs_test_idgraf_timed(0, 1);
+    cJSON *r = hs_test_simulate_named(&cfg, dag, "eager");
+    double b = 512, ov = 1e-6;
+    double expect = 5 * ((b * b * b / 3 + b * b / 2 + b / 6) / 6.0e9 + ov) +
+                    10 * (b * b * (b + 1) / 7.8e9 + ov) + 10 * (b * b * (b + 1) / 8.0e9 + ov) +
+                    10 * (2 * b * b * b / 8.6e9 + ov);
+    HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), expect, 1e-12);
+    cJSON_Delete(r);
+    cfg = hs_test_idgraf_timed(0, 1); /* now with the platform's costs */
+    for (int i = 0; hs_costs_props[i]; i++)
+        hs_costs_set(&cfg.opts.costs, i, NAN);
+    r = hs_test_simulate_named(&cfg, dag, "eager");
+    HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), expect + 35 * (1e-6 + 0.2e-6), 1e-12);
+    cJSON_Delete(r);
+    hs_dag_free(dag);
+}
+
+/* RAM0 -> GPU0 crosses ioh0_through (13.04 GB/s), sw0_down (5982867814 B/s)
+ * and gpu0_h2d (5985150529 B/s, 11.019 us): 8 MiB take 11.019 us + 8 MiB /
+ * 5982867814 B/s. The task starts when its input has landed. */
+/* One 1 ms GPU task reading 8 MiB from host memory, on GPU0 of Idgraf. */
+static cJSON *one_transfer(const struct hs_run_config *cfg)
+{
+    struct hs_dag *dag = hs_dag_new("one");
+    int h = hs_dag_add_handle(dag, "h", MIB8);
+    hs_test_gpu_task(dag, 1e-3, h, -1);
+    hs_dag_finalize(dag);
+    cJSON *r = hs_test_simulate_named(cfg, dag, "eager");
+    hs_dag_free(dag);
+    return r;
+}
+
+static void test_isolated_transfer(void)
+{
+    struct hs_run_config cfg = hs_test_idgraf_timed(1, 0);
+    cJSON *r = one_transfer(&cfg);
+    const cJSON *x = hs_test_item(r, "xfers", 0);
+    double expect = 11.019e-6 + MIB8 / 5982867814.0;
+    CU_ASSERT_EQUAL(cJSON_GetArraySize(cJSON_GetObjectItem(r, "xfers")), 1);
+    CU_ASSERT_DOUBLE_EQUAL(hs_test_num(x, "start"), 0, 0);
+    HS_ASSERT_NEAR_REL(hs_test_num(x, "end"), expect, 1e-12);
+    HS_ASSERT_NEAR_REL(hs_test_num(hs_test_item(r, "tasks", 0), "start"), expect, 1e-12);
+    HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), expect + 1e-3, 1e-12);
+    cJSON_Delete(r);
+}
+
+/* Two tasks on two GPUs, each reading its own `bytes` at time 0. */
+static cJSON *two_transfers_of(const char *platform, enum hs_gpu_order order, double bytes)
+{
+    struct hs_dag *dag = hs_dag_new("two");
+    int a = hs_dag_add_handle(dag, "a", bytes), b = hs_dag_add_handle(dag, "b", bytes);
+    hs_test_gpu_task(dag, 1e-3, a, -1);
+    hs_test_gpu_task(dag, 1e-3, b, -1);
+    hs_dag_finalize(dag);
+    struct hs_run_config cfg = hs_test_idgraf_timed(2, 0);
+    cfg.platform_file = hs_test_data(platform);
+    cfg.select.gpu_order = order;
+    cfg.select.window = 1; /* so that each GPU takes one task */
+    cJSON *r = hs_test_simulate_named(&cfg, dag, "eager");
+    hs_dag_free(dag);
+    return r;
+}
+
+static cJSON *two_transfers(const char *platform, enum hs_gpu_order order)
+{
+    return two_transfers_of(platform, order, MIB8);
+}
+
+static double xfer_time(const cJSON *r, int i)
+{
+    const cJSON *x = hs_test_item(r, "xfers", i);
+    CU_ASSERT_DOUBLE_EQUAL(hs_test_num(x, "start"), 0, 0);
+    return hs_test_num(x, "end") - hs_test_num(x, "start");
+}
+
+/* SimGrid's CM02 model shares a link among flows in inverse proportion to
+ * their route latency (TCP RTT fairness); the latencies of GPU0 and GPU1
+ * differ by 0.5%, so "twice as long" holds within 1%. */
+static void test_switch_contention(void)
+{
+    /* The PCIe tree alone (idgraf-pcie): GPU0 and GPU1 share switch 0, whose
+     * 5982867814 B/s uplink is split in two */
+    cJSON *r = two_transfers("idgraf-pcie.xml", HS_GPU_FIRST);
+    double alone = MIB8 / 5982867814.0;
+    double t0 = xfer_time(r, 0) - 11.019e-6, t1 = xfer_time(r, 1) - 10.962e-6;
+    HS_ASSERT_NEAR_REL(t0, 2 * alone, 1e-2);
+    HS_ASSERT_NEAR_REL(t1, 2 * alone, 1e-2);
+    /* the uplink is used at full capacity: the last one ends when 16 MiB went through */
+    HS_ASSERT_NEAR_REL(fmax(t0, t1), 2 * alone, 1e-4);
+    cJSON_Delete(r);
+    /* GPU0 and GPU2 are on different switches: as fast as alone */
+    r = two_transfers("idgraf-pcie.xml", HS_GPU_SPREAD);
+    HS_ASSERT_NEAR_REL(xfer_time(r, 0), 11.019e-6 + MIB8 / 5982867814.0, 1e-12);
+    HS_ASSERT_NEAR_REL(xfer_time(r, 1), 10.954e-6 + MIB8 / 6002864228.0, 1e-12);
+    cJSON_Delete(r);
+    /* StarPU's variant: one 6520981045 B/s host link shared by every transfer */
+    r = two_transfers("idgraf-starpu.xml", HS_GPU_SPREAD);
+    HS_ASSERT_NEAR_REL(xfer_time(r, 0) - 11.019e-6, MIB8 / (6520981045.0 / 2), 1e-2);
+    HS_ASSERT_NEAR_REL(xfer_time(r, 1) - 10.954e-6, MIB8 / (6520981045.0 / 2), 1e-2);
+    cJSON_Delete(r);
+}
+
+/* Four GPUs, one per PCIe switch (GPU0, GPU2, GPU4, GPU6), each reading its
+ * own 64 MiB from RAM0 at time 0, under each host-side model of Idgraf:
+ *   pcie    GPU0 and GPU2 as alone (their switch links, 5982867814 and
+ *           6002864228 B/s); GPU4 and GPU6 split QPI's 10.24 GB/s
+ *   starpu  the four split the one host link of 6520981045 B/s
+ *   numa    GPU0 and GPU2 split host bridge 0's link (6518853316 B/s),
+ *           GPU4 and GPU6 host bridge 1's (6520981045 B/s)
+ * CM02 weighs the flows of a link by their route latencies, which differ by
+ * under 2%, so each flow's share is checked within 2%. The last flow of a
+ * shared link ends no earlier than all their bytes can cross it, and at
+ * most 1% later (the link stays saturated but for a short tail, when the
+ * last flow runs alone at its own link's rate). */
+static void test_host_link(void)
+{
+    const double B = 64 * 1048576.0;
+    const double lat[4] = {11.019e-6, 10.954e-6, 11.006e-6 + 0.1e-6, 11.110e-6 + 0.1e-6};
+    const struct {
+        const char *file;
+        double bw[4]; /* each flow's share */
+        int group[4]; /* flows sharing one saturated link: same group (-1: none) */
+        double link[2];
+    } models[] = {
+        {"idgraf-pcie.xml", {5982867814.0, 6002864228.0, 5.12e9, 5.12e9}, {-1, -1, 0, 0}, {10.24e9, 0}},
+        {"idgraf-starpu.xml", {1630245261.25, 1630245261.25, 1630245261.25, 1630245261.25}, {0, 0, 0, 0},
+         {6520981045.0, 0}},
+        {"idgraf-numa.xml", {3259426658.0, 3259426658.0, 3260490522.5, 3260490522.5}, {0, 0, 1, 1},
+         {6518853316.0, 6520981045.0}},
+    };
+    for (int m = 0; m < 3; m++) {
+        struct hs_dag *dag = hs_dag_new("four");
+        for (int g = 0; g < 4; g++)
+            hs_test_gpu_task(dag, 1e-3, hs_dag_add_handle(dag, "h", B), -1);
+        hs_dag_finalize(dag);
+        struct hs_run_config cfg = hs_test_idgraf_timed(4, 0);
+        cfg.platform_file = hs_test_data(models[m].file);
+        cfg.select.gpu_order = HS_GPU_SPREAD;
+        cfg.select.window = 1; /* each GPU takes one task */
+        cJSON *r = hs_test_simulate_named(&cfg, dag, "eager");
+        double last[2] = {0, 0};
+        int flows[2] = {0, 0};
+        for (int i = 0; i < 4; i++) {
+            const cJSON *x = hs_test_item(r, "xfers", i);
+            int g = (int)hs_test_num(hs_test_item(r, "tasks", (int)hs_test_num(x, "handle")), "worker"); /* the task of handle i */
+            HS_ASSERT_NEAR_REL(hs_test_num(x, "end") - hs_test_num(x, "start") - lat[g], B / models[m].bw[g], 2e-2);
+            int k = models[m].group[g];
+            if (k >= 0) {
+                last[k] = fmax(last[k], hs_test_num(x, "end"));
+                flows[k]++;
+            }
+        }
+        for (int k = 0; k < 2; k++)
+            if (flows[k]) { /* no faster than the link, and at most 1% slower */
+                double bound = flows[k] * B / models[m].link[k];
+                CU_ASSERT(last[k] >= bound * (1 - 1e-12));
+                CU_ASSERT(last[k] <= bound * 1.01);
+            }
+        cJSON_Delete(r);
+        hs_dag_free(dag);
+    }
+}
+
+/* The plain PCIe model of Idgraf (platforms/idgraf-dada.xml), against times
+ * worked by hand (and checked with SimGrid 3.32 and CM02 outside hetsim): a 2 MiB H2D takes
+ * 10 us + 2097152 / 6e9 s = 359.525 us alone (and with the other GPU on
+ * another switch), 709.05 us each when two GPUs of one switch load at once. */
+static void test_dada_platform(void)
+{
+    const double mib2 = 2097152, alone = 10e-6 + mib2 / 6e9;
+    HS_ASSERT_NEAR_REL(alone, 359.525e-6, 1e-6); /* to the ns, as computed by hand */
+    const enum hs_gpu_order orders[] = {HS_GPU_SPREAD, HS_GPU_FIRST};
+    const double expect[] = {359.525e-6, 709.05e-6};
+    for (int o = 0; o < 2; o++) {
+        cJSON *r = two_transfers_of("idgraf-dada.xml", orders[o], mib2);
+        HS_ASSERT_NEAR_REL(xfer_time(r, 0), expect[o], 1e-6);
+        HS_ASSERT_NEAR_REL(xfer_time(r, 1), expect[o], 1e-6);
+        cJSON_Delete(r);
+    }
+}
+
+/* SPLITDUPLEX (the C2050's two copy engines): a D2H out of GPU1 beside an H2D into GPU0, the
+ * two GPUs on one switch, each takes 359.525 us. A (GPU1, no time) writes h,
+ * which B needs on the core; C reads a on GPU0. */
+static void test_dada_platform_duplex(void)
+{
+    const double mib2 = 2097152;
+    struct hs_dag *dag = hs_dag_new("duplex");
+    int a = hs_dag_add_handle(dag, "a", mib2), h = hs_dag_add_handle(dag, "h", mib2);
+    int tc = hs_test_task(dag, "C", (const double[]){1e-3, -1, -1}, 3);
+    int ta = hs_test_task(dag, "A", (const double[]){-1, 0, -1}, 3);
+    int tb = hs_test_task(dag, "B", (const double[]){-1, -1, 1e-3}, 3);
+    hs_dag_access(dag, tc, a, HS_MODE_R);
+    hs_dag_access(dag, ta, h, HS_MODE_W);
+    hs_dag_access(dag, tb, h, HS_MODE_R);
+    hs_dag_finalize(dag);
+    struct hs_run_config cfg = hs_test_idgraf_timed(2, 1);
+    cfg.platform_file = hs_test_data("idgraf-dada.xml");
+    cfg.perf_file = NULL;
+    cJSON *r = hs_test_simulate_named(&cfg, dag, "eager");
+    CU_ASSERT_EQUAL(cJSON_GetArraySize(cJSON_GetObjectItem(r, "xfers")), 2);
+    HS_ASSERT_NEAR_REL(xfer_time(r, 0), 359.525e-6, 1e-6);
+    HS_ASSERT_NEAR_REL(xfer_time(r, 1), 359.525e-6, 1e-6);
+    cJSON_Delete(r);
+    hs_dag_free(dag);
+}
+
+/* The sensitivity knobs (our dada-sensitivity study): bw_scale multiplies every link's
+ * bandwidth (8 MiB into GPU0 of Idgraf at half of 5982867814 B/s, estimates
+ * included: the task starts when the copy lands), gpu_speed divides GPU
+ * kernel times (a 1 ms kernel takes 0.8 ms at 1.25). */
+static void test_platform_knobs(void)
+{
+    struct hs_run_config cfg = hs_test_idgraf_timed(1, 0);
+    cfg.bw_scale = 0.5;
+    cfg.opts.gpu_speed = 1.25;
+    cJSON *r = one_transfer(&cfg);
+    double copy = 11.019e-6 + MIB8 / (0.5 * 5982867814.0);
+    HS_ASSERT_NEAR_REL(hs_test_num(hs_test_item(r, "xfers", 0), "end"), copy, 1e-12);
+    HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), copy + 0.8e-3, 1e-12);
+    cJSON_Delete(r);
+}
+
+/* gpu_kernels restricts gpu_speed to the kernels it names (the sensitivity
+ * of a timing table's assumed rates): a chain of two 1 ms GPU tasks, kernels
+ * k and dgessm, takes 1 + 1/1.25 = 1.8 ms when only dgessm is scaled, and
+ * 2/1.25 = 1.6 ms when every kernel is. */
+static void test_gpu_kernels(void)
+{
+    struct hs_dag *dag = hs_dag_new("two-kernels");
+    int a = hs_test_gpu_task(dag, 1e-3, -1, -1);
+    int b = hs_dag_add_task(dag, "dgessm", NULL, 0, 0);
+    dag->tasks[b].arch_cost[HS_ARCH_GPU] = 1e-3;
+    dag->tasks[b].arch_mask = HS_ARCH_BIT(HS_ARCH_GPU);
+    hs_dag_add_edge(dag, a, b, 0);
+    hs_dag_finalize(dag);
+    struct hs_run_config cfg = hs_test_idgraf_timed(1, 0);
+    cfg.opts.gpu_speed = 1.25;
+    cfg.opts.gpu_kernels = "dsyrk:dgessm";
+    cJSON *r = hs_test_simulate_named(&cfg, dag, "eager");
+    HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), 1.8e-3, 1e-12);
+    cJSON_Delete(r);
+    cfg.opts.gpu_kernels = NULL;
+    r = hs_test_simulate_named(&cfg, dag, "eager");
+    HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), 1.6e-3, 1e-12);
+    cJSON_Delete(r);
+    hs_dag_free(dag);
+}
+
+int main(void)
+{
+    static const CU_TestInfo tests[] = {
+        {"one core: makespan = sum of durations", test_one_core_sum},
+        {"isolated transfer = latency + bytes/bandwidth", test_isolated_transfer},
+        {"two transfers: shared switch x2, separate switches x1", test_switch_contention},
+        {"four transfers through Idgraf's host-side models", test_host_link},
+        {"idgraf-dada's PCIe model: 359.525 us alone, 709.05 us shared", test_dada_platform},
+        {"idgraf-dada's PCIe model: H2D and D2H do not interfere", test_dada_platform_duplex},
+        {"bw_scale and gpu_speed", test_platform_knobs},
+        {"gpu_speed on the kernels gpu_kernels names", test_gpu_kernels},
+        CU_TEST_INFO_NULL,
+    };
+    return hs_test_main("engine_simgrid", tests);
+}

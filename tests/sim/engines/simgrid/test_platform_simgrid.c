@@ -1,0 +1,289 @@
+/* tests/sim/engines/simgrid/test_platform_simgrid.c — platform files loaded
+ * through SimGrid (sim/engines/simgrid/platform_simgrid.c), as SimGrid, WRENCH
+ * and StarPU users write them: SimGrid's complaints about bad files as the
+ * installed SimGrid words them; version-3 files refused (StarPU's
+ * HOST.platform.xml in one line naming the .v4.xml beside it); StarPU 1.3's
+ * CPU-only HOST.platform.v4.xml runs as written (its unused "Host" link of
+ * 0 B/s kept) while a link of 0 B/s on a route of the run is refused with its
+ * id; StarPU's Idgraf and sirocco files and SimGrid's example platform with a
+ * host map as they are; hosts without hetsim's kind are CPU hosts (with one
+ * note line), host memory takes no compute host, core="N" gives N CPU
+ * workers, and SimGrid's 65,536-host cluster loads. Expected values are
+ * computed by hand from the files (tests/data/README.md gives where each
+ * comes from). */
+#include "base/util.h"
+#include "tests/support/testing.h"
+
+#include <CUnit/Basic.h>
+#include <math.h>
+#include <rec.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void test_old_platform(void)
+{
+    char *pf = hs_test_tmp(".xml"), args[1024];
+    hs_test_write_file(pf, "<?xml version='1.0'?>\n<platform version=\"3\">\n<AS id=\"AS0\" "
+                           "routing=\"Full\">\n<host id=\"CPU0\" power=\"1\"/>\n</AS>\n</platform>\n");
+    snprintf(args, sizeof args, "platform %s", pf);
+    hs_test_bad_cli(args, "SimGrid platform version 3 (StarPU's older format); use the .v4.xml file "
+                          "StarPU writes beside it");
+    free(pf);
+}
+
+/* SimGrid's complaints, as the installed SimGrid words them, reach the user
+ * (platform_simgrid.c recognises them by their text): a bad number, bad XML,
+ * an invalid model in <config> (xbt_die), a route to a link that does not
+ * exist (an exception). Never the fallback "SimGrid could not load it". */
+static void test_simgrid_wording(void)
+{
+    static const struct {
+        const char *body, *expect;
+    } cases[] = {
+        {"<host id=\"RAM\" speed=\"1f\"/>\n<host id=\"CPU0\" speed=\"abc\"/>", ":6: cannot parse number:abc"},
+        {"<host id=\"RAM\" speed=\"1f\"/>\n<hots id=\"CPU0\" speed=\"1Gf\"/>", ":6: Invalid XML"},
+        {"<host id=\"RAM\" speed=\"1f\"/>\n<host id=\"CPU0\" speed=\"1Gf\"/>\n<route src=\"RAM\" dst=\"CPU0\">"
+         "<link_ctn id=\"nowhere\"/></route>", "Link not found: nowhere"},
+        {NULL, "Model 'Banana' is invalid!"},
+    };
+    char *pf = hs_test_tmp(".xml"), args[1024], text[2048];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(text, sizeof text, "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                 "<platform version=\"4.1\">\n%s<zone id=\"z\" routing=\"Full\">\n%s\n</zone>\n</platform>\n",
+                 cases[i].body ? "" : "<config><prop id=\"network/model\" value=\"Banana\"/></config>\n",
+                 cases[i].body ? cases[i].body : "<host id=\"RAM\" speed=\"1f\"/>");
+        hs_test_write_file(pf, text);
+        snprintf(args, sizeof args, "platform %s", pf);
+        hs_test_bad_cli(args, cases[i].expect);
+    }
+    unlink(pf);
+    free(pf);
+}
+
+static void test_starpu_platforms(void)
+{
+    char args[1024], *out;
+    snprintf(args, sizeof args, "platform %s", hs_test_datafile("starpu-idgraf.platform.v4.xml"));
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "offers 12 cores, 8 GPUs"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "memory 2817982464 B"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "note: host DISK0 is ignored: disks are not modelled"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "note: host MAIN is ignored"));
+    free(out);
+    snprintf(args, sizeof args, "platform %s", hs_test_datafile("starpu-sirocco.platform.v4.xml"));
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "offers 24 cores, 4 GPUs"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "note: host OpenCL3 is ignored: StarPU's OpenCL view"));
+    free(out);
+    /* StarPU's own Idgraf file against hetsim's model of it with StarPU's
+     * shared Host link (idgraf-starpu): the same machine, within 2%. dmda's
+     * bus=gpus would weigh the files' small bandwidth differences 16 times
+     * and tip its choices; the platforms, not the policy, are compared here */
+    const char *run = "--perf idgraf -w cholesky:n=8192,nb=512 -s dmda:bus=plain";
+    snprintf(args, sizeof args, "-p %s %s", hs_test_datafile("starpu-idgraf.platform.v4.xml"), run);
+    cJSON *a = hs_test_run_record(args);
+    snprintf(args, sizeof args, "-p idgraf-starpu %s", run);
+    cJSON *b = hs_test_run_record(args);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_DOUBLE_EQUAL(hs_test_makespan(a), hs_test_makespan(b), 0.02 * hs_test_makespan(b));
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    snprintf(args, sizeof args, "-p %s --perf idgraf -w cholesky:n=4096,nb=512 -s dmda",
+             hs_test_datafile("starpu-sirocco.platform.v4.xml"));
+    a = hs_test_run_record(args);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_EQUAL(hs_test_num(cJSON_GetObjectItem(a, "inputs"), "gpus"), 4);
+    cJSON_Delete(a);
+}
+
+static void test_simgrid_platform(void)
+{
+    char args[2048], *out;
+    snprintf(args, sizeof args, "platform %s:hosts=%s", hs_test_datafile("simgrid-small_platform.xml"),
+             hs_test_datafile("simgrid-small_platform.hosts"));
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "offers 0 cores, 0 GPUs, 6 flat processors"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "host endpoint Tremblay"));
+    free(out);
+    snprintf(args, sizeof args, "-p %s:hosts=%s -w %s -s heft", hs_test_datafile("simgrid-small_platform.xml"),
+             hs_test_datafile("simgrid-small_platform.hosts"), hs_test_datafile("simgrid-dag-simple.dot"));
+    cJSON *r = hs_test_run_record(args);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_EQUAL(hs_test_num(cJSON_GetObjectItem(r, "results"), "tasks"), 5);
+    /* c2's 5 Gflop at 137.3 Mflop/s, the fastest host, is a lower bound */
+    CU_ASSERT(hs_test_makespan(r) >= 5e9 / 137.333e6);
+    cJSON_Delete(r);
+}
+
+/* StarPU 1.3's CPU-only file (2 cores, no GPU): Cholesky 2048 in 512-tiles
+ * is 4 x 4 tiles, 4 POTRF + 6 TRSM + 6 SYRK + 4 GEMM = 20 tasks, on the two
+ * CPU hosts StarPU names (CPU0, CPU1); no transfer (no GPU). */
+static void test_cpu_only_v4_runs(void)
+{
+    char args[1024];
+    snprintf(args, sizeof args, "-p %s -w cholesky:n=2048,nb=512 -s eager",
+             hs_test_datafile("starpu/vm.platform.v4.xml"));
+    cJSON *r = hs_test_run_record(args);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    const cJSON *in = cJSON_GetObjectItem(r, "inputs"), *res = cJSON_GetObjectItem(r, "results");
+    CU_ASSERT_EQUAL(cJSON_GetObjectItem(in, "cpus")->valueint, 2);
+    CU_ASSERT_EQUAL(cJSON_GetObjectItem(in, "gpus")->valueint, 0);
+    CU_ASSERT_EQUAL(cJSON_GetObjectItem(res, "tasks")->valueint, 20);
+    CU_ASSERT(cJSON_GetObjectItem(res, "makespan")->valuedouble > 0);
+    cJSON_Delete(r);
+}
+
+/* The version-3 file beside it: one line naming the .v4.xml file, which is
+ * there; a copy alone in a folder: the same line says it is not there. */
+static void test_v3_points_to_v4(void)
+{
+    char args[2048], want[1024], *err;
+    const char *v3 = hs_test_datafile("starpu/vm.platform.xml");
+    snprintf(args, sizeof args, "run -q -p %s -w cholesky:n=2048,nb=512 -s eager", v3);
+    snprintf(want, sizeof want, "%s: SimGrid platform version 3 (StarPU's older format); use the .v4.xml "
+             "file StarPU writes beside it: %s (it is there)", v3, hs_test_datafile("starpu/vm.platform.v4.xml"));
+    hs_test_bad_cli(args, want);
+    char *dir = hs_test_tmp_dir(""), copy[1024];
+    snprintf(copy, sizeof copy, "%s/vm.platform.xml", dir);
+    char *text = hs_test_read_file(v3);
+    hs_test_write_file(copy, text);
+    snprintf(args, sizeof args, "platform %s", copy);
+    CU_ASSERT_EQUAL(hs_test_cli(args, NULL, &err), 2);
+    snprintf(want, sizeof want, "beside it: %s/vm.platform.v4.xml (not there: ", dir);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, want));
+    free(err);
+    free(text);
+    unlink(copy);
+    rmdir(dir);
+    free(dir);
+}
+
+/* tests/data/bad/link-zero-bandwidth.xml: RAM0 -> GPU0 crosses the link
+ * "pcie" of 0 B/s, and a link "unused" of 0 B/s is on no route. With the GPU
+ * the run uses that route: refused, naming the link; without it (--gpus 0)
+ * no route is used and the file runs. */
+static void test_zero_link_only_where_used(void)
+{
+    char args[1024];
+    const char *pf = hs_test_datafile("bad/link-zero-bandwidth.xml");
+    snprintf(args, sizeof args, "run -q -p %s -w cholesky:n=1024,nb=512", pf);
+    hs_test_bad_cli(args, "link pcie has bandwidth 0 B/s and the route from RAM0 to GPU0");
+    snprintf(args, sizeof args, "-p %s --gpus 0 -w cholesky:n=1024,nb=512", pf);
+    cJSON *r = hs_test_run_record(args);
+    CU_ASSERT_PTR_NOT_NULL(r);
+    cJSON_Delete(r);
+}
+
+/* SimGrid's small_platform (7 hosts, none named or marked): 7 CPU workers,
+ * host memory at the first host by name (Boivin), and one note. */
+static void test_default_cpu_hosts(void)
+{
+    char *out = NULL, *err = NULL;
+    int rc = hs_test_cli("platform " HETSIM_SOURCE_DIR "/tests/data/simgrid-small_platform.xml", &out, &err);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "offers 7 cores, 0 GPUs"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "0   host     host endpoint Boivin"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "6   Tremblay cpu"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "7 of its 7 hosts have no kind"));
+    free(out);
+    free(err);
+    /* a host named RAM* is still host memory, and the others CPU hosts */
+    char *pf = hs_test_platform_file("<host id=\"RAM\" speed=\"1f\"/><host id=\"a\" speed=\"1Gf\"/><host id=\"b\" speed=\"1Gf\"/>"
+                        "<link id=\"l\" bandwidth=\"1GBps\" latency=\"0\"/>");
+    char args[4096];
+    snprintf(args, sizeof args, "platform %s", pf);
+    rc = hs_test_cli(args, &out, &err);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "offers 2 cores"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "endpoint RAM"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "2 of its 3 hosts have no kind"));
+    free(out);
+    free(err);
+    /* -q: no note */
+    char *dag = hs_test_independent_tasks(1, 1e9);
+    snprintf(args, sizeof args, "run -q -p %s -w json:file=%s -s eager", pf, dag);
+    rc = hs_test_cli(args, &out, &err);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_PTR_NULL(strstr(err, "note:"));
+    free(out);
+    free(err);
+    free(dag);
+    free(pf);
+}
+
+/* The makespan of eager running the DAG file on the platform file, and the
+ * number of workers of the run. */
+static double makespan_on(const char *pf, const char *dag, int *nworkers)
+{
+    char args[4096];
+    snprintf(args, sizeof args, "-p %s -w json:file=%s -s eager", pf, dag);
+    cJSON *rec = hs_test_run_record(args);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rec);
+    double makespan = cJSON_GetObjectItem(cJSON_GetObjectItem(rec, "results"), "makespan")->valuedouble;
+    *nworkers = cJSON_GetArraySize(cJSON_GetObjectItem(rec, "workers"));
+    cJSON_Delete(rec);
+    return makespan;
+}
+
+/* core="4" at 1 Gflop/s: 4 workers; 4 independent tasks of 2 Gflop run
+ * side by side in 2 s, 8 tasks in two rounds, 4 s (no runtime costs, no
+ * data). The same host without core= is one worker: 4 tasks take 8 s. */
+static void test_cores(void)
+{
+    char *pf4 = hs_test_platform_file("<host id=\"node\" speed=\"1Gf\" core=\"4\"/>");
+    char *pf1 = hs_test_platform_file("<host id=\"node\" speed=\"1Gf\"/>");
+    char *four = hs_test_independent_tasks(4, 2e9), *eight = hs_test_independent_tasks(8, 2e9);
+    int nworkers = 0;
+    CU_ASSERT_DOUBLE_EQUAL(makespan_on(pf4, four, &nworkers), 2.0, 1e-9);
+    CU_ASSERT_EQUAL(nworkers, 4);
+    CU_ASSERT_DOUBLE_EQUAL(makespan_on(pf4, eight, &nworkers), 4.0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(makespan_on(pf1, four, &nworkers), 8.0, 1e-9);
+    CU_ASSERT_EQUAL(nworkers, 1);
+    char *out = NULL, *err = NULL, args[4096];
+    snprintf(args, sizeof args, "platform %s", pf4);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "3   node#3   cpu"));
+    free(out);
+    free(err);
+    free(pf4);
+    free(pf1);
+    free(four);
+    free(eight);
+}
+
+/* SimGrid 3.32's examples/platforms/cluster_crossbar.xml: radical="0-65535",
+ * so 65,536 CPU workers, and no route asked for (the hosts compute in host
+ * memory, at the first host). */
+static void test_crossbar(void)
+{
+    char *out = NULL, *err = NULL;
+    int rc = hs_test_cli("platform " HETSIM_SOURCE_DIR "/tests/data/simgrid-cluster_crossbar.xml", &out, &err);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "offers 65536 cores, 0 GPUs"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "  65535 node-65535.simgrid.org cpu")); /* natural order */
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "endpoint node-0.simgrid.org"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "65536 of its 65536 hosts have no kind"));
+    free(out);
+    free(err);
+}
+
+int main(void)
+{
+    static const CU_TestInfo tests[] = {
+        {"SimGrid's complaints as the installed SimGrid words them", test_simgrid_wording},
+        {"version-3 platform files", test_old_platform},
+        {"StarPU's Idgraf and sirocco platforms", test_starpu_platforms},
+        {"SimGrid's small_platform with a host map", test_simgrid_platform},
+        {"StarPU 1.3's CPU-only platform.v4.xml runs as written", test_cpu_only_v4_runs},
+        {"StarPU's version-3 platform.xml: one line naming the .v4.xml", test_v3_points_to_v4},
+        {"a link of 0 B/s is refused only on a route the run uses", test_zero_link_only_where_used},
+        {"hosts without a kind are CPU hosts", test_default_cpu_hosts},
+        {"core=N gives N workers", test_cores},
+        {"SimGrid's 65,536-host crossbar cluster", test_crossbar},
+        CU_TEST_INFO_NULL,
+    };
+    return hs_test_main("platform_simgrid", tests);
+}
