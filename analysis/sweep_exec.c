@@ -304,11 +304,16 @@ int hs_sweep_close(struct hs_sweep_out *out, bool quiet)
         return 1;
     }
     /* said even with -q: the exit code is 1 for them */
+    long failed = ran - out->counts[0];
+    if (quiet && failed > 0)
+        fprintf(stderr, "hetsim: %ld of %ld run%s failed (%ld error, %ld crash, %ld timeout): their rows in %s say "
+                "why; --retry-failed runs them again\n", failed, ran, ran == 1 ? "" : "s", out->counts[1],
+                out->counts[2], out->counts[3], out->path);
     if (out->skipped_failed)
         fprintf(stderr, "hetsim: %ld run%s already in %s failed (error, crash or timeout) and %s not run "
                 "again: --retry-failed runs %s\n", out->skipped_failed, out->skipped_failed == 1 ? "" : "s",
                 out->path, out->skipped_failed == 1 ? "was" : "were", out->skipped_failed == 1 ? "it" : "them");
-    return ran > out->counts[0] || out->skipped_failed ? 1 : 0;
+    return failed > 0 || out->skipped_failed ? 1 : 0;
 }
 
 static int run_local(const struct hs_sweep_opts *opts, const struct hs_sweep_ops *ops,
