@@ -256,18 +256,25 @@ static int run_studies(const struct hs_study *sts, char *const *dirs, int n, con
         }
     }
     if (!rc && np) {
-        struct hs_ledger_pool_opts po = {.set = o->set, .nset = o->nset, .shard = o->shard, .nshards = o->nshards};
-        long copied = 0;
-        int code = hs_ledger_pool_run(pooled, np, l, &po, so, &copied);
+        const char *earlier[] = {o->dir, o->earlier};
+        struct hs_ledger_pool_opts po = {.set = o->set, .nset = o->nset, .shard = o->shard, .nshards = o->nshards,
+                                         .earlier = earlier, .nearlier = o->earlier ? 2 : 1};
+        long copied = 0, from_files = 0;
+        int code = hs_ledger_pool_run(pooled, np, l, &po, so, &copied, &from_files);
         *some_failed |= code == HS_EXIT_FAIL;
         if (code > HS_EXIT_USAGE)
             rc = hs_fail("ledger: interrupted by signal %d (finished runs are kept: run it again to finish it)",
                          code - 128);
         else if (code == HS_EXIT_USAGE)
             rc = -1;
-        else if (!so->quiet)
-            fprintf(stderr, "ledger: %ld run%s that another study had computed, copied\n", copied,
+        else if (!so->quiet) {
+            fprintf(stderr, "ledger: %ld run%s that another study had computed, copied", copied,
                     copied == 1 ? "" : "s");
+            if (from_files)
+                fprintf(stderr, " (%ld of them from the results an earlier run wrote in %s)", from_files,
+                        o->earlier ? o->earlier : o->dir);
+            fprintf(stderr, "\n");
+        }
     }
     free(pooled);
     return rc;

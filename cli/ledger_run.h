@@ -34,6 +34,8 @@ struct hs_ledger_opts {
     char **merge;         /* --merge: the folders of the shards to join into dir, nmerge of
                              them (nothing is run but the analyses) */
     int nmerge;
+    const char *earlier;  /* another folder of earlier results whose rows are copied for their
+                             keys (besides dir's own; the MPI ledger's DIR), or NULL */
 };
 
 /* Returns 0, 1 if some runs failed (their claims' values count as not
