@@ -338,6 +338,7 @@ static int run_local(const struct hs_sweep_opts *opts, const struct hs_sweep_ops
 }
 
 int (*hs_sweep_distributed)(const struct hs_sweep_opts *, const struct hs_sweep_ops *);
+const struct hs_mpi_group *hs_mpi_group;
 
 bool hs_sweep_mpi_launched(void)
 {

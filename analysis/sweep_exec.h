@@ -54,4 +54,18 @@ bool hs_sweep_mpi_launched(void);
 int hs_sweep_mpi_execute(const struct hs_sweep_opts *opts, const struct hs_sweep_ops *ops);
 extern int (*hs_sweep_distributed)(const struct hs_sweep_opts *opts, const struct hs_sweep_ops *ops);
 
+/* MPI for a command that runs many sweeps in each rank (the ledger,
+ * cli/cmd_ledger.c), initialised once in the process: begin (MPI_Init) gives
+ * this rank and the number of ranks; end gives every rank the largest of the
+ * ranks' codes and the sums of their counts (nsums of them), then finalises
+ * MPI. Its waits sleep between polls, as the MPI sweep's do, so that a rank
+ * done with its share leaves its core to the others. hs_sweep_mpi_ranks is in
+ * sweep_mpi.c; hetsim-mpi's main sets hs_mpi_group to it (NULL in hetsim). */
+struct hs_mpi_group {
+    void (*begin)(int *rank, int *size);
+    void (*end)(int *code, long *sums, int nsums);
+};
+extern const struct hs_mpi_group hs_sweep_mpi_ranks;
+extern const struct hs_mpi_group *hs_mpi_group;
+
 #endif

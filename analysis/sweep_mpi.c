@@ -7,7 +7,11 @@
  *
  * Messages: worker -> 0: REQ (a slot is free), ROW (status byte + row text),
  * DONE (leaving); 0 -> worker: RUN (an index) or STOP (no more work). Waits
- * poll with 1 ms sleeps: Open MPI's blocking calls would spin a core. */
+ * poll with 1 ms sleeps: Open MPI's blocking calls would spin a core.
+ *
+ * Also MPI for the ledger (hs_sweep_mpi_ranks, analysis/sweep_exec.h): each
+ * rank runs its share of every study with MPI initialised once, and the
+ * ranks meet at the end to agree on the exit code and add up their counts. */
 #include "analysis/sweep_exec.h"
 #include "analysis/sweep_pool.h"
 #include "base/util.h"
@@ -169,6 +173,33 @@ static int worker(const struct hs_sweep_opts *opts, const struct hs_sweep_ops *o
     hs_pool_free(&pool);
     return 0;
 }
+
+/* ---- the ledger's ranks ---------------------------------------------------- */
+
+static void group_begin(int *rank, int *size)
+{
+    MPI_Init(NULL, NULL);
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    MPI_Comm_size(MPI_COMM_WORLD, size);
+}
+
+/* Non-blocking reductions, polled with naps: a rank that waits for the
+ * others' shares does not spin its core. */
+static void group_end(int *code, long *sums, int nsums)
+{
+    int mine = *code;
+    long *own = hs_xcalloc((size_t)nsums + 1, sizeof *own);
+    memcpy(own, sums, (size_t)nsums * sizeof *own);
+    MPI_Request req[2];
+    MPI_Iallreduce(&mine, code, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &req[0]);
+    MPI_Iallreduce(own, sums, nsums, MPI_LONG, MPI_SUM, MPI_COMM_WORLD, &req[1]);
+    for (int done = 0; MPI_Testall(2, req, &done, MPI_STATUSES_IGNORE), !done;)
+        nap();
+    free(own);
+    MPI_Finalize();
+}
+
+const struct hs_mpi_group hs_sweep_mpi_ranks = {group_begin, group_end};
 
 int hs_sweep_mpi_execute(const struct hs_sweep_opts *opts, const struct hs_sweep_ops *ops)
 {

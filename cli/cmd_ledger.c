@@ -1,7 +1,13 @@
 /* cli/cmd_ledger.c — the ledger of published claims: every study that
  * checks a claim is run (full size; their runs in one pool, scenario/ledger_pool.c,
  * or, with --merge, joined from the folders of the ledger's shards) and its
- * published values are counted towards their claims' verdicts. */
+ * published values are counted towards their claims' verdicts.
+ *
+ * Under mpirun (hetsim-mpi), MPI is initialised once in each process
+ * (hs_mpi_group, analysis/sweep_mpi.c); rank R of N runs share R of N into
+ * DIR/mpi-R-of-N, exactly as --shard R/N would, copying the runs DIR already
+ * holds; once every rank is done, rank 0 joins the shares into DIR as --merge
+ * does and prints the one table. */
 #include "analysis/csv.h"
 #include "analysis/ledger.h"
 #include "analysis/published.h"
@@ -232,10 +238,27 @@ static int merge_parts(const struct hs_study *st, const char *dir, const struct 
     return rc;
 }
 
+/* One pass of the ledger: what it says and what it counted. */
+struct pass {
+    bool report; /* errors on stderr (rank 0 only, under MPI) */
+    bool final;  /* the table on stdout, the line of copied runs on stderr (not a rank's share) */
+    bool some_failed;
+    long copied[2]; /* runs copied from another study's; of them, from an earlier invocation's files */
+};
+
+static void print_copied(const long copied[2], const char *dir)
+{
+    fprintf(stderr, "ledger: %ld run%s that another study had computed, copied", copied[0],
+            copied[0] == 1 ? "" : "s");
+    if (copied[1])
+        fprintf(stderr, " (%ld of them from the results an earlier run wrote in %s)", copied[1], dir);
+    fprintf(stderr, "\n");
+}
+
 /* Run (or with --merge, join) the chosen studies: the analyses one after
  * the other, the others' runs in one pool. 0, or -1 with hs_fail. */
 static int run_studies(const struct hs_study *sts, char *const *dirs, int n, const struct hs_ledger_opts *o,
-                       const struct hs_ledger *l, struct hs_sweep_opts *so, bool *some_failed)
+                       const struct hs_ledger *l, struct hs_sweep_opts *so, struct pass *p)
 {
     struct hs_ledger_study *pooled = hs_xcalloc((size_t)n + 1, sizeof *pooled);
     int np = 0, rc = 0;
@@ -247,7 +270,7 @@ static int run_studies(const struct hs_study *sts, char *const *dirs, int n, con
         } else if (sts[i].analysis) {
             if (!so->quiet)
                 fprintf(stderr, "ledger: %s\n", sts[i].name);
-            int sweep = run_needed(&sts[i], l, dirs[i], o, so, some_failed);
+            int sweep = run_needed(&sts[i], l, dirs[i], o, so, &p->some_failed);
             rc = sweep >= HS_EXIT_USAGE ? -1 : 0;
             if (sweep > HS_EXIT_USAGE)
                 hs_fail("ledger: interrupted during %s (finished runs are kept)", sts[i].name);
@@ -256,18 +279,18 @@ static int run_studies(const struct hs_study *sts, char *const *dirs, int n, con
         }
     }
     if (!rc && np) {
-        struct hs_ledger_pool_opts po = {.set = o->set, .nset = o->nset, .shard = o->shard, .nshards = o->nshards};
-        long copied = 0;
-        int code = hs_ledger_pool_run(pooled, np, l, &po, so, &copied);
-        *some_failed |= code == HS_EXIT_FAIL;
+        const char *earlier[] = {o->dir, o->earlier};
+        struct hs_ledger_pool_opts po = {.set = o->set, .nset = o->nset, .shard = o->shard, .nshards = o->nshards,
+                                         .earlier = earlier, .nearlier = o->earlier ? 2 : 1};
+        int code = hs_ledger_pool_run(pooled, np, l, &po, so, &p->copied[0], &p->copied[1]);
+        p->some_failed |= code == HS_EXIT_FAIL;
         if (code > HS_EXIT_USAGE)
             rc = hs_fail("ledger: interrupted by signal %d (finished runs are kept: run it again to finish it)",
                          code - 128);
         else if (code == HS_EXIT_USAGE)
             rc = -1;
-        else if (!so->quiet)
-            fprintf(stderr, "ledger: %ld run%s that another study had computed, copied\n", copied,
-                    copied == 1 ? "" : "s");
+        else if (!so->quiet && p->final)
+            print_copied(p->copied, o->dir);
     }
     free(pooled);
     return rc;
@@ -275,22 +298,19 @@ static int run_studies(const struct hs_study *sts, char *const *dirs, int n, con
 
 /* ---- the ledger ----------------------------------------------------------- */
 
-int hs_ledger_run(const struct hs_ledger_opts *o, struct hs_sweep_opts *so)
+/* Run (or join) the studies and count their claims. The exit code. */
+static int ledger_pass(const struct hs_ledger_opts *o, struct hs_sweep_opts *so, struct pass *p)
 {
-    if (hs_sweep_mpi_launched()) { /* an MPI sweep initialises MPI once a process: one sweep */
-        if (hs_sweep_launcher_rank() == 0)
-            fprintf(stderr, "hetsim: reproduce --ledger: not under mpirun (MPI runs one sweep a process); run "
-                            "--shard I/N in each rank or task, then --merge their folders\n");
-        return HS_EXIT_USAGE;
-    }
     char *claims = o->claims ? hs_xstrdup(o->claims) : hs_study_find_file("ledger/claims.json");
     struct hs_ledger l;
     if (!claims) {
-        fprintf(stderr, "hetsim: reproduce --ledger: no ledger/claims.json in %s\n", hs_study_dirs());
+        if (p->report)
+            fprintf(stderr, "hetsim: reproduce --ledger: no ledger/claims.json in %s\n", hs_study_dirs());
         return HS_EXIT_USAGE;
     }
     if (hs_ledger_load(claims, &l)) {
-        fprintf(stderr, "hetsim: %s\n", hs_last_error());
+        if (p->report)
+            fprintf(stderr, "hetsim: %s\n", hs_last_error());
         free(claims);
         return HS_EXIT_USAGE;
     }
@@ -306,9 +326,8 @@ int hs_ledger_run(const struct hs_ledger_opts *o, struct hs_sweep_opts *so)
             dirs[i] = hs_path_join(o->dir, sts[i].name);
     }
     hs_study_paths_free(paths, n);
-    bool some_failed = false;
     if (!rc)
-        rc = run_studies(sts, dirs, n, o, &l, so, &some_failed);
+        rc = run_studies(sts, dirs, n, o, &l, so, p);
     for (int i = 0; i < n && !rc; i++) /* in the studies' order, as the table lists their values */
         if (dirs[i])
             rc = tally(&sts[i], &l, dirs[i]);
@@ -318,12 +337,70 @@ int hs_ledger_run(const struct hs_ledger_opts *o, struct hs_sweep_opts *so)
             free(dirs[i]);
         }
     free(sts), free(dirs);
-    if (!rc) {
+    if (!rc && p->final) {
         hs_ledger_print(&l, stdout);
         rc = o->markdown ? hs_ledger_write_markdown(&l, o->markdown) : 0;
     }
-    if (rc)
+    if (rc && p->report)
         fprintf(stderr, "hetsim: %s\n", hs_last_error());
     hs_ledger_free(&l);
-    return rc ? HS_EXIT_USAGE : some_failed ? HS_EXIT_FAIL : HS_EXIT_OK;
+    return rc ? HS_EXIT_USAGE : p->some_failed ? HS_EXIT_FAIL : HS_EXIT_OK;
+}
+
+/* ---- over MPI ranks ---------------------------------------------------------- */
+
+/* Every rank runs its share into DIR/mpi-R-of-N (its sweeps in this
+ * process: MPI is initialised once); rank 0 then joins the shares. */
+static int ledger_mpi(const struct hs_ledger_opts *o, struct hs_sweep_opts *so)
+{
+    int rank = hs_sweep_launcher_rank(), size = 0;
+    if (!hs_mpi_group || o->nshards || o->nmerge) {
+        if (rank == 0)
+            fprintf(stderr, "hetsim: reproduce --ledger: %s\n",
+                    !hs_mpi_group ? "launched by mpirun, but this hetsim has no MPI (hetsim-mpi runs it)"
+                                  : "--shard and --merge are not for mpirun (each rank runs its share, rank 0 "
+                                    "merges them): give neither, or run without mpirun");
+        return HS_EXIT_USAGE;
+    }
+    hs_mpi_group->begin(&rank, &size);
+    char **shares = hs_xcalloc((size_t)size + 1, sizeof *shares), name[64];
+    for (int r = 0; r < size; r++) {
+        snprintf(name, sizeof name, "mpi-%d-of-%d", r, size);
+        shares[r] = hs_path_join(o->dir, name);
+    }
+    struct hs_ledger_opts mine = *o;
+    mine.dir = shares[rank], mine.shard = rank, mine.nshards = size, mine.earlier = o->dir;
+    struct hs_sweep_opts share = *so;
+    share.quiet = so->quiet || rank != 0;    /* rank 0 tells its share's progress */
+    share.jobs = so->jobs > 0 ? so->jobs : 1; /* one rank per core, the MPI way */
+    int (*distributed)(const struct hs_sweep_opts *, const struct hs_sweep_ops *) = hs_sweep_distributed;
+    hs_sweep_distributed = NULL; /* a study's sweep runs in its rank */
+    struct pass p = {.report = rank == 0};
+    int mine_code = ledger_pass(&mine, &share, &p), code = mine_code;
+    hs_sweep_distributed = distributed;
+    hs_mpi_group->end(&code, p.copied, 2);
+    if (rank == 0 && code >= HS_EXIT_USAGE && mine_code < HS_EXIT_USAGE)
+        fprintf(stderr, "hetsim: reproduce --ledger: another rank stopped (exit %d; its finished runs are kept in "
+                        "%s/mpi-R-of-%d): run it again to finish it\n", code, o->dir, size);
+    if (rank == 0 && code < HS_EXIT_USAGE) {
+        if (!so->quiet)
+            print_copied(p.copied, o->dir);
+        mine = *o;
+        mine.merge = shares, mine.nmerge = size;
+        p = (struct pass){.report = true, .final = true};
+        int merged = ledger_pass(&mine, so, &p);
+        code = merged ? merged : code;
+    }
+    for (int r = 0; r < size; r++)
+        free(shares[r]);
+    free(shares);
+    return code;
+}
+
+int hs_ledger_run(const struct hs_ledger_opts *o, struct hs_sweep_opts *so)
+{
+    if (hs_sweep_mpi_launched())
+        return ledger_mpi(o, so);
+    struct pass p = {.report = true, .final = true};
+    return ledger_pass(o, so, &p);
 }

@@ -56,7 +56,9 @@ static void usage(FILE *out)
             "                    point in one share): a Slurm array task, into its own DIR\n"
             "  --merge DIR...    run nothing: join the shards' folders into DIR and count the claims\n"
             "                    (give the options the shards had)\n"
-            "The runs of all studies share the -j processes; a run several studies hold is run once.\n");
+            "The runs of all studies share the -j processes; a run several studies hold is run once,\n"
+            "and a run another study already wrote into DIR is copied, not run again. Under mpirun,\n"
+            "rank R of N runs share R of N into DIR/mpi-R-of-N (-j: default 1) and rank 0 merges.\n");
 }
 
 static int list(void)

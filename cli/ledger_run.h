@@ -14,7 +14,9 @@
  * studies hold computed once (scenario/ledger_pool.c). Across machines: each
  * shard (--shard I/N, a Slurm array task) runs the points of its share into
  * its own folder, and --merge joins the folders into one and counts the
- * claims, as one process would have. */
+ * claims, as one process would have; under mpirun, each rank runs its share
+ * and rank 0 merges them (MPI initialised once a process). A run another
+ * study wrote into DIR in an earlier invocation is copied, not run again. */
 #ifndef HS_LEDGER_RUN_H
 #define HS_LEDGER_RUN_H
 
@@ -34,6 +36,8 @@ struct hs_ledger_opts {
     char **merge;         /* --merge: the folders of the shards to join into dir, nmerge of
                              them (nothing is run but the analyses) */
     int nmerge;
+    const char *earlier;  /* another folder of earlier results whose rows are copied for their
+                             keys (besides dir's own; the MPI ledger's DIR), or NULL */
 };
 
 /* Returns 0, 1 if some runs failed (their claims' values count as not

@@ -105,6 +105,7 @@ int main(int argc, char **argv)
         hand_over("hetsim-real", argv); /* returns only if hetsim-real is not installed */
 #ifdef HETSIM_MPI_LAUNCHER
     hs_sweep_distributed = hs_sweep_mpi_execute;
+    hs_mpi_group = &hs_sweep_mpi_ranks;
 #else
     if (hs_sweep_mpi_launched()) {
 #ifdef HETSIM_MPI

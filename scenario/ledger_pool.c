@@ -20,13 +20,24 @@
  * copied with the study's own first columns (its sweep, its parameter
  * columns as it writes them) and the run's own (status, metrics and
  * wall-clock columns). A run that failed is not copied: the next study runs it
- * itself. The keys are kept in a tree (POSIX tsearch). */
+ * itself. The keys are kept in a tree (POSIX tsearch).
+ *
+ * Runs are shared across invocations too: before any run, the ok rows that
+ * earlier invocations wrote in the folders given (DIR/STUDY/results.csv, of
+ * any study, the studies' names in order; the first row of a key wins) enter
+ * the tree as computed runs, so that a resumed ledger, or `--only` subsets
+ * run one after another into one folder, copy a run another study already
+ * holds instead of running it again. A file whose columns from status on are
+ * not this hetsim's (another version) lends none. */
 #define _GNU_SOURCE /* tdestroy */
 #include "scenario/scenario.h"
+#include "analysis/csv.h"
 #include "analysis/sweep_exec.h"
 #include "analysis/sweep_pool.h"
+#include "base/buf.h"
 #include "base/util.h"
 
+#include <dirent.h>
 #include <search.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,10 +45,11 @@
 #include <unistd.h>
 
 /* A run started by a study: its row's own columns once it is ok (NULL while
- * it runs). */
+ * it runs); earlier: read from an earlier invocation's file. */
 struct shared_run {
     uint64_t key;
     char *tail;
+    bool earlier;
 };
 
 static int by_run_key(const void *a, const void *b)
@@ -74,7 +86,7 @@ struct ledger {
     struct hs_pool pool;
     void *runs; /* tree of struct shared_run */
     const struct hs_sweep_opts *so;
-    long copied;
+    long copied, earlier; /* rows copied; of them, from earlier invocations' files */
     int code; /* 0, or 1 once a round had failed runs */
 };
 
@@ -159,6 +171,7 @@ static int give(struct ledger *lg, struct study *s, struct hs_sweep_job *job, bo
         sprintf(row, "%s%s", head, r->tail);
         hs_sweep_write_row(&s->out, job, HS_RUN_OK, row);
         lg->copied++, s->out.copied++;
+        lg->earlier += r->earlier;
         free(head), free(row);
         hs_sweep_job_free(job, s->ops.nparams);
         return 0;
@@ -231,6 +244,72 @@ static bool all_done(const struct ledger *lg)
     return true;
 }
 
+/* ---- runs of earlier invocations -------------------------------------------- */
+
+/* The columns of this hetsim's rows from status on, as a CSV of no rows. */
+static int own_tail(const struct hs_sweep_ops *ops, struct hs_csv *header, int *status)
+{
+    char *text = hs_sweep_header(ops);
+    int rc = hs_csv_parse(text, strlen(text), "the sweep header", header);
+    free(text);
+    if (rc)
+        return -1;
+    *status = hs_csv_col(header, "status");
+    return 0;
+}
+
+/* The ok rows of file whose key the tree does not hold yet, into it. */
+static void lend_rows(struct ledger *lg, const char *file, const struct hs_csv *own, int own_status)
+{
+    struct hs_csv csv;
+    if (hs_csv_read(file, &csv)) /* not a sweep's rows: its own study says so when it runs */
+        return;
+    int status = hs_csv_col(&csv, "status"), n = csv.ncols - status;
+    bool same = hs_csv_col(&csv, "key") == 0 && status > 0 && n == own->ncols - own_status;
+    for (int c = 0; same && c < n; c++)
+        same = strcmp(csv.header[status + c], own->header[own_status + c]) == 0;
+    for (long r = 0; same && r < csv.nrows; r++) {
+        char *const *row = csv.rows[r], *end;
+        uint64_t key = strtoull(row[0], &end, 16);
+        struct shared_run probe = {.key = key};
+        if (strlen(row[0]) != 16 || *end || strcmp(row[status], "ok") || tfind(&probe, &lg->runs, by_run_key))
+            continue;
+        struct hs_buf tail = {0};
+        for (int c = status; c < csv.ncols; c++)
+            hs_csv_field(&tail, row[c], false);
+        hs_buf_add(&tail, "\n");
+        struct shared_run *run = hs_xcalloc(1, sizeof *run);
+        *run = (struct shared_run){key, hs_buf_take(&tail), true};
+        tsearch(run, &lg->runs, by_run_key);
+    }
+    hs_csv_free(&csv);
+}
+
+/* Every DIR/NAME/results.csv of the folders, in the order of their names. */
+static int lend_earlier(struct ledger *lg, const char *const *dirs, int ndirs)
+{
+    struct hs_csv own;
+    int own_status;
+    if (!lg->n || !ndirs)
+        return 0;
+    if (own_tail(&lg->studies[0]->ops, &own, &own_status))
+        return -1;
+    for (int d = 0; d < ndirs; d++) {
+        struct dirent **names;
+        int k = scandir(dirs[d], &names, NULL, alphasort);
+        for (int i = 0; i < k; i++) {
+            char *sub = hs_path_join(dirs[d], names[i]->d_name), *file = hs_path_join(sub, "results.csv");
+            if (names[i]->d_name[0] != '.' && access(file, R_OK) == 0)
+                lend_rows(lg, file, &own, own_status);
+            free(sub), free(file), free(names[i]);
+        }
+        if (k >= 0)
+            free(names);
+    }
+    hs_csv_free(&own);
+    return 0;
+}
+
 static int init_study(struct study *s, const struct hs_ledger_study *ls, const struct hs_ledger *l,
                       const struct hs_ledger_pool_opts *o)
 {
@@ -262,7 +341,8 @@ static void free_study(struct study *s)
 }
 
 int hs_ledger_pool_run(const struct hs_ledger_study *studies, int n, const struct hs_ledger *l,
-                       const struct hs_ledger_pool_opts *o, const struct hs_sweep_opts *so, long *copied)
+                       const struct hs_ledger_pool_opts *o, const struct hs_sweep_opts *so, long *copied,
+                       long *earlier)
 {
     struct ledger lg = {.n = n, .so = so};
     lg.studies = hs_xcalloc((size_t)n + 1, sizeof *lg.studies);
@@ -271,6 +351,8 @@ int hs_ledger_pool_run(const struct hs_ledger_study *studies, int n, const struc
         lg.studies[i] = hs_xmalloc(sizeof **lg.studies);
         rc = init_study(lg.studies[i], &studies[i], l, o);
     }
+    if (!rc)
+        rc = lend_earlier(&lg, o->earlier, o->nearlier);
     hs_pool_init(&lg.pool, so->jobs > 0 ? so->jobs : hs_sweep_default_jobs(), NULL, 0);
     hs_sweep_catch_signals(true);
     while (!rc && !hs_sweep_interrupted && !(rc = fill(&lg)) && !all_done(&lg)) {
@@ -287,7 +369,7 @@ int hs_ledger_pool_run(const struct hs_ledger_study *studies, int n, const struc
             free_study(lg.studies[i]);
     free(lg.studies);
     tdestroy(lg.runs, shared_free);
-    *copied = lg.copied;
+    *copied = lg.copied, *earlier = lg.earlier;
     if (sig) {
         fprintf(stderr, "hetsim: ledger interrupted by signal %d; run it again to finish it\n", sig);
         return 128 + sig;

@@ -246,14 +246,21 @@ struct hs_ledger_pool_opts {
     const struct hs_study_kv *set; /* --set KEY=VALUE, nset of them */
     int nset;
     int shard, nshards;            /* --shard I/N (nshards 0: every point) */
+    const char *const *earlier;    /* folders whose STUDY/results.csv rows (ok, of this
+                                      hetsim's columns) are copied for their keys instead of
+                                      run again: the ledger's earlier invocations, nearlier */
+    int nearlier;
 };
 
 /* Run the studies' rounds (ledger_need.c) into DIR/results.csv of each,
  * so->jobs processes fed with the runs of every study; a run that several
- * studies hold is computed once (*copied: the rows copied). Returns 0, 1
- * when some runs failed, 2 for bad input (hs_fail), 128+signal when
- * interrupted (finished rows are kept). */
+ * studies hold is computed once, and a run an earlier invocation wrote for
+ * another study (o->earlier) is not run again (*copied: the rows copied,
+ * *earlier of them from the earlier files). Returns 0, 1 when some runs
+ * failed, 2 for bad input (hs_fail), 128+signal when interrupted (finished
+ * rows are kept). */
 int hs_ledger_pool_run(const struct hs_ledger_study *studies, int n, const struct hs_ledger *l,
-                       const struct hs_ledger_pool_opts *o, const struct hs_sweep_opts *so, long *copied);
+                       const struct hs_ledger_pool_opts *o, const struct hs_sweep_opts *so, long *copied,
+                       long *earlier);
 
 #endif

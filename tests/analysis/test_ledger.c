@@ -6,7 +6,8 @@
  * --policy-param; a study computed by an analysis (Beaumont and Marchal's
  * §3.6 grid) instead of a sweep, checked with the min and max statistics;
  * a run two studies hold computed once; the ledger in two shards joined by
- * --merge gives the table of one process.
+ * --merge gives the table of one process; a run another study wrote into the
+ * same folder in an earlier invocation is copied, not run again.
  * The shipped studies' claim tags all name claims of the shipped claims file. */
 #include "analysis/ledger.h"
 #include "analysis/study.h"
@@ -359,6 +360,96 @@ static void test_shards(void)
     free(dir), free(claims), free(out_dir);
 }
 
+/* Runs shared across invocations: convex-idgraf, then convex-idgraf-maxsize
+ * into the same folder (two shipped studies that share runs: in a full
+ * ledger, 6 of the second's keys are the first's). The second invocation
+ * copies every run whose key the first study's file holds instead of running
+ * it (the count in its summary line is the number of keys of a fresh run of
+ * the second study found in the first's file, counted here; their rows are the
+ * first's from status on, wall-clock columns included: not run again), and its
+ * rows are those of a fresh run, but for the wall-clock columns (the last 3). */
+static int by_text(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The data lines of a results file without their last 3 fields, sorted, as
+ * one text (caller frees). */
+static char *rows_sans_wallclock(const char *dir, const char *study)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s/results.csv", dir, study);
+    char *csv = hs_test_read_file(path), **lines = hs_xcalloc((size_t)rows_holding(csv, "\n") + 1, sizeof *lines);
+    size_t n = 0, len = 1;
+    for (char *line = csv ? strchr(csv, '\n') : NULL; line && line[1]; n++) {
+        *line++ = '\0';
+        char *end = strchr(line, '\n');
+        *end = '\0';
+        for (int k = 0; k < 3 && strrchr(line, ','); k++)
+            *strrchr(line, ',') = '\0';
+        lines[n] = line, len += strlen(line) + 1;
+        line = end;
+        *line = '\n';
+    }
+    qsort(lines, n, sizeof *lines, by_text);
+    char *all = hs_xcalloc(1, len);
+    for (size_t i = 0; i < n; i++)
+        strcat(strcat(all, lines[i]), "\n");
+    free(lines), free(csv);
+    return all;
+}
+
+static void test_earlier_runs(void)
+{
+    char *out_dir = hs_test_tmp("-eout"), args[4096], *out = NULL, *err = NULL;
+    static const char *const a = "convex-idgraf", *const b = "convex-idgraf-maxsize";
+    snprintf(args, sizeof args, "reproduce --ledger -q -j 2 --only %s -o %s/fresh", b, out_dir);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
+    free(out), free(err);
+    snprintf(args, sizeof args, "reproduce --ledger -q -j 2 --only %s -o %s/both", a, out_dir);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
+    free(out), free(err);
+    /* the keys of the fresh second study that the first's file holds */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/both/%s/results.csv", out_dir, a);
+    char *first = hs_test_read_file(path);
+    snprintf(path, sizeof path, "%s/fresh/%s/results.csv", out_dir, b);
+    char *fresh = hs_test_read_file(path), key[18];
+    int shared = 0;
+    for (const char *p = fresh ? strchr(fresh, '\n') : NULL; p && p[1]; p = strchr(p + 1, '\n')) {
+        snprintf(key, sizeof key, "\n%.16s", p + 1);
+        shared += strstr(first, key) != NULL;
+    }
+    CU_ASSERT(shared > 0);
+    snprintf(args, sizeof args, "reproduce --ledger -j 2 --only %s -o %s/both", b, out_dir);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
+    char line[512];
+    snprintf(line, sizeof line, "ledger: %d runs that another study had computed, copied (%d of them from the "
+             "results an earlier run wrote in %s/both)\n", shared, shared, out_dir);
+    if (!strstr(err, line))
+        fprintf(stderr, "\nexpected: %s%s", line, err);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, line));
+    free(out), free(err);
+    /* the copied rows are the first study's, wall-clock columns included */
+    snprintf(path, sizeof path, "%s/both/%s/results.csv", out_dir, b);
+    char *second = hs_test_read_file(path);
+    int same = 0;
+    for (const char *p = second ? strchr(second, '\n') : NULL; p && p[1]; p = strchr(p + 1, '\n')) {
+        snprintf(key, sizeof key, "\n%.16s", p + 1);
+        char *x = line_with(first, key + 1), *y = line_with(second, key + 1);
+        same += x && y && strstr(x, ",ok,") && strcmp(strstr(x, ",ok,"), strstr(y, ",ok,")) == 0;
+        free(x), free(y);
+    }
+    CU_ASSERT_EQUAL(same, shared);
+    /* the rows of a fresh run */
+    char *both_dir = hs_xmalloc(strlen(out_dir) + 8), *fresh_dir = hs_xmalloc(strlen(out_dir) + 8);
+    sprintf(both_dir, "%s/both", out_dir), sprintf(fresh_dir, "%s/fresh", out_dir);
+    char *x = rows_sans_wallclock(both_dir, b), *y = rows_sans_wallclock(fresh_dir, b);
+    CU_ASSERT(*y != '\0');
+    CU_ASSERT_STRING_EQUAL(x, y);
+    free(x), free(y), free(both_dir), free(fresh_dir), free(first), free(fresh), free(second), free(out_dir);
+}
+
 /* An analysis in place of a sweep: the grid has 51 points (p = 10 ... 100
  * take n = 10 ... 1000, 8 each; p = 200 starts at n = 20, p = 500 and 1000
  * at n = 32); β for equal speeds at p = 20, n = 100 is the paper's 4.1705
@@ -553,6 +644,7 @@ int main(void)
         {"repetitions stop when their statistics are known", test_repetitions},
         {"a run two studies hold runs once", test_shared_runs},
         {"the ledger in shards, merged", test_shards},
+        {"runs another study wrote in an earlier invocation are copied", test_earlier_runs},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("ledger", tests);
