@@ -123,8 +123,11 @@ static const char *str(const cJSON *o, const char *key)
 static void print_figures(const cJSON *rec, const cJSON *res, int nworkers)
 {
     const cJSON *seq = cJSON_GetObjectItem(cJSON_GetObjectItem(rec, "explain"), "sequential_worker");
-    double speedup = num(res, "speedup");
-    if (num(res, "flops") > 0)
+    double speedup = num(res, "speedup"), speed = num(cJSON_GetObjectItem(rec, "explain"), "runtime_speed");
+    if (num(res, "flops") > 0 && speed > 0) /* WfCommons, DAX, Pegasus, STG: runtimes, not flops */
+        printf("  performance  %.2f GFlop/s (not the workflow's own: it gives runtimes, counted as runtime x "
+               "speed=%g flop/s)\n", num(res, "gflops"), speed);
+    else if (num(res, "flops") > 0)
         printf("  performance  %.2f GFlop/s (flops of the whole operation / makespan)\n", num(res, "gflops"));
     else /* a tasks.rec replay, a workflow of runtimes at speed 0: no flops to count */
         printf("  performance  -        the workload declares no flops\n");

@@ -210,6 +210,9 @@ static void add_metrics(cJSON *rec, const struct hs_run *run)
     cJSON *x = cJSON_AddObjectToObject(rec, "explain");
     if (m.sequential_worker >= 0)
         cJSON_AddStringToObject(x, "sequential_worker", hs_sched_worker(run->rt, m.sequential_worker)->name);
+    double speed = hs_runtime_dag(run->rt)->runtime_speed;
+    if (speed > 0) /* a workflow of runtimes: its flops are runtime x speed */
+        cJSON_AddNumberToObject(x, "runtime_speed", speed);
     cJSON *t = cJSON_AddObjectToObject(rec, "timing");
     cJSON_AddNumberToObject(t, "wall_seconds", run->wall);
     cJSON_AddNumberToObject(t, "policy_seconds", hs_runtime_policy_seconds(run->rt));

@@ -74,6 +74,8 @@ struct hs_dag {
     double total_flops; /* LAWN-41 flops of the whole operation (0: sum of tasks) */
     int processors;     /* the processors the file says it was made for (STG's second
                            header field); 0: it says none */
+    double runtime_speed; /* > 0: the file gave runtimes, not flops, and a task's flops
+                             are its runtime times this (flop/s, the reader's speed=) */
     int *topo;         /* a topological order of task ids */
     bool finalized;
     /* private */

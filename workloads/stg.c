@@ -126,6 +126,7 @@ static int read_stg(const char *path, double speed, struct hs_dag *dag)
                                           (double)time[i] * speed, NULL, NULL};
         }
         rc = hs_build_plain(dag, path, t, ntasks, &e);
+        dag->runtime_speed = speed; /* flops = time x speed */
         dag->processors = (int)procs;
         free(labels);
         free(t);

@@ -597,6 +597,7 @@ int hs_wfformat_build(const char *path, const cJSON *root, double speed, struct 
     struct wf w = {.path = path};
     int rc = read_instance(&w, root, dag, speed);
     free_wf(&w);
+    dag->runtime_speed = speed; /* flops = runtime x speed (add_task) */
     return rc;
 }
 

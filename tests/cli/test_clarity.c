@@ -96,7 +96,8 @@ static void test_speedup_one_meaning(void)
 }
 
 /* No figure printed where it means nothing: GFlop/s of a replay whose tasks
- * declare no flops (StarPU's tasks.rec), H2D/D2H for a machine without GPUs
+ * declare no flops (StarPU's tasks.rec), or printed as if a workflow of
+ * runtimes gave them, H2D/D2H for a machine without GPUs
  * (flat:P's processors have memories of their own: their moves are named as
  * such; cores in host memory move nothing). */
 static void test_no_meaningless_figures(void)
@@ -115,6 +116,24 @@ static void test_no_meaningless_figures(void)
     free(out);
     CU_ASSERT_EQUAL(hs_test_cli("run -w cholesky:n=2048,nb=512", &out, NULL), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "data moved   H2D ")); /* GPUs: the copies named as such */
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, " GFlop/s (flops of the whole operation / makespan)\n"));
+    free(out);
+    /* a workflow of runtimes (WfCommons, STG): its GFlop/s come from the
+     * reader's speed=, and the summary says so; SimGrid's JSON DAGs give
+     * flops and do not */
+    static const char *const runtimes[] = {"wfformat:" HETSIM_SOURCE_DIR "/tests/data/forkjoin-wf15.json,speed=2G",
+                                           "stg:" HETSIM_SOURCE_DIR "/tests/data/stg-robot.stg,speed=2G"};
+    char args[2048];
+    for (int i = 0; i < 2; i++) {
+        snprintf(args, sizeof args, "run -p flat:4 -w %s", runtimes[i]);
+        CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
+        CU_ASSERT_PTR_NOT_NULL(strstr(out, " GFlop/s (not the workflow's own: it gives runtimes, counted as "
+                                           "runtime x speed=2e+09 flop/s)\n"));
+        free(out);
+    }
+    CU_ASSERT_EQUAL(hs_test_cli("run -p flat:4 -w wfformat:" HETSIM_SOURCE_DIR "/tests/data/simgrid-dag.json", &out,
+                                NULL), 0);
+    CU_ASSERT_PTR_NULL(strstr(out, "gives runtimes"));
     free(out);
 }
 
