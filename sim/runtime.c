@@ -99,10 +99,11 @@ static void gpu_scaled_kernels(struct hs_runtime *rt)
     if (!rt->opts.gpu_kernels)
         return;
     char *copy = hs_xstrdup(rt->opts.gpu_kernels), *save = NULL;
-    for (char *name = strtok_r(copy, ":", &save); name; name = strtok_r(NULL, ":", &save))
-        for (int k = 0; k < dag->nkernels; k++)
-            if (strcmp(dag->kernels[k], name) == 0)
-                rt->gpu_scaled[k] = true;
+    for (char *name = strtok_r(copy, ":", &save); name; name = strtok_r(NULL, ":", &save)) {
+        int k = hs_dag_find_kernel(dag, name); /* -1: no task of this DAG has it */
+        if (k >= 0)
+            rt->gpu_scaled[k] = true;
+    }
     free(copy);
 }
 
