@@ -9,7 +9,10 @@
  * - the calibration effect (Beniamine 2013, §3.2.1, §3.2.3): a table's
  *   "calibrated" list is what policies are told while the engine executes
  *   the table's own durations; malformed lists are refused; shipped
- *   calibrated tables are what their script writes with today's model. */
+ *   calibrated tables are what their script writes with today's model;
+ * - Idgraf's LU kernel rates: every LU entry of the shipped Idgraf tables
+ *   names the StarPU sample it comes from (file and line), and its rate is
+ *   that line's mean, by the kernel's flop count (read here from the file). */
 #include "base/util.h"
 #include "platforms/perfmodel.h"
 #include "policies/registry.h"
@@ -360,6 +363,108 @@ static void test_shipped_tables_current(void)
     rmdir(dir), free(dir);
 }
 
+/* The StarPU sample each LU kernel of Idgraf's tables takes its rate from
+ * (docs/fidelity.md, Idgraf's kernel rates): PLASMA's incremental-pivoting
+ * kernels at the rate of the closest kernel of StarPU's LU example, 11 GETRF
+ * (2nb³/3 flop, one tile), 12 the TRSM of the row (nb³, two tiles), 22 the
+ * GEMM update (2nb³, three tiles); on a GPU the cuda0 combination (the lowest
+ * device id, as platforms/perf_starpu.c takes it). TSTRF's GPU entry is not
+ * here: the period code had no GPU TSTRF, its rate stays an assumption. */
+static const struct lu_sample {
+    const char *kernel, *arch, *code;
+    double flops_per_nb3;
+    int tiles;
+} lu_samples[] = {
+    {"dgetrf", "cpu", "11", 2.0 / 3, 1}, {"dtstrf", "cpu", "11", 2.0 / 3, 1},
+    {"dgessm", "cpu", "12", 1, 2},       {"dgessm", "gpu", "12", 1, 2},
+    {"dssssm", "cpu", "22", 2, 3},       {"dssssm", "gpu", "22", 2, 3},
+};
+#define NLU ((int)(sizeof lu_samples / sizeof lu_samples[0]))
+
+/* Line `line` of the sample file (1-based) and the combination it is in;
+ * false if the file has no such line. */
+static bool sample_line(const char *text, int line, char *out, size_t outlen, char *comb, size_t comblen)
+{
+    const char *p = text;
+    comb[0] = 0;
+    for (int i = 1; *p; i++) {
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (strncmp(p, "# Model for ", 12) == 0)
+            snprintf(comb, comblen, "%.*s", (int)strcspn(p + 12, " \n"), p + 12);
+        if (i == line) {
+            snprintf(out, outlen, "%.*s", (int)len, p);
+            return true;
+        }
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    return false;
+}
+
+/* One LU entry: its source names the sample's file and line, and its rate
+ * is the line's mean (µs) over the sampled kernel's flops at its nb. */
+static void check_lu_entry(const char *table, const cJSON *e, const struct lu_sample *s)
+{
+    const char *src = cJSON_GetObjectItem(e, "source")->valuestring;
+    int nb = cJSON_GetObjectItem(e, "nb")->valueint, line = 0;
+    const cJSON *gf = cJSON_GetObjectItem(e, "gflops");
+    char file[128], at[64], text_line[512], comb[64];
+    snprintf(file, sizeof file, "StarPU 1.3.10's starpu_dlu_lu_model_%s_atlas.idgraf", s->code);
+    const char *l = strstr(src, "line ");
+    bool named = strstr(src, file) && strstr(src, "3f3cc82a6fe5fd0b919f8c6954ac8254b1fb3190") && l &&
+                 sscanf(l, "line %d", &line) == 1 && strncmp(src, "assumption", 10) != 0;
+    if (!named || !gf)
+        fprintf(stderr, "\n%s: %s %s nb=%d does not name %s and a line, or gives no rate: '%.60s...'\n", table,
+                s->kernel, s->arch, nb, file, src);
+    CU_ASSERT_FATAL(named && gf);
+    snprintf(file, sizeof file, "starpu-sampling/idgraf-lu/codelets/45/starpu_dlu_lu_model_%s_atlas.idgraf", s->code);
+    char *text = hs_test_read_file(hs_test_datafile(file));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_FATAL(sample_line(text, line, text_line, sizeof text_line, comb, sizeof comb));
+    free(text);
+    char hash[16];
+    long size = 0;
+    double flops = 0, mean = 0;
+    CU_ASSERT_EQUAL_FATAL(sscanf(text_line, "%15s %ld %lf %lf", hash, &size, &flops, &mean), 4);
+    snprintf(at, sizeof at, "%s0_impl0", strcmp(s->arch, "cpu") == 0 ? "cpu" : "cuda");
+    CU_ASSERT_STRING_EQUAL(comb, at);
+    CU_ASSERT_EQUAL(size, (long)s->tiles * 8 * nb * nb);
+    double b = nb, rate = s->flops_per_nb3 * b * b * b / (mean * 1e-6) / 1e9;
+    if (fabs(gf->valuedouble - rate) > 0.005 * rate)
+        fprintf(stderr, "\n%s: %s %s nb=%d gives %g GFlop/s, line %d of its sample %g\n", table, s->kernel,
+                s->arch, nb, gf->valuedouble, line, rate);
+    HS_ASSERT_NEAR_REL(gf->valuedouble, rate, 0.005); /* the table rounds to 3 digits */
+}
+
+/* Every shipped Idgraf table times the LU kernels from StarPU's samples of
+ * Idgraf (nb = 320, 640, 960), none as an assumption. */
+static void test_idgraf_lu_from_starpu(void)
+{
+    static const char *const tables[] = {"idgraf", "idgraf-cal1", "idgraf-cal2", "idgraf-cal4", "idgraf-cal8",
+                                         "idgraf-dada"};
+    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/platforms/perf/%s.json", HETSIM_SOURCE_DIR, tables[t]);
+        cJSON *j = read_table(path);
+        int found[NLU] = {0};
+        const cJSON *e;
+        cJSON_ArrayForEach(e, cJSON_GetObjectItem(j, "kernels"))
+        {
+            const char *k = cJSON_GetObjectItem(e, "kernel")->valuestring, *a = cJSON_GetObjectItem(e, "arch")->valuestring;
+            for (int i = 0; i < NLU; i++)
+                if (strcmp(k, lu_samples[i].kernel) == 0 && strcmp(a, lu_samples[i].arch) == 0) {
+                    check_lu_entry(tables[t], e, &lu_samples[i]);
+                    found[i]++;
+                }
+        }
+        for (int i = 0; i < NLU; i++)
+            CU_ASSERT_EQUAL(found[i], 3); /* nb = 320, 640, 960: the sizes sampled */
+        cJSON_Delete(j);
+    }
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -372,6 +477,7 @@ int main(void)
         {"malformed calibrated lists are refused", test_bad_calibrated},
         {"policies plan with the calibrated time, runs take the true one", test_policy_sees_calibration},
         {"shipped calibrated tables are what calibrate_beniamine.sh writes", test_shipped_tables_current},
+        {"Idgraf's LU kernel rates are StarPU's samples, file and line", test_idgraf_lu_from_starpu},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("perfmodel", tests);
