@@ -206,21 +206,31 @@ static void test_dada_platform(void)
     }
 }
 
+/* An H2D beside a D2H, 2 MiB each: A (no time) writes h, which B needs on
+ * a core, while C reads a. Each task's cost per worker (GPUs, then the core;
+ * -1: not there) is given. */
+static struct hs_dag *duplex_dag(const double *ca, const double *cc, const double *cb, int nworkers)
+{
+    const double mib2 = 2097152;
+    struct hs_dag *dag = hs_dag_new("duplex");
+    int a = hs_dag_add_handle(dag, "a", mib2), h = hs_dag_add_handle(dag, "h", mib2);
+    int ta = hs_test_task(dag, "A", ca, nworkers);
+    int tc = hs_test_task(dag, "C", cc, nworkers);
+    int tb = hs_test_task(dag, "B", cb, nworkers);
+    hs_dag_access(dag, tc, a, HS_MODE_R);
+    hs_dag_access(dag, ta, h, HS_MODE_W);
+    hs_dag_access(dag, tb, h, HS_MODE_R);
+    hs_dag_finalize(dag);
+    return dag;
+}
+
 /* SPLITDUPLEX (the C2050's two copy engines): a D2H out of GPU1 beside an H2D into GPU0, the
  * two GPUs on one switch, each takes 359.525 us. A (GPU1, no time) writes h,
  * which B needs on the core; C reads a on GPU0. */
 static void test_dada_platform_duplex(void)
 {
-    const double mib2 = 2097152;
-    struct hs_dag *dag = hs_dag_new("duplex");
-    int a = hs_dag_add_handle(dag, "a", mib2), h = hs_dag_add_handle(dag, "h", mib2);
-    int tc = hs_test_task(dag, "C", (const double[]){1e-3, -1, -1}, 3);
-    int ta = hs_test_task(dag, "A", (const double[]){-1, 0, -1}, 3);
-    int tb = hs_test_task(dag, "B", (const double[]){-1, -1, 1e-3}, 3);
-    hs_dag_access(dag, tc, a, HS_MODE_R);
-    hs_dag_access(dag, ta, h, HS_MODE_W);
-    hs_dag_access(dag, tb, h, HS_MODE_R);
-    hs_dag_finalize(dag);
+    struct hs_dag *dag = duplex_dag((const double[]){-1, 0, -1}, (const double[]){1e-3, -1, -1},
+                                    (const double[]){-1, -1, 1e-3}, 3);
     struct hs_run_config cfg = hs_test_idgraf_timed(2, 1);
     cfg.platform_file = hs_test_data("idgraf-dada.xml");
     cfg.perf_file = NULL;
@@ -267,20 +277,12 @@ static void test_lat_scale(void)
 
 /* An H2D and a D2H of 2 MiB on Mapuche's one GPU at once (its own links
  * pcie_h2d and pcie_d2h, 3 GB/s and 10 us each: 10 us + 2097152 / 3e9 s =
- * 709.0507 us alone). A (GPU, no time) writes h, which B needs on a core,
- * while C reads a on the GPU. copy_engines: 0 keeps the file's property. */
+ * 709.0507 us alone): A and C on the GPU, B on a core. copy_engines: 0
+ * keeps the file's property. */
 static cJSON *mapuche_duplex(int copy_engines)
 {
-    const double mib2 = 2097152;
-    struct hs_dag *dag = hs_dag_new("duplex");
-    int a = hs_dag_add_handle(dag, "a", mib2), h = hs_dag_add_handle(dag, "h", mib2);
-    int ta = hs_test_task(dag, "A", (const double[]){0, -1}, 2);
-    int tc = hs_test_task(dag, "C", (const double[]){1e-3, -1}, 2);
-    int tb = hs_test_task(dag, "B", (const double[]){-1, 1e-3}, 2);
-    hs_dag_access(dag, tc, a, HS_MODE_R);
-    hs_dag_access(dag, ta, h, HS_MODE_W);
-    hs_dag_access(dag, tb, h, HS_MODE_R);
-    hs_dag_finalize(dag);
+    struct hs_dag *dag = duplex_dag((const double[]){0, -1}, (const double[]){1e-3, -1},
+                                    (const double[]){-1, 1e-3}, 2);
     struct hs_run_config cfg = hs_test_idgraf_timed(1, 1);
     cfg.platform_file = hs_test_data("mapuche.xml");
     cfg.perf_file = NULL;
