@@ -8,7 +8,10 @@
  * ("idgraf:bw_scale=0.5,gpu_speed=1.25"): the knobs of our sensitivity
  * study of Bleuse et al. 2014 (dada-sensitivity); gpu_kernels= restricts
  * gpu_speed to some kernels (a timing table's assumed rates,
- * docs/fidelity.md's "How the verdicts move with the assumptions"). */
+ * docs/fidelity.md's "How the verdicts move with the assumptions");
+ * lat_scale= scales every link's latency and copy_engines= sets every GPU's
+ * copy engines, the two machine properties that docs/fidelity.md's
+ * experiment on Beniamine's R9 removes. */
 #define _DEFAULT_SOURCE /* mkstemps */
 #include "platforms/resolve.h"
 #include "base/datadir.h"
@@ -53,10 +56,15 @@ static const struct hs_param flat_params[] = {
 static const struct hs_param file_params[] = {
     {.name = "bw_scale", .type = HS_P_DOUBLE, .defval = "1", .range = "(0,inf)",
      .help = "multiply the bandwidth of every link by this"},
+    {.name = "lat_scale", .type = HS_P_DOUBLE, .defval = "1", .range = "[0,inf)",
+     .help = "multiply the latency of every link by this (0: no latency)"},
     {.name = "gpu_speed", .type = HS_P_DOUBLE, .defval = "1", .range = "(0,inf)",
      .help = "divide the duration of every GPU kernel by this"},
     {.name = "gpu_kernels", .type = HS_P_STRING, .defval = "",
      .help = "the kernels gpu_speed applies to, ':'-separated (default: every kernel)"},
+    {.name = "copy_engines", .type = HS_P_CHOICE, .defval = "file", .choices = "file|1|2",
+     .help = "every GPU's copy engines: 1 (one queue for both ways), 2 (one each way); "
+             "file: each GPU's copy_engines property"},
     {.name = "hosts", .type = HS_P_STRING, .defval = "",
      .help = "host map: a file of 'PATTERN KIND' lines (KIND cpu, gpu, ram, proc, ignore)"},
     {0},
@@ -104,6 +112,9 @@ static int parse_file_params(const char *base, const char *params, struct hs_pla
     if (!(rc = hs_spec_check(&spec, file_params, label))) {
         ref->bw_scale = hs_spec_double(&spec, "bw_scale");
         ref->gpu_speed = hs_spec_double(&spec, "gpu_speed");
+        ref->lat_scale = hs_spec_double(&spec, "lat_scale");
+        const char *engines = hs_spec_get(&spec, "copy_engines");
+        ref->copy_engines = strcmp(engines, "file") == 0 ? 0 : atoi(engines);
         const char *map = hs_spec_get(&spec, "hosts");
         ref->host_map = *map ? hs_xstrdup(map) : NULL;
         const char *kernels = hs_spec_get(&spec, "gpu_kernels");
@@ -305,7 +316,7 @@ int hs_resolve_platform_seeded(const char *text, const char *perf_override, unsi
 {
     memset(ref, 0, sizeof *ref);
     ref->name = hs_xstrdup(text);
-    ref->bw_scale = ref->gpu_speed = 1;
+    ref->bw_scale = ref->gpu_speed = ref->lat_scale = 1;
     if (hs_platform_is_flat(text) ? generate_flat(text, seed, ref) : resolve_file(text, ref)) {
         hs_platform_ref_free(ref);
         return -1;

@@ -16,14 +16,17 @@ struct hs_platform_ref {
     char *perf_label; /* how the record names it: "perf/idgraf.json" (shipped) or the path */
     char *tmpfile; /* generated file to remove, or NULL */
     double bw_scale, gpu_speed; /* parameters of a shipped name or a file (1, 1) */
+    double lat_scale;  /* every link's latency is multiplied by it (1) */
+    int copy_engines;  /* every GPU's copy engines, 1 or 2; 0: each GPU's property (the default) */
     char *gpu_kernels; /* gpu_kernels=K1:K2: the kernels gpu_speed scales, or NULL (all) */
     char *host_map; /* hosts=FILE: which hosts are workers of which kind, or NULL */
 };
 
 /* "idgraf" (shipped), "flat:8,bw=inf" (generated) or a path to an XML file;
  * a shipped name or a file may take bw_scale= and gpu_speed= ("idgraf:bw_scale=0.5",
- * "my.xml:gpu_speed=2"), and gpu_kernels= to scale only some kernels
- * ("idgraf:gpu_speed=0.8,gpu_kernels=dgessm:dssssm"). perf_override (--perf) wins over the shipped timing
+ * "my.xml:gpu_speed=2"), gpu_kernels= to scale only some kernels
+ * ("idgraf:gpu_speed=0.8,gpu_kernels=dgessm:dssssm"), lat_scale= and
+ * copy_engines= ("mapuche:copy_engines=2,lat_scale=0"). perf_override (--perf) wins over the shipped timing
  * table. Returns 0, or -1 with hs_fail. */
 int hs_resolve_platform(const char *text, const char *perf_override, struct hs_platform_ref *ref);
 /* The same for a run with this seed: speeds of flat:P drawn per run

@@ -143,15 +143,18 @@ static int plan_runtime_run(const struct hs_scenario *sc, struct hs_scenario_pla
     if (hs_bm_scenario_check(p->dag, p, p->policy->name))
         return -1;
     const struct hs_platform_ref *ref = &p->platform;
-    if (p->engine->measured && (ref->bw_scale != 1 || ref->gpu_speed != 1))
-        return hs_fail("platform %s: bw_scale and gpu_speed scale a simulated machine; the real "
-                       "engine measures this one",
+    if (p->engine->measured &&
+        (ref->bw_scale != 1 || ref->gpu_speed != 1 || ref->lat_scale != 1 || ref->copy_engines))
+        return hs_fail("platform %s: bw_scale, lat_scale, gpu_speed and copy_engines change a simulated "
+                       "machine; the real engine measures this one",
                        sc->platform);
     p->cfg = sc->cfg;
     p->cfg.platform_file = ref->file;
     p->cfg.platform_name = ref->name;
     p->cfg.perf_file = ref->perf;
     p->cfg.bw_scale = ref->bw_scale;
+    p->cfg.lat_scale = ref->lat_scale;
+    p->cfg.copy_engines = ref->copy_engines;
     p->cfg.host_map = ref->host_map;
     p->cfg.opts.gpu_speed = ref->gpu_speed;
     p->cfg.opts.gpu_kernels = ref->gpu_kernels;

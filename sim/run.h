@@ -35,6 +35,8 @@ struct hs_run_config {
     struct hs_select select;
     struct hs_runtime_opts opts;
     double bw_scale;           /* every link's bandwidth is multiplied by it (1: as the file says) */
+    double lat_scale;          /* every link's latency is multiplied by it (1: as the file says) */
+    int copy_engines;          /* every GPU's copy engines, 1 or 2 (0: each GPU's property) */
     const char *paje_file;     /* NULL: no Paje trace */
     bool verbose;              /* let SimGrid log */
     bool notes;                /* say on stderr how the platform's hosts were read (not under -q) */

@@ -412,12 +412,14 @@ int hs_sg_load(const char *path, bool paje)
     return paje ? check_paje_names(path) : 0;
 }
 
-void hs_sg_scale_bandwidths(double factor)
+void hs_sg_scale_links(double bw_factor, double lat_factor)
 {
     size_t n = sg_link_count();
     sg_link_t *links = sg_link_list();
-    for (size_t i = 0; i < n; i++)
-        sg_link_set_bandwidth(links[i], sg_link_get_bandwidth(links[i]) * factor);
+    for (size_t i = 0; i < n; i++) {
+        sg_link_set_bandwidth(links[i], sg_link_get_bandwidth(links[i]) * bw_factor);
+        sg_link_set_latency(links[i], sg_link_get_latency(links[i]) * lat_factor);
+    }
     free(links);
 }
 

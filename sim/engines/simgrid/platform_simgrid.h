@@ -42,8 +42,9 @@ void hs_sg_init(bool verbose, const char *paje_file, unsigned file_sets, const c
  * that a Paje line cannot hold is refused: -1 with hs_fail. */
 int hs_sg_load(const char *path, bool paje);
 
-/* Multiply the bandwidth of every link of the loaded platform by factor. */
-void hs_sg_scale_bandwidths(double factor);
+/* Multiply the bandwidth of every link of the loaded platform by bw_factor
+ * and its latency by lat_factor. */
+void hs_sg_scale_links(double bw_factor, double lat_factor);
 
 /* Hosts of the loaded platform, sorted by kind then natural name. The kind
  * comes from the host property "kind" (cpu, gpu, ram, proc), else from the

@@ -36,10 +36,13 @@ int hs_platform_open(const struct hs_run_config *cfg, struct hs_platform *pf,
         hs_sg_energy_init();
     if (hs_sg_load(cfg->platform_file, cfg->paje_file != NULL))
         return 2;
-    if (cfg->bw_scale != 1)
-        hs_sg_scale_bandwidths(cfg->bw_scale);
+    if (cfg->bw_scale != 1 || cfg->lat_scale != 1)
+        hs_sg_scale_links(cfg->bw_scale, cfg->lat_scale);
     if (hs_sg_inventory_map(cfg->platform_name, cfg->host_map, inv))
         return 2;
+    for (int i = 0; cfg->copy_engines && i < inv->n; i++) /* copy_engines=N: every GPU's */
+        if (inv->hosts[i].kind == HS_HOST_GPU)
+            inv->hosts[i].copy_engines = cfg->copy_engines;
     int by_default = 0;
     for (int i = 0; i < inv->n; i++)
         by_default += inv->hosts[i].by_default;

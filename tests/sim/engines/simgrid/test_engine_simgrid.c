@@ -3,8 +3,8 @@
  * the platform files, checked against values computed by hand from the files
  * and timing tables: execution on one core, isolated and concurrent PCIe
  * transfers on Idgraf, its host-side models, idgraf-dada's PCIe model, the
- * platform's bw_scale and gpu_speed. Each run happens in a forked child (one
- * SimGrid simulation per process). */
+ * platform's bw_scale, lat_scale, gpu_speed and copy_engines. Each run
+ * happens in a forked child (one SimGrid simulation per process). */
 #include "base/util.h"
 #include "platforms/flat.h"
 #include "policies/registry.h"
@@ -206,21 +206,31 @@ static void test_dada_platform(void)
     }
 }
 
+/* An H2D beside a D2H, 2 MiB each: A (no time) writes h, which B needs on
+ * a core, while C reads a. Each task's cost per worker (GPUs, then the core;
+ * -1: not there) is given. */
+static struct hs_dag *duplex_dag(const double *ca, const double *cc, const double *cb, int nworkers)
+{
+    const double mib2 = 2097152;
+    struct hs_dag *dag = hs_dag_new("duplex");
+    int a = hs_dag_add_handle(dag, "a", mib2), h = hs_dag_add_handle(dag, "h", mib2);
+    int ta = hs_test_task(dag, "A", ca, nworkers);
+    int tc = hs_test_task(dag, "C", cc, nworkers);
+    int tb = hs_test_task(dag, "B", cb, nworkers);
+    hs_dag_access(dag, tc, a, HS_MODE_R);
+    hs_dag_access(dag, ta, h, HS_MODE_W);
+    hs_dag_access(dag, tb, h, HS_MODE_R);
+    hs_dag_finalize(dag);
+    return dag;
+}
+
 /* SPLITDUPLEX (the C2050's two copy engines): a D2H out of GPU1 beside an H2D into GPU0, the
  * two GPUs on one switch, each takes 359.525 us. A (GPU1, no time) writes h,
  * which B needs on the core; C reads a on GPU0. */
 static void test_dada_platform_duplex(void)
 {
-    const double mib2 = 2097152;
-    struct hs_dag *dag = hs_dag_new("duplex");
-    int a = hs_dag_add_handle(dag, "a", mib2), h = hs_dag_add_handle(dag, "h", mib2);
-    int tc = hs_test_task(dag, "C", (const double[]){1e-3, -1, -1}, 3);
-    int ta = hs_test_task(dag, "A", (const double[]){-1, 0, -1}, 3);
-    int tb = hs_test_task(dag, "B", (const double[]){-1, -1, 1e-3}, 3);
-    hs_dag_access(dag, tc, a, HS_MODE_R);
-    hs_dag_access(dag, ta, h, HS_MODE_W);
-    hs_dag_access(dag, tb, h, HS_MODE_R);
-    hs_dag_finalize(dag);
+    struct hs_dag *dag = duplex_dag((const double[]){-1, 0, -1}, (const double[]){1e-3, -1, -1},
+                                    (const double[]){-1, -1, 1e-3}, 3);
     struct hs_run_config cfg = hs_test_idgraf_timed(2, 1);
     cfg.platform_file = hs_test_data("idgraf-dada.xml");
     cfg.perf_file = NULL;
@@ -246,6 +256,69 @@ static void test_platform_knobs(void)
     HS_ASSERT_NEAR_REL(hs_test_num(hs_test_item(r, "xfers", 0), "end"), copy, 1e-12);
     HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), copy + 0.8e-3, 1e-12);
     cJSON_Delete(r);
+}
+
+/* lat_scale multiplies every link's latency: the 8 MiB into GPU0 of Idgraf
+ * take 8 MiB / 5982867814 B/s alone at 0 (the task starts when they land)
+ * and 2 x 11.019 us + 8 MiB / 5982867814 B/s at 2. */
+static void test_lat_scale(void)
+{
+    const double factors[] = {0, 2};
+    for (int i = 0; i < 2; i++) {
+        struct hs_run_config cfg = hs_test_idgraf_timed(1, 0);
+        cfg.lat_scale = factors[i];
+        cJSON *r = one_transfer(&cfg);
+        double copy = factors[i] * 11.019e-6 + MIB8 / 5982867814.0;
+        HS_ASSERT_NEAR_REL(hs_test_num(hs_test_item(r, "xfers", 0), "end"), copy, 1e-12);
+        HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), copy + 1e-3, 1e-12);
+        cJSON_Delete(r);
+    }
+}
+
+/* An H2D and a D2H of 2 MiB on Mapuche's one GPU at once (its own links
+ * pcie_h2d and pcie_d2h, 3 GB/s and 10 us each: 10 us + 2097152 / 3e9 s =
+ * 709.0507 us alone): A and C on the GPU, B on a core. copy_engines: 0
+ * keeps the file's property. */
+static cJSON *mapuche_duplex(int copy_engines)
+{
+    struct hs_dag *dag = duplex_dag((const double[]){0, -1}, (const double[]){1e-3, -1},
+                                    (const double[]){-1, 1e-3}, 2);
+    struct hs_run_config cfg = hs_test_idgraf_timed(1, 1);
+    cfg.platform_file = hs_test_data("mapuche.xml");
+    cfg.perf_file = NULL;
+    cfg.copy_engines = copy_engines;
+    cJSON *r = hs_test_simulate_named(&cfg, dag, "eager");
+    hs_dag_free(dag);
+    return r;
+}
+
+/* copy_engines overrides every GPU's property: with Mapuche's one engine
+ * (its file, or copy_engines=1) the second copy waits for the first and
+ * ends at 2 x 709.0507 us; with two (one each way) both start at 0 and
+ * end at 709.0507 us. */
+static void test_copy_engines(void)
+{
+    const double alone = 10e-6 + 2097152 / 3e9;
+    HS_ASSERT_NEAR_REL(alone, 709.0507e-6, 1e-7); /* to the 0.1 ns, as computed by hand */
+    const int engines[] = {0, 1, 2};
+    for (int i = 0; i < 3; i++) {
+        cJSON *r = mapuche_duplex(engines[i]);
+        CU_ASSERT_EQUAL_FATAL(cJSON_GetArraySize(cJSON_GetObjectItem(r, "xfers")), 2);
+        double start[2], end[2];
+        for (int x = 0; x < 2; x++) {
+            start[x] = hs_test_num(hs_test_item(r, "xfers", x), "start");
+            end[x] = hs_test_num(hs_test_item(r, "xfers", x), "end");
+            HS_ASSERT_NEAR_REL(end[x] - start[x], alone, 1e-9);
+        }
+        if (engines[i] == 2) {
+            CU_ASSERT_DOUBLE_EQUAL(fmax(start[0], start[1]), 0, 1e-12);
+            HS_ASSERT_NEAR_REL(fmax(end[0], end[1]), alone, 1e-9);
+        } else {
+            HS_ASSERT_NEAR_REL(fmax(start[0], start[1]), alone, 1e-9);
+            HS_ASSERT_NEAR_REL(fmax(end[0], end[1]), 2 * alone, 1e-9);
+        }
+        cJSON_Delete(r);
+    }
 }
 
 /* gpu_kernels restricts gpu_speed to the kernels it names (the sensitivity
@@ -285,6 +358,8 @@ int main(void)
         {"idgraf-dada's PCIe model: H2D and D2H do not interfere", test_dada_platform_duplex},
         {"bw_scale and gpu_speed", test_platform_knobs},
         {"gpu_speed on the kernels gpu_kernels names", test_gpu_kernels},
+        {"lat_scale: latency times 0 and 2", test_lat_scale},
+        {"copy_engines: Mapuche's H2D and D2H in turn with 1, at once with 2", test_copy_engines},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("engine_simgrid", tests);
