@@ -2,10 +2,10 @@
  * one per GPU, one per processor of a flat platform), workers (a CPU core on
  * host memory, a GPU with its driving core, a flat processor with its own
  * memory) and, per pair of memory nodes, the latency and bottleneck bandwidth
- * of the route that transfer estimates use (asked on first use: sim/routes.h).
- * It is built from an inventory of
- * hosts (read from a SimGrid platform by platform_simgrid.c) and the user's
- * worker selection (--gpus, --cpus, --gpu-order). */
+ * of the route that transfers and estimates use (asked on first use:
+ * sim/routes.h). It is built from an inventory of hosts (read from a SimGrid
+ * platform by platform_simgrid.c) and the user's worker selection (--gpus,
+ * --cpus, --gpu-order). */
 #ifndef HS_PLATFORM_H
 #define HS_PLATFORM_H
 

@@ -3,9 +3,10 @@
  * A run asks for the route between two memory nodes when a transfer or a
  * policy's estimate first needs it (hs_platform_link_time); the answer is
  * kept in an open-addressed hash table keyed by the pair (src * nnodes + dst,
- * plus one so that 0 marks an empty slot), probed linearly and doubled when
- * half full. A platform of 65,536 processors thus holds the routes its run
- * used, where a table of every pair would hold 4.3 billion. The table is
+ * plus one so that 0 marks an empty slot), probed linearly (in sim/routes.h,
+ * inline for the look-ups that find the route) and doubled when half full. A
+ * platform of 65,536 processors thus holds the routes its run used, where a
+ * table of every pair would hold 4.3 billion. The table is
  * written here because none of the libraries sim/ links (GSL, igraph,
  * cJSON, librec) gives a map keyed by integers, and libxml2's xmlHashTable
  * (linked by the SimGrid engine, not by sim/) keys by strings: it would hash
@@ -17,21 +18,6 @@
 
 #include <stdlib.h>
 
-/* Fibonacci hashing: the top bits of key times 2^64 / golden ratio. */
-static size_t slot_of(uint64_t key, size_t cap)
-{
-    return (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & (cap - 1);
-}
-
-/* The slot holding key, or the empty slot where it would go. */
-static size_t probe(const struct hs_routes *r, uint64_t key)
-{
-    size_t i = slot_of(key, r->cap);
-    while (r->keys[i] && r->keys[i] != key)
-        i = (i + 1) & (r->cap - 1);
-    return i;
-}
-
 static void grow(struct hs_routes *r)
 {
     size_t old = r->cap;
@@ -42,7 +28,7 @@ static void grow(struct hs_routes *r)
     r->vals = hs_xmalloc(r->cap * sizeof *r->vals);
     for (size_t i = 0; i < old; i++)
         if (keys[i]) {
-            size_t j = probe(r, keys[i]);
+            size_t j = hs_routes_probe(r, keys[i]);
             r->keys[j] = keys[i];
             r->vals[j] = vals[i];
         }
@@ -50,15 +36,8 @@ static void grow(struct hs_routes *r)
     free(vals);
 }
 
-struct hs_route hs_routes_get(struct hs_routes *r, int nnodes, int src, int dst, const char *src_host,
-                              const char *dst_host)
+struct hs_route hs_routes_ask(struct hs_routes *r, uint64_t key, const char *src_host, const char *dst_host)
 {
-    uint64_t key = (uint64_t)src * (uint64_t)nnodes + (uint64_t)dst + 1;
-    if (r->cap) {
-        size_t i = probe(r, key);
-        if (r->keys[i])
-            return r->vals[i];
-    }
     struct hs_route route = {0, 0};
     if (r->ask) {
         r->asked++;
@@ -67,7 +46,7 @@ struct hs_route hs_routes_get(struct hs_routes *r, int nnodes, int src, int dst,
     }
     if (2 * (r->used + 1) > r->cap)
         grow(r);
-    size_t i = probe(r, key);
+    size_t i = hs_routes_probe(r, key);
     r->keys[i] = key;
     r->vals[i] = route;
     r->used++;

@@ -27,10 +27,33 @@ struct hs_routes {
     long asked;       /* queries made through ask */
 };
 
+/* The slot holding key (src * nnodes + dst + 1), or the empty slot where it
+ * would go: Fibonacci hashing (the top bits of key times 2^64 / golden ratio),
+ * then linear probing. Inline, as policies ask for routes in their inner loops. */
+static inline size_t hs_routes_probe(const struct hs_routes *r, uint64_t key)
+{
+    size_t i = (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & (r->cap - 1);
+    while (r->keys[i] && r->keys[i] != key)
+        i = (i + 1) & (r->cap - 1);
+    return i;
+}
+
+/* Ask for the route of key (not kept yet) and keep it. */
+struct hs_route hs_routes_ask(struct hs_routes *r, uint64_t key, const char *src_host, const char *dst_host);
+
 /* The route from memory node src to dst (their hosts src_host, dst_host)
  * among nnodes: the kept one, else asked now and kept. */
-struct hs_route hs_routes_get(struct hs_routes *r, int nnodes, int src, int dst, const char *src_host,
-                              const char *dst_host);
+static inline struct hs_route hs_routes_get(struct hs_routes *r, int nnodes, int src, int dst,
+                                            const char *src_host, const char *dst_host)
+{
+    uint64_t key = (uint64_t)src * (uint64_t)nnodes + (uint64_t)dst + 1;
+    if (r->cap) {
+        size_t i = hs_routes_probe(r, key);
+        if (r->keys[i])
+            return r->vals[i];
+    }
+    return hs_routes_ask(r, key, src_host, dst_host);
+}
 void hs_routes_free(struct hs_routes *r);
 
 #endif
