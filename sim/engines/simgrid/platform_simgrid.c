@@ -574,8 +574,8 @@ static void run_route(const struct hs_sg_zero_link *zero, sg_host_t s, sg_host_t
                       const char *dst, xbt_dynar_t links)
 {
     int n = snprintf(guard.line, sizeof guard.line, "hetsim: platform %s: no route from %s to %s: SimGrid "
-                     "cannot look it up (found during the run: the check before it asks only for a sample of "
-                     "the routes between processors; add a <route> between them)\n",
+                     "cannot look it up (found after the check, which asks only for a sample of the routes "
+                     "between processors: add a <route> between them)\n",
                      zero->platform, src, dst);
     guard.len = n < 0 ? 0 : (size_t)n < sizeof guard.line ? (size_t)n : sizeof guard.line - 1;
     fflush(stderr);
