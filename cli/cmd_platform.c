@@ -1,6 +1,10 @@
 /* cli/cmd_platform.c — `hetsim platform`: what a platform offers and
  * what a run would use: hosts, selected workers, memory nodes and the routes
- * between host memory and every other memory node. */
+ * between host memory and every other memory node (those of the first
+ * LISTED_NODES nodes, the others summed up), and how many direct routes there
+ * are between devices or processors where that takes at most LISTED_PAIRS
+ * route queries; a larger platform says how many of its routes were asked
+ * instead of asking for every pair (a run asks for the others on first use). */
 #include "cli/cli.h"
 #include "base/util.h"
 #include "sim/engines/simgrid/platform_checked.h"
@@ -27,15 +31,36 @@ static void usage(FILE *out)
                  "process) and writes DIR/checked.json: runs of those files, unchanged, skip that check.\n");
 }
 
+enum { LISTED_NODES = 64, LISTED_PAIRS = 4096 };
+
 static void print_route(const struct hs_platform *pf, int s, int d)
 {
     char links[1024];
-    int i = s * pf->nnodes + d;
-    if (pf->bw[i] <= 0)
+    struct hs_route r = hs_platform_route(pf, s, d);
+    if (r.bw <= 0)
         return;
     hs_sg_route_links(pf->nodes[s].host, pf->nodes[d].host, links, sizeof links);
     printf("  %-8s -> %-8s %10.2f MB/s %9.3f us  [%s]\n", pf->nodes[s].name, pf->nodes[d].name,
-           pf->bw[i] / 1e6, pf->lat[i] * 1e6, links);
+           r.bw / 1e6, r.lat * 1e6, links);
+}
+
+/* The direct routes between devices or processors: counted where there are
+ * few pairs, else how many routes were asked to build the platform. */
+static void print_direct(const struct hs_platform *pf)
+{
+    long pairs = (long)(pf->nnodes - 1) * (pf->nnodes - 2);
+    if (pairs > LISTED_PAIRS) {
+        printf("  %ld routes asked (to and from host memory); the %ld between the %d %s are asked by a "
+               "run when it first needs one\n", hs_platform_routes_asked(pf), pairs, pf->nnodes - 1,
+               pf->ngpus ? "GPUs" : "processors");
+        return;
+    }
+    int direct = 0;
+    for (int s = 1; s < pf->nnodes; s++)
+        for (int d = 1; d < pf->nnodes; d++)
+            direct += s != d && hs_platform_has_route(pf, s, d);
+    printf("  %d direct routes between devices or processors%s\n", direct,
+           direct && pf->ngpus ? (pf->p2p ? " (used: --p2p)" : " (unused without --p2p)") : "");
 }
 
 static void print_platform(const struct hs_platform *pf, const struct hs_inventory *inv,
@@ -87,22 +112,20 @@ static void print_platform(const struct hs_platform *pf, const struct hs_invento
                                               : "");
     }
     printf("routes (bottleneck bandwidth, total latency, links):\n");
-    for (int n = 1; n < pf->nnodes; n++) {
+    for (int n = 1; n < pf->nnodes && n <= LISTED_NODES; n++) {
         print_route(pf, 0, n);
         print_route(pf, n, 0);
     }
-    int direct = 0;
-    for (int s = 1; s < pf->nnodes; s++)
-        for (int d = 1; d < pf->nnodes; d++)
-            direct += s != d && pf->bw[s * pf->nnodes + d] > 0;
-    printf("  %d direct routes between devices or processors%s\n", direct,
-           direct && pf->ngpus ? (pf->p2p ? " (used: --p2p)" : " (unused without --p2p)") : "");
+    if (pf->nnodes - 1 > LISTED_NODES)
+        printf("  ... and those of the %d other nodes (each to and from host memory: all checked)\n",
+               pf->nnodes - 1 - LISTED_NODES);
+    print_direct(pf);
 }
 
 /* The runtime's costs the platform declares (sim/costs.h). */
 static int print_costs(const char *name)
 {
-    struct hs_costs c;
+    struct hs_costs c = {0}; /* scale 0: the platform's costs as they are */
     for (int i = 0; hs_costs_props[i]; i++)
         hs_costs_set(&c, i, NAN);
     if (hs_sg_costs(name, &c)) {

@@ -10,7 +10,7 @@ include(CMakePackageConfigHelpers)
 # runtime's view sim/sched.h, base/util.h), what a program building DAGs
 # includes (workloads/workload.h, sim/dag.h), and what those include.
 # test_install checks that each compiles alone and that nothing else is there.
-set(HETSIM_PUBLIC_HEADERS base/util.h base/params.h sim/policy.h sim/sched.h sim/dag.h sim/costs.h sim/platform.h
+set(HETSIM_PUBLIC_HEADERS base/util.h base/params.h sim/policy.h sim/sched.h sim/dag.h sim/costs.h sim/platform.h sim/routes.h
   workloads/workload.h)
 foreach(h ${HETSIM_PUBLIC_HEADERS})
   get_filename_component(dir ${h} DIRECTORY)

@@ -1,5 +1,8 @@
 /* sim/platform.c — from an inventory of hosts and a worker selection to the
- * runtime platform: memory nodes, workers and the route table for estimates. */
+ * runtime platform: memory nodes, workers and the routes for transfers and
+ * estimates: those to and from host memory asked while building (every
+ * transfer may take them), the others kept as they are first asked
+ * (sim/routes.c). */
 #include "sim/platform.h"
 #include "base/util.h"
 
@@ -234,22 +237,16 @@ int hs_select_check(const char *name, const struct hs_select *sel, int ncores, i
     return 0;
 }
 
-static int fill_routes(struct hs_platform *pf, hs_route_fn route, void *ctx)
+/* The routes to and from host memory (node 0): every transfer may need them. */
+static int host_routes(struct hs_platform *pf, hs_route_fn route, void *ctx)
 {
-    int n = pf->nnodes;
-    pf->lat = hs_xcalloc((size_t)n * n, sizeof(double));
-    pf->bw = hs_xcalloc((size_t)n * n, sizeof(double));
-    for (int s = 0; s < n; s++)
-        for (int d = 0; d < n; d++) {
-            if (s == d)
-                continue;
-            double lat = 0, bw = 0;
-            if (route(ctx, pf->nodes[s].host, pf->nodes[d].host, &lat, &bw)) {
-                pf->lat[s * n + d] = lat;
-                pf->bw[s * n + d] = bw;
-            }
-            bool needed = s == 0 || d == 0;
-            if (needed && pf->bw[s * n + d] <= 0)
+    pf->routes = hs_xcalloc(1, sizeof *pf->routes);
+    pf->routes->ask = route;
+    pf->routes->ctx = ctx;
+    for (int way = 0; way < 2; way++) /* from host memory to each node, then back */
+        for (int n = 1; n < pf->nnodes; n++) {
+            int s = way ? n : 0, d = way ? 0 : n;
+            if (!hs_platform_has_route(pf, s, d))
                 return hs_fail("platform %s: no route from %s to %s", pf->name, pf->nodes[s].host,
                                pf->nodes[d].host);
         }
@@ -306,7 +303,7 @@ int hs_platform_build(struct hs_platform *pf, const char *name, const struct hs_
                 taken++;
             }
     }
-    rc = fill_routes(pf, route, ctx);
+    rc = host_routes(pf, route, ctx);
 out:
     free(cores);
     free(core_rank);
@@ -329,23 +326,47 @@ void hs_platform_free(struct hs_platform *pf)
     }
     free(pf->nodes);
     free(pf->workers);
-    free(pf->lat);
-    free(pf->bw);
+    if (pf->routes)
+        hs_routes_free(pf->routes);
+    free(pf->routes);
     free(pf->name);
     memset(pf, 0, sizeof *pf);
 }
 
+struct hs_route hs_platform_route(const struct hs_platform *pf, int src, int dst)
+{
+    if (src == dst || !pf->routes)
+        return (struct hs_route){0, 0};
+    return hs_routes_get(pf->routes, pf->nnodes, src, dst, pf->nodes[src].host, pf->nodes[dst].host);
+}
+
+void hs_platform_routes_all(struct hs_platform *pf)
+{
+    for (int s = 0; s < pf->nnodes; s++)
+        for (int d = 0; d < pf->nnodes; d++)
+            hs_platform_route(pf, s, d);
+    if (pf->routes) {
+        pf->routes->ask = NULL;
+        pf->routes->ctx = NULL;
+    }
+}
+
+long hs_platform_routes_asked(const struct hs_platform *pf)
+{
+    return pf->routes ? pf->routes->asked : 0;
+}
+
 bool hs_platform_has_route(const struct hs_platform *pf, int src, int dst)
 {
-    return src != dst && pf->bw[src * pf->nnodes + dst] > 0;
+    return hs_platform_route(pf, src, dst).bw > 0;
 }
 
 double hs_platform_link_time(const struct hs_platform *pf, int src, int dst, double bytes)
 {
     if (src == dst)
         return 0;
-    int i = src * pf->nnodes + dst;
-    if (pf->bw[i] <= 0)
+    struct hs_route r = hs_platform_route(pf, src, dst);
+    if (r.bw <= 0)
         return INFINITY;
-    return pf->lat[i] + bytes / pf->bw[i];
+    return r.lat + bytes / r.bw;
 }

@@ -2,13 +2,15 @@
  * one per GPU, one per processor of a flat platform), workers (a CPU core on
  * host memory, a GPU with its driving core, a flat processor with its own
  * memory) and, per pair of memory nodes, the latency and bottleneck bandwidth
- * of the route that transfer estimates use. It is built from an inventory of
- * hosts (read from a SimGrid platform by platform_simgrid.c) and the user's
- * worker selection (--gpus, --cpus, --gpu-order). */
+ * of the route that transfers and estimates use (asked on first use:
+ * sim/routes.h). It is built from an inventory of hosts (read from a SimGrid
+ * platform by platform_simgrid.c) and the user's worker selection (--gpus,
+ * --cpus, --gpu-order). */
 #ifndef HS_PLATFORM_H
 #define HS_PLATFORM_H
 
 #include "sim/dag.h"
+#include "sim/routes.h"
 #include <stdbool.h>
 
 /* ---- inventory: what the platform file declares -------------------------- */
@@ -126,15 +128,16 @@ struct hs_platform {
     int nnodes, nworkers;
     struct hs_memnode *nodes; /* node 0 is host memory */
     struct hs_worker *workers;
-    double *lat, *bw;         /* [src * nnodes + dst]; bw 0: no direct route */
+    struct hs_routes *routes; /* between memory nodes, asked on first use */
     int ncores, ngpus, nprocs;/* what the file offers */
     bool p2p;
 };
 
-/* Route query used while building: fills latency (s) and bandwidth (B/s) of the
- * route between two hosts; returns false if there is none. */
-typedef bool (*hs_route_fn)(void *ctx, const char *src, const char *dst, double *lat, double *bw);
-
+/* Build the platform. The routes to and from host memory (node 0), which
+ * every transfer may take, are asked of route now: -1 with hs_fail naming
+ * the pair if one is missing. The others (between GPUs, between processors)
+ * are asked on first use, so route and ctx are kept: ctx must outlive pf,
+ * or hs_platform_routes_all must be called before it ends. */
 int hs_platform_build(struct hs_platform *pf, const char *name, const struct hs_inventory *inv,
                       const struct hs_select *sel, hs_route_fn route, void *ctx);
 void hs_platform_free(struct hs_platform *pf);
@@ -143,6 +146,13 @@ void hs_platform_free(struct hs_platform *pf);
  * route (latency + bytes / bandwidth); INFINITY if there is none. */
 double hs_platform_link_time(const struct hs_platform *pf, int src, int dst, double bytes);
 bool hs_platform_has_route(const struct hs_platform *pf, int src, int dst);
+/* The route from node src to dst (asked now if it was not before); bw 0: none. */
+struct hs_route hs_platform_route(const struct hs_platform *pf, int src, int dst);
+/* Ask every route not asked yet, then forget the route query (for one whose
+ * context ends with the build: the real engine's machine). */
+void hs_platform_routes_all(struct hs_platform *pf);
+/* Route queries made so far (the build's, then the run's). */
+long hs_platform_routes_asked(const struct hs_platform *pf);
 
 const char *hs_node_kind_name(enum hs_node_kind kind);
 

@@ -101,22 +101,34 @@ double hs_sched_move_time(const struct hs_runtime *s, int src, int dst, double b
     return move_time(s, src, dst, bytes, NULL);
 }
 
+/* Pairs of workers c̄ averages over: every ordered pair up to
+ * HS_MEAN_COMM_ALL of them (2,048 workers), else HS_MEAN_COMM_SAMPLE
+ * spread evenly (each worker with the same number of others), so that a
+ * platform of 65,535 processors asks for 65,535 routes here, not 4.3 billion
+ * (an assumption: the sample's mean stands for the mean of every pair, as
+ * it is on a crossbar, where every pair costs the same). */
+#define HS_MEAN_COMM_ALL (1L << 22)
+#define HS_MEAN_COMM_SAMPLE (1L << 16)
+
 /* c̄ is affine in the bytes: average the latency and per-byte terms of every
- * ordered pair of distinct workers once. */
+ * ordered pair of distinct workers once (or of the sample above). */
 void hs_sched_mean_comm(const struct hs_runtime *s, double *lat, double *per_byte)
 {
     int P = s->pf->nworkers;
+    long all = (long)P * (P - 1);
+    long each = all <= HS_MEAN_COMM_ALL ? P - 1 : (HS_MEAN_COMM_SAMPLE + P - 1) / P; /* others per worker */
     double l = 0, b = 0;
     for (int p = 0; p < P; p++)
-        for (int q = 0; q < P; q++) {
+        for (long i = 0; i < each; i++) {
+            int q = each == P - 1 ? (int)(i < p ? i : i + 1) : (int)((p + 1 + i * (P - 1) / each) % P);
             int np = s->pf->workers[p].node, nq = s->pf->workers[q].node;
-            if (p == q || np == nq)
+            if (np == nq)
                 continue;
             double t0 = hs_sched_move_time(s, np, nq, 0);
             l += t0;
             b += hs_sched_move_time(s, np, nq, 1) - t0;
         }
-    int pairs = P * (P - 1);
+    long pairs = (long)P * each;
     *lat = pairs ? l / pairs : 0;
     *per_byte = pairs ? b / pairs : 0;
 }

@@ -32,6 +32,7 @@ static cJSON *events_json(const struct hs_run *run)
     cJSON_AddNumberToObject(o, "audit", (double)rt->audit_violations);
     cJSON_AddNumberToObject(o, "evictions", (double)rt->evictions);
     cJSON_AddNumberToObject(o, "writebacks", (double)rt->writebacks);
+    cJSON_AddNumberToObject(o, "routes_asked", (double)hs_platform_routes_asked(&run->pf));
     cJSON *tasks = cJSON_AddArrayToObject(o, "tasks");
     for (int i = 0; i < rt->dag->ntasks; i++) {
         const struct hs_task_event *ev = &rt->ts[i].ev;

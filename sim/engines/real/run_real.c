@@ -56,6 +56,8 @@ static int load_platform(const struct hs_run_config *cfg, struct hs_platform *pf
     struct hs_inventory inv;
     hs_machine_inventory(&m, &inv);
     rc = hs_platform_build(pf, cfg->platform_name, &inv, &cfg->select, hs_machine_route, &m);
+    if (!rc)
+        hs_platform_routes_all(pf); /* m ends here: no route is asked of it later */
     hs_inventory_free(&inv);
     if (!rc)
         rc = check_gpus_here(&m, pf);

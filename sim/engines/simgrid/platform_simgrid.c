@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <libxml/xmlreader.h>
 #include <math.h>
 #include <simgrid/engine.h>
@@ -136,18 +137,29 @@ struct probe_state {
     int count[HS_HOST_IGNORED + 1]; /* hosts per hs_host_kind, once the inventory is read */
     bool counted;
     int energy_hosts;
+    long asked; /* routes asked */
 };
 
-static bool memory_node(enum hs_host_kind k)
+/* Ask SimGrid for the route from host a to host b of inv, noting the pair
+ * first: SimGrid crashes on some missing routes. */
+static void probe(struct probe_state *ps, const struct hs_inventory *inv, int a, int b, xbt_dynar_t links)
 {
-    return k == HS_HOST_GPU || k == HS_HOST_RAM || k == HS_HOST_PROC;
+    snprintf(ps->src, sizeof ps->src, "%s", inv->hosts[a].name);
+    snprintf(ps->dst, sizeof ps->dst, "%s", inv->hosts[b].name);
+    ps->probing = true;
+    ps->asked++;
+    xbt_dynar_reset(links);
+    sg_host_get_route(sg_host_by_name(inv->hosts[a].name), sg_host_by_name(inv->hosts[b].name), links);
+    ps->probing = false;
 }
 
-/* Ask SimGrid for the route between every two hosts that are memory nodes
- * (the pairs hs_platform_build asks about): host memory's endpoint (a RAM
- * host, else the first CPU host), the GPUs and the processors. The CPU
- * hosts compute in host memory and are never asked about, so that a cluster
- * of 65,536 hosts asks for no route at all. */
+/* Ask SimGrid for the routes a run cannot do without (platform_simgrid.h):
+ * between host memory's endpoint (a RAM host, else the first CPU host) and
+ * every GPU and processor both ways, between every two GPUs, and between
+ * every two processors where there are few (HS_SG_PROC_SAMPLE pairs at
+ * most), else between HS_SG_PROC_SAMPLE pairs spread over them, both ways:
+ * 2n + 64 routes for n processors, where every pair would be n². The CPU
+ * hosts compute in host memory and are never asked about. */
 static void probe_routes(const char *path, const char *map_file, struct probe_state *ps)
 {
     struct hs_inventory inv;
@@ -157,26 +169,38 @@ static void probe_routes(const char *path, const char *map_file, struct probe_st
         ps->count[inv.hosts[i].kind] += inv.hosts[i].kind == HS_HOST_CPU ? inv.hosts[i].cores : 1;
     ps->counted = true;
     int endpoint = hs_inventory_endpoint(&inv);
-    int *nodes = hs_xmalloc((size_t)inv.n * sizeof *nodes), nnodes = 0;
+    int *gpus = hs_xmalloc((size_t)inv.n * sizeof *gpus), *procs = hs_xmalloc((size_t)inv.n * sizeof *procs);
+    int ngpus = 0, nprocs = 0;
     for (int i = 0; i < inv.n; i++)
-        if (i == endpoint || (inv.hosts[i].kind != HS_HOST_RAM && memory_node(inv.hosts[i].kind)))
-            nodes[nnodes++] = i;
+        if (inv.hosts[i].kind == HS_HOST_GPU)
+            gpus[ngpus++] = i;
+        else if (inv.hosts[i].kind == HS_HOST_PROC)
+            procs[nprocs++] = i;
     xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
-    for (int i = 0; i < nnodes; i++)
-        for (int j = 0; j < nnodes; j++) {
-            int a = nodes[i], b = nodes[j];
-            if (a == b)
-                continue;
-            snprintf(ps->src, sizeof ps->src, "%s", inv.hosts[a].name);
-            snprintf(ps->dst, sizeof ps->dst, "%s", inv.hosts[b].name);
-            ps->probing = true;
-            xbt_dynar_reset(links);
-            sg_host_get_route(sg_host_by_name(inv.hosts[a].name), sg_host_by_name(inv.hosts[b].name),
-                              links);
-            ps->probing = false;
+    for (int i = 0; endpoint >= 0 && i < inv.n; i++)
+        if (i != endpoint && (inv.hosts[i].kind == HS_HOST_GPU || inv.hosts[i].kind == HS_HOST_PROC)) {
+            probe(ps, &inv, i, endpoint, links);
+            probe(ps, &inv, endpoint, i, links);
         }
+    for (int i = 0; i < ngpus; i++)
+        for (int j = 0; j < ngpus; j++)
+            if (i != j)
+                probe(ps, &inv, gpus[i], gpus[j], links);
+    long pairs = (long)nprocs * (nprocs - 1) / 2;
+    for (int i = 0; pairs <= HS_SG_PROC_SAMPLE && i < nprocs; i++)
+        for (int j = 0; j < nprocs; j++)
+            if (i != j)
+                probe(ps, &inv, procs[i], procs[j], links);
+    for (int k = 0; pairs > HS_SG_PROC_SAMPLE && k < HS_SG_PROC_SAMPLE; k++) {
+        int a = (int)((long)k * nprocs / HS_SG_PROC_SAMPLE), b = (a + nprocs / 2 + k) % nprocs;
+        if (a != b) {
+            probe(ps, &inv, procs[a], procs[b], links);
+            probe(ps, &inv, procs[b], procs[a], links);
+        }
+    }
     xbt_dynar_free(&links);
-    free(nodes);
+    free(gpus);
+    free(procs);
     hs_inventory_free(&inv);
 }
 
@@ -285,6 +309,7 @@ int hs_sg_check_platform_child(const char *path, const char *map_file, struct hs
         out->ngpus = at.counted ? at.count[HS_HOST_GPU] : -1;
         out->nprocs = at.counted ? at.count[HS_HOST_PROC] : -1;
         out->energy_hosts = at.energy_hosts;
+        out->routes_asked = at.asked;
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return 0;
@@ -299,8 +324,8 @@ int hs_sg_check_platform_child(const char *path, const char *map_file, struct hs
     extract_message(log, msg, sizeof msg);
     if (at.probing)
         return hs_fail("platform file %s: no route from %s to %s (SimGrid %s; hetsim asks for the "
-                       "route between every two memory nodes: add a <route>, or mark host memory's host "
-                       "<prop id=\"kind\" value=\"ram\"/>)",
+                       "routes between host memory and every other memory node, and between processors: "
+                       "add a <route>, or mark host memory's host <prop id=\"kind\" value=\"ram\"/>)",
                        path, at.src, at.dst,
                        strcmp(msg, "SimGrid could not load it") ? msg : "crashed looking it up");
     return hs_fail("platform file %s: %s%s", path, msg, value_hint(msg));
@@ -505,6 +530,65 @@ int hs_sg_costs(const char *platform_name, struct hs_costs *c)
     return 0;
 }
 
+/* A route asked during a run: SimGrid aborts with its backtrace on some
+ * missing routes (Floyd's "No route from"), which the check before the run
+ * asks for only a sample of. While such a query runs, SimGrid's stderr goes
+ * to /dev/null and SIGABRT writes the line prepared beforehand and exits 2
+ * (only async-signal-safe calls in the handler). */
+static struct {
+    volatile sig_atomic_t armed;
+    int saved_err, null_fd;
+    char line[768];
+    size_t len;
+    struct sigaction before;
+} guard = {.saved_err = -1, .null_fd = -1};
+
+static void on_abort(int sig)
+{
+    if (guard.armed) {
+        dup2(guard.saved_err, STDERR_FILENO);
+        ssize_t w = write(STDERR_FILENO, guard.line, guard.len);
+        (void)w;
+        _exit(2);
+    }
+    sigaction(sig, &guard.before, NULL);
+    raise(sig);
+}
+
+void hs_sg_route_run(struct hs_sg_zero_link *ctx, const char *platform_name)
+{
+    snprintf(ctx->platform, sizeof ctx->platform, "%s", platform_name);
+    ctx->running = true;
+    if (guard.saved_err >= 0)
+        return;
+    guard.saved_err = dup(STDERR_FILENO);
+    guard.null_fd = open("/dev/null", O_WRONLY);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_abort;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGABRT, &sa, &guard.before);
+}
+
+/* The links of the route s -> d into links, SimGrid silenced and its abort
+ * turned into one line naming src and dst (hs_sg_route_run). */
+static void run_route(const struct hs_sg_zero_link *zero, sg_host_t s, sg_host_t d, const char *src,
+                      const char *dst, xbt_dynar_t links)
+{
+    int n = snprintf(guard.line, sizeof guard.line, "hetsim: platform %s: no route from %s to %s: SimGrid "
+                     "cannot look it up (found after the check, which asks only for a sample of the routes "
+                     "between processors: add a <route> between them)\n",
+                     zero->platform, src, dst);
+    guard.len = n < 0 ? 0 : (size_t)n < sizeof guard.line ? (size_t)n : sizeof guard.line - 1;
+    fflush(stderr);
+    bool quiet = guard.saved_err >= 0 && guard.null_fd >= 0 && dup2(guard.null_fd, STDERR_FILENO) >= 0;
+    guard.armed = 1;
+    sg_host_get_route(s, d, links);
+    guard.armed = 0;
+    if (quiet)
+        dup2(guard.saved_err, STDERR_FILENO);
+}
+
 bool hs_sg_route(void *ctx, const char *src, const char *dst, double *lat, double *bw)
 {
     struct hs_sg_zero_link *zero = ctx;
@@ -512,7 +596,10 @@ bool hs_sg_route(void *ctx, const char *src, const char *dst, double *lat, doubl
     if (!s || !d)
         return false;
     xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
-    sg_host_get_route(s, d, links);
+    if (zero && zero->running)
+        run_route(zero, s, d, src, dst, links);
+    else
+        sg_host_get_route(s, d, links);
     unsigned long n = xbt_dynar_length(links);
     for (unsigned long i = 0; zero && !zero->link[0] && i < n; i++) {
         sg_link_t l = xbt_dynar_get_as(links, i, sg_link_t);
@@ -523,6 +610,12 @@ bool hs_sg_route(void *ctx, const char *src, const char *dst, double *lat, doubl
         }
     }
     xbt_dynar_free(&links);
+    if (zero && zero->running && zero->link[0]) {
+        hs_sg_zero_link_check(zero->platform, zero);
+        fprintf(stderr, "hetsim: %s\n", hs_last_error());
+        fflush(NULL);
+        _exit(2);
+    }
     if (n == 0)
         return false;
     *lat = sg_host_get_route_latency(s, d);

@@ -13,18 +13,24 @@
 /* SimGrid settings hetsim makes unless the platform file sets them: the TCP
  * artefacts (TCP-gamma, crosstraffic, weight-S) off. */
 #define HS_SG_NCONFIG 3
+/* Pairs of processors whose routes the check asks for, both ways. */
+#define HS_SG_PROC_SAMPLE 32
 
 /* What checking a platform file found out. */
 struct hs_sg_check {
     unsigned file_sets;        /* a bit per hetsim setting the file's own <config> makes */
     int ncores, ngpus, nprocs; /* its hosts by kind (cores: CPU workers); -1 if they could not be told apart */
     int energy_hosts;          /* hosts that declare wattage_per_state (energy.h) */
+    long routes_asked;         /* routes the child asked SimGrid for (0: checked.json answered) */
 };
 
 /* Load the file in a child process (a regular file only) and ask for the
- * route between every two memory nodes (hosts told apart with the host map
- * map_file, or NULL); returns 0, or -1 with hs_fail naming the file and
- * SimGrid's complaint. out may be NULL. */
+ * routes a run cannot do without (hosts told apart with the host map
+ * map_file, or NULL): between host memory's host and every other memory
+ * node both ways, between every two GPUs, and between a sample of pairs of
+ * processors (HS_SG_PROC_SAMPLE of them: each processor's route to and from
+ * host memory is checked, the rest are asked during the run); returns 0, or
+ * -1 with hs_fail naming the file and SimGrid's complaint. out may be NULL. */
 int hs_sg_check_platform(const char *path, const char *map_file, struct hs_sg_check *out);
 
 /* The same, always in the child: hs_sg_check_platform takes what
@@ -63,17 +69,28 @@ int hs_sg_inventory_map(const char *platform_name, const char *map_file, struct 
  * with hs_fail naming the platform, the property and its value. */
 int hs_sg_costs(const char *platform_name, struct hs_costs *c);
 
-/* The first link of bandwidth 0 that a route asked of hs_sg_route crosses
- * (link empty: none). A link of 0 B/s no route of the run crosses is kept:
- * StarPU 1.3 writes an unused one on CPU-only machines. */
+/* What hs_sg_route keeps besides the loaded platform: the first link of
+ * bandwidth 0 that a route it was asked crosses (link empty: none; a link
+ * of 0 B/s no route of the run crosses is kept: StarPU 1.3 writes an unused
+ * one on CPU-only machines), and, once the platform is built
+ * (hs_sg_route_run), the platform's name for the messages of a run. */
 struct hs_sg_zero_link {
     char link[128], src[128], dst[128];
+    char platform[256];
+    bool running;
 };
 
 /* hs_route_fn over the loaded platform; ctx is NULL or a zero-initialised
  * struct hs_sg_zero_link, which records the first route crossing a link of
- * bandwidth 0 (that route is then missing: no bandwidth). */
+ * bandwidth 0 (that route is then missing: no bandwidth). After
+ * hs_sg_route_run(ctx), a route asked on first use during the run that
+ * SimGrid cannot look up (it aborts on some missing routes) or that crosses
+ * a link of 0 B/s ends the process with one line naming both hosts, exit 2,
+ * without SimGrid's backtrace. */
 bool hs_sg_route(void *ctx, const char *src, const char *dst, double *lat, double *bw);
+/* The routes asked through ctx from now on are a run's (see hs_sg_route);
+ * ctx must then live as long as the platform. */
+void hs_sg_route_run(struct hs_sg_zero_link *ctx, const char *platform_name);
 
 /* -1 with hs_fail naming the link and the route if zero records one, else 0. */
 int hs_sg_zero_link_check(const char *platform_name, const struct hs_sg_zero_link *zero);

@@ -49,14 +49,19 @@ int hs_platform_open(const struct hs_run_config *cfg, struct hs_platform *pf,
     if (cfg->notes && by_default)
         fprintf(stderr, "hetsim: note: platform %s: %d of its %d hosts have no kind (property, name or host "
                 "map) and are CPU hosts (docs/platforms.md)\n", cfg->platform_name, by_default, inv->n);
-    /* a link of 0 B/s on a route the run uses: named, rather than the route said missing */
-    struct hs_sg_zero_link zero = {0};
+    /* a link of 0 B/s on a route the run uses: named, rather than the route said missing. The
+     * routes between GPUs or processors are asked during the run (sim/routes.h): the context
+     * lives as long as SimGrid's platform, one per process */
+    static struct hs_sg_zero_link zero;
+    memset(&zero, 0, sizeof zero);
     int built = hs_platform_build(pf, cfg->platform_name, inv, &cfg->select, hs_sg_route, &zero);
     if (hs_sg_zero_link_check(cfg->platform_name, &zero)) {
         if (!built)
             hs_platform_free(pf);
         built = -1;
     }
+    if (!built)
+        hs_sg_route_run(&zero, cfg->platform_name);
     if (built) {
         hs_inventory_free(inv);
         return 2;

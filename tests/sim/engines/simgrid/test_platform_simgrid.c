@@ -8,10 +8,14 @@
  * id; StarPU's Idgraf and sirocco files and SimGrid's example platform with a
  * host map as they are; hosts without hetsim's kind are CPU hosts (with one
  * note line), host memory takes no compute host, core="N" gives N CPU
- * workers, and SimGrid's 65,536-host cluster loads. Expected values are
+ * workers, and SimGrid's 65,536-host cluster loads, as CPU hosts and as
+ * 65,535 processors (routes asked: 2 per processor and 64, not 4.3 billion),
+ * where an eager run gives its record; a route SimGrid aborts on during a
+ * run is one line naming both hosts, exit 2. Expected values are
  * computed by hand from the files (tests/data/README.md gives where each
  * comes from). */
 #include "base/util.h"
+#include "sim/engines/simgrid/platform_simgrid.h"
 #include "tests/support/testing.h"
 
 #include <CUnit/Basic.h>
@@ -20,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static void test_old_platform(void)
@@ -270,6 +275,82 @@ static void test_crossbar(void)
     free(err);
 }
 
+/* The same cluster with tests/data/simgrid-cluster_crossbar.hosts: node-0
+ * is host memory, the 65,535 other hosts processors. The check asks 2 routes
+ * per processor (to and from node-0) and 32 pairs both ways; building asks
+ * the 2 per processor again; a Cholesky of 8 x 8 tiles (120 tasks) runs. */
+#define CROSSBAR_PROCS HETSIM_SOURCE_DIR "/tests/data/simgrid-cluster_crossbar.xml:hosts=" \
+    HETSIM_SOURCE_DIR "/tests/data/simgrid-cluster_crossbar.hosts"
+static void test_crossbar_procs(void)
+{
+    struct hs_sg_check chk;
+    CU_ASSERT_EQUAL_FATAL(hs_sg_check_platform_child(hs_test_datafile("simgrid-cluster_crossbar.xml"),
+                                                     hs_test_datafile("simgrid-cluster_crossbar.hosts"), &chk), 0);
+    CU_ASSERT_EQUAL(chk.nprocs, 65535);
+    CU_ASSERT_EQUAL(chk.routes_asked, 2L * 65535 + 2 * HS_SG_PROC_SAMPLE);
+    char *out = NULL, *err = NULL;
+    int rc = hs_test_cli("platform " CROSSBAR_PROCS, &out, &err);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "offers 0 cores, 0 GPUs, 65535 flat processors"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "  65535 node-65535.simgrid.org proc endpoint node-65535.simgrid.org"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "... and those of the 65471 other nodes"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "  131070 routes asked (to and from host memory); the 4294770690 between the "
+                                       "65535 processors are asked by a run when it first needs one"));
+    free(out);
+    free(err);
+    cJSON *r = hs_test_run_record("-p " CROSSBAR_PROCS " -w cholesky:n=4096,nb=512 -s eager");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    const cJSON *res = cJSON_GetObjectItem(r, "results");
+    CU_ASSERT_EQUAL(hs_test_num(res, "tasks"), 120); /* 8 + 28 + 28 + 56 */
+    CU_ASSERT(hs_test_num(res, "makespan") > 0);
+    CU_ASSERT_EQUAL(cJSON_GetArraySize(cJSON_GetObjectItem(r, "workers")), 65535);
+    cJSON_Delete(r);
+}
+
+/* Floyd's routing aborts on a pair without a route ("No route from"): asked
+ * during a run (after hs_sg_route_run), one line naming both hosts, exit 2,
+ * no SimGrid backtrace. */
+static void test_missing_route_during_run(void)
+{
+    char *pf = hs_test_tmp(".xml"), *log = hs_test_tmp(".log");
+    hs_test_write_file(pf, "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                           "<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Floyd\">\n"
+                           "<host id=\"RAM0\" speed=\"1f\"/>\n"
+                           "<host id=\"P0\" speed=\"1Gf\"/>\n<host id=\"P1\" speed=\"1Gf\"/>\n"
+                           "<link id=\"l0\" bandwidth=\"1GBps\" latency=\"1us\"/>\n"
+                           "<link id=\"l1\" bandwidth=\"1GBps\" latency=\"1us\"/>\n"
+                           "<route src=\"RAM0\" dst=\"P0\"><link_ctn id=\"l0\"/></route>\n"
+                           "<route src=\"RAM0\" dst=\"P1\"><link_ctn id=\"l1\"/></route>\n"
+                           "</zone>\n</platform>\n");
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        FILE *f = freopen(log, "w", stderr);
+        (void)f;
+        hs_sg_init(false, NULL, 0, NULL);
+        hs_sg_load(pf, false);
+        static struct hs_sg_zero_link ctx;
+        double lat, bw;
+        bool there = hs_sg_route(&ctx, "RAM0", "P0", &lat, &bw); /* while building: as SimGrid answers */
+        hs_sg_route_run(&ctx, "floyd");
+        hs_sg_route(&ctx, "P0", "P1", &lat, &bw);
+        _exit(there ? 0 : 5); /* not reached: the route aborts */
+    }
+    int status = 0;
+    CU_ASSERT_EQUAL_FATAL(waitpid(pid, &status, 0), pid);
+    CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+    char *text = hs_test_read_file(log);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_EQUAL(hs_test_count_lines(text), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "hetsim: platform floyd: no route from P0 to P1: SimGrid cannot look it up"));
+    CU_ASSERT_PTR_NULL(strstr(text, "acktrace"));
+    free(text);
+    unlink(pf);
+    unlink(log);
+    free(pf);
+    free(log);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -283,6 +364,8 @@ int main(void)
         {"hosts without a kind are CPU hosts", test_default_cpu_hosts},
         {"core=N gives N workers", test_cores},
         {"SimGrid's 65,536-host crossbar cluster", test_crossbar},
+        {"the crossbar cluster as 65,535 processors", test_crossbar_procs},
+        {"a route SimGrid aborts on during a run", test_missing_route_during_run},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("platform_simgrid", tests);
