@@ -369,7 +369,8 @@ static void test_shipped_tables_current(void)
  * (2nb³/3 flop, one tile), 12 the TRSM of the row (nb³, two tiles), 22 the
  * GEMM update (2nb³, three tiles); on a GPU the cuda0 combination (the lowest
  * device id, as platforms/perf_starpu.c takes it). TSTRF's GPU entry is not
- * here: the period code had no GPU TSTRF, its rate stays an assumption. */
+ * here: the period code had no GPU TSTRF, its rate stays an assumption
+ * (test_idgraf_gpu_tstrf_no_speedup). */
 static const struct lu_sample {
     const char *kernel, *arch, *code;
     double flops_per_nb3;
@@ -465,6 +466,50 @@ static void test_idgraf_lu_from_starpu(void)
     }
 }
 
+/* DTSTRF's GPU entry (only lu:gpu_tstrf=1 uses it) is the assumption its
+ * source states, Lima 2014 App. C.1's "no speedup on a GPU", read the
+ * simplest way: a core's rate at each size StarPU sampled, so the GPU is
+ * neither faster nor slower than a core there. */
+static void test_idgraf_gpu_tstrf_no_speedup(void)
+{
+    static const char *const tables[] = {"idgraf", "idgraf-cal1", "idgraf-cal2", "idgraf-cal4", "idgraf-cal8"};
+    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/platforms/perf/%s.json", HETSIM_SOURCE_DIR, tables[t]);
+        cJSON *j = read_table(path);
+        int gpu = 0, matched = 0;
+        const cJSON *g, *c;
+        cJSON_ArrayForEach(g, cJSON_GetObjectItem(j, "kernels"))
+        {
+            if (strcmp(cJSON_GetObjectItem(g, "kernel")->valuestring, "dtstrf") != 0 ||
+                strcmp(cJSON_GetObjectItem(g, "arch")->valuestring, "gpu") != 0)
+                continue;
+            gpu++;
+            const char *src = cJSON_GetObjectItem(g, "source")->valuestring;
+            CU_ASSERT(strncmp(src, "assumption", 10) == 0 && strstr(src, "App. C.1") != NULL);
+            int nb = cJSON_GetObjectItem(g, "nb")->valueint;
+            const cJSON *ggf = cJSON_GetObjectItem(g, "gflops");
+            CU_ASSERT_PTR_NOT_NULL_FATAL(ggf);
+            cJSON_ArrayForEach(c, cJSON_GetObjectItem(j, "kernels"))
+            {
+                const cJSON *cgf = cJSON_GetObjectItem(c, "gflops");
+                if (strcmp(cJSON_GetObjectItem(c, "kernel")->valuestring, "dtstrf") != 0 ||
+                    strcmp(cJSON_GetObjectItem(c, "arch")->valuestring, "cpu") != 0 ||
+                    cJSON_GetObjectItem(c, "nb")->valueint != nb || !cgf)
+                    continue;
+                if (ggf->valuedouble != cgf->valuedouble)
+                    fprintf(stderr, "\n%s: dtstrf gpu nb=%d gives %g GFlop/s, the core %g\n", tables[t], nb,
+                            ggf->valuedouble, cgf->valuedouble);
+                CU_ASSERT_DOUBLE_EQUAL(ggf->valuedouble, cgf->valuedouble, 1e-12);
+                matched++;
+            }
+        }
+        CU_ASSERT_EQUAL(gpu, 3);     /* nb = 320, 640, 960 */
+        CU_ASSERT_EQUAL(matched, 3); /* each at a size the core's entry has */
+        cJSON_Delete(j);
+    }
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -478,6 +523,7 @@ int main(void)
         {"policies plan with the calibrated time, runs take the true one", test_policy_sees_calibration},
         {"shipped calibrated tables are what calibrate_beniamine.sh writes", test_shipped_tables_current},
         {"Idgraf's LU kernel rates are StarPU's samples, file and line", test_idgraf_lu_from_starpu},
+        {"Idgraf's GPU DTSTRF at a core's rate: no speedup (Lima 2014, App. C.1)", test_idgraf_gpu_tstrf_no_speedup},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("perfmodel", tests);
