@@ -30,7 +30,10 @@
  * precision prefix (dgemm, sgemm). The entry's mean becomes its duration in
  * seconds. A valid regression (StarPU's rule: finite coefficients, at least
  * 10 samples, minx < 0.9·maxx) serves tile sizes without a history line
- * within [0.9·minx, 1.1·maxx], as StarPU uses it. */
+ * within [0.9·minx, 1.1·maxx], as StarPU uses it. A history line without
+ * a sample (n = 0 or mean 0: a footprint StarPU registered but never
+ * measured) times nothing: it is noted, and kept (starpu_empty) so that a
+ * run whose kernel is then left without an entry says so on stderr. */
 #include "platforms/perf_starpu.h"
 #include "base/buf.h"
 #include "base/inputfile.h"
@@ -106,6 +109,8 @@ struct loader {
     struct cand *reg;
     size_t nreg, capreg;
     struct hs_perfmodel *pm; /* its notes */
+    struct hs_perf_entry *empty; /* history lines without a sample (no_sample) */
+    size_t nempty, capempty;
     int gpus;
     char *gpu_at;
     char *err;
@@ -232,6 +237,33 @@ struct comb {
     char name[32];
 };
 
+/* A history line of an architecture hetsim uses with no sample (n = 0, or
+ * a mean of 0: StarPU writes the line of a footprint it registered but
+ * never measured): kept out of the table, but noted, and kept in L->empty
+ * so that a run whose kernel then has no entry on that architecture says
+ * what times it instead (check_starpu, sim/engines/simgrid/run_simgrid.c). */
+static void no_sample(struct reader *r, const struct comb *cb, const struct symbol_map *sym, int nb, int e,
+                      long size, long n)
+{
+    struct loader *L = r->L;
+    if (!nb) {
+        hs_perf_note(L->pm, "%s line %d (%s): size %ld B has no sample (n = %ld): StarPU recorded none, and it "
+                     "is not %d tile(s) of nb×nb 8- or 4-byte elements; left out", r->path, r->line, cb->name,
+                     size, n, sym->tiles);
+        return;
+    }
+    for (int k = 0; k < 2 && sym->kernel[k]; k++) {
+        char kernel[16], at[1024];
+        snprintf(kernel, sizeof kernel, "%c%s", e == 8 ? 'd' : 's', sym->kernel[k]);
+        snprintf(at, sizeof at, "%s line %d (%s)", r->path, r->line, cb->name);
+        hs_perf_note(L->pm, "%s: %s at nb = %d has no sample (n = %ld): StarPU recorded none, so it is left out "
+                     "of the table", at, kernel, nb, n);
+        HS_GROW(L->empty, L->capempty, L->nempty + 1);
+        L->empty[L->nempty++] = (struct hs_perf_entry){.kernel = hs_xstrdup(kernel), .arch = hs_xstrdup(cb->arch),
+                                                       .nb = nb, .source = hs_xstrdup(at)};
+    }
+}
+
 /* One history line; with an architecture hetsim uses, its duration for
  * each kernel the symbol names. */
 static int history_line(struct reader *r, const struct comb *cb, const struct symbol_map *sym, long rank,
@@ -260,9 +292,13 @@ static int history_line(struct reader *r, const struct comb *cb, const struct sy
     double mean = v[nf == 8 ? 1 : 0];
     if (!(mean >= 0) || !isfinite(mean))
         return fail_at(r, "mean '%s' µs is not a finite number >= 0", f[nf == 8 ? 3 : 2]);
-    if (!cb->arch || n == 0 || mean == 0)
+    if (!cb->arch)
         return 0;
     int e = 0, nb = tile_nb((unsigned long)size, sym->tiles, &e);
+    if (n == 0 || mean == 0) {
+        no_sample(r, cb, sym, nb, e, size, n);
+        return 0;
+    }
     if (!nb) {
         (*unsized)++;
         return 0;
@@ -692,6 +728,12 @@ static void free_loader(struct loader *L)
         free_cand(&L->c[i]);
     for (size_t i = 0; i < L->nreg; i++)
         free_cand(&L->reg[i]);
+    for (size_t i = 0; i < L->nempty; i++) {
+        free(L->empty[i].kernel);
+        free(L->empty[i].arch);
+        free(L->empty[i].source);
+    }
+    free(L->empty);
     free(L->c);
     free(L->reg);
     free(L->gpu_at);
@@ -735,6 +777,10 @@ int hs_perf_load_starpu(const char *path, const char *platform_file, struct hs_p
     pm->starpu_gpus = L.gpus;
     pm->starpu_gpu_at = L.gpu_at;
     L.gpu_at = NULL;
+    pm->starpu_empty = L.empty;
+    pm->nstarpu_empty = (int)L.nempty;
+    L.empty = NULL;
+    L.nempty = 0;
     char desc[512];
     snprintf(desc, sizeof desc, "StarPU perfmodel(s) of host %s: %s", host, path);
     pm->description = hs_xstrdup(desc);

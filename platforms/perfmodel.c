@@ -259,6 +259,7 @@ void hs_perf_free(struct hs_perfmodel *pm)
     free_list(pm->entries, pm->n);
     free_list(pm->calibrated, pm->ncalibrated);
     free_list(pm->corun, pm->ncorun);
+    free_list(pm->starpu_empty, pm->nstarpu_empty);
     for (int i = 0; i < pm->nreg; i++) {
         free(pm->reg[i].kernel);
         free(pm->reg[i].arch);

@@ -73,6 +73,9 @@ struct hs_perfmodel {
                                          does not pivot (lunopiv's kernel, not lu's) */
     int starpu_gpus;                  /* StarPU perfmodels: highest CUDA device id used + 1 */
     char *starpu_gpu_at;              /* "FILE:LINE" naming that device (NULL: none) */
+    int nstarpu_empty;
+    struct hs_perf_entry *starpu_empty; /* StarPU perfmodels: history lines with no sample, left out of
+                                           entries (kernel, arch, nb; source "FILE line L (ARCH)") */
 };
 
 /* Load a timing table. Returns 0, or -1 with a one-line message in err. */

@@ -9,7 +9,8 @@
  * 1-task and a 4-task Cholesky on Attila's cores take the hand sum of the
  * means; StarPU's LU example times lunopiv's GETRF, TRSM and GEMM (a run by
  * hand), and the incremental-pivoting lu is refused on it; bad files are
- * refused with the file and line. */
+ * refused with the file and line; a history line without a sample is noted,
+ * and a run left without its kernel warned, timed as flops / host speed. */
 #include "platforms/perfmodel.h"
 #include "tests/support/testing.h"
 
@@ -250,6 +251,55 @@ static void test_lu(void)
     hs_test_bad_cli(args, "times GETRF without pivoting");
 }
 
+/* A history line without a sample: after 20 calibrating runs of StarPU's
+ * cholesky_implicit on a 2-core VM (debian-run-20), chol_model_11.vm has one
+ * line, line 39, with n = 0 and mean 0 (POTRF, 409600 B = 4·320²), TRSM 130
+ * samples and the update 350. The line is kept out of the table and noted;
+ * a run's SPOTRF then has no timing on the cores, said on stderr and in the
+ * record, and lasts flops / the host speed: by hand, on StarPU's platform
+ * of that VM (CPUn speed 2e9 flop/s), POTRF's flops at nb = 320
+ * (320³/3 + 320²/2 + 320/6 = 10973920) / 2e9 = 5486.960 µs, and the 2×2-tile
+ * chain SPOTRF, STRSM, SSYRK, SPOTRF: 2 · 5486.960 + 4135.677 (_21 line 39) +
+ * 6002.939 (_22 line 39) = 21112.536 µs. */
+static void test_no_sample(void)
+{
+    char dir[4096], err[512];
+    snprintf(dir, sizeof dir, "%s/debian-run-20/codelets/45", attila(""));
+    struct hs_perfmodel pm;
+    CU_ASSERT_EQUAL_FATAL(hs_perf_load(dir, &pm, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(pm.n, 3); /* strsm, sgemm, ssyrk at nb = 320 */
+    CU_ASSERT_FALSE(hs_perf_has(&pm, "spotrf", "cpu"));
+    bool noted = false;
+    for (int i = 0; i < pm.nnotes; i++)
+        noted |= strstr(pm.notes[i], "chol_model_11.vm line 39 (cpu0_impl0): spotrf at nb = 320 has no sample "
+                                     "(n = 0)") != NULL;
+    CU_ASSERT(noted);
+    hs_perf_free(&pm);
+    char args[8400], *out = NULL, *errs = NULL;
+    snprintf(args, sizeof args, "-p %s --perf %s -w cholesky:n=640,nb=320,precision=s -s dmda",
+             hs_test_datafile("starpu/vm.platform.v4.xml"), dir);
+    cJSON *rec = hs_test_run_record(args);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rec);
+    CU_ASSERT_DOUBLE_EQUAL(hs_test_makespan(rec), 2.1112536e-2, 1e-12);
+    char *text = cJSON_PrintUnformatted(rec);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "spotrf at nb = 320 has no sample (n = 0)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "spotrf on cpu: no timing"));
+    free(text);
+    cJSON_Delete(rec);
+    char cmd[8500];
+    snprintf(cmd, sizeof cmd, "run -q %s", args);
+    CU_ASSERT_EQUAL(hs_test_cli(cmd, &out, &errs), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(errs, "warning: "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(errs, "spotrf on cpu has no sample in StarPU's perfmodels ("));
+    CU_ASSERT_PTR_NOT_NULL(strstr(errs, "chol_model_11.vm line 39 (cpu0_impl0)), so its tasks last flops / the "
+                                        "speed of the platform's cpu hosts"));
+    const char *nl = strchr(errs, '\n');
+    CU_ASSERT_PTR_NOT_NULL_FATAL(nl);
+    CU_ASSERT_EQUAL(nl[1], '\0'); /* one line */
+    free(out);
+    free(errs);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -260,6 +310,7 @@ int main(void)
         {"bad files: file and line", test_bad},
         {"runs: hand sums of the means", test_runs},
         {"StarPU's LU example: lunopiv's kernels", test_lu},
+        {"a history line without a sample: noted and warned", test_no_sample},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("perf_starpu", tests);

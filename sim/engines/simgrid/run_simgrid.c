@@ -69,6 +69,41 @@ int hs_platform_open(const struct hs_run_config *cfg, struct hs_platform *pf,
     return 0;
 }
 
+/* A workload kernel left with no entry on an architecture the platform has
+ * because its only StarPU history line there had no sample: said on stderr
+ * (once per kernel and architecture) and in the notes, with what times its
+ * tasks there instead: raw_cost (sim/runtime.c) gives flops / the worker's
+ * speed to a kernel the table has on no architecture, and no time (the
+ * architecture may not run it) to one it has on the other only. */
+static void warn_no_sample(const struct hs_dag *dag, struct hs_run *run)
+{
+    struct hs_perfmodel *pm = &run->perf;
+    for (int a = 0; a < HS_NARCH; a++) {
+        bool has_arch = false;
+        for (int w = 0; w < run->pf.nworkers && !has_arch; w++)
+            has_arch = (int)run->pf.workers[w].arch == a;
+        for (int k = 0; k < dag->nkernels && has_arch; k++) {
+            const char *kernel = dag->kernels[k], *arch = hs_arch_name(a), *other = hs_arch_name(!a);
+            const struct hs_perf_entry *e = NULL;
+            for (int i = 0; i < pm->nstarpu_empty && !e; i++)
+                if (strcmp(pm->starpu_empty[i].kernel, kernel) == 0 && strcmp(pm->starpu_empty[i].arch, arch) == 0)
+                    e = &pm->starpu_empty[i];
+            if (!e || hs_perf_has(pm, kernel, arch))
+                continue;
+            char then[256];
+            if (hs_perf_has(pm, kernel, other))
+                snprintf(then, sizeof then, "its tasks run on %s workers only", other);
+            else
+                snprintf(then, sizeof then, "its tasks last flops / the speed of the platform's %s hosts, not a "
+                         "time StarPU measured", arch);
+            hs_perf_note(pm, "%s on %s: no timing (%s has no sample): %s", kernel, arch, e->source, then);
+            fprintf(stderr, "hetsim: warning: %s: %s on %s has no sample in StarPU's perfmodels (%s), so "
+                            "%s (calibrate StarPU until it records %s)\n",
+                    pm->file, kernel, arch, e->source, then, kernel);
+        }
+    }
+}
+
 /* A timing table read from StarPU's perfmodels: refused if it times a CUDA
  * device the platform lacks or none of the workload's kernels; notes where
  * a task's tile size has no history line. */
@@ -95,6 +130,7 @@ static int check_starpu(const struct hs_run_config *cfg, const struct hs_dag *da
         return hs_fail("%s: StarPU's perfmodels time %s … (precision from their sizes), none of the workload's "
                        "kernels (%s …): for StarPU's single-precision examples add precision=s to the workload",
                        cfg->perf_file, pm->entries[0].kernel, dag->nkernels ? dag->kernels[0] : "none");
+    warn_no_sample(dag, run);
     int *seen = NULL; /* (kernel, nb) pairs noted: a workload has few */
     size_t nseen = 0, cap = 0;
     for (int i = 0; i < dag->ntasks; i++) {
