@@ -98,8 +98,9 @@ static void warn_no_sample(const struct hs_dag *dag, struct hs_run *run)
                          "time StarPU measured", arch);
             hs_perf_note(pm, "%s on %s: no timing (%s has no sample): %s", kernel, arch, e->source, then);
             fprintf(stderr, "hetsim: warning: %s: %s on %s has no sample in StarPU's perfmodels (%s), so "
-                            "%s (calibrate StarPU until it records %s)\n",
-                    pm->file, kernel, arch, e->source, then, kernel);
+                            "%s (StarPU flushes a line whose samples stray: calibrate again on a quiet machine or with a "
+                            "larger STARPU_HISTORY_MAX_ERROR)\n",
+                    pm->file, kernel, arch, e->source, then);
         }
     }
 }
