@@ -20,7 +20,12 @@
 # round's), hetsim / StarPU, and the machine's 1-minute load average when it
 # ended.
 # Environment: N (1920), NBLOCKS (6), ROUNDS (3), CALIB (3), REPS (3),
-# STARPU_NCPU (2), HETSIM (./build/hetsim), STARPU_EXAMPLES (Debian's folder).
+# STARPU_NCPU (2), HETSIM (./build/hetsim), STARPU_EXAMPLES (Debian's folder),
+# KEEP (unset): a folder that keeps each round's files, to compare rounds:
+# KEEP/roundR/sampling (the copy as calibrated: bus and codelets),
+# KEEP/roundR/hetsim.json (hetsim's record, its perf_notes included),
+# KEEP/roundR/hetsim.trace.json (its --chrome-trace: each task's duration)
+# and KEEP/roundR/hetsim.stderr (its warnings, also shown).
 set -eu
 N=${N:-1920}
 NBLOCKS=${NBLOCKS:-6}
@@ -59,8 +64,19 @@ while [ "$round" -le "$ROUNDS" ]; do
     S=$TMP/calibrated$round
     cp -r "$STARPU_HOME/.starpu/sampling" "$S"
     PF=$(ls "$S"/bus/*.platform.v4.xml)
-    sim=$("$HETSIM" run -q -p "$PF" --perf "$S/codelets/45" -w "cholesky:n=$N,nb=$NB,precision=s" -s dmda -o - \
-        | awk -F'[:,]' '/"makespan":/ {gsub(/[ \t]/, "", $2); print $2 * 1000; exit}')
+    "$HETSIM" run -q -p "$PF" --perf "$S/codelets/45" -w "cholesky:n=$N,nb=$NB,precision=s" -s dmda \
+        -o "$S.json" --chrome-trace "$S.trace.json" 2> "$S.stderr" || { cat "$S.stderr" >&2; exit 1; }
+    cat "$S.stderr" >&2
+    sim=$(awk -F'[:,]' '/"makespan":/ {gsub(/[ \t]/, "", $2); print $2 * 1000; exit}' "$S.json")
+    if [ -n "${KEEP:-}" ]; then
+        K=$KEEP/round$round
+        rm -rf "$K"
+        mkdir -p "$K"
+        cp -r "$S" "$K/sampling"
+        cp "$S.json" "$K/hetsim.json"
+        cp "$S.trace.json" "$K/hetsim.trace.json"
+        cp "$S.stderr" "$K/hetsim.stderr"
+    fi
     rep=1
     while [ "$rep" -le "$REPS" ]; do
         # the example prints "# size ms GFlop/s", then "N MS GFLOPS"
