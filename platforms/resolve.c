@@ -8,7 +8,8 @@
  * ("idgraf:bw_scale=0.5,gpu_speed=1.25"): the knobs of our sensitivity
  * study of Bleuse et al. 2014 (dada-sensitivity); gpu_kernels= restricts
  * gpu_speed to some kernels (a timing table's assumed rates,
- * docs/fidelity.md's "How the verdicts move with the assumptions");
+ * docs/fidelity.md's "How the verdicts move with the assumptions"), and
+ * cpu_speed= with cpu_kernels= does the same on the cores;
  * lat_scale= scales every link's latency and copy_engines= sets every GPU's
  * copy engines, the two machine properties that docs/fidelity.md's
  * experiment on Beniamine's R9 removes. */
@@ -62,6 +63,10 @@ static const struct hs_param file_params[] = {
      .help = "divide the duration of every GPU kernel by this"},
     {.name = "gpu_kernels", .type = HS_P_STRING, .defval = "",
      .help = "the kernels gpu_speed applies to, ':'-separated (default: every kernel)"},
+    {.name = "cpu_speed", .type = HS_P_DOUBLE, .defval = "1", .range = "(0,inf)",
+     .help = "divide the duration of every CPU kernel by this"},
+    {.name = "cpu_kernels", .type = HS_P_STRING, .defval = "",
+     .help = "the kernels cpu_speed applies to, ':'-separated (default: every kernel)"},
     {.name = "copy_engines", .type = HS_P_CHOICE, .defval = "file", .choices = "file|1|2",
      .help = "every GPU's copy engines: 1 (one queue for both ways), 2 (one each way); "
              "file: each GPU's copy_engines property"},
@@ -119,6 +124,9 @@ static int parse_file_params(const char *base, const char *params, struct hs_pla
         ref->host_map = *map ? hs_xstrdup(map) : NULL;
         const char *kernels = hs_spec_get(&spec, "gpu_kernels");
         ref->gpu_kernels = *kernels ? hs_xstrdup(kernels) : NULL;
+        ref->cpu_speed = hs_spec_double(&spec, "cpu_speed");
+        kernels = hs_spec_get(&spec, "cpu_kernels");
+        ref->cpu_kernels = *kernels ? hs_xstrdup(kernels) : NULL;
     }
     hs_spec_free(&spec);
     return rc;
@@ -281,26 +289,28 @@ static int resolve_file(const char *text, struct hs_platform_ref *ref)
     return rc;
 }
 
-/* gpu_kernels=K1:K2: each name a kernel that `table` (the platform's shipped
- * timing table, else --perf's) times on a GPU, since a misspelt name would
- * scale nothing without a word. */
-static int check_gpu_kernels(const struct hs_platform_ref *ref, const char *table)
+/* gpu_kernels=K1:K2 (cpu_kernels=, arch "cpu"): each name a kernel that
+ * `table` (the platform's shipped timing table, else --perf's) times on
+ * that architecture, since a misspelt name would scale nothing without a
+ * word. */
+static int check_kernels(const struct hs_platform_ref *ref, const char *table, const char *param,
+                         const char *kernels, const char *arch)
 {
     if (!table)
-        return hs_fail("platform %s: gpu_kernels names kernels of a timing table, and the platform "
+        return hs_fail("platform %s: %s names kernels of a timing table, and the platform "
                        "has none (name one with --perf)",
-                       ref->name);
+                       ref->name, param);
     struct hs_perfmodel pm;
     char err[1024];
     if (hs_perf_load_for(table, ref->file, &pm, err, sizeof err))
         return hs_fail("%s", err);
-    char *copy = hs_xstrdup(ref->gpu_kernels), *save = NULL;
+    char *copy = hs_xstrdup(kernels), *save = NULL;
     int rc = 0;
     for (char *k = strtok_r(copy, ":", &save); k && !rc; k = strtok_r(NULL, ":", &save))
-        if (!hs_perf_has(&pm, k, "gpu"))
-            rc = hs_fail("platform %s: gpu_kernels names kernel '%s', which %s does not time on a GPU "
+        if (!hs_perf_has(&pm, k, arch))
+            rc = hs_fail("platform %s: %s names kernel '%s', which %s does not time on a %s "
                          "(':'-separated kernel names of the table, e.g. dgessm:dssssm)",
-                         ref->name, k, table);
+                         ref->name, param, k, table, strcmp(arch, "gpu") == 0 ? "GPU" : "CPU");
     free(copy);
     hs_perf_free(&pm);
     return rc;
@@ -316,7 +326,7 @@ int hs_resolve_platform_seeded(const char *text, const char *perf_override, unsi
 {
     memset(ref, 0, sizeof *ref);
     ref->name = hs_xstrdup(text);
-    ref->bw_scale = ref->gpu_speed = ref->lat_scale = 1;
+    ref->bw_scale = ref->gpu_speed = ref->cpu_speed = ref->lat_scale = 1;
     if (hs_platform_is_flat(text) ? generate_flat(text, seed, ref) : resolve_file(text, ref)) {
         hs_platform_ref_free(ref);
         return -1;
@@ -326,7 +336,10 @@ int hs_resolve_platform_seeded(const char *text, const char *perf_override, unsi
         free(shipped);
         return -1; /* ref freed */
     }
-    int rc = ref->gpu_kernels ? check_gpu_kernels(ref, shipped ? shipped : ref->perf) : 0;
+    const char *table = shipped ? shipped : ref->perf;
+    int rc = ref->gpu_kernels ? check_kernels(ref, table, "gpu_kernels", ref->gpu_kernels, "gpu") : 0;
+    if (!rc && ref->cpu_kernels)
+        rc = check_kernels(ref, table, "cpu_kernels", ref->cpu_kernels, "cpu");
     free(shipped);
     if (rc)
         hs_platform_ref_free(ref);
@@ -344,5 +357,6 @@ void hs_platform_ref_free(struct hs_platform_ref *ref)
     free(ref->tmpfile);
     free(ref->host_map);
     free(ref->gpu_kernels);
+    free(ref->cpu_kernels);
     memset(ref, 0, sizeof *ref);
 }

@@ -19,13 +19,16 @@ struct hs_platform_ref {
     double lat_scale;  /* every link's latency is multiplied by it (1) */
     int copy_engines;  /* every GPU's copy engines, 1 or 2; 0: each GPU's property (the default) */
     char *gpu_kernels; /* gpu_kernels=K1:K2: the kernels gpu_speed scales, or NULL (all) */
+    double cpu_speed;  /* cpu_speed=F: CPU kernel durations divided by it (1) */
+    char *cpu_kernels; /* cpu_kernels=K1:K2: the kernels cpu_speed scales, or NULL (all) */
     char *host_map; /* hosts=FILE: which hosts are workers of which kind, or NULL */
 };
 
 /* "idgraf" (shipped), "flat:8,bw=inf" (generated) or a path to an XML file;
  * a shipped name or a file may take bw_scale= and gpu_speed= ("idgraf:bw_scale=0.5",
  * "my.xml:gpu_speed=2"), gpu_kernels= to scale only some kernels
- * ("idgraf:gpu_speed=0.8,gpu_kernels=dgessm:dssssm"), lat_scale= and
+ * ("idgraf:gpu_speed=0.8,gpu_kernels=dgessm:dssssm"; cpu_speed= and
+ * cpu_kernels= the same on the cores), lat_scale= and
  * copy_engines= ("mapuche:copy_engines=2,lat_scale=0"). perf_override (--perf) wins over the shipped timing
  * table. Returns 0, or -1 with hs_fail. */
 int hs_resolve_platform(const char *text, const char *perf_override, struct hs_platform_ref *ref);

@@ -144,9 +144,10 @@ static int plan_runtime_run(const struct hs_scenario *sc, struct hs_scenario_pla
         return -1;
     const struct hs_platform_ref *ref = &p->platform;
     if (p->engine->measured &&
-        (ref->bw_scale != 1 || ref->gpu_speed != 1 || ref->lat_scale != 1 || ref->copy_engines))
-        return hs_fail("platform %s: bw_scale, lat_scale, gpu_speed and copy_engines change a simulated "
-                       "machine; the real engine measures this one",
+        (ref->bw_scale != 1 || ref->gpu_speed != 1 || ref->cpu_speed != 1 || ref->lat_scale != 1 ||
+         ref->copy_engines))
+        return hs_fail("platform %s: bw_scale, lat_scale, gpu_speed, cpu_speed and copy_engines change a "
+                       "simulated machine; the real engine measures this one",
                        sc->platform);
     p->cfg = sc->cfg;
     p->cfg.platform_file = ref->file;
@@ -158,6 +159,8 @@ static int plan_runtime_run(const struct hs_scenario *sc, struct hs_scenario_pla
     p->cfg.host_map = ref->host_map;
     p->cfg.opts.gpu_speed = ref->gpu_speed;
     p->cfg.opts.gpu_kernels = ref->gpu_kernels;
+    p->cfg.opts.cpu_speed = ref->cpu_speed;
+    p->cfg.opts.cpu_kernels = ref->cpu_kernels;
     return 0;
 }
 

@@ -31,6 +31,7 @@ void hs_runtime_opts_defaults(struct hs_runtime_opts *o)
     o->seed = 1;
     o->flush = true;
     o->gpu_speed = 1;
+    o->cpu_speed = 1;
     for (int i = 0; hs_costs_props[i]; i++)
         hs_costs_set(&o->costs, i, NAN); /* from the platform, else none */
 }
@@ -56,7 +57,7 @@ void hs_rt_fail(struct hs_runtime *rt, const char *fmt, ...)
 
 /* Cost of t on w with the timing-table column `table` (estimates or true
  * durations, which differ only for calibrated entries), before the
- * gpu_speed option; INFINITY: cannot run. */
+ * gpu_speed and cpu_speed options; INFINITY: cannot run. */
 static double raw_cost(const struct hs_runtime *rt, const struct hs_task *t, int w, const double *table)
 {
     const struct hs_worker *wk = &rt->pf->workers[w];
@@ -79,32 +80,38 @@ static double raw_cost(const struct hs_runtime *rt, const struct hs_task *t, int
     return INFINITY;
 }
 
-/* GPU kernels take 1/gpu_speed of their time (the sensitivity option),
- * those of opts.gpu_kernels only when it names some. */
+/* GPU kernels take 1/gpu_speed of their time and CPU kernels 1/cpu_speed
+ * (the sensitivity options), those of opts.gpu_kernels (cpu_kernels) only
+ * when it names some. */
 static double cost(const struct hs_runtime *rt, const struct hs_task *t, int w, const double *table)
 {
     double v = raw_cost(rt, t, w, table);
-    return rt->pf->workers[w].arch == HS_ARCH_GPU && rt->gpu_scaled[t->kernel] ? v / rt->opts.gpu_speed : v;
+    enum hs_arch arch = rt->pf->workers[w].arch;
+    if (arch == HS_ARCH_GPU && rt->gpu_scaled[t->kernel])
+        return v / rt->opts.gpu_speed;
+    if (arch == HS_ARCH_CPU && rt->cpu_scaled[t->kernel])
+        return v / rt->opts.cpu_speed;
+    return v;
 }
 
-/* Which kernels gpu_speed scales: every one, or those opts.gpu_kernels names
- * (':'-separated; platforms/resolve.c checked the names against the
- * platform's timing table). */
-static void gpu_scaled_kernels(struct hs_runtime *rt)
+/* Which kernels a speed option scales: every one (kernels NULL), or those
+ * `kernels` names (':'-separated; platforms/resolve.c checked the names
+ * against the platform's timing table). */
+static bool *scaled_kernels(const struct hs_dag *dag, const char *kernels)
 {
-    const struct hs_dag *dag = rt->dag;
-    rt->gpu_scaled = hs_xcalloc((size_t)dag->nkernels + 1, sizeof(bool));
+    bool *scaled = hs_xcalloc((size_t)dag->nkernels + 1, sizeof(bool));
     for (int k = 0; k < dag->nkernels; k++)
-        rt->gpu_scaled[k] = !rt->opts.gpu_kernels;
-    if (!rt->opts.gpu_kernels)
-        return;
-    char *copy = hs_xstrdup(rt->opts.gpu_kernels), *save = NULL;
+        scaled[k] = !kernels;
+    if (!kernels)
+        return scaled;
+    char *copy = hs_xstrdup(kernels), *save = NULL;
     for (char *name = strtok_r(copy, ":", &save); name; name = strtok_r(NULL, ":", &save)) {
         int k = hs_dag_find_kernel(dag, name); /* -1: no task of this DAG has it */
         if (k >= 0)
-            rt->gpu_scaled[k] = true;
+            scaled[k] = true;
     }
     free(copy);
+    return scaled;
 }
 
 /* What the policies see: the kernel and the runtime's work around it. */
@@ -311,12 +318,14 @@ struct hs_runtime *hs_runtime_new(const struct hs_dag *dag, const struct hs_plat
     rt->clusters = rt->cluster_edges = -1;
     rt->task_bytes = task_data_bytes(dag);
     precompute_estimates(rt);
-    gpu_scaled_kernels(rt);
+    rt->gpu_scaled = scaled_kernels(dag, rt->opts.gpu_kernels);
+    rt->cpu_scaled = scaled_kernels(dag, rt->opts.cpu_kernels);
     if (check_runnable(rt)) {
         free(rt->est_arch);
         free(rt->true_arch);
         free(rt->kernel_in_table);
         free(rt->gpu_scaled);
+        free(rt->cpu_scaled);
         free(rt->task_bytes);
         free(rt);
         return NULL;
@@ -353,6 +362,7 @@ void hs_runtime_free(struct hs_runtime *rt)
     free(rt->true_arch);
     free(rt->kernel_in_table);
     free(rt->gpu_scaled);
+    free(rt->cpu_scaled);
     free(rt->task_bytes);
     gsl_rng_free(rt->rng_policy);
     gsl_rng_free(rt->rng_noise);

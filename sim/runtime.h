@@ -29,6 +29,8 @@ struct hs_runtime_opts {
     bool flush;         /* write every datum back to host memory at the end */
     double gpu_speed;   /* GPU kernel durations are divided by it (1: as estimated) */
     const char *gpu_kernels; /* ':'-separated kernels gpu_speed applies to (NULL: every one) */
+    double cpu_speed;   /* CPU kernel durations are divided by it (1: as estimated) */
+    const char *cpu_kernels; /* ':'-separated kernels cpu_speed applies to (NULL: every one) */
     struct hs_costs costs; /* the runtime's own costs (sim/costs.h); NAN entries: none */
 };
 

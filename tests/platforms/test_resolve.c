@@ -58,6 +58,10 @@ static void test_bad_values(void)
         {"mapuche:copy_engines=0", "platform mapuche: parameter copy_engines: '0' is not one of file|1|2"},
         {"mapuche:lat_scale=-1", "platform mapuche: parameter lat_scale: -1 is outside the allowed range [0,inf)"},
         {"mapuche:lat_scale=abc", "platform mapuche: parameter lat_scale: 'abc' is not a number"},
+        {"idgraf:cpu_speed=0", "platform idgraf: parameter cpu_speed: 0 is outside the allowed range (0,inf)"},
+        {"idgraf:cpu_speed=abc", "platform idgraf: parameter cpu_speed: 'abc' is not a number"},
+        {"idgraf:cpu_speed=2,cpu_kernels=dpotrf:nosuch",
+         "cpu_kernels names kernel 'nosuch', which"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct hs_platform_ref ref;

@@ -347,6 +347,52 @@ static void test_gpu_kernels(void)
     hs_dag_free(dag);
 }
 
+/* cpu_kernels restricts cpu_speed to the kernels it names, the mirror of
+ * gpu_kernels: a chain of two 1 ms CPU tasks, kernels k and dpotrf, takes
+ * 1 + 1/2 = 1.5 ms at cpu_speed=2 when only dpotrf is scaled, and 2/2 = 1
+ * ms when every kernel is; gpu_speed leaves them alone. */
+static void test_cpu_kernels(void)
+{
+    struct hs_dag *dag = hs_dag_new("two-cpu-kernels");
+    const char *kernels[] = {"k", "dpotrf"};
+    for (int i = 0; i < 2; i++) {
+        int t = hs_dag_add_task(dag, kernels[i], NULL, 0, 0);
+        dag->tasks[t].arch_cost[HS_ARCH_CPU] = 1e-3;
+        dag->tasks[t].arch_mask = HS_ARCH_BIT(HS_ARCH_CPU);
+    }
+    hs_dag_add_edge(dag, 0, 1, 0);
+    hs_dag_finalize(dag);
+    struct hs_run_config cfg = hs_test_idgraf_timed(0, 1);
+    cfg.opts.cpu_speed = 2;
+    cfg.opts.gpu_speed = 4;
+    cfg.opts.cpu_kernels = "dsyrk:dpotrf";
+    cJSON *r = hs_test_simulate_named(&cfg, dag, "eager");
+    HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), 1.5e-3, 1e-12);
+    cJSON_Delete(r);
+    cfg.opts.cpu_kernels = NULL;
+    r = hs_test_simulate_named(&cfg, dag, "eager");
+    HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), 1e-3, 1e-12);
+    cJSON_Delete(r);
+    hs_dag_free(dag);
+}
+
+/* The same through the command line on the timing table: one DPOTRF of
+ * nb = 512 (cholesky n = 512) on one core of Idgraf, whose table gives
+ * 6.0 GFlop/s and a 1 us task start (both "assumption"), takes
+ * (512^3/3 + 512^2/2 + 512/6) flop = 44,870,400 flop / 6e9 flop/s + 1 us =
+ * 7.4794 ms, and half of it at cpu_speed=2 (the record keeps 0.1 us). */
+static void test_cpu_speed_table(void)
+{
+    const char *fmt = "--no-costs -p idgraf%s --gpus 0 --cpus 1 -w cholesky:n=512,nb=512 -s eager";
+    const char *params[] = {"", ":cpu_speed=2,cpu_kernels=dpotrf", ":cpu_speed=2"};
+    const double alone = 44870400 / 6e9 + 1e-6, expect[] = {alone, alone / 2, alone / 2};
+    for (int i = 0; i < 3; i++) {
+        char args[256];
+        snprintf(args, sizeof args, fmt, params[i]);
+        CU_ASSERT_DOUBLE_EQUAL(hs_test_run_makespan(args), expect[i], 0.6e-7);
+    }
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -358,6 +404,8 @@ int main(void)
         {"idgraf-dada's PCIe model: H2D and D2H do not interfere", test_dada_platform_duplex},
         {"bw_scale and gpu_speed", test_platform_knobs},
         {"gpu_speed on the kernels gpu_kernels names", test_gpu_kernels},
+        {"cpu_speed on the kernels cpu_kernels names", test_cpu_kernels},
+        {"cpu_speed on a timing table's DPOTRF (hetsim run)", test_cpu_speed_table},
         {"lat_scale: latency times 0 and 2", test_lat_scale},
         {"copy_engines: Mapuche's H2D and D2H in turn with 1, at once with 2", test_copy_engines},
         CU_TEST_INFO_NULL,
