@@ -321,30 +321,48 @@ static void test_copy_engines(void)
     }
 }
 
+/* A chain of two 1 ms tasks on arch, kernels k and `second`. */
+static struct hs_dag *two_kernels(enum hs_arch arch, const char *second)
+{
+    struct hs_dag *dag = hs_dag_new("two-kernels");
+    const char *kernels[] = {"k", second};
+    for (int i = 0; i < 2; i++) {
+        int t = hs_dag_add_task(dag, kernels[i], NULL, 0, 0);
+        dag->tasks[t].arch_cost[arch] = 1e-3;
+        dag->tasks[t].arch_mask = HS_ARCH_BIT(arch);
+    }
+    hs_dag_add_edge(dag, 0, 1, 0);
+    hs_dag_finalize(dag);
+    return dag;
+}
+
+/* The makespan of dag with *kernels (cfg's gpu_kernels or cpu_kernels) set
+ * to `named`, then unset: only_named, then every_kernel. */
+static void check_named_kernels(struct hs_run_config *cfg, const char **kernels, const char *named,
+                                double only_named, double every_kernel)
+{
+    struct hs_dag *dag = two_kernels(kernels == &cfg->opts.gpu_kernels ? HS_ARCH_GPU : HS_ARCH_CPU,
+                                     strrchr(named, ':') + 1);
+    *kernels = named;
+    cJSON *r = hs_test_simulate_named(cfg, dag, "eager");
+    HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), only_named, 1e-12);
+    cJSON_Delete(r);
+    *kernels = NULL;
+    r = hs_test_simulate_named(cfg, dag, "eager");
+    HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), every_kernel, 1e-12);
+    cJSON_Delete(r);
+    hs_dag_free(dag);
+}
+
 /* gpu_kernels restricts gpu_speed to the kernels it names (the sensitivity
  * of a timing table's assumed rates): a chain of two 1 ms GPU tasks, kernels
  * k and dgessm, takes 1 + 1/1.25 = 1.8 ms when only dgessm is scaled, and
  * 2/1.25 = 1.6 ms when every kernel is. */
 static void test_gpu_kernels(void)
 {
-    struct hs_dag *dag = hs_dag_new("two-kernels");
-    int a = hs_test_gpu_task(dag, 1e-3, -1, -1);
-    int b = hs_dag_add_task(dag, "dgessm", NULL, 0, 0);
-    dag->tasks[b].arch_cost[HS_ARCH_GPU] = 1e-3;
-    dag->tasks[b].arch_mask = HS_ARCH_BIT(HS_ARCH_GPU);
-    hs_dag_add_edge(dag, a, b, 0);
-    hs_dag_finalize(dag);
     struct hs_run_config cfg = hs_test_idgraf_timed(1, 0);
     cfg.opts.gpu_speed = 1.25;
-    cfg.opts.gpu_kernels = "dsyrk:dgessm";
-    cJSON *r = hs_test_simulate_named(&cfg, dag, "eager");
-    HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), 1.8e-3, 1e-12);
-    cJSON_Delete(r);
-    cfg.opts.gpu_kernels = NULL;
-    r = hs_test_simulate_named(&cfg, dag, "eager");
-    HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), 1.6e-3, 1e-12);
-    cJSON_Delete(r);
-    hs_dag_free(dag);
+    check_named_kernels(&cfg, &cfg.opts.gpu_kernels, "dsyrk:dgessm", 1.8e-3, 1.6e-3);
 }
 
 /* cpu_kernels restricts cpu_speed to the kernels it names, the mirror of
@@ -353,27 +371,10 @@ static void test_gpu_kernels(void)
  * ms when every kernel is; gpu_speed leaves them alone. */
 static void test_cpu_kernels(void)
 {
-    struct hs_dag *dag = hs_dag_new("two-cpu-kernels");
-    const char *kernels[] = {"k", "dpotrf"};
-    for (int i = 0; i < 2; i++) {
-        int t = hs_dag_add_task(dag, kernels[i], NULL, 0, 0);
-        dag->tasks[t].arch_cost[HS_ARCH_CPU] = 1e-3;
-        dag->tasks[t].arch_mask = HS_ARCH_BIT(HS_ARCH_CPU);
-    }
-    hs_dag_add_edge(dag, 0, 1, 0);
-    hs_dag_finalize(dag);
     struct hs_run_config cfg = hs_test_idgraf_timed(0, 1);
     cfg.opts.cpu_speed = 2;
     cfg.opts.gpu_speed = 4;
-    cfg.opts.cpu_kernels = "dsyrk:dpotrf";
-    cJSON *r = hs_test_simulate_named(&cfg, dag, "eager");
-    HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), 1.5e-3, 1e-12);
-    cJSON_Delete(r);
-    cfg.opts.cpu_kernels = NULL;
-    r = hs_test_simulate_named(&cfg, dag, "eager");
-    HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), 1e-3, 1e-12);
-    cJSON_Delete(r);
-    hs_dag_free(dag);
+    check_named_kernels(&cfg, &cfg.opts.cpu_kernels, "dsyrk:dpotrf", 1.5e-3, 1e-3);
 }
 
 /* The same through the command line on the timing table: one DPOTRF of
