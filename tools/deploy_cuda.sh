@@ -11,21 +11,53 @@
 # $ORIGIN rpath).
 # The real engine's GPU test is linked the same way as DEST/test_cuda (run it
 # there with HETSIM_TEST_BIN=DEST/hetsim-real: its GPU tests call the command).
-# hwloc, librec, libcsv, libyaml (and librec's libgcrypt, libgpg-error and
-# libuuid) are static too; hwloc's libudev goes in DEST/lib. The binaries are
+# hwloc, librec, libyaml (and librec's libgcrypt, libgpg-error and
+# libuuid) are static too; hwloc's libudev goes in DEST/lib. Every archive
+# comes from a package of the README's line (or one it pulls in): a missing
+# one is named with its package before anything links (.ci/run builds this
+# bundle wherever nvcc is, so that the GPU path cannot break unnoticed). The binaries are
 # stripped (static OpenBLAS and ICU data make each about 60 MiB unstripped),
 # and DEST.tar.xz packs DEST for a node that takes few MiB at a time (unpack
 # it there with `tar xJf DEST.tar.xz`).
 # Usage: tools/deploy_cuda.sh [BUILD_DIR] [DEST]   (BUILD_DIR: a configured CMake
-# build of the real engine with CUDA, default build; DEST default build-deploy)
+# build of the real engine with CUDA, default build; DEST default build-deploy;
+# DEPLOY_TAR=0 skips DEST.tar.xz)
 set -euo pipefail
 BUILD=${1:-build}
 DEST=${2:-build-deploy}
-cmake --build "$BUILD" --target hetsim-real test_cuda -j2 >/dev/null
-mkdir -p "$DEST/lib"
 ML=/usr/lib/x86_64-linux-gnu
 GCCLIB=$(dirname "$(gcc -print-libgcc-file-name)")
 CUDA=${CUDA_HOME:-/usr/local/cuda}
+# each library the link takes, and the Debian package that ships it
+while read -r lib pkg; do
+    [ -e "$lib" ] || { echo "deploy_cuda.sh: $lib is missing: install $pkg" >&2; exit 2; }
+done <<EOF
+$ML/libigraph.a libigraph-dev
+$ML/libgsl.a libgsl-dev
+$ML/liblapacke.a liblapacke-dev
+$ML/openblas-pthread/libopenblas.a libopenblas-pthread-dev
+$GCCLIB/libgfortran.a gfortran
+$GCCLIB/libquadmath.a gfortran
+$ML/libcunit.a libcunit1-dev
+$ML/libxml2.a libxml2-dev
+$ML/libicuuc.a libicu-dev
+$ML/libicudata.a libicu-dev
+$ML/liblzma.a liblzma-dev
+$ML/libz.a zlib1g-dev
+$ML/libhwloc.a libhwloc-dev
+$ML/librec.a librec-dev
+$ML/libyaml.a libyaml-dev
+$ML/libgcrypt.a libgcrypt20-dev
+$ML/libgpg-error.a libgpg-error-dev
+$ML/libuuid.a uuid-dev
+$ML/libcjson.so.1 libcjson-dev
+$ML/libcgraph.so.6 libgraphviz-dev
+$ML/libcdt.so.5 libgraphviz-dev
+$ML/libudev.so.1 libudev1
+$CUDA/lib64/libcudart_static.a the CUDA toolkit (set CUDA_HOME)
+EOF
+cmake --build "$BUILD" --target hetsim-real test_cuda -j2 >/dev/null
+mkdir -p "$DEST/lib"
 cp -L $ML/libcjson.so.1 $ML/libcgraph.so.6 $ML/libcdt.so.5 $ML/libudev.so.1 "$DEST/lib/"
 link() { # OUTPUT OBJECTS...: the hetsim libraries and the static dependencies
     local out=$1
@@ -40,7 +72,7 @@ link() { # OUTPUT OBJECTS...: the hetsim libraries and the static dependencies
         $ML/libigraph.a $ML/libgsl.a $ML/liblapacke.a $ML/openblas-pthread/libopenblas.a \
         "$GCCLIB/libgfortran.a" "$GCCLIB/libquadmath.a" $ML/libcunit.a \
         $ML/libxml2.a $ML/libicuuc.a $ML/libicudata.a $ML/liblzma.a $ML/libz.a \
-        $ML/libhwloc.a $ML/librec.a $ML/libcsv.a $ML/libyaml.a $ML/libgcrypt.a $ML/libgpg-error.a $ML/libuuid.a \
+        $ML/libhwloc.a $ML/librec.a $ML/libyaml.a $ML/libgcrypt.a $ML/libgpg-error.a $ML/libuuid.a \
         -L"$CUDA/lib64" -lcudart_static -lcublas -lcusolver \
         -L"$DEST/lib" -l:libcjson.so.1 -l:libcgraph.so.6 -l:libcdt.so.5 -l:libudev.so.1 \
         -Wl,--disable-new-dtags -Wl,-rpath,'$ORIGIN/lib' -lstdc++ -lpthread -ldl -lrt -lm
@@ -49,5 +81,9 @@ link "$DEST/hetsim-real" "$BUILD/cli/CMakeFiles/hetsim-real.dir/main.c.o"
 link "$DEST/test_cuda" "$BUILD/tests/CMakeFiles/test_cuda.dir/sim/engines/real/test_cuda.c.o" \
     "$BUILD/tests/CMakeFiles/hetsim_testing.dir/support/testing.c.o"
 strip "$DEST/hetsim-real" "$DEST/test_cuda"
-tar cJf "$DEST.tar.xz" -C "$(dirname "$DEST")" "$(basename "$DEST")"
-echo "$DEST/hetsim-real: $(du -sh "$DEST" | cut -f1) with its lib/; $DEST.tar.xz: $(du -sh "$DEST.tar.xz" | cut -f1)"
+if [ "${DEPLOY_TAR:-1}" = 0 ]; then
+    echo "$DEST/hetsim-real: $(du -sh "$DEST" | cut -f1) with its lib/"
+else
+    tar cJf "$DEST.tar.xz" -C "$(dirname "$DEST")" "$(basename "$DEST")"
+    echo "$DEST/hetsim-real: $(du -sh "$DEST" | cut -f1) with its lib/; $DEST.tar.xz: $(du -sh "$DEST.tar.xz" | cut -f1)"
+fi
