@@ -111,6 +111,11 @@ static cJSON *results_json(const struct hs_run *run)
         cJSON_AddNumberToObject(o, "cluster_edges", rt->cluster_edges);
     }
     cJSON_AddNumberToObject(o, "tasks", rt->ndone);
+    if (run->core_time) { /* a measured run: how loaded the machine was */
+        cJSON *load = cJSON_AddObjectToObject(o, "load_average");
+        add_number_or_null(load, "before", run->load[0]);
+        add_number_or_null(load, "after", run->load[1]);
+    }
     int per_arch[HS_NARCH] = {0};
     for (int w = 0; w < run->pf.nworkers; w++)
         per_arch[run->pf.workers[w].arch] += rt->ws[w].ntasks;

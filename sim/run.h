@@ -66,6 +66,7 @@ struct hs_run {
     double wall;     /* wall-clock seconds of the simulation itself */
     double residual; /* measured runs: scaled residual of the result (NAN: none) */
     double *core_time; /* measured runs: each CPU task's CPU time (NAN for others); else NULL */
+    double load[2];    /* measured runs: the 1-minute load average before and after (NAN: unknown) */
     struct hs_energy energy;
 };
 

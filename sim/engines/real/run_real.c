@@ -14,8 +14,24 @@
 #include "base/util.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The 1-minute load average (/proc/loadavg), NAN where the file is not
+ * there: written beside a measured run, whose error means little on a loaded
+ * machine. */
+static double load_average(void)
+{
+    double l = NAN;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%lf", &l) != 1)
+            l = NAN;
+        fclose(f);
+    }
+    return l;
+}
 
 static int selected_gpus(const struct hs_platform *pf)
 {
@@ -189,9 +205,11 @@ int hs_run_real(const struct hs_run_config *cfg, const struct hs_dag *dag,
     run->core_time = hs_xmalloc((size_t)(dag->ntasks ? dag->ntasks : 1) * sizeof *run->core_time);
     for (int t = 0; t < dag->ntasks; t++)
         run->core_time[t] = NAN;
+    run->load[0] = load_average();
     double t0 = hs_now();
     int rc = hs_real_engine_run(run->rt, &run->pf, &num, host, run->core_time);
     run->wall = hs_now() - t0;
+    run->load[1] = load_average();
     if (policy->fini)
         policy->fini(run->rt);
     if (rc == 0 && !hs_runtime_error(run->rt) && cfg->opts.flush)

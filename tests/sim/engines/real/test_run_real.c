@@ -130,6 +130,10 @@ static void check_pair(const cJSON *sim, const cJSON *real, int tasks)
     CU_ASSERT_EQUAL(tasks_on(real, "gpu"), 0);
     CU_ASSERT_EQUAL(tasks_on(sim, "gpu"), 0);
     CU_ASSERT(cJSON_GetObjectItem(res, "makespan")->valuedouble > 0);
+    /* the machine's load is written beside a measured run only */
+    const cJSON *load = cJSON_GetObjectItem(res, "load_average");
+    CU_ASSERT(cJSON_IsNumber(cJSON_GetObjectItem(load, "before")) && cJSON_IsNumber(cJSON_GetObjectItem(load, "after")));
+    CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(cJSON_GetObjectItem(sim, "results"), "load_average"));
 }
 
 static void test_loop(void)
