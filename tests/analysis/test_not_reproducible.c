@@ -530,8 +530,8 @@ static const struct reading READINGS[] = {
 /* Building blocks checked by hand                                      */
 
 /* Shetti 2014, Table 5.1 and Section 5.3.2's worked decision: the 16-task
- * example's ranks (the edges that realise each maximum, every edge cost 1,
- * inferred in the spec; task 16: (215 + 347)/2 = 281 and (347 - 215)·215/347
+ * example's ranks (Fig. 5.1 is not in the text: these 17 edges, each of
+ * cost 1, are those that realise each maximum of the table's 32 ranks; task 16: (215 + 347)/2 = 281 and (347 - 215)·215/347
  * = 81.79) and task 1's decision: EFT 326 on P1 (after task 2's 286), 260 on
  * P2; Weight = 220/(260/40) = 33.846, Weight_abstract = 66/(260/326) = 82.754,
  * R = 0.409 > 0.3: no cross-over, task 1 stays on P1. This checks the
@@ -604,10 +604,8 @@ static void test_building_blocks(void)
     double R = (220.0 / (260.0 / 40.0)) / (66.0 / (260.0 / 326.0));
     CU_ASSERT_DOUBLE_EQUAL(R, 0.409, 5e-4);
     CU_ASSERT(R > CROSS_THRESHOLD);
-    /* HEFT places 2 on P1 [0,286], 6 on P1, 1 on P2 [0,260] (Section 5.3.2);
-     * HEFT-NC keeps 1 on P1 [286,326]: both schedules are valid list
-     * schedules, so each is at least the fastest-cost critical path
-     * (CP_min: 14 + 45... computed) and at most the serial bound */
+    /* both schedules lie between the fastest-cost critical path (no
+     * communication) and the serial bound of test_shetti_T5_3_slr */
     double heft = schedule(&d, &HEFT), nc = schedule(&d, &HEFT_NC);
     CU_ASSERT(heft >= longest_path(&d, W_MIN, 0));
     CU_ASSERT(nc >= longest_path(&d, W_MIN, 0));
