@@ -4,7 +4,7 @@
  * paper's own description. Nothing here runs hetsim's study machinery: the
  * random DAGs of Shetti 2014 (Topcuoglu et al. 2002's layered generator, as
  * the thesis names its parameters) and the list schedulers (HEFT, and
- * HEFT-NC / HEFT-NCe as Algorithms 1 and 2 describe them) are written again
+ * HEFT-NC as Algorithm 1 describes it) are written again
  * below from the papers, small enough to run whole grids in seconds, under
  * the readings the thesis leaves open:
  *
@@ -348,7 +348,8 @@ static double earliest_start(const struct interval *busy, int nbusy, double read
 /* The makespan of d under s (Topcuoglu et al. 2002, Fig. 3; Shetti 2014,
  * Algorithms 1 and 2 with the branches of Algorithm 1: R <= threshold -> the
  * EFT processor j, else the fastest processor k). */
-static double schedule(const struct dag *d, const struct sched *s)
+static double schedule_into(const struct dag *d, const struct sched *s, int *proc_out,
+                            double *aft_out)
 {
     int n = d->n, p = d->p;
     double *rank = malloc((size_t)n * sizeof *rank);
@@ -419,6 +420,10 @@ static double schedule(const struct dag *d, const struct sched *s)
             if (--waiting[d->dst[e]] == 0)
                 ready[nready++] = d->dst[e];
     }
+    if (proc_out)
+        memcpy(proc_out, proc, (size_t)n * sizeof *proc);
+    if (aft_out)
+        memcpy(aft_out, aft, (size_t)n * sizeof *aft);
     free(rank);
     free(aft);
     free(proc);
@@ -429,6 +434,11 @@ static double schedule(const struct dag *d, const struct sched *s)
     free(est);
     free(eft);
     return makespan;
+}
+
+static double schedule(const struct dag *d, const struct sched *s)
+{
+    return schedule_into(d, s, NULL, NULL);
 }
 
 static const struct sched HEFT = {W_MEAN, SEL_EFT, 1, 0};
@@ -604,9 +614,21 @@ static void test_building_blocks(void)
     double R = (220.0 / (260.0 / 40.0)) / (66.0 / (260.0 / 326.0));
     CU_ASSERT_DOUBLE_EQUAL(R, 0.409, 5e-4);
     CU_ASSERT(R > CROSS_THRESHOLD);
+    /* Section 5.3.2, Figs. 5.2 and 5.3: "In both cases, Task 2 is scheduled
+     * first on P1. HEFT schedules Task 6 next followed by Task 1. In this
+     * case, Task 1 is scheduled on P2"; HEFT-NC schedules task 1 second and
+     * "the cross over to P2 is not allowed": on P1 after task 2, [286, 326] */
+    int proc[17];
+    double aft[17];
+    double heft = schedule_into(&d, &HEFT, proc, aft);
+    CU_ASSERT(proc[2] == 0 && aft[2] == 286);
+    CU_ASSERT(proc[6] == 0 && aft[6] == 286 + 131);
+    CU_ASSERT(proc[1] == 1 && aft[1] == 260);
+    double nc = schedule_into(&d, &HEFT_NC, proc, aft);
+    CU_ASSERT(proc[2] == 0 && aft[2] == 286);
+    CU_ASSERT(proc[1] == 0 && aft[1] == 326);
     /* both schedules lie between the fastest-cost critical path (no
      * communication) and the serial bound of test_shetti_T5_3_slr */
-    double heft = schedule(&d, &HEFT), nc = schedule(&d, &HEFT_NC);
     CU_ASSERT(heft >= longest_path(&d, W_MIN, 0));
     CU_ASSERT(nc >= longest_path(&d, W_MIN, 0));
     CU_ASSERT(heft <= serial_bound(&d));
@@ -767,8 +789,9 @@ static void test_shetti_T5_3_slr(void)
  * processors and 12.24 / 1.46 = 8.38 from two to eight, more than the
  * processor counts' 2 and 4. The mean SLR of the Chapter 5 grid at P = 2
  * over that of the Chapter 6 grid (N {30, ..., 1000} x alpha {0.1, 5, 10} x
- * CCR {0.1, 5, 10}) at P = 4 and 8 is computed here under every reading and
- * three denominators (CPIC with mean costs as Eq. 5.2 says, CPIC with the
+ * CCR {0.1, 5, 10}) at P = 4 and 8 (4 and 2 DAGs a cell) is computed here
+ * under the four readings of the generator and the edge costs, and three
+ * denominators (CPIC with mean costs as Eq. 5.2 says, CPIC with the
  * fastest costs, Topcuoglu's CP_min): none comes near 4.71 or 8.38, so one
  * definition cannot give both. Which table each matches: with Eq. 5.2's
  * CPIC, P = 4 and 8 land near Tables 6.2 and 6.3 and P = 2 far below Table
