@@ -481,11 +481,13 @@ static double serial_bound(const struct dag *d)
     return s;
 }
 
-/* Every DAG of the grid Ns x alphas x ccrs x reps on p processors under rd;
- * which schedulers run is asked (nc, rank_only). Returns the count. */
-static int run_grid(const struct reading *rd, int p, const int *Ns, int nN, const double *alphas,
-                    int nA, const double *ccrs, int nC, int reps, int nc, int rank_only,
-                    struct result **out)
+/* Every DAG of the grid Ns x alphas x ccrs x reps on p processors under rd
+ * (the seeds of a cell and repetition offset by salt: the same salt, the same
+ * graphs whatever p, as the structure is drawn before the costs); which
+ * schedulers run is asked (nc, rank_only). Returns the count. */
+static int run_grid(const struct reading *rd, int p, unsigned long salt, const int *Ns, int nN,
+                    const double *alphas, int nA, const double *ccrs, int nC, int reps, int nc,
+                    int rank_only, struct result **out)
 {
     int total = nN * nA * nC * reps, k = 0;
     struct result *res = calloc((size_t)total, sizeof *res);
@@ -497,7 +499,7 @@ static int run_grid(const struct reading *rd, int p, const int *Ns, int nN, cons
                 for (int r = 0; r < reps; r++) {
                     struct dag d = {0};
                     unsigned long seed = 1000003ul * (unsigned long)(a * 100 + b * 10 + c) +
-                                         7919ul * (unsigned long)r + 17ul * (unsigned long)p + 1;
+                                         7919ul * (unsigned long)r + salt + 1;
                     dag_generate(&d, rd, Ns[a], alphas[b], ccrs[c], p, seed);
                     struct result *x = &res[k++];
                     x->v = Ns[a];
@@ -719,11 +721,12 @@ static void test_shetti_T5_3_slr(void)
 {
     /* Table 5.3's medians of HEFT and HEFT-NC at CCR 0.1, 5, 10 */
     static const double med_heft[3] = {10.62, 9.09, 10.85}, med_nc[3] = {10.17, 8.70, 10.37};
+    static const double mean_heft[3] = {12.76, 11.53, 12.42}, mean_nc[3] = {12.23, 10.91, 11.83};
     for (int i = 0; i < NREADINGS; i++) {
         const struct reading *rd = &READINGS[i];
         for (int c = 0; c < COUNT(CH5_CCR); c++) {
             struct result *r;
-            int n = run_grid(rd, 2, CH5_N, COUNT(CH5_N), CH5_ALPHA, COUNT(CH5_ALPHA), &CH5_CCR[c], 1,
+            int n = run_grid(rd, 2, 34, CH5_N, COUNT(CH5_N), CH5_ALPHA, COUNT(CH5_ALPHA), &CH5_CCR[c], 1,
                              25, 1, 0, &r);
             double *slr = malloc((size_t)n * sizeof *slr), *slr_nc = malloc((size_t)n * sizeof *slr_nc);
             double *slr_min = malloc((size_t)n * sizeof *slr_min);
@@ -761,14 +764,20 @@ static void test_shetti_T5_3_slr(void)
             CU_ASSERT(below > n / 2);
             CU_ASSERT(below_nc > n / 2);
             CU_ASSERT(below_min > n / 2);
+            /* the means are printed, not asserted: under one reading (G2,
+             * independent costs, absolute edges, append) they come within a
+             * few percent of the table's, with medians at a third of it */
+            double avg = gsl_stats_mean(slr, 1, (size_t)n), avg_nc = gsl_stats_mean(slr_nc, 1, (size_t)n);
             double med = median(slr, n), mnc = median(slr_nc, n), mmin = median(slr_min, n);
-            CU_ASSERT(med < med_heft[c]);
-            CU_ASSERT(mnc < med_nc[c]);
+            CU_ASSERT(med < 0.5 * med_heft[c]);
+            CU_ASSERT(mnc < 0.5 * med_nc[c]);
             fprintf(stderr,
                     "\n  %-48s CCR %4.1f: below the median %5.1f%% (HEFT-NC %5.1f%%); median SLR %.2f / %.2f"
-                    " (table: %.2f / %.2f; CP_min: %.2f); the 40%%: mean SLR %.2f",
+                    " (table: %.2f / %.2f; CP_min: %.2f); mean %.2f / %.2f (table: %.2f / %.2f);"
+                    " the 40%%: mean SLR %.2f",
                     rd->name, CH5_CCR[c], 100.0 * below / n, 100.0 * below_nc / n, med, mnc,
-                    med_heft[c], med_nc[c], mmin, bounded_sum / bounded);
+                    med_heft[c], med_nc[c], mmin, avg, avg_nc, mean_heft[c], mean_nc[c],
+                    bounded_sum / bounded);
             free(slr);
             free(slr_nc);
             free(slr_min);
@@ -797,7 +806,9 @@ static void test_shetti_T5_3_slr(void)
  * CPIC, P = 4 and 8 land near Tables 6.2 and 6.3 and P = 2 far below Table
  * 5.3 (so Table 5.3 needs a denominator about three times smaller). */
 struct levels {
-    double p2[3], p4[3], p8[3]; /* mean SLR of HEFT by denominator: CPIC, CPIC_min, CP_min */
+    /* mean SLR of HEFT by denominator (CPIC, CPIC_min, CP_min): the Chapter 5
+     * grid at P = 2, the Chapter 6 grid's DAGs at P = 2, 4, 8 */
+    double p2[3], same2[3], p4[3], p8[3];
 };
 
 static void mean_slr(const struct result *r, int n, double out[3])
@@ -813,18 +824,18 @@ static void mean_slr(const struct result *r, int n, double out[3])
 static void slr_levels(const struct reading *rd, struct levels *lv)
 {
     struct result *r;
-    int n = run_grid(rd, 2, CH5_N, COUNT(CH5_N), CH5_ALPHA, COUNT(CH5_ALPHA), CH5_CCR,
+    int n = run_grid(rd, 2, 34, CH5_N, COUNT(CH5_N), CH5_ALPHA, COUNT(CH5_ALPHA), CH5_CCR,
                      COUNT(CH5_CCR), 4, 0, 0, &r);
     mean_slr(r, n, lv->p2);
     free(r);
-    n = run_grid(rd, 4, CH6_N, COUNT(CH6_N), CH6_ALPHA, COUNT(CH6_ALPHA), CH5_CCR, COUNT(CH5_CCR), 2,
-                 0, 0, &r);
-    mean_slr(r, n, lv->p4);
-    free(r);
-    n = run_grid(rd, 8, CH6_N, COUNT(CH6_N), CH6_ALPHA, COUNT(CH6_ALPHA), CH5_CCR, COUNT(CH5_CCR), 2,
-                 0, 0, &r);
-    mean_slr(r, n, lv->p8);
-    free(r);
+    const int ps[3] = {2, 4, 8};
+    double *out[3] = {lv->same2, lv->p4, lv->p8};
+    for (int i = 0; i < 3; i++) {
+        n = run_grid(rd, ps[i], 68, CH6_N, COUNT(CH6_N), CH6_ALPHA, COUNT(CH6_ALPHA), CH5_CCR,
+                     COUNT(CH5_CCR), 2, 0, 0, &r);
+        mean_slr(r, n, out[i]);
+        free(r);
+    }
 }
 
 static const char *const DENOMINATORS[3] = {"CPIC", "CPIC_min", "CP_min"};
@@ -842,14 +853,18 @@ static void test_shetti_T6_slr(void)
         slr_levels(&READINGS[which[i]], &lv[i]);
         for (int q = 0; q < 3; q++) {
             double r4 = lv[i].p2[q] / lv[i].p4[q], r8 = lv[i].p2[q] / lv[i].p8[q];
+            double s4 = lv[i].same2[q] / lv[i].p4[q], s8 = lv[i].same2[q] / lv[i].p8[q];
             fprintf(stderr,
-                    "\n  %-48s %-8s mean SLR P=2 %5.2f, P=4 %5.2f, P=8 %5.2f: ratios %.2f, %.2f"
-                    " (tables: %.2f, %.2f)",
-                    READINGS[which[i]].name, DENOMINATORS[q], lv[i].p2[q], lv[i].p4[q],
-                    lv[i].p8[q], r4, r8, T53_MEAN / T62_MEAN, T53_MEAN / T63_MEAN);
+                    "\n  %-48s %-8s mean SLR P=2 %5.2f (Ch. 6 DAGs %5.2f), P=4 %5.2f, P=8 %5.2f:"
+                    " ratios %.2f, %.2f (same DAGs %.2f, %.2f; tables %.2f, %.2f)",
+                    READINGS[which[i]].name, DENOMINATORS[q], lv[i].p2[q], lv[i].same2[q],
+                    lv[i].p4[q], lv[i].p8[q], r4, r8, s4, s8, T53_MEAN / T62_MEAN,
+                    T53_MEAN / T63_MEAN);
             /* one definition: the ratios stay far from the tables' */
             CU_ASSERT(r4 < 0.75 * T53_MEAN / T62_MEAN);
             CU_ASSERT(r8 < 0.75 * T53_MEAN / T63_MEAN);
+            CU_ASSERT(s4 < 0.75 * T53_MEAN / T62_MEAN);
+            CU_ASSERT(s8 < 0.75 * T53_MEAN / T63_MEAN);
         }
     }
     /* Which table Eq. 5.2 meets: under the main reading (G1, scaled edges)
