@@ -895,12 +895,12 @@ static void test_shetti_T6_slr(void)
  * mean(HEFT), and the mean of the per-DAG gains; HEFT-NC is also run with
  * Weight_abstract's other orientation. */
 static void gains(const struct reading *rd, double *nc_mean, double *nc_dag, double *nc_sem,
-                  double *rank_mean, double *rank_dag)
+                  double *rank_mean, double *rank_dag, double *nc_slr)
 {
     struct sched heft = with_placement(HEFT, rd), nc = with_placement(HEFT_NC, rd),
                  rank = with_placement(RANK_ONLY, rd), sem = nc;
     sem.semantic = 1;
-    double sh = 0, sn = 0, ss = 0, sr = 0, dn = 0, dr = 0;
+    double sh = 0, sn = 0, ss = 0, sr = 0, dn = 0, dr = 0, slr_h = 0, slr_n = 0;
     int k = 0;
     for (int a = 0; a < COUNT(CH5_N); a++)
         for (int b = 0; b < COUNT(CH5_ALPHA); b++)
@@ -917,6 +917,9 @@ static void gains(const struct reading *rd, double *nc_mean, double *nc_dag, dou
                     ss += z;
                     dn += 1 - x / h;
                     dr += 1 - y / h;
+                    double cp = cpic(&d);
+                    slr_h += h / cp;
+                    slr_n += x / cp;
                     dag_free(&d);
                 }
     *nc_mean = 1 - sn / sh;
@@ -924,9 +927,10 @@ static void gains(const struct reading *rd, double *nc_mean, double *nc_dag, dou
     *rank_mean = 1 - sr / sh;
     *nc_dag = dn / k;
     *rank_dag = dr / k;
+    *nc_slr = 1 - slr_n / slr_h;
 }
 
-static double GAINS[NREADINGS][5];
+static double GAINS[NREADINGS][6];
 static int gains_done;
 
 static void compute_gains(void)
@@ -934,7 +938,8 @@ static void compute_gains(void)
     if (gains_done)
         return;
     for (int i = 0; i < NREADINGS; i++)
-        gains(&READINGS[i], &GAINS[i][0], &GAINS[i][1], &GAINS[i][2], &GAINS[i][3], &GAINS[i][4]);
+        gains(&READINGS[i], &GAINS[i][0], &GAINS[i][1], &GAINS[i][2], &GAINS[i][3], &GAINS[i][4],
+              &GAINS[i][5]);
     gains_done = 1;
 }
 
@@ -942,8 +947,10 @@ static void test_shetti_Ch5_makespan(void)
 {
     compute_gains();
     for (int i = 0; i < NREADINGS; i++) {
-        fprintf(stderr, "\n  %-48s HEFT-NC: mean makespan %+5.2f%%, per DAG %+5.2f%%, other Weight_abstract %+5.2f%%",
-                READINGS[i].name, 100 * GAINS[i][0], 100 * GAINS[i][1], 100 * GAINS[i][2]);
+        fprintf(stderr, "\n  %-48s HEFT-NC: mean makespan %+5.2f%%, per DAG %+5.2f%%, other Weight_abstract %+5.2f%%"
+                " (mean SLR, not asserted: %+5.2f%%)",
+                READINGS[i].name, 100 * GAINS[i][0], 100 * GAINS[i][1], 100 * GAINS[i][2],
+                100 * GAINS[i][5]);
         CU_ASSERT(GAINS[i][0] < 0.04);
         CU_ASSERT(GAINS[i][1] < 0.04);
         CU_ASSERT(GAINS[i][2] < 0.04);
