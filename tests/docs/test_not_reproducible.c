@@ -1,4 +1,4 @@
-/* tests/analysis/test_not_reproducible.c — the evidence behind the ledger's
+/* tests/docs/test_not_reproducible.c — the evidence behind the ledger's
  * `not reproducible` verdicts: for each such claim, an independent
  * computation of the fact that puts the paper's number out of reach of the
  * paper's own description. Nothing here runs hetsim's study machinery: the
