@@ -56,8 +56,8 @@ static void test_missing_shard(void)
     free(err);
     CU_ASSERT_EQUAL(hs_test_lines_of(merged), 1 + 4);
     char *text = hs_test_read_file(merged);
-    CU_ASSERT_PTR_NOT_NULL(text && strstr(text, ":0/3,"));
-    CU_ASSERT_PTR_NOT_NULL(text && strstr(text, ":2/3,"));
+    CU_ASSERT(text && strstr(text, ":0/3,"));
+    CU_ASSERT(text && strstr(text, ":2/3,"));
     free(text);
     /* the partial file and the missing shard: whole again, marks dropped */
     char *whole = hs_test_tmp(".csv");
