@@ -204,6 +204,40 @@ static int resume(const struct hs_sweep_opts *opts, const char *header, uint64_t
     return rc;
 }
 
+/* The outputs this process holds locked: a run's child (forked, not
+ * exec'd: sweep_pool.c) closes its copies at once (hs_sweep_child_release),
+ * or the lock, which goes with the open file, would outlive the parent's
+ * close while the child runs, and refuse the parent's next round of the same
+ * file. Each is kept with its inode, so that a number reused by another file
+ * is left alone. */
+static struct locked {
+    int fd;
+    dev_t dev;
+    ino_t ino;
+} *held;
+static size_t nheld, capheld;
+
+void hs_sweep_child_release(void)
+{
+    for (size_t i = 0; i < nheld; i++) {
+        struct stat st;
+        if (fstat(held[i].fd, &st) == 0 && st.st_dev == held[i].dev && st.st_ino == held[i].ino)
+            close(held[i].fd);
+    }
+    nheld = 0;
+}
+
+static void hold(int fd, const struct stat *st)
+{
+    for (size_t i = 0; i < nheld; i++)
+        if (held[i].fd == fd) {
+            held[i] = (struct locked){fd, st->st_dev, st->st_ino};
+            return;
+        }
+    HS_GROW(held, capheld, nheld + 1);
+    held[nheld++] = (struct locked){fd, st->st_dev, st->st_ino};
+}
+
 /* Open path to append (non-blocking until checked, for a FIFO put there) and,
  * if it is a regular file, lock it (flock, released when the file is
  * closed): a second sweep, study or ledger writing the same file at once is
@@ -216,7 +250,8 @@ static int open_locked(const char *path)
         return hs_fail("%s: cannot write: %s", path, strerror(errno));
     struct stat st;
     int rc = hs_outfile_check_fd(fd, path) || fcntl(fd, F_SETFL, O_APPEND) != 0 ? -1 : 0;
-    if (!rc && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && flock(fd, LOCK_EX | LOCK_NB) != 0)
+    bool regular = !rc && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    if (regular && flock(fd, LOCK_EX | LOCK_NB) != 0)
         rc = errno == EWOULDBLOCK ? hs_fail("%s: another hetsim process (a sweep, study or ledger) is writing "
                                             "it now: wait until it ends (then run this again to resume it), or "
                                             "write to another file", path)
@@ -225,6 +260,8 @@ static int open_locked(const char *path)
         close(fd);
         return -1;
     }
+    if (regular)
+        hold(fd, &st);
     return fd;
 }
 
