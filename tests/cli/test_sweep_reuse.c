@@ -1,4 +1,4 @@
-/* tests/analysis/test_sweep_reuse.c — rows that a sweep, a ledger or a
+/* tests/cli/test_sweep_reuse.c — rows that a sweep, a ledger or a
  * merge reuses instead of running (analysis/sweep_exec.c, sweep_row.c,
  * scenario/ledger_need.c, ledger_pool.c; issue 54):
  *  - a resumed ledger whose file holds part of a round of repetitions (a
