@@ -216,6 +216,11 @@ int hs_plot_gantt(const cJSON *record, const char *file, const char *output, con
         return hs_fail("%s: the window from %g s to %g s is empty (the makespan is %g s)", file, w.from, w.to,
                        makespan);
     }
+    if (w.from >= makespan) { /* nothing runs there: an empty chart would say nothing */
+        rows_free(&r);
+        return hs_fail("%s: the window from %g s to %g s starts at or after the run's end (the makespan is %g s): "
+                       "nothing ran in it (give --from below %g)", file, w.from, w.to, makespan, makespan);
+    }
     int width = o->width > 0 ? o->width : WIDTH;
     struct hs_unit u = hs_unit_for("time", w.to - w.from);
     double min_half = (w.to - w.from) / u.div / (width - MARGIN_PX) / 2; /* half a pixel */

@@ -80,6 +80,9 @@ struct hs_sweep_ops {
     unsigned long base_seed;
     uint64_t sweep;      /* identity of the sweep (its "sweep" column): shards and
                             resumptions of one sweep share it, merge checks it */
+    int shard, nshards;  /* a shard's rows say which (the sweep column HASH:I/N, set by
+                            hs_sweep_execute from --shard), so that merge names a missing
+                            shard; nshards 0: not a shard */
     /* Describe run `index`: set job->rep, job->params (nparams malloc'd
      * strings), *canon and *instance (malloc'd texts to hash). -1 with
      * hs_fail for bad input. Called in the parent. */
@@ -115,6 +118,8 @@ int hs_sweep_execute(const struct hs_sweep_opts *opts, const struct hs_sweep_ops
  * rank 0 reports bad input, once. */
 int hs_sweep_launcher_rank(void);
 
+struct hs_csv;
+
 /* ---- rows ---------------------------------------------------------------- */
 
 enum hs_run_status { HS_RUN_OK, HS_RUN_ERROR, HS_RUN_CRASH, HS_RUN_TIMEOUT };
@@ -141,5 +146,12 @@ char *hs_sweep_row(const struct hs_sweep_ops *ops, const struct hs_sweep_job *jo
 char *hs_sweep_row_head(const struct hs_sweep_ops *ops, const struct hs_sweep_job *job);
 /* Wall-clock columns: not reproducible, ignored when comparing sweeps. */
 bool hs_sweep_is_wallclock_column(const char *name);
+/* A row read back to be reused (a resumed sweep's, a ledger's copy of
+ * another study's run): row r of csv, if its status is ok, must hold in
+ * every column after status and error (the metrics, the wall-clock columns)
+ * nothing or a finite number >= 0, as hs_sweep_row writes them. 0, or -1 with
+ * hs_fail("FILE: row R (key K): column C: 'V' is not ..."). A plausible edit
+ * (a number changed into another) passes: rows carry no checksum. */
+int hs_sweep_row_check(const struct hs_csv *csv, long r, const char *file);
 
 #endif

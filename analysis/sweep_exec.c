@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -185,6 +186,8 @@ static int resume(const struct hs_sweep_opts *opts, const char *header, uint64_t
     }
     if (!rc && opts->retry_failed)
         rc = drop_failed(opts->csv, &csv);
+    for (long r = 0; !rc && r < csv.nrows; r++) /* rows that are reused, not run again */
+        rc = hs_sweep_row_check(&csv, r, opts->csv);
     int st = hs_csv_col(&csv, "status");
     *keys = hs_xmalloc((size_t)(csv.nrows + 1) * sizeof **keys);
     *failed = hs_xmalloc((size_t)(csv.nrows + 1) * sizeof **failed);
@@ -201,6 +204,67 @@ static int resume(const struct hs_sweep_opts *opts, const char *header, uint64_t
     return rc;
 }
 
+/* The outputs this process holds locked: a run's child (forked, not
+ * exec'd: sweep_pool.c) closes its copies at once (hs_sweep_child_release),
+ * or the lock, which goes with the open file, would outlive the parent's
+ * close while the child runs, and refuse the parent's next round of the same
+ * file. Each is kept with its inode, so that a number reused by another file
+ * is left alone. */
+static struct locked {
+    int fd;
+    dev_t dev;
+    ino_t ino;
+} *held;
+static size_t nheld, capheld;
+
+void hs_sweep_child_release(void)
+{
+    for (size_t i = 0; i < nheld; i++) {
+        struct stat st;
+        if (fstat(held[i].fd, &st) == 0 && st.st_dev == held[i].dev && st.st_ino == held[i].ino)
+            close(held[i].fd);
+    }
+    nheld = 0;
+}
+
+static void hold(int fd, const struct stat *st)
+{
+    for (size_t i = 0; i < nheld; i++)
+        if (held[i].fd == fd) {
+            held[i] = (struct locked){fd, st->st_dev, st->st_ino};
+            return;
+        }
+    HS_GROW(held, capheld, nheld + 1);
+    held[nheld++] = (struct locked){fd, st->st_dev, st->st_ino};
+}
+
+/* Open path to append (non-blocking until checked, for a FIFO put there) and,
+ * if it is a regular file, lock it (flock, released when the file is
+ * closed): a second sweep, study or ledger writing the same file at once is
+ * refused (it would run every run again and write its rows twice). -1 with
+ * hs_fail (the fd closed). */
+static int open_locked(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0644);
+    if (fd < 0)
+        return hs_fail("%s: cannot write: %s", path, strerror(errno));
+    struct stat st;
+    int rc = hs_outfile_check_fd(fd, path) || fcntl(fd, F_SETFL, O_APPEND) != 0 ? -1 : 0;
+    bool regular = !rc && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    if (regular && flock(fd, LOCK_EX | LOCK_NB) != 0)
+        rc = errno == EWOULDBLOCK ? hs_fail("%s: another hetsim process (a sweep, study or ledger) is writing "
+                                            "it now: wait until it ends (then run this again to resume it), or "
+                                            "write to another file", path)
+                                  : hs_fail("%s: cannot lock: %s", path, strerror(errno));
+    if (rc) {
+        close(fd);
+        return -1;
+    }
+    if (regular)
+        hold(fd, &st);
+    return fd;
+}
+
 static int open_output(const struct hs_sweep_opts *opts, const struct hs_sweep_ops *ops,
                        uint64_t **keys, long *nkeys, uint64_t **failed, long *nfailed,
                        struct hs_sweep_out *out)
@@ -208,16 +272,20 @@ static int open_output(const struct hs_sweep_opts *opts, const struct hs_sweep_o
     char *header = hs_sweep_header(ops);
     struct stat st;
     int rc = 0;
-    bool exists = stat(opts->csv, &st) == 0 && st.st_size > 0;
+    /* appended to in place, row by row (a rename would lose the rows of an
+       interrupted sweep); locked before it is read */
+    out->fd = open_locked(opts->csv);
+    if (out->fd < 0)
+        rc = -1;
+    bool exists = !rc && fstat(out->fd, &st) == 0 && st.st_size > 0;
     if (exists)
         rc = resume(opts, header, keys, nkeys, failed, nfailed);
-    /* appended to in place, row by row (a rename would lose the rows of an
-       interrupted sweep); non-blocking until checked, for a FIFO put there */
-    out->fd = rc ? -1 : open(opts->csv, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0644);
-    if (!rc && out->fd < 0)
-        rc = hs_fail("%s: cannot write: %s", opts->csv, strerror(errno));
-    if (!rc && (hs_outfile_check_fd(out->fd, opts->csv) || fcntl(out->fd, F_SETFL, O_APPEND) != 0))
-        rc = -1;
+    if (!rc && exists && opts->retry_failed) { /* drop_failed put a new file there: lock that one */
+        int fd = open_locked(opts->csv);
+        rc = fd < 0 ? -1 : 0;
+        close(out->fd);
+        out->fd = fd;
+    }
     if (!rc && !exists && write(out->fd, header, strlen(header)) != (ssize_t)strlen(header))
         rc = hs_fail("%s: cannot write: %s", opts->csv, strerror(errno));
     if (rc && out->fd >= 0)
@@ -351,8 +419,11 @@ bool hs_sweep_mpi_launched(void)
     return false;
 }
 
-int hs_sweep_execute(const struct hs_sweep_opts *opts, const struct hs_sweep_ops *ops)
+int hs_sweep_execute(const struct hs_sweep_opts *opts, const struct hs_sweep_ops *whole)
 {
+    struct hs_sweep_ops shard = *whole, *ops = &shard; /* a shard's rows name it */
+    shard.shard = opts->nshards > 1 ? opts->shard : 0;
+    shard.nshards = opts->nshards > 1 ? opts->nshards : 0;
     if (hs_sweep_distributed && hs_sweep_mpi_launched())
         return hs_sweep_distributed(opts, ops);
     long *pending, npending;

@@ -37,6 +37,11 @@ void hs_sweep_write_row(void *ctx, const struct hs_sweep_job *job, enum hs_run_s
  * were not run again (a resumed sweep is done only when every row is ok). */
 int hs_sweep_close(struct hs_sweep_out *out, bool quiet);
 
+/* In a run's child, forked from a process writing sweep CSVs: close the
+ * child's copies of the locked outputs, so that their locks go when the
+ * parent closes them. */
+void hs_sweep_child_release(void);
+
 /* The signal that interrupted the sweep (SIGINT, SIGTERM, SIGHUP), or 0. */
 extern volatile sig_atomic_t hs_sweep_interrupted;
 void hs_sweep_catch_signals(bool on);

@@ -3,6 +3,7 @@
  * child starts clean. */
 #define _GNU_SOURCE /* pipe2 */
 #include "analysis/sweep_pool.h"
+#include "analysis/sweep_exec.h"
 #include "base/util.h"
 
 #include <errno.h>
@@ -92,6 +93,7 @@ int hs_pool_start_of(struct hs_pool *p, struct hs_sweep_job *job, const struct h
     fflush(NULL);
     pid_t parent = getpid(), pid = fork();
     if (pid == 0) {
+        hs_sweep_child_release();
         close(rowp[0]), close(outp[0]);
         child(ops, job, rowp[1], outp[1], parent);
     }

@@ -153,6 +153,8 @@ static void row_head(struct hs_buf *b, const struct hs_sweep_ops *ops, const str
 {
     hs_buf_printf(b, "%016" PRIx64 ",%016" PRIx64 ",%d,%lu,%016" PRIx64, job->id.key,
                   job->id.instance, job->rep, job->id.seed, ops->sweep);
+    if (ops->nshards > 1)
+        hs_buf_printf(b, ":%d/%d", ops->shard, ops->nshards);
     for (int i = 0; i < ops->nparams; i++)
         hs_csv_field(b, job->params[i], false);
 }
@@ -179,4 +181,20 @@ char *hs_sweep_row(const struct hs_sweep_ops *ops, const struct hs_sweep_job *jo
     number(&b, run_seconds >= 0 ? run_seconds : NAN);
     hs_buf_add(&b, "\n");
     return hs_buf_take(&b);
+}
+
+int hs_sweep_row_check(const struct hs_csv *csv, long r, const char *file)
+{
+    int status = hs_csv_col(csv, "status");
+    if (status < 0 || strcmp(csv->rows[r][status], "ok") != 0)
+        return 0;
+    for (int c = status + 2; c < csv->ncols; c++) {
+        const char *v = csv->rows[r][c];
+        double x;
+        if (*v && (hs_parse_double(v, &x) || !isfinite(x) || x < 0))
+            return hs_fail("%s: row %ld (key %s): column %s: '%s' is not a finite number >= 0, as a run writes "
+                           "it (the file was edited or damaged: remove the row, and its run is run again)",
+                           file, r + 1, csv->rows[r][0], csv->header[c], v);
+    }
+    return 0;
 }

@@ -52,6 +52,34 @@ static void usage(FILE *out)
                  "  hetsim compare sim.json real.json\n");
 }
 
+/* A comma-separated list of option opt's integers in [lo, hi], each once,
+ * at most max of them (exit 2 on an empty list or item, a bad or repeated
+ * value, or too many). */
+static int parse_ints(const char *opt, const char *text, long lo, long hi, int *out, int max)
+{
+    int n = 0;
+    for (const char *p = text;; p++) {
+        size_t len = strcspn(p, ",");
+        if (len == 0)
+            hs_die(HS_EXIT_USAGE, "option %s: '%s' has an empty item (give integers in [%ld, %ld], separated "
+                   "by commas)", opt, text, lo, hi);
+        if (n == max)
+            hs_die(HS_EXIT_USAGE, "option %s: '%s' gives more than %d values", opt, text, max);
+        char *tok = hs_xmalloc(len + 1);
+        memcpy(tok, p, len);
+        tok[len] = '\0';
+        out[n] = (int)hs_opt_long(opt, tok, lo, hi);
+        free(tok);
+        for (int i = 0; i < n; i++)
+            if (out[i] == out[n])
+                hs_die(HS_EXIT_USAGE, "option %s: %d is given twice in '%s'", opt, out[n], text);
+        n++;
+        p += len;
+        if (!*p)
+            return n;
+    }
+}
+
 #ifdef HETSIM_WITH_REAL
 static int compare_ints(const void *a, const void *b)
 {
@@ -127,18 +155,6 @@ static int sample_dags(const char *workloads, const int *nbs, int nnb, bool sing
             }
             free(copy);
         }
-    return n;
-}
-
-/* A comma-separated list of option opt's integers in [lo, hi], at most max
- * of them kept (exit 2 on a bad one). */
-static int parse_ints(const char *opt, const char *text, long lo, long hi, int *out, int max)
-{
-    int n = 0;
-    char *copy = hs_xstrdup(text), *save = NULL;
-    for (char *tok = strtok_r(copy, ",", &save); tok && n < max; tok = strtok_r(NULL, ",", &save))
-        out[n++] = (int)hs_opt_long(opt, tok, lo, hi);
-    free(copy);
     return n;
 }
 
@@ -227,7 +243,11 @@ int hs_cmd_calibrate(int argc, char **argv)
         case 'w': workloads = optarg; break;
         case 'v': verbose = true; break;
         case 'T': timing = optarg; break;
-        case 'C': corun = optarg; break;
+        case 'C': /* checked now, whatever this hetsim was built with */
+            corun = optarg;
+            if (strcmp(optarg, "none") != 0)
+                parse_ints("--corun", optarg, 1, 64, (int[64]){0}, 64);
+            break;
         case 'h': usage(stdout); return HS_EXIT_OK;
         default: return HS_EXIT_USAGE;
         }

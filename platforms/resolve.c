@@ -296,6 +296,10 @@ static int resolve_file(const char *text, struct hs_platform_ref *ref)
 static int check_kernels(const struct hs_platform_ref *ref, const char *table, const char *param,
                          const char *kernels, const char *arch)
 {
+    size_t len = strlen(kernels);
+    if (kernels[0] == ':' || kernels[len - 1] == ':' || strstr(kernels, "::")) /* it would scale nothing */
+        return hs_fail("platform %s: %s '%s' has an empty kernel name (':'-separated kernel names of the "
+                       "timing table, e.g. dgessm:dssssm)", ref->name, param, kernels);
     if (!table)
         return hs_fail("platform %s: %s names kernels of a timing table, and the platform "
                        "has none (name one with --perf)",

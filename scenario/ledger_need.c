@@ -136,17 +136,22 @@ int hs_ledger_need_next(struct hs_ledger_need *need, const char *file, bool *mor
     struct hs_csv csv;
     if (hs_csv_read(file, &csv))
         return -1;
-    int sweep = hs_csv_col(&csv, "sweep"), status = hs_csv_col(&csv, "status");
+    int sweep = hs_csv_col(&csv, "sweep"), status = hs_csv_col(&csv, "status"), repcol = hs_csv_col(&csv, "rep");
     int first = sweep >= 0 ? sweep + 1 : hs_csv_col(&csv, "seed") + 1, nparams = status - first;
-    if (first <= 0 || status < 0 || nparams <= 0) {
+    if (first <= 0 || status < 0 || repcol < 0 || nparams <= 0) {
         hs_csv_free(&csv);
-        return hs_fail("%s: not the results of a sweep (no seed, sweep or status column)", file);
+        return hs_fail("%s: not the results of a sweep (no rep, seed, sweep or status column)", file);
     }
     const char *const *names = (const char *const *)csv.header + first;
     struct keyed *rows = hs_xmalloc((size_t)(csv.nrows + 1) * sizeof *rows);
-    long n = 0;
+    long n = 0, rep;
+    /* only the repetitions of the rounds so far: a resumed ledger's file can
+       hold some of a later round's (a run killed during it), which would
+       settle a point on more repetitions than a fresh ledger reads, yet fewer
+       than its next round (9 of 10) */
     for (long r = 0; r < csv.nrows; r++)
-        if (strcmp(csv.rows[r][status], "ok") == 0)
+        if (strcmp(csv.rows[r][status], "ok") == 0 && hs_parse_long(csv.rows[r][repcol], &rep) == 0 &&
+            rep < need->cap)
             rows[n++] = (struct keyed){point_key(csv.rows[r] + first, nparams), r};
     qsort(rows, (size_t)n, sizeof *rows, by_key);
     for (long a = 0, b; a < n; a = b) {

@@ -258,22 +258,26 @@ static int own_tail(const struct hs_sweep_ops *ops, struct hs_csv *header, int *
     return 0;
 }
 
-/* The ok rows of file whose key the tree does not hold yet, into it. */
-static void lend_rows(struct ledger *lg, const char *file, const struct hs_csv *own, int own_status)
+/* The ok rows of file whose key the tree does not hold yet, into it; a row
+ * whose figures are not as a run writes them (hs_sweep_row_check) is refused
+ * rather than copied: -1 with hs_fail naming the file and row. */
+static int lend_rows(struct ledger *lg, const char *file, const struct hs_csv *own, int own_status)
 {
     struct hs_csv csv;
     if (hs_csv_read(file, &csv)) /* not a sweep's rows: its own study says so when it runs */
-        return;
-    int status = hs_csv_col(&csv, "status"), n = csv.ncols - status;
+        return 0;
+    int status = hs_csv_col(&csv, "status"), n = csv.ncols - status, rc = 0;
     bool same = hs_csv_col(&csv, "key") == 0 && status > 0 && n == own->ncols - own_status;
     for (int c = 0; same && c < n; c++)
         same = strcmp(csv.header[status + c], own->header[own_status + c]) == 0;
-    for (long r = 0; same && r < csv.nrows; r++) {
+    for (long r = 0; same && !rc && r < csv.nrows; r++) {
         char *const *row = csv.rows[r], *end;
         uint64_t key = strtoull(row[0], &end, 16);
         struct shared_run probe = {.key = key};
         if (strlen(row[0]) != 16 || *end || strcmp(row[status], "ok") || tfind(&probe, &lg->runs, by_run_key))
             continue;
+        if ((rc = hs_sweep_row_check(&csv, r, file)) != 0)
+            break;
         struct hs_buf tail = {0};
         for (int c = status; c < csv.ncols; c++)
             hs_csv_field(&tail, row[c], false);
@@ -283,6 +287,7 @@ static void lend_rows(struct ledger *lg, const char *file, const struct hs_csv *
         tsearch(run, &lg->runs, by_run_key);
     }
     hs_csv_free(&csv);
+    return rc;
 }
 
 /* Every DIR/NAME/results.csv of the folders, in the order of their names. */
@@ -294,20 +299,21 @@ static int lend_earlier(struct ledger *lg, const char *const *dirs, int ndirs)
         return 0;
     if (own_tail(&lg->studies[0]->ops, &own, &own_status))
         return -1;
+    int rc = 0;
     for (int d = 0; d < ndirs; d++) {
         struct dirent **names;
         int k = scandir(dirs[d], &names, NULL, alphasort);
         for (int i = 0; i < k; i++) {
             char *sub = hs_path_join(dirs[d], names[i]->d_name), *file = hs_path_join(sub, "results.csv");
-            if (names[i]->d_name[0] != '.' && access(file, R_OK) == 0)
-                lend_rows(lg, file, &own, own_status);
+            if (!rc && names[i]->d_name[0] != '.' && access(file, R_OK) == 0)
+                rc = lend_rows(lg, file, &own, own_status);
             free(sub), free(file), free(names[i]);
         }
         if (k >= 0)
             free(names);
     }
     hs_csv_free(&own);
-    return 0;
+    return rc;
 }
 
 static int init_study(struct study *s, const struct hs_ledger_study *ls, const struct hs_ledger *l,

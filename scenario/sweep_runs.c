@@ -122,13 +122,36 @@ static void workload_names(char *buf, size_t size)
         len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? ", " : "", (*w)->name);
 }
 
+/* A platform file's or shipped name's parameters (after ".xml:", or the
+ * first ':' of a name without '/', as platforms/resolve.c reads them)
+ * checked against their table, so that a sweep refuses a value out of range
+ * (--vary cpu_speed=0) before anything runs: 0, or -1 with hs_fail. */
+static int check_file_params(const char *text)
+{
+    const char *xml = strstr(text, ".xml:");
+    const char *colon = xml ? xml + 4 : strchr(text, '/') ? NULL : strchr(text, ':');
+    if (!colon)
+        return 0;
+    char *params = hs_xmalloc(strlen(colon) + 2), label[512];
+    sprintf(params, "p%s", colon);
+    snprintf(label, sizeof label, "platform %.*s", (int)(colon - text), text);
+    struct hs_spec spec;
+    int rc = hs_spec_parse(params, &spec);
+    if (!rc) {
+        rc = hs_spec_check(&spec, hs_platform_params(text), label);
+        hs_spec_free(&spec);
+    }
+    free(params);
+    return rc;
+}
+
 /* Canonical "name:k=v,…" (every parameter, in table order); NULL with hs_fail. */
 static char *canonical(enum hs_axis_kind kind, const char *text)
 {
     if (kind == HS_AXIS_POLICY)
         return policy_canonical(text);
     if (kind == HS_AXIS_PLATFORM && strncmp(text, "flat", 4) != 0)
-        return hs_xstrdup(text);
+        return check_file_params(text) ? NULL : hs_xstrdup(text);
     struct hs_spec spec;
     if (kind == HS_AXIS_WORKLOAD ? hs_workload_spec_parse(text, &spec) : hs_spec_parse(text, &spec))
         return NULL;

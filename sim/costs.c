@@ -99,8 +99,14 @@ int hs_costs_parse_spec(const char *spec, struct hs_costs *c)
         return 0;
     char *copy = hs_xstrdup(spec), *save = NULL;
     int rc = 0;
-    for (char *p = strtok_r(copy, "/", &save); p && !rc; p = strtok_r(NULL, "/", &save))
-        rc = set_pair(p, c);
+    for (char *p = strtok_r(copy, "/", &save); p && !rc; p = strtok_r(NULL, "/", &save)) {
+        /* a key given twice: the second would replace the first without a word */
+        size_t n = strcspn(p, "=");
+        for (const char *q = copy; q < p && !rc; q += strlen(q) + 1)
+            if (strcspn(q, "=") == n && strncmp(q, p, n) == 0)
+                rc = hs_fail("costs: '%.*s' is given twice in '%s': give it once", (int)n, p, spec);
+        rc = rc ? rc : set_pair(p, c);
+    }
     free(copy);
     return rc;
 }

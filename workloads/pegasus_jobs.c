@@ -10,6 +10,7 @@
 #include "base/util.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,6 +128,74 @@ static double catalog_size(const struct hs_pegasus_refs *r, const char *name)
     return lo < r->nsizes && strcmp(r->sizes[lo].name, name) == 0 ? r->sizes[lo].bytes : 0;
 }
 
+/* A mention of a file by a job, in reading order. */
+struct mention {
+    const char *file, *job;
+    double bytes;
+    size_t seq;
+};
+
+static int cmp_mention(const void *a, const void *b)
+{
+    const struct mention *x = a, *y = b;
+    int c = strcmp(x->file, y->file);
+    return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* A file given several sizes (by its jobs' uses, or the catalogue's
+ * entries; a use that gives none takes the catalogue's, or 0, and is left
+ * out): the DAG keeps the first (hs_wfformat_build keeps a file's first
+ * mention), as SimGrid's DAX loader does, and says so in one warning line,
+ * as SimGrid warns ("Ignoring file ... size redefinition"). */
+static void warn_sizes(const char *path, cJSON *tasks, const struct hs_pegasus_refs *r)
+{
+    size_t n = 0, cap = 0;
+    struct mention *m = NULL;
+    cJSON *t, *f;
+    cJSON_ArrayForEach(t, tasks)
+    {
+        cJSON_ArrayForEach(f, cJSON_GetObjectItem(t, "files"))
+        {
+            if (cJSON_GetObjectItem(f, "sizeInBytes")->valuedouble < 0)
+                continue; /* no size given there: the catalogue's, or 0 */
+            HS_GROW(m, cap, n + 1);
+            m[n] = (struct mention){cJSON_GetObjectItem(f, "name")->valuestring,
+                                    cJSON_GetObjectItem(t, "name")->valuestring,
+                                    cJSON_GetObjectItem(f, "sizeInBytes")->valuedouble, n};
+            n++;
+        }
+    }
+    if (n > 1)
+        qsort(m, n, sizeof *m, cmp_mention);
+    const struct mention *first = NULL, *other = NULL;
+    long files = 0; /* files given several sizes */
+    for (size_t g = 0, e; g < n; g = e) { /* m[g]: a file's first mention, m[g..e) its mentions */
+        const struct mention *differs = NULL;
+        for (e = g + 1; e < n && strcmp(m[e].file, m[g].file) == 0; e++)
+            if (!differs && m[e].bytes != m[g].bytes)
+                differs = &m[e];
+        if (differs && !files++)
+            first = &m[g], other = differs;
+    }
+    const struct hs_pegasus_size *cat = NULL;
+    for (size_t i = 1; i < r->nsizes && !cat; i++) /* sorted by name, then order */
+        if (strcmp(r->sizes[i].name, r->sizes[i - 1].name) == 0 && r->sizes[i].bytes != r->sizes[i - 1].bytes)
+            cat = &r->sizes[i];
+    if (first)
+        fprintf(stderr, "hetsim: warning: %s: file '%s' has %.17g bytes in job '%s' and %.17g in job '%s': the "
+                "first, %.17g bytes, is kept (as SimGrid keeps it)%s\n", path, first->file, first->bytes, first->job,
+                other->bytes, other->job, first->bytes, files > 1 ? "; other files too" : "");
+    else if (cat) {
+        const struct hs_pegasus_size *kept = cat;
+        while (kept > r->sizes && strcmp(kept[-1].name, cat->name) == 0)
+            kept--;
+        fprintf(stderr, "hetsim: warning: %s: the file catalogue gives file '%s' %.17g bytes and %.17g bytes: "
+                "the first, %.17g bytes, is kept (as SimGrid keeps it)\n", path, cat->name, kept->bytes,
+                cat->bytes, kept->bytes);
+    }
+    free(m);
+}
+
 int hs_pegasus_refs_resolve(const char *path, cJSON *tasks, struct hs_pegasus_refs *r)
 {
     size_t n = (size_t)cJSON_GetArraySize(tasks), k = 0;
@@ -149,6 +218,8 @@ int hs_pegasus_refs_resolve(const char *path, cJSON *tasks, struct hs_pegasus_re
     free(jobs);
     if (r->nsizes > 1)
         qsort(r->sizes, r->nsizes, sizeof *r->sizes, cmp_sized);
+    if (!rc)
+        warn_sizes(path, tasks, r);
     cJSON_ArrayForEach(t, tasks)
     {
         cJSON *f;

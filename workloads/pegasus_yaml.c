@@ -375,6 +375,37 @@ bool hs_pegasus_yaml_like(const char *text)
     return false;
 }
 
+/* A Pegasus workflow nests a few levels (jobs, a job, its uses, a use's
+ * metadata); libyaml's scanner costs time in proportion to the depth for
+ * every token (its stack of possible simple keys grows with each flow
+ * level: 100,000 nested '[' took 17 s of CPU), and its composer recurses.
+ * The events are read first, and a file that nests deeper than this is
+ * refused as soon as it does: the cost stays in proportion to its size. */
+enum { MAX_DEPTH = 256 };
+
+static int check_depth(const char *path, const char *text, size_t len)
+{
+    yaml_parser_t ps;
+    yaml_parser_initialize(&ps);
+    yaml_parser_set_input_string(&ps, (const unsigned char *)text, len);
+    int depth = 0, rc = 0;
+    for (bool done = false; !done && !rc;) {
+        yaml_event_t ev;
+        if (!yaml_parser_parse(&ps, &ev))
+            break; /* the loader says what is wrong */
+        if (ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT) {
+            if (++depth > MAX_DEPTH)
+                rc = hs_fail("%s:%zu: YAML nested more than %d levels deep (a Pegasus workflow nests a few)", path,
+                             ev.start_mark.line + 1, MAX_DEPTH);
+        } else if (ev.type == YAML_SEQUENCE_END_EVENT || ev.type == YAML_MAPPING_END_EVENT)
+            depth--;
+        done = ev.type == YAML_STREAM_END_EVENT;
+        yaml_event_delete(&ev);
+    }
+    yaml_parser_delete(&ps);
+    return rc;
+}
+
 int hs_pegasus_yaml_read(const char *path, double speed, struct hs_dag *dag)
 {
     size_t len = 0;
@@ -385,6 +416,10 @@ int hs_pegasus_yaml_read(const char *path, double speed, struct hs_dag *dag)
         free(text);
         return hs_fail("%s: an XML file, not a Pegasus 5 workflow (YAML): read a DAX file as dax:file=%s", path,
                        path);
+    }
+    if (check_depth(path, text, len)) {
+        free(text);
+        return -1;
     }
     yaml_parser_t ps;
     yaml_parser_initialize(&ps);

@@ -72,6 +72,14 @@ static int read_task(struct stg *s, int expected, long ntotal, long *time, struc
     }
     if (rc > 0)
         return hs_fail("%s: task %ld: the file ends within its line", s->path, id);
+    /* the next task starts on a line of its own: a word left on this one is a
+       column too many (it would read as the next task's id) */
+    char *extra = !rc && s->rest ? hs_next_word(&s->rest) : NULL;
+    if (extra && extra[0] != '#')
+        return hs_fail("%s:%d: task %ld: an extra column '%s' after its %ld predecessor%s (a task line holds "
+                       "its id, processing time, number of predecessors and the predecessors)",
+                       s->path, s->lines.line, id, extra, npred, npred == 1 ? "" : "s");
+    s->rest = NULL;
     return rc;
 }
 

@@ -130,11 +130,43 @@ static void test_dax_entity_cost(void)
     free(plain);
 }
 
+/* One file given two sizes (issue 54): SimGrid's DAX loader keeps the
+ * first and warns ("Ignore file f.dat size redefinition from 100 to 200");
+ * so does hetsim, in one line, and the DAG holds 100 bytes: the stats' data
+ * figure by hand, a 100-byte handle written by a and read by b. A use that
+ * gives no size (it takes the catalogue's, or 0) is no second size. */
+static void test_dax_two_sizes(void)
+{
+    char *path = hs_test_tmp(".dax"), args[4096], *out = NULL, *err = NULL;
+    hs_test_write_file(path, "<?xml version=\"1.0\"?>\n"
+                             "<adag xmlns=\"http://pegasus.isi.edu/schema/DAX\" version=\"2.1\">\n"
+                             " <job id=\"a\" name=\"gen\" runtime=\"1\"><uses file=\"f.dat\" link=\"output\" size=\"100\"/></job>\n"
+                             " <job id=\"b\" name=\"use\" runtime=\"1\"><uses file=\"f.dat\" link=\"input\" size=\"200\"/>"
+                             "<uses file=\"g.dat\" link=\"input\"/></job>\n"
+                             " <job id=\"c\" name=\"use\" runtime=\"1\"><uses file=\"g.dat\" link=\"input\" size=\"7\"/></job>\n"
+                             " <child ref=\"b\"><parent ref=\"a\"/></child>\n"
+                             "</adag>\n");
+    snprintf(args, sizeof args, "dag dax:file=%s -o %s.json", path, path);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
+    CU_ASSERT_EQUAL(hs_test_count_lines(err), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "file 'f.dat' has 100 bytes in job 'a' and 200 in job 'b': the first, "
+                                       "100 bytes, is kept (as SimGrid keeps it)\n"));
+    CU_ASSERT_PTR_NULL(strstr(err, "g.dat"));
+    free(out), free(err);
+    snprintf(args, sizeof args, "%s.json", path);
+    char *json = hs_test_read_file(args);
+    CU_ASSERT_PTR_NOT_NULL(json ? strstr(json, "{\"name\":\"f.dat\",\"bytes\":100}") : NULL);
+    free(json);
+    unlink(args);
+    free(path);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
         {"Pegasus DAX 2.1 and 3.6, SimGrid's convention", test_dax},
         {"bad DAX", test_bad_dax},
+        {"a file given two sizes keeps the first, with a warning", test_dax_two_sizes},
         {"a DAX file with an entity costs what a plain one of its size does", test_dax_entity_cost},
         CU_TEST_INFO_NULL,
     };

@@ -92,6 +92,89 @@ static int refuse_old_version(const char *path)
     return rc;
 }
 
+/* The hosts one platform file may declare through <cluster radical=...>
+ * (and <cabinet radical=...>): SimGrid expands a radical host by host before
+ * it could refuse anything (radical="0-2147483647" took 16 s of CPU), so the
+ * radicals are counted first. An assumption of hetsim's: 16 times SimGrid's
+ * largest example (cluster_crossbar.xml, 65,536 hosts). */
+#define HS_SG_MAX_RADICAL_HOSTS 1048576L
+
+/* The hosts radical "0-3,5,8-9" names (SimGrid's syntax: comma-separated
+ * numbers and LOW-HIGH ranges), at most cap + 1; -1 if it is not of that
+ * syntax (SimGrid's parser says what is wrong). */
+static long radical_hosts(const char *radical, long cap)
+{
+    long total = 0;
+    for (const char *p = radical; *p && total <= cap;) {
+        char *end;
+        long lo = strtol(p, &end, 10), hi = lo;
+        if (end == p || lo < 0)
+            return -1;
+        if (*end == '-') {
+            const char *q = end + 1;
+            hi = strtol(q, &end, 10);
+            if (end == q)
+                return -1;
+        }
+        if (hi >= lo)
+            total += hi - lo < cap ? hi - lo + 1 : cap + 1;
+        p = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',')
+            return -1;
+    }
+    return total;
+}
+
+/* core="1.5" (or "2x"): SimGrid reads the number it starts with (1) without
+ * a word; a value that starts with no number it refuses itself. */
+static bool core_misread(const char *core)
+{
+    char *end;
+    errno = 0;
+    (void)strtol(core, &end, 10);
+    return end != core && (*end || errno);
+}
+
+/* What SimGrid would read wrong or too slowly, read first with libxml2's
+ * reader (no entity substituted, no network): a core="N" that is not a whole
+ * number, radicals that name more than HS_SG_MAX_RADICAL_HOSTS hosts.
+ * 0, or -1 with hs_fail naming the file, line and value. */
+static int check_attributes(const char *path)
+{
+    xmlTextReaderPtr rd = xmlReaderForFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
+                                                           XML_PARSE_NOWARNING);
+    if (!rd)
+        return 0;
+    long hosts = 0;
+    int rc = 0;
+    while (!rc && xmlTextReaderRead(rd) == 1) {
+        if (xmlTextReaderNodeType(rd) != XML_READER_TYPE_ELEMENT)
+            continue;
+        const char *name = (const char *)xmlTextReaderConstLocalName(rd);
+        bool host = strcmp(name, "host") == 0, cluster = strcmp(name, "cluster") == 0;
+        if (!host && !cluster && strcmp(name, "cabinet") != 0)
+            continue;
+        char *core = host || cluster ? (char *)xmlTextReaderGetAttribute(rd, BAD_CAST "core") : NULL;
+        char *radical = host ? NULL : (char *)xmlTextReaderGetAttribute(rd, BAD_CAST "radical");
+        char *id = (char *)xmlTextReaderGetAttribute(rd, BAD_CAST "id");
+        int line = (int)xmlGetLineNo(xmlTextReaderCurrentNode(rd));
+        long n = radical ? radical_hosts(radical, HS_SG_MAX_RADICAL_HOSTS) : 0;
+        if (core && core_misread(core))
+            rc = hs_fail("platform file %s:%d: <%s id=\"%s\">: core=\"%s\" is not an int (write a whole number "
+                         "there, e.g. core=\"4\"; SimGrid would read the number it starts with)",
+                         path, line, name, id ? id : "", core);
+        else if (n > 0 && (hosts += n) > HS_SG_MAX_RADICAL_HOSTS)
+            rc = hs_fail("platform file %s:%d: <%s id=\"%s\"> radical=\"%s\": the file's radicals name more "
+                         "than %ld hosts, hetsim's bound (16 times SimGrid's largest example cluster)",
+                         path, line, name, id ? id : "", radical, HS_SG_MAX_RADICAL_HOSTS);
+        xmlFree(core);
+        xmlFree(radical);
+        xmlFree(id);
+    }
+    xmlFreeTextReader(rd);
+    return rc;
+}
+
 /* What to write instead, for SimGrid's refusals of a host's attributes
  * (SimGrid 3.32's wording; test_platform_simgrid checks each). */
 static const char *value_hint(const char *msg)
@@ -271,7 +354,7 @@ int hs_sg_check_platform_child(const char *path, const char *map_file, struct hs
     if (!f)
         return hs_fail("platform file %s", err);
     fclose(f);
-    if (refuse_old_version(path))
+    if (refuse_old_version(path) || check_attributes(path))
         return -1;
     int fds[2];
     if (pipe(fds) != 0)
