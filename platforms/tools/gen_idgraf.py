@@ -152,13 +152,15 @@ NUMA_HOST = [max(max(b for b, _ in H2D[4 * i:4 * i + 4]), max(b for b, _ in D2H[
              for i in range(2)]  # per host bridge: the largest bandwidth sampled for its GPUs
 
 # The runtime's costs (sim/costs.h): XKaapi on Idgraf (CUDA 5.0, Tesla C2050, Xeon X5650).
-# The papers measure none of them; each value is an assumption or a reading, with its reason.
+# The papers measure none of them on Idgraf; each value is an assumption or a reading, with its reason.
 RUNTIME_COSTS = [
-    ("runtime/task_cpu", "1us", "ASSUMPTION: a data-flow task's activation, push and pop on a core; "
-     "XKaapi creates a task in about 0.1 us (Lima 2014, Sec. 4.3: Fibonacci's T1/Ts of about 10), "
-     "activation and queue work are taken an order of magnitude above"),
-    ("runtime/task_gpu", "5us", "ASSUMPTION: a GPU task's launch, event record and poll by its "
-     "driving core (a few microseconds per CUDA call on Fermi)"),
+    ("runtime/task_cpu", "9.49us", "ASSUMPTION, carried from Mapuche: XKaapi's per-task cost (a task's activation, "
+     "push and pop) calibrated on Mapuche (platforms/mapuche.xml: 9.49 us, fitted on Beniamine 2013, Sec. 3.2.2, "
+     "Fig. 3.6, N = 800's +48% by platforms/tools/fit_task_cost.sh), taken as Idgraf's (a Sandy Bridge "
+     "Core i7-2600 there, Westmere Xeon X5650 here; the ledger's sensitivity to x0.5 and x2 in docs/fidelity.md); "
+     "the same for StarPU's policies (dmda), whose own cost on Idgraf nothing measured"),
+    ("runtime/task_gpu", "9.49us", "ASSUMPTION, carried from Mapuche as task_cpu (the fit cannot tell a GPU's task "
+     "from a core's; the GPU kernel's launch is the timing table's overhead_seconds)"),
     ("runtime/transfer_issue", "0", "READING: the sampled latencies (11-12 us, StarPU's bus sampling) "
      "time whole cudaMemcpy calls, so they already hold a copy's issue on the host"),
     ("runtime/decide_push", "0.2us", "ASSUMPTION: one push into a queue (a lock and a few pointer writes)"),
