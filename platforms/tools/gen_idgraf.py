@@ -3,27 +3,57 @@
 variants idgraf-pcie.xml, idgraf-starpu.xml and idgraf-numa.xml, and
 idgraf-dada.xml (development tool; the build does not run it).
 
-The links, bandwidths and latencies are those of the profile `xkaapi-idgraf`
-of StarPU's bus sampling on Idgraf (tools/perfmodels/sampling/bus/idgraf.* in
-StarPU's repository; the topology is Lima 2014's, §2.1.5; QPI's 10.24 GB/s is
-our assumption), plus:
-  * host properties kind/socket/ioh/switch/memsize read by hetsim;
+idgraf.xml is the machine as the papers describe it (since 2026-11-29, issue 58):
+"The machine has 4 PCIe switches to support up to 8 GPUs. When 2 GPUs share a
+switch, their aggregated PCIe bandwidth is bounded by the one of a single PCIe
+16x" (Bleuse et al. 2014, Sec. 4.1; Lima 2014, Sec. 2.1.5), and two QPI-PCIe
+bridges, cores 0-5 near GPUs 0-3, transfers from CPU 0 to GPUs 4-7 "forcing the
+use of two QPI-PCIe bridges" (Lima 2014, Appendix C). Every link is one way
+(PCIe and QPI are full duplex), with its source beside it in the file:
+  * gpuG_h2d / gpuG_d2h: each GPU alone, StarPU's bus sampling on Idgraf
+    (tools/perfmodels/sampling/bus/idgraf.bandwidth and .latency in StarPU's
+    repository; StarPU 1.3.10, Debian's starpu-examples), measured from the
+    GPU's nearest NUMA node (idgraf.affinity);
+  * swS_down / swS_up: the switch's x16 uplink, shared by its two GPUs: the
+    larger sampled bandwidth of the pair each way (what one x16 carried when
+    measured, the paper's "bounded by the one of a single PCIe 16x"; StarPU's
+    own idgraf.platform.v4.xml gives the switch's root port the same values,
+    lines 143-144, 156-157, 172-173, 185-186), no latency of its own (the
+    sampled latency holds the whole path); under PCIe 2.0 x16's 8 GB/s raw
+    each way (DATASHEET, PCI-SIG PCIe 2.0 base specification);
+  * iohI_down / iohI_up: the QPI link between socket I (its memory, RAM I) and
+    its QPI-PCIe bridge (Intel 5520 IOH), 12.8 GB/s each way (DATASHEET: QPI
+    at 6.4 GT/s, Intel Xeon X5650 / 5520 IOH); crossed by every transfer to or
+    from RAM I; no latency of its own (held by the sampled latency);
+  * qpi_0to1 / qpi_1to0: the QPI link between the two bridges, 12.8 GB/s each
+    way (DATASHEET, as above) and 0.1 us (ASSUMPTION: one QPI hop; nothing
+    sampled a GPU from its far node); crossed by a transfer between RAM r and
+    a GPU behind the other bridge (Lima 2014, App. C: through both bridges).
   * direct GPU-to-GPU routes (used only with --p2p; XKaapi stages GPU copies
-    through host memory) with StarPU's measured peer bandwidths on a
-    private link, crossing the shared switch uplinks, host bridges and QPI of
-    their path; a copy between the two host bridges also crosses the host
-    side twice (gpu_to_gpu: the driver stages it through host memory);
-  * the host side, one model per variant (HOST_MODELS below):
-      pcie    the PCIe tree alone: per-GPU links, switch uplinks, the host
-              bridges' internal capacity, QPI between them (hetsim 0.1's model);
+    through host memory) with StarPU's measured peer bandwidths on a private
+    link, crossing the switch uplinks of their path; between the bridges the
+    CUDA driver stages the copy through host memory (StarPU sampled 3.08 and
+    3.80 GB/s there against 5.29 to 6.63 within one), so such a route also
+    crosses the first GPU's bridge link up and down (ASSUMPTION: staged in
+    that GPU's NUMA node) and the QPI link between the bridges.
+
+The named variants keep hetsim's earlier tree (until 2026-11-29 the default):
+per-GPU and switch links as above but the switch's down link at the pair's
+smaller sampled bandwidth, each bridge's "through" link of StarPU's
+generated platform (13.04 GB/s, twice its largest child, shared by both
+directions) and QPI 12.8 GB/s x 0.8 (ASSUMPTION), transfers of GPUs 4-7 from
+RAM0 crossing QPI and the other bridge only; on it, one host model each
+(HOST_MODELS below):
+      pcie    the tree alone (hetsim 0.1's model);
       starpu  StarPU 1.1's platform for Idgraf: one `Host` link of 6520.98
-              MB/s shared by every host<->GPU transfer, both directions;
+              MB/s shared by every host<->GPU transfer, both directions (the
+              default until 2026-11-29);
       numa    StarPU's current platform model (src/core/perfmodel/perfmodel_bus.c,
               emit_platform_backward_path): one link per NUMA node, crossed by
               the transfers of the GPUs behind that node's host bridge, at the
               largest bandwidth sampled for those GPUs, both directions;
-    idgraf.xml is the variant DEFAULT_HOST_MODEL names, chosen by the ledger
-    of every Idgraf study run under each (docs/fidelity.md);
+plus, in every file:
+  * host properties kind/socket/ioh/switch/memsize read by hetsim;
   * the runtime's costs (sim/costs.h) as zone properties, each with its source.
 
 It also writes platforms/idgraf-dada.xml, the machine as
@@ -42,7 +72,14 @@ D2H = [(6518853316, 11.927), (6507263283, 11.956), (6468888505, 11.869), (637997
 SW_DOWN = [5982867814, 6002864228, 6017068835, 6014519783]
 SW_UP = [6518853316, 6468888505, 6520979807, 6520981045]
 IOH = [13037706632, 13041962090]
-QPI = 10240000000
+QPI = 10240000000  # the earlier tree's assumption: 12.8 GB/s x 0.8
+# The papers' tree (idgraf.xml): the switch uplink each way at the larger sampled bandwidth
+# of its pair (StarPU's idgraf.platform.v4.xml gives the switch's root port the same values).
+SW_DOWN_X16 = [max(H2D[2 * s][0], H2D[2 * s + 1][0]) for s in range(4)]
+SW_UP_X16 = [max(D2H[2 * s][0], D2H[2 * s + 1][0]) for s in range(4)]
+STARPU_LINE = [(143, 144), (156, 157), (172, 173), (185, 186)]  # root port up, down lines
+QPI_DATASHEET = 12800000000  # QPI at 6.4 GT/s: 12.8 GB/s each way (Intel Xeon X5650, 5520 IOH)
+PCIE2_X16_RAW = 8000000000   # PCIe 2.0 x16: 8 GB/s each way raw (PCI-SIG base specification 2.0)
 # GPU memory: the C2050's 3 GB with ECC off, as in Lima 2014's runs (§5.6.4.1: "the 3 GB
 # available"; DGEMM 10240, 2.52e9 B, fits the GPU there, which XKaapi's cache of 0.8 x the memory
 # allows only without ECC). DERIVED from StarPU's sampling of Idgraf (2817982464 B, ECC on) and
@@ -109,20 +146,21 @@ def p2p_params(a, b):
     return P2P_0TO1 if ioh(a) == 0 else P2P_1TO0
 
 
-HOST_MODELS = ("pcie", "starpu", "numa")
-DEFAULT_HOST_MODEL = "starpu"  # the ledger over every Idgraf study: 12 claims hold under starpu, 8 numa, 7 pcie (docs/fidelity.md)
+HOST_MODELS = ("pcie", "starpu", "numa")  # variants on the earlier tree; idgraf.xml is papers_platform
 STARPU_HOST = 6520981045  # StarPU's Idgraf `Host` link: the largest sampled bandwidth (GPU6 D2H)
 NUMA_HOST = [max(max(b for b, _ in H2D[4 * i:4 * i + 4]), max(b for b, _ in D2H[4 * i:4 * i + 4]))
              for i in range(2)]  # per host bridge: the largest bandwidth sampled for its GPUs
 
 # The runtime's costs (sim/costs.h): XKaapi on Idgraf (CUDA 5.0, Tesla C2050, Xeon X5650).
-# The papers measure none of them; each value is an assumption or a reading, with its reason.
+# The papers measure none of them on Idgraf; each value is an assumption or a reading, with its reason.
 RUNTIME_COSTS = [
-    ("runtime/task_cpu", "1us", "ASSUMPTION: a data-flow task's activation, push and pop on a core; "
-     "XKaapi creates a task in about 0.1 us (Lima 2014, Sec. 4.3: Fibonacci's T1/Ts of about 10), "
-     "activation and queue work are taken an order of magnitude above"),
-    ("runtime/task_gpu", "5us", "ASSUMPTION: a GPU task's launch, event record and poll by its "
-     "driving core (a few microseconds per CUDA call on Fermi)"),
+    ("runtime/task_cpu", "9.49us", "ASSUMPTION, carried from Mapuche: XKaapi's per-task cost (a task's activation, "
+     "push and pop) calibrated on Mapuche (platforms/mapuche.xml: 9.49 us, fitted on Beniamine 2013, Sec. 3.2.2, "
+     "Fig. 3.6, N = 800's +48% by platforms/tools/fit_task_cost.sh), taken as Idgraf's (a Sandy Bridge "
+     "Core i7-2600 there, Westmere Xeon X5650 here; the ledger's sensitivity to x0.5 and x2 in docs/fidelity.md); "
+     "the same for StarPU's policies (dmda), whose own cost on Idgraf nothing measured"),
+    ("runtime/task_gpu", "9.49us", "ASSUMPTION, carried from Mapuche as task_cpu (the fit cannot tell a GPU's task "
+     "from a core's; the GPU kernel's launch is the timing table's overhead_seconds)"),
     ("runtime/transfer_issue", "0", "READING: the sampled latencies (11-12 us, StarPU's bus sampling) "
      "time whole cudaMemcpy calls, so they already hold a copy's issue on the host"),
     ("runtime/decide_push", "0.2us", "ASSUMPTION: one push into a queue (a lock and a few pointer writes)"),
@@ -238,6 +276,96 @@ def platform(model, zone):
     return "\n".join(out)
 
 
+def papers_ram_to_gpu(r, g):
+    path = ["ioh%d_down" % r] + (["qpi_%dto%d" % (r, ioh(g))] if r != ioh(g) else []) + \
+        ["sw%d_down" % switch(g), "gpu%d_h2d" % g]
+    return route("RAM%d" % r, "GPU%d" % g, path)
+
+
+def papers_gpu_to_ram(g, r):
+    path = ["gpu%d_d2h" % g, "sw%d_up" % switch(g)] + \
+        (["qpi_%dto%d" % (ioh(g), r)] if r != ioh(g) else []) + ["ioh%d_up" % r]
+    return route("GPU%d" % g, "RAM%d" % r, path)
+
+
+def papers_gpu_to_gpu(a, b):
+    """A peer copy: within a switch its private link alone; within a bridge
+    up a's uplink and down b's; across the bridges staged through host memory
+    (no peer access across the 5520 IOHs): up to a's NUMA node and down from
+    it to b, across the QPI link between the bridges."""
+    link = "p2p_%d_%d" % (a, b)
+    if switch(a) == switch(b):
+        return route("GPU%d" % a, "GPU%d" % b, [link])
+    path = [link, "sw%d_up" % switch(a)]
+    if ioh(a) != ioh(b):
+        path += ["ioh%d_up" % ioh(a), "ioh%d_down" % ioh(a), "qpi_%dto%d" % (ioh(a), ioh(b))]
+    path.append("sw%d_down" % switch(b))
+    return route("GPU%d" % a, "GPU%d" % b, path)
+
+
+def papers_platform(zone):
+    """Idgraf as Bleuse et al. 2014 (Sec. 4.1) and Lima 2014 (Sec. 2.1.5, App. C)
+    describe it, every link one way, each with its source beside it."""
+    out = header(['Idgraf: 2 x Xeon X5650 (12 cores), 8 Tesla C2050 behind 4 PCIe switches',
+                  '(GPU pairs 0-1, 2-3, 4-5, 6-7), each switch on one x16 uplink, under two',
+                  'QPI-PCIe bridges (Intel 5520 IOH): cores 0-5 and RAM0 near GPUs 0-3, cores 6-11',
+                  'and RAM1 near GPUs 4-7; a transfer between RAM0 and GPUs 4-7 crosses both',
+                  'bridges (Bleuse et al. 2014, Sec. 4.1; Lima 2014, Sec. 2.1.5 and Appendix C).',
+                  'Generated by platforms/tools/gen_idgraf.py. Each link one way, its source',
+                  'beside it: StarPU\'s bus sampling on Idgraf (tools/perfmodels/sampling/bus/idgraf.*',
+                  'in StarPU\'s repository) where measured, a DATASHEET value where not.',
+                  MEM_TEXT] + PEER_TEXT, zone)
+    out += cost_props()
+    out += hosts("8.9Gf", "316.4Gf", MEMSIZE, True)
+    for r in range(2):
+        out.append('  <host id="RAM%d" speed="1f"><prop id="kind" value="ram"/>'
+                   '<prop id="numa" value="%d"/></host>' % (r, r))
+    out.append('  <!-- Each GPU alone, each way: StarPU\'s bus sampling on Idgraf (idgraf.bandwidth, '
+               'idgraf.latency: from the GPU\'s nearest NUMA node, pinned memory; MB/s x 1e6) -->')
+    for g in range(8):
+        out.append('  <link id="gpu%d_h2d" bandwidth="%dBps" latency="%.3fus"/>' % (g, H2D[g][0], H2D[g][1]))
+        out.append('  <link id="gpu%d_d2h" bandwidth="%dBps" latency="%.3fus"/>' % (g, D2H[g][0], D2H[g][1]))
+    out.append('  <!-- Each switch\'s x16 uplink, each way, shared by its two GPUs ("bounded by the one '
+               'of a single PCIe 16x", Bleuse et al. 2014, Sec. 4.1): the larger sampled bandwidth of '
+               'the pair (what one x16 carried; StarPU\'s idgraf.platform.v4.xml gives the switch\'s '
+               'root port the same), under PCIe 2.0 x16\'s %.0f GB/s raw (DATASHEET); no latency of its '
+               'own (the sampled latency holds the path) -->' % (PCIE2_X16_RAW / 1e9))
+    for s in range(4):
+        out.append('  <link id="sw%d_down" bandwidth="%dBps" latency="0us"/>'
+                   '<!-- sampled: GPU%d H2D; StarPU idgraf.platform.v4.xml line %d -->'
+                   % (s, SW_DOWN_X16[s], H2D.index(max(H2D[2 * s], H2D[2 * s + 1])), STARPU_LINE[s][1]))
+        out.append('  <link id="sw%d_up" bandwidth="%dBps" latency="0us"/>'
+                   '<!-- sampled: GPU%d D2H; StarPU idgraf.platform.v4.xml line %d -->'
+                   % (s, SW_UP_X16[s], D2H.index(max(D2H[2 * s], D2H[2 * s + 1])), STARPU_LINE[s][0]))
+    out.append('  <!-- Each bridge\'s QPI link to its socket and memory, each way: 12.8 GB/s (DATASHEET: '
+               'QPI at 6.4 GT/s, Intel Xeon X5650 and 5520 IOH; nothing measured it); no latency of '
+               'its own (the sampled latency holds the path) -->')
+    for i in range(2):
+        out.append('  <link id="ioh%d_down" bandwidth="%dBps" latency="0us"/>' % (i, QPI_DATASHEET))
+        out.append('  <link id="ioh%d_up" bandwidth="%dBps" latency="0us"/>' % (i, QPI_DATASHEET))
+    out.append('  <!-- The QPI link between the two bridges, each way: 12.8 GB/s (DATASHEET, as above); '
+               '0.1 us: ASSUMPTION (one QPI hop; no sample from a GPU\'s far node) -->')
+    out.append('  <link id="qpi_0to1" bandwidth="%dBps" latency="0.1us"/>' % QPI_DATASHEET)
+    out.append('  <link id="qpi_1to0" bandwidth="%dBps" latency="0.1us"/>' % QPI_DATASHEET)
+    out.append('  <!-- Peer copies (only with --p2p): StarPU\'s sampled peer bandwidth and latency '
+               '(idgraf.bandwidth, idgraf.latency) on a private link -->')
+    for a in range(8):
+        for b in range(8):
+            if a != b:
+                bw, lat = p2p_params(a, b)
+                out.append('  <link id="p2p_%d_%d" bandwidth="%dBps" latency="%.1fus"/>' % (a, b, bw, lat))
+    for r in range(2):
+        for g in range(8):
+            out.append(papers_ram_to_gpu(r, g))
+            out.append(papers_gpu_to_ram(g, r))
+    for a in range(8):
+        for b in range(8):
+            if a != b:
+                out.append(papers_gpu_to_gpu(a, b))
+    out += [' </zone>', '</platform>', '']
+    return "\n".join(out)
+
+
 DADA_BW = 6000000000  # B_link = B_sw, bytes/s per direction (an estimate)
 DADA_LAT = 10.0       # us, per GPU link
 DADA_MEMSIZE = 3 * 2 ** 30
@@ -270,7 +398,7 @@ def dada_platform():
 if __name__ == "__main__":
     root = sys.argv[1] if len(sys.argv) > 1 else "platforms"
     with open(root + "/idgraf.xml", "w") as f:
-        f.write(platform(DEFAULT_HOST_MODEL, "idgraf"))
+        f.write(papers_platform("idgraf"))
     for model in HOST_MODELS:
         with open(root + "/idgraf-%s.xml" % model, "w") as f:
             f.write(platform(model, "idgraf-" + model))

@@ -339,7 +339,8 @@ static void test_listings(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "nb=512"));
     free(out);
     CU_ASSERT_EQUAL(hs_test_cli("platform idgraf", &out, NULL), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "host     -> GPU0        5982.87 MB/s    11.019 us  [host,ioh0_through,sw0_down,gpu0_h2d]"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "host     -> GPU0        5985.15 MB/s    11.019 us  [ioh0_down,sw0_down,gpu0_h2d]"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "host     -> GPU4        6017.07 MB/s    11.106 us  [ioh0_down,qpi_0to1,sw2_down,gpu4_h2d]"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "cache 2576441110 B"));
     free(out);
     CU_ASSERT_EQUAL(hs_test_cli("platform flat:3,bw=inf", &out, NULL), 0);

@@ -172,7 +172,7 @@ static void test_cpu_fetch_from_gpu(void)
     hs_dag_finalize(dag);
     struct hs_run_config cfg = hs_test_idgraf_timed(1, 1);
     cJSON *r = hs_test_simulate_named(&cfg, dag, "eager");
-    double h2d = 11.019e-6 + MIB8 / 5982867814.0, d2h = 11.927e-6 + MIB8 / 6518853316.0;
+    double h2d = 11.019e-6 + MIB8 / 5985150529.0, d2h = 11.927e-6 + MIB8 / 6518853316.0;
     HS_ASSERT_NEAR_REL(hs_test_num(hs_test_item(r, "tasks", 1), "start"), h2d + 1e-3 + d2h, 1e-12);
     HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), h2d + 1e-3 + d2h + 2e-3, 1e-12);
     cJSON_Delete(r);

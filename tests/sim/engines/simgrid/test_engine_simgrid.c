@@ -20,7 +20,7 @@
  * Cholesky 5x5 tiles of 512: 5 POTRF, 10 TRSM, 10 SYRK, 10 GEMM at the NB-512
  * rates of platforms/perf/idgraf.json (6.0, 7.8, 8.0, 8.6 GFlop/s) plus 1 us
  * start overhead each. With Idgraf's runtime costs (platforms/idgraf.xml),
- * the core also spends 1 us of runtime work before each kernel and 0.2 us
+ * the core also spends 9.49 us of runtime work before each kernel and 0.2 us
  * pushing each task eager places (its own decisions, all on its timeline). */
 static void test_one_core_sum(void)
 {
@@ -37,14 +37,15 @@ static void test_one_core_sum(void)
     for (int i = 0; hs_costs_props[i]; i++)
         hs_costs_set(&cfg.opts.costs, i, NAN);
     r = hs_test_simulate_named(&cfg, dag, "eager");
-    HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), expect + 35 * (1e-6 + 0.2e-6), 1e-12);
+    HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), expect + 35 * (9.49e-6 + 0.2e-6), 1e-12);
     cJSON_Delete(r);
     hs_dag_free(dag);
 }
 
-/* RAM0 -> GPU0 crosses ioh0_through (13.04 GB/s), sw0_down (5982867814 B/s)
- * and gpu0_h2d (5985150529 B/s, 11.019 us): 8 MiB take 11.019 us + 8 MiB /
- * 5982867814 B/s. The task starts when its input has landed. */
+/* RAM0 -> GPU0 crosses ioh0_down (12.8 GB/s), sw0_down (5985150529 B/s, the
+ * larger of its pair's samples) and gpu0_h2d (5985150529 B/s, 11.019 us): 8 MiB
+ * take 11.019 us + 8 MiB / 5985150529 B/s, GPU0's own sample. The task starts
+ * when its input has landed. */
 /* One 1 ms GPU task reading 8 MiB from host memory, on GPU0 of Idgraf. */
 static cJSON *one_transfer(const struct hs_run_config *cfg)
 {
@@ -62,7 +63,7 @@ static void test_isolated_transfer(void)
     struct hs_run_config cfg = hs_test_idgraf_timed(1, 0);
     cJSON *r = one_transfer(&cfg);
     const cJSON *x = hs_test_item(r, "xfers", 0);
-    double expect = 11.019e-6 + MIB8 / 5982867814.0;
+    double expect = 11.019e-6 + MIB8 / 5985150529.0;
     CU_ASSERT_EQUAL(cJSON_GetArraySize(cJSON_GetObjectItem(r, "xfers")), 1);
     CU_ASSERT_DOUBLE_EQUAL(hs_test_num(x, "start"), 0, 0);
     HS_ASSERT_NEAR_REL(hs_test_num(x, "end"), expect, 1e-12);
@@ -188,6 +189,65 @@ static void test_host_link(void)
     }
 }
 
+/* Idgraf as the papers describe it (platforms/idgraf.xml, issue 58), 64 MiB
+ * (67108864 B) from RAM0 into each of two or four GPUs at time 0, by hand
+ * from the file's links:
+ *   GPU0 and GPU1, one switch: both cross sw0_down (5985150529 B/s, one x16
+ *     uplink): the last lands when 2 x 64 MiB went through it, 22.4251 ms
+ *     after its latency, each flow taking about half (CM02 weighs the flows by
+ *     their route latencies, 11.019 and 10.962 us: within 1%);
+ *   GPU0 and GPU2, two switches: each as alone, 11.019 us + B / 5985150529
+ *     and 10.954 us + B / 6004601450 B/s (11.2236 and 11.1872 ms): ioh0_down's
+ *     12.8 GB/s carries both (11.99 GB/s) unsaturated;
+ *   GPU0, GPU2, GPU4, GPU6 (one per switch): all four cross bridge 0's QPI
+ *     link ioh0_down (12.8 GB/s, 24.02 GB/s asked), GPU4 and GPU6 also the
+ *     QPI link between the bridges (qpi_0to1, 0.1 us): about 3.2 GB/s each
+ *     (within 2%), the last landing when 4 x 64 MiB crossed 12.8 GB/s,
+ *     20.9715 ms (at most 1% later, the tail). Under StarPU's one Host link
+ *     (idgraf-starpu) the same two GPUs of two switches take twice as long. */
+static void test_papers_tree(void)
+{
+    const double B = 64 * 1048576.0, sw0 = 5985150529.0;
+    HS_ASSERT_NEAR_REL(2 * B / sw0, 22.4251e-3, 1e-5); /* by hand, to 0.1 us */
+    HS_ASSERT_NEAR_REL(4 * B / 12.8e9, 20.9715e-3, 1e-5);
+    cJSON *r = two_transfers_of("idgraf.xml", HS_GPU_FIRST, B);
+    double t0 = xfer_time(r, 0) - 11.019e-6, t1 = xfer_time(r, 1) - 10.962e-6;
+    HS_ASSERT_NEAR_REL(t0, 2 * B / sw0, 1e-2);
+    HS_ASSERT_NEAR_REL(t1, 2 * B / sw0, 1e-2);
+    HS_ASSERT_NEAR_REL(fmax(t0, t1), 2 * B / sw0, 1e-4);
+    cJSON_Delete(r);
+    r = two_transfers_of("idgraf.xml", HS_GPU_SPREAD, B);
+    HS_ASSERT_NEAR_REL(xfer_time(r, 0), 11.019e-6 + B / 5985150529.0, 1e-12);
+    HS_ASSERT_NEAR_REL(xfer_time(r, 1), 10.954e-6 + B / 6004601450.0, 1e-12);
+    HS_ASSERT_NEAR_REL(xfer_time(r, 0), 11.2236e-3, 1e-5);
+    HS_ASSERT_NEAR_REL(xfer_time(r, 1), 11.1872e-3, 1e-5);
+    cJSON_Delete(r);
+    r = two_transfers_of("idgraf-starpu.xml", HS_GPU_SPREAD, B);
+    HS_ASSERT_NEAR_REL(xfer_time(r, 0) - 11.019e-6, B / (6520981045.0 / 2), 1e-2);
+    cJSON_Delete(r);
+
+    struct hs_dag *dag = hs_dag_new("four");
+    for (int g = 0; g < 4; g++)
+        hs_test_gpu_task(dag, 1e-3, hs_dag_add_handle(dag, "h", B), -1);
+    hs_dag_finalize(dag);
+    struct hs_run_config cfg = hs_test_idgraf_timed(4, 0);
+    cfg.select.gpu_order = HS_GPU_SPREAD;
+    cfg.select.window = 1; /* each GPU takes one task */
+    r = hs_test_simulate_named(&cfg, dag, "eager");
+    const double lat[4] = {11.019e-6, 10.954e-6, 11.006e-6 + 0.1e-6, 11.110e-6 + 0.1e-6};
+    double last = 0;
+    for (int i = 0; i < 4; i++) {
+        const cJSON *x = hs_test_item(r, "xfers", i);
+        int g = (int)hs_test_num(hs_test_item(r, "tasks", (int)hs_test_num(x, "handle")), "worker");
+        HS_ASSERT_NEAR_REL(hs_test_num(x, "end") - hs_test_num(x, "start") - lat[g], B / 3.2e9, 2e-2);
+        last = fmax(last, hs_test_num(x, "end"));
+    }
+    CU_ASSERT(last >= 4 * B / 12.8e9 * (1 - 1e-12));
+    CU_ASSERT(last <= 4 * B / 12.8e9 * 1.01);
+    cJSON_Delete(r);
+    hs_dag_free(dag);
+}
+
 /* The plain PCIe model of Idgraf (platforms/idgraf-dada.xml), against times
  * worked by hand (and checked with SimGrid 3.32 and CM02 outside hetsim): a 2 MiB H2D takes
  * 10 us + 2097152 / 6e9 s = 359.525 us alone (and with the other GPU on
@@ -242,8 +302,46 @@ static void test_dada_platform_duplex(void)
     hs_dag_free(dag);
 }
 
+/* Duplex on Idgraf as the papers describe it: a D2H of 2 MiB out of GPU1
+ * (gpu1_d2h, sw0_up, ioh0_up) beside an H2D of 2 MiB into GPU0 (ioh0_down,
+ * sw0_down, gpu0_h2d), the two GPUs on one switch: no link in common, so each
+ * takes what it takes alone, by hand 11.956 us + 2097152 / 6507263283 B/s =
+ * 334.2346 us and 11.019 us + 2097152 / 5985150529 B/s = 361.4115 us, at the
+ * same time. Under StarPU's one Host link (idgraf-starpu) the two share
+ * 6520981045 B/s and each takes longer. A (GPU1, no time) writes h, which B
+ * needs on the core; C reads a on GPU0. */
+static void test_papers_duplex(void)
+{
+    const double mib2 = 2097152, d2h = 11.956e-6 + mib2 / 6507263283.0, h2d = 11.019e-6 + mib2 / 5985150529.0;
+    HS_ASSERT_NEAR_REL(d2h, 334.2346e-6, 1e-6); /* by hand, to 0.1 ns */
+    HS_ASSERT_NEAR_REL(h2d, 361.4115e-6, 1e-6);
+    const char *files[] = {"idgraf.xml", "idgraf-starpu.xml"};
+    for (int f = 0; f < 2; f++) {
+        struct hs_dag *dag = duplex_dag((const double[]){-1, 0, -1}, (const double[]){1e-3, -1, -1},
+                                        (const double[]){-1, -1, 1e-3}, 3);
+        struct hs_run_config cfg = hs_test_idgraf_timed(2, 1);
+        cfg.platform_file = hs_test_data(files[f]);
+        cfg.perf_file = NULL;
+        cJSON *r = hs_test_simulate_named(&cfg, dag, "eager");
+        CU_ASSERT_EQUAL_FATAL(cJSON_GetArraySize(cJSON_GetObjectItem(r, "xfers")), 2);
+        for (int x = 0; x < 2; x++) {
+            const cJSON *t = hs_test_item(r, "xfers", x);
+            double took = hs_test_num(t, "end") - hs_test_num(t, "start");
+            bool out = hs_test_num(t, "handle") == 1; /* h, out of GPU1 (a is handle 0) */
+            CU_ASSERT_DOUBLE_EQUAL(hs_test_num(t, "start"), 0, 1e-9);
+            if (f == 0) {
+                HS_ASSERT_NEAR_REL(took, out ? d2h : h2d, 1e-9);
+            } else {
+                CU_ASSERT(took > (out ? d2h : h2d) * 1.5);
+            }
+        }
+        cJSON_Delete(r);
+        hs_dag_free(dag);
+    }
+}
+
 /* The sensitivity knobs (our dada-sensitivity study): bw_scale multiplies every link's
- * bandwidth (8 MiB into GPU0 of Idgraf at half of 5982867814 B/s, estimates
+ * bandwidth (8 MiB into GPU0 of Idgraf at half of 5985150529 B/s, estimates
  * included: the task starts when the copy lands), gpu_speed divides GPU
  * kernel times (a 1 ms kernel takes 0.8 ms at 1.25). */
 static void test_platform_knobs(void)
@@ -252,15 +350,15 @@ static void test_platform_knobs(void)
     cfg.bw_scale = 0.5;
     cfg.opts.gpu_speed = 1.25;
     cJSON *r = one_transfer(&cfg);
-    double copy = 11.019e-6 + MIB8 / (0.5 * 5982867814.0);
+    double copy = 11.019e-6 + MIB8 / (0.5 * 5985150529.0);
     HS_ASSERT_NEAR_REL(hs_test_num(hs_test_item(r, "xfers", 0), "end"), copy, 1e-12);
     HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), copy + 0.8e-3, 1e-12);
     cJSON_Delete(r);
 }
 
 /* lat_scale multiplies every link's latency: the 8 MiB into GPU0 of Idgraf
- * take 8 MiB / 5982867814 B/s alone at 0 (the task starts when they land)
- * and 2 x 11.019 us + 8 MiB / 5982867814 B/s at 2. */
+ * take 8 MiB / 5985150529 B/s alone at 0 (the task starts when they land)
+ * and 2 x 11.019 us + 8 MiB / 5985150529 B/s at 2. */
 static void test_lat_scale(void)
 {
     const double factors[] = {0, 2};
@@ -268,7 +366,7 @@ static void test_lat_scale(void)
         struct hs_run_config cfg = hs_test_idgraf_timed(1, 0);
         cfg.lat_scale = factors[i];
         cJSON *r = one_transfer(&cfg);
-        double copy = factors[i] * 11.019e-6 + MIB8 / 5982867814.0;
+        double copy = factors[i] * 11.019e-6 + MIB8 / 5985150529.0;
         HS_ASSERT_NEAR_REL(hs_test_num(hs_test_item(r, "xfers", 0), "end"), copy, 1e-12);
         HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), copy + 1e-3, 1e-12);
         cJSON_Delete(r);
@@ -401,6 +499,8 @@ int main(void)
         {"isolated transfer = latency + bytes/bandwidth", test_isolated_transfer},
         {"two transfers: shared switch x2, separate switches x1", test_switch_contention},
         {"four transfers through Idgraf's host-side models", test_host_link},
+        {"Idgraf as the papers describe it: one x16 per switch, bridge 0's QPI", test_papers_tree},
+        {"Idgraf as the papers describe it: H2D and D2H do not interfere", test_papers_duplex},
         {"idgraf-dada's PCIe model: 359.525 us alone, 709.05 us shared", test_dada_platform},
         {"idgraf-dada's PCIe model: H2D and D2H do not interfere", test_dada_platform_duplex},
         {"bw_scale and gpu_speed", test_platform_knobs},
