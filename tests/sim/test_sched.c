@@ -31,18 +31,14 @@ static void test_scheduling_delay(void)
 {
     struct hs_policy delayed = hs_policy_eager;
     delayed.pop = delayed_pop;
-    char *xml = hs_test_tmp(".xml"), err[128];
-    FILE *f = fopen(xml, "w");
     struct hs_flat flat = {.p = 1, .speed = 1, .bw = 1, .lat = 0};
-    CU_ASSERT_EQUAL_FATAL(hs_flat_write(f, &flat, err, sizeof err), 0);
-    fclose(f);
     struct hs_dag *dag = hs_dag_new("three");
     for (int i = 0; i < 3; i++)
         hs_dag_add_task(dag, "k", NULL, 1, 0);
     hs_dag_finalize(dag);
     struct hs_run_config cfg;
     hs_run_config_defaults(&cfg);
-    cfg.platform_file = xml;
+    cfg.flat = &flat;
     cfg.platform_name = "flat:1";
     cfg.select.window = 1;
     cJSON *r = hs_test_simulate(&cfg, dag, &delayed, "eager");
@@ -51,7 +47,6 @@ static void test_scheduling_delay(void)
     CU_ASSERT_DOUBLE_EQUAL(hs_test_num(r, "makespan"), 3 + 3e-3, 1e-12);
     cJSON_Delete(r);
     hs_dag_free(dag);
-    free(xml);
 }
 
 /* On mapuche (one GPU, 512 MiB, 80% for the cache: 429,496,729.6 bytes) a
