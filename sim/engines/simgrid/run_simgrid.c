@@ -65,7 +65,8 @@ int hs_platform_open(const struct hs_run_config *cfg, struct hs_platform *pf,
     }
     if (!built)
         hs_sg_route_run(&zero, cfg->platform_name);
-
+    if (!built)
+        pf->uniform = cfg->flat != NULL; /* flat:P: one latency and bandwidth for every route */
     if (built) {
         hs_inventory_free(inv);
         return 2;
