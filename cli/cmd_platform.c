@@ -7,8 +7,6 @@
  * instead of asking for every pair (a run asks for the others on first use). */
 #include "cli/cli.h"
 #include "base/util.h"
-#include "sim/engines/simgrid/platform_checked.h"
-#include "sim/engines/simgrid/platform_simgrid.h"
 #include "sim/run.h"
 
 #include <getopt.h>
@@ -39,7 +37,7 @@ static void print_route(const struct hs_platform *pf, int s, int d)
     struct hs_route r = hs_platform_route(pf, s, d);
     if (r.bw <= 0)
         return;
-    hs_sg_route_links(pf->nodes[s].host, pf->nodes[d].host, links, sizeof links);
+    hs_platform_route_links(pf->nodes[s].host, pf->nodes[d].host, links, sizeof links);
     printf("  %-8s -> %-8s %10.2f MB/s %9.3f us  [%s]\n", pf->nodes[s].name, pf->nodes[d].name,
            r.bw / 1e6, r.lat * 1e6, links);
 }
@@ -128,7 +126,7 @@ static int print_costs(const char *name)
     struct hs_costs c = {0}; /* scale 0: the platform's costs as they are */
     for (int i = 0; hs_costs_props[i]; i++)
         hs_costs_set(&c, i, NAN);
-    if (hs_sg_costs(name, &c)) {
+    if (hs_platform_costs(name, &c)) {
         fprintf(stderr, "hetsim: %s\n", hs_last_error());
         return HS_EXIT_USAGE;
     }
@@ -164,9 +162,9 @@ int hs_cmd_platform(int argc, char **argv)
             break;
         case 'P': cfg.select.p2p = true; break;
         case 'W':
-            if (hs_sg_checked_write(optarg))
+            if (hs_platform_checked_write(optarg))
                 hs_die(HS_EXIT_USAGE, "%s", hs_last_error());
-            printf("wrote %s/%s\n", optarg, HS_SG_CHECKED_NAME);
+            printf("wrote %s/%s\n", optarg, HS_PLATFORM_CHECKED_NAME);
             return HS_EXIT_OK;
         case 'h': usage(stdout); return HS_EXIT_OK;
         default: return HS_EXIT_USAGE;
@@ -178,6 +176,7 @@ int hs_cmd_platform(int argc, char **argv)
     if (hs_resolve_platform(argv[optind], NULL, &ref))
         hs_die(HS_EXIT_USAGE, "%s", hs_last_error());
     cfg.platform_file = ref.file;
+    cfg.flat = ref.flat;
     cfg.platform_name = ref.name;
     cfg.bw_scale = ref.bw_scale;
     cfg.lat_scale = ref.lat_scale;
@@ -190,7 +189,7 @@ int hs_cmd_platform(int argc, char **argv)
     if (rc) {
         fprintf(stderr, "hetsim: %s\n", hs_last_error());
     } else {
-        print_platform(&pf, &inv, ref.tmpfile ? "generated" : ref.file);
+        print_platform(&pf, &inv, ref.flat ? "generated" : ref.file);
         if (ref.perf)
             printf("timing table: %s\n", ref.perf);
         rc = print_costs(cfg.platform_name);

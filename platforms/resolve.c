@@ -1,8 +1,9 @@
 /* platforms/resolve.c — from a platform name to the files a run loads:
  * shipped names are looked up in the data directory (with their timing table
  * perf/<name>.json, or perf/<base>.json for a variant "<base>-<variant>"),
- * flat:P specifications are generated into a temporary SimGrid file (with
- * speeds drawn from the run's seed where they are drawn), and
+ * flat:P specifications are read into a struct hs_flat that the engine builds
+ * in SimGrid through its API, with no file (with speeds drawn from the run's
+ * seed where they are drawn), and
  * anything else is taken as the path of a SimGrid platform file. A shipped
  * name or a file may take parameters that scale the machine
  * ("idgraf:bw_scale=0.5,gpu_speed=1.25"): the knobs of our sensitivity
@@ -13,23 +14,19 @@
  * lat_scale= scales every link's latency and copy_engines= sets every GPU's
  * copy engines, the two machine properties that docs/fidelity.md's
  * experiment on Beniamine's R9 removes. */
-#define _DEFAULT_SOURCE /* mkstemps */
 #include "platforms/resolve.h"
 #include "base/datadir.h"
 #include "platforms/flat.h"
-#include "platforms/flat_speeds.h"
 #include "platforms/perfmodel.h"
 #include "base/params.h"
 #include "base/util.h"
 
 #include <dirent.h>
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const struct hs_param flat_params[] = {
     {.name = "p", .type = HS_P_INT, .range = "[1,100000]", .positional = true,
@@ -137,63 +134,11 @@ void hs_print_flat_params(const char *indent)
     hs_params_print(flat_params, indent);
 }
 
-/* flat:P is written with a route between every two of its P+1 hosts: SimGrid
- * and the route table take about 130 bytes per route (measured: flat:2000,
- * 4 million routes, 510 MB), which must fit in the memory limit. */
-static int flat_too_large(int p)
+/* flat:P: built by the engine from its struct hs_flat, with no file. */
+static int read_flat(const char *text, unsigned long seed, struct hs_platform_ref *ref)
 {
-    double routes = ((double)p + 1) * p, need = (40 << 20) + 130 * routes;
-    if (need <= hs_memory_limit())
-        return 0;
-    char n[32], h[32];
-    hs_format_bytes(need, n, sizeof n);
-    hs_format_bytes(hs_memory_limit(), h, sizeof h);
-    return hs_fail("platform flat:%d: its %.3g routes need about %s of memory, more than the %s %s "
-                   "(--max-memory sets the limit)",
-                   p, routes, n, h, hs_memory_limit_set() ? "allowed" : "this machine has");
-}
-
-static int generate_flat(const char *text, unsigned long seed, struct hs_platform_ref *ref)
-{
-    struct hs_spec spec;
-    if (hs_spec_parse(text, &spec))
-        return -1;
-    struct hs_flat_speeds fs;
-    int rc = hs_spec_check(&spec, flat_params, "platform flat") ? -1 : hs_flat_speeds(&spec, seed, &fs);
-    hs_spec_free(&spec);
-    if (rc)
-        return -1;
-    if (fs.drift > 0) {
-        hs_flat_speeds_free(&fs);
-        return hs_fail("platform flat: drift (speeds that change after every task) exists only in "
-                       "Beaumont and Marchal's model: bw=inf with one of their policies");
-    }
-    if (flat_too_large(fs.p)) {
-        hs_flat_speeds_free(&fs);
-        return -1;
-    }
-    struct hs_flat flat = {.p = fs.p, .speeds = fs.speeds, .bw = fs.bw, .lat = fs.lat};
-    const char *tmpdir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/hetsim-flat-XXXXXX.xml", tmpdir);
-    int fd = mkstemps(path, 4);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        hs_flat_speeds_free(&fs);
-        return hs_fail("cannot create a temporary platform file in %s: %s", tmpdir,
-                       strerror(errno));
-    }
-    char err[256];
-    rc = hs_flat_write(f, &flat, err, sizeof err);
-    fclose(f);
-    hs_flat_speeds_free(&fs);
-    if (rc) {
-        unlink(path);
-        return hs_fail("%s", err);
-    }
-    ref->file = hs_xstrdup(path);
-    ref->tmpfile = hs_xstrdup(path);
-    return 0;
+    ref->flat = hs_xcalloc(1, sizeof *ref->flat);
+    return hs_flat_parse(text, seed, ref->flat);
 }
 
 /* Names of the shipped platforms, for the error message. */
@@ -331,7 +276,7 @@ int hs_resolve_platform_seeded(const char *text, const char *perf_override, unsi
     memset(ref, 0, sizeof *ref);
     ref->name = hs_xstrdup(text);
     ref->bw_scale = ref->gpu_speed = ref->cpu_speed = ref->lat_scale = 1;
-    if (hs_platform_is_flat(text) ? generate_flat(text, seed, ref) : resolve_file(text, ref)) {
+    if (hs_platform_is_flat(text) ? read_flat(text, seed, ref) : resolve_file(text, ref)) {
         hs_platform_ref_free(ref);
         return -1;
     }
@@ -352,13 +297,13 @@ int hs_resolve_platform_seeded(const char *text, const char *perf_override, unsi
 
 void hs_platform_ref_free(struct hs_platform_ref *ref)
 {
-    if (ref->tmpfile)
-        unlink(ref->tmpfile);
+    if (ref->flat)
+        hs_flat_free(ref->flat);
+    free(ref->flat);
     free(ref->name);
     free(ref->file);
     free(ref->perf);
     free(ref->perf_label);
-    free(ref->tmpfile);
     free(ref->host_map);
     free(ref->gpu_kernels);
     free(ref->cpu_kernels);

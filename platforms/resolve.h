@@ -7,14 +7,15 @@
 #include <stdbool.h>
 
 struct hs_param;
+struct hs_flat; /* platforms/flat.h */
 
 /* A platform named on the command line, resolved to files. */
 struct hs_platform_ref {
     char *name;    /* as given */
-    char *file;    /* SimGrid XML to load */
+    char *file;    /* SimGrid XML to load; NULL for flat:P */
+    struct hs_flat *flat; /* flat:P, built through SimGrid's API (no file), or NULL */
     char *perf;    /* timing table, or NULL */
     char *perf_label; /* how the record names it: "perf/idgraf.json" (shipped) or the path */
-    char *tmpfile; /* generated file to remove, or NULL */
     double bw_scale, gpu_speed; /* parameters of a shipped name or a file (1, 1) */
     double lat_scale;  /* every link's latency is multiplied by it (1) */
     int copy_engines;  /* every GPU's copy engines, 1 or 2; 0: each GPU's property (the default) */
@@ -24,7 +25,7 @@ struct hs_platform_ref {
     char *host_map; /* hosts=FILE: which hosts are workers of which kind, or NULL */
 };
 
-/* "idgraf" (shipped), "flat:8,bw=inf" (generated) or a path to an XML file;
+/* "idgraf" (shipped), "flat:8,bw=inf" (built, no file) or a path to an XML file;
  * a shipped name or a file may take bw_scale= and gpu_speed= ("idgraf:bw_scale=0.5",
  * "my.xml:gpu_speed=2"), gpu_kernels= to scale only some kernels
  * ("idgraf:gpu_speed=0.8,gpu_kernels=dgessm:dssssm"; cpu_speed= and

@@ -7,7 +7,7 @@
 #include "scenario/scenario.h"
 #include "base/params.h"
 #include "sim/platform.h"
-#include "sim/engines/simgrid/platform_simgrid.h"
+#include "sim/run.h"
 #include "base/util.h"
 
 #include <stdlib.h>
@@ -37,10 +37,8 @@ static int count(const char *text, struct counted *c)
     struct hs_platform_ref ref;
     if (hs_resolve_platform(text, NULL, &ref))
         return -1;
-    struct hs_sg_check chk;
-    int rc = hs_sg_check_platform(ref.file, ref.host_map, &chk);
+    int rc = hs_platform_count(ref.file, ref.host_map, &c->cores, &c->gpus, &c->procs);
     hs_platform_ref_free(&ref);
-    c->cores = chk.ncores, c->gpus = chk.ngpus, c->procs = chk.nprocs;
     return rc;
 }
 

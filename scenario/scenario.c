@@ -149,8 +149,12 @@ static int plan_runtime_run(const struct hs_scenario *sc, struct hs_scenario_pla
         return hs_fail("platform %s: bw_scale, lat_scale, gpu_speed, cpu_speed and copy_engines change a "
                        "simulated machine; the real engine measures this one",
                        sc->platform);
+    if (p->engine->measured && ref->flat)
+        return hs_fail("platform %s: flat:P is a simulated machine; the real engine measures a calibrated "
+                       "one (hetsim calibrate)", sc->platform);
     p->cfg = sc->cfg;
     p->cfg.platform_file = ref->file;
+    p->cfg.flat = ref->flat;
     p->cfg.platform_name = ref->name;
     p->cfg.perf_file = ref->perf;
     p->cfg.bw_scale = ref->bw_scale;

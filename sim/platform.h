@@ -131,6 +131,7 @@ struct hs_platform {
     struct hs_routes *routes; /* between memory nodes, asked on first use */
     int ncores, ngpus, nprocs;/* what the file offers */
     bool p2p;
+    bool uniform; /* every route between two memory nodes is the same (flat:P): c̄ is one route's */
 };
 
 /* Build the platform. The routes to and from host memory (node 0), which

@@ -22,13 +22,15 @@
 #ifndef HS_RUN_H
 #define HS_RUN_H
 
+#include "platforms/flat.h"
 #include "platforms/perfmodel.h"
 #include "sim/runtime.h"
 
 #include <stdbool.h>
 
 struct hs_run_config {
-    const char *platform_file; /* SimGrid XML to load */
+    const char *platform_file; /* SimGrid XML to load (NULL with flat) */
+    const struct hs_flat *flat; /* flat:P, built through SimGrid's API with no file, or NULL */
     const char *platform_name; /* as the user named it */
     const char *host_map;      /* host map side file (sim/hostmap.h), or NULL */
     const char *perf_file;     /* timing table, or NULL */
@@ -113,5 +115,25 @@ int hs_run_prepare_simulated(const struct hs_run_config *cfg, const struct hs_da
  * anything: for `hetsim platform`. Same return codes. */
 int hs_platform_open(const struct hs_run_config *cfg, struct hs_platform *pf,
                      struct hs_inventory *inv);
+
+/* What the code above the engines asks of a platform, answered by the
+ * SimGrid engine (sim/engines/simgrid/, whose headers nothing outside its
+ * folder includes). */
+
+/* How many cores (CPU workers), GPUs and flat processors the platform file
+ * (hosts told apart with the host map map_file, or NULL) has, without loading
+ * it in this process (the check's child, or checked.json); -1 each where its
+ * hosts could not be told apart. 0, or -1 with hs_fail naming the file. */
+int hs_platform_count(const char *file, const char *map_file, int *cores, int *gpus, int *procs);
+/* After hs_platform_open: the names of the links of the route between two
+ * hosts, comma separated, in buf; the runtime's costs the platform declares
+ * (sim/costs.h, hs_sg_costs: 0, or -1 with hs_fail). */
+void hs_platform_route_links(const char *src, const char *dst, char *buf, int size);
+int hs_platform_costs(const char *platform_name, struct hs_costs *c);
+/* Check every platform file of dir and write dir/HS_PLATFORM_CHECKED_NAME
+ * (checked.json: runs of those files, unchanged, skip the check). 0, or -1
+ * with hs_fail. */
+#define HS_PLATFORM_CHECKED_NAME "checked.json"
+int hs_platform_checked_write(const char *dir);
 
 #endif

@@ -111,10 +111,19 @@ double hs_sched_move_time(const struct hs_runtime *s, int src, int dst, double b
 #define HS_MEAN_COMM_SAMPLE (1L << 16)
 
 /* c̄ is affine in the bytes: average the latency and per-byte terms of every
- * ordered pair of distinct workers once (or of the sample above). */
+ * ordered pair of distinct workers once (or of the sample above); on a
+ * platform whose routes are all the same (pf->uniform: flat:P) the mean is
+ * that one route's, asked once, whatever P (issue 55). */
 void hs_sched_mean_comm(const struct hs_runtime *s, double *lat, double *per_byte)
 {
     int P = s->pf->nworkers;
+    if (s->pf->uniform) {
+        int np = P > 1 ? s->pf->workers[0].node : 0, nq = P > 1 ? s->pf->workers[1].node : 0;
+        double t0 = np != nq ? hs_sched_move_time(s, np, nq, 0) : 0;
+        *lat = t0;
+        *per_byte = np != nq ? hs_sched_move_time(s, np, nq, 1) - t0 : 0;
+        return;
+    }
     long all = (long)P * (P - 1);
     long each = all <= HS_MEAN_COMM_ALL ? P - 1 : (HS_MEAN_COMM_SAMPLE + P - 1) / P; /* others per worker */
     double l = 0, b = 0;

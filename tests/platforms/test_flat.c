@@ -95,12 +95,28 @@ static void test_file_config_wins(void)
     free(dag);
 }
 
+/* flat:P is read into a struct hs_flat (platforms/flat.c) and built in
+ * SimGrid through its API: no file is written, so a run needs no writable
+ * TMPDIR (a temporary hetsim-flat-*.xml was written there and parsed back);
+ * a bad flat:P is one line naming the value. */
+static void test_no_file(void)
+{
+    char *out = NULL;
+    int rc = hs_test_sh(NULL, "TMPDIR=/nonexistent/hetsim-flat-test " HETSIM_BIN
+                        " run -p flat:4,bw=2G,lat=1e-6 -w cholesky:n=2048,nb=512 -s dmda -q", &out);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_STRING_EQUAL(out, "");
+    free(out);
+    hs_test_bad_cli("run -p flat:0", "platform flat: parameter p: 0 is outside the allowed range");
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
         {"chain: lat + bytes/bw for lat 0..0.25 s, 1 KB..1 GB", test_chain},
         {"random DAGs: HEFT's plan is the simulation", test_random},
         {"a file's own TCP-gamma is kept", test_file_config_wins},
+        {"no file written: a run needs no writable TMPDIR", test_no_file},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("flat", tests);

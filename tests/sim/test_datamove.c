@@ -258,11 +258,7 @@ static const struct hs_policy planned = {
  * (t = 3) and C starts at 4; with prefetch it leaves at 1 and C starts at 3. */
 static void test_prefetch(void)
 {
-    char *xml = hs_test_tmp(".xml"), err[128];
-    FILE *f = fopen(xml, "w");
     struct hs_flat flat = {.p = 3, .speed = 1e9, .bw = 1e9, .lat = 0};
-    CU_ASSERT_EQUAL_FATAL(hs_flat_write(f, &flat, err, sizeof err), 0);
-    fclose(f);
     struct hs_dag *dag = hs_dag_new("prefetch");
     int a = hs_dag_add_handle(dag, "a", 1e9), b = hs_dag_add_handle(dag, "b", 1);
     double ca[] = {1, -1, -1}, cb[] = {-1, 3, -1}, cc[] = {-1, 1, -1};
@@ -278,7 +274,7 @@ static void test_prefetch(void)
     hs_dag_finalize(dag);
     struct hs_run_config cfg;
     hs_run_config_defaults(&cfg);
-    cfg.platform_file = xml;
+    cfg.flat = &flat;
     cfg.platform_name = "flat:3";
     cfg.opts.flush = false;
     cJSON *r = hs_test_simulate(&cfg, dag, &planned, "planned:prefetch=0");
@@ -290,7 +286,6 @@ static void test_prefetch(void)
     CU_ASSERT_DOUBLE_EQUAL(hs_test_num(r, "makespan"), 4.0, 1e-9);
     cJSON_Delete(r);
     hs_dag_free(dag);
-    free(xml);
     /* into a GPU cache: staged GPU0 -> host -> GPU1 as soon as A is done */
     dag = producer_consumer();
     cfg = hs_test_idgraf_timed(2, 0);

@@ -31,18 +31,14 @@ static void test_scheduling_delay(void)
 {
     struct hs_policy delayed = hs_policy_eager;
     delayed.pop = delayed_pop;
-    char *xml = hs_test_tmp(".xml"), err[128];
-    FILE *f = fopen(xml, "w");
     struct hs_flat flat = {.p = 1, .speed = 1, .bw = 1, .lat = 0};
-    CU_ASSERT_EQUAL_FATAL(hs_flat_write(f, &flat, err, sizeof err), 0);
-    fclose(f);
     struct hs_dag *dag = hs_dag_new("three");
     for (int i = 0; i < 3; i++)
         hs_dag_add_task(dag, "k", NULL, 1, 0);
     hs_dag_finalize(dag);
     struct hs_run_config cfg;
     hs_run_config_defaults(&cfg);
-    cfg.platform_file = xml;
+    cfg.flat = &flat;
     cfg.platform_name = "flat:1";
     cfg.select.window = 1;
     cJSON *r = hs_test_simulate(&cfg, dag, &delayed, "eager");
@@ -51,7 +47,6 @@ static void test_scheduling_delay(void)
     CU_ASSERT_DOUBLE_EQUAL(hs_test_num(r, "makespan"), 3 + 3e-3, 1e-12);
     cJSON_Delete(r);
     hs_dag_free(dag);
-    free(xml);
 }
 
 /* On mapuche (one GPU, 512 MiB, 80% for the cache: 429,496,729.6 bytes) a
@@ -139,6 +134,25 @@ static void test_reproducers_finish(void)
     }
 }
 
+/* c̄ on flat:P (hs_sched_mean_comm) is one route's (every route is the same),
+ * not the mean of P(P-1) pairs: HEFT on flat:200 asks the 2n routes of the
+ * build and those its EFTs need (1,594 on this Cholesky), where the pair
+ * mean alone asked 200 x 199 = 39,800. */
+static void test_uniform_mean_comm(void)
+{
+    struct hs_run_config cfg = hs_test_flat_config(200, NULL);
+    struct hs_dag *dag = hs_test_build_seeded("cholesky:n=%d,nb=512", 2048); /* 4 tiles: 20 tasks */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(dag);
+    cJSON *r = hs_test_simulate(&cfg, dag, hs_policy_find("heft"), "");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(r, "error"));
+    long asked = (long)hs_test_num(r, "routes_asked");
+    CU_ASSERT(asked >= 2 * 200);
+    CU_ASSERT(asked < 200 * 199 / 10); /* 1,594 here */
+    cJSON_Delete(r);
+    hs_dag_free(dag);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -146,6 +160,7 @@ int main(void)
         {"a task too big for the GPU's memory runs on a core, under every policy",
          test_every_policy_avoids_the_gpu},
         {"the issue's failing and stalling runs finish", test_reproducers_finish},
+        {"c̄ on flat:P is one route's, asked once", test_uniform_mean_comm},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("sched", tests);

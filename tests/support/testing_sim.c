@@ -143,18 +143,13 @@ int hs_test_gpu_task(struct hs_dag *dag, double seconds, int rd, int wr)
 
 struct hs_run_config hs_test_flat_config(int p, const double *speeds)
 {
-    static char paths[8][512]; /* the configuration points at it while the test runs */
+    static struct hs_flat flats[8]; /* the configuration points at it while the test runs */
     static int slot;
-    char *tmp = hs_test_tmp(".xml"), err[128], *xml = paths[slot++ % 8];
-    snprintf(xml, sizeof paths[0], "%s", tmp);
-    free(tmp);
-    FILE *f = fopen(xml, "w");
-    struct hs_flat flat = {.p = p, .speeds = speeds, .speed = 1, .bw = 1, .lat = 0};
-    CU_ASSERT_FATAL(f && hs_flat_write(f, &flat, err, sizeof err) == 0);
-    fclose(f);
+    struct hs_flat *flat = &flats[slot++ % 8];
+    *flat = (struct hs_flat){.p = p, .speeds = speeds, .speed = 1, .bw = 1, .lat = 0};
     struct hs_run_config cfg;
     hs_run_config_defaults(&cfg);
-    cfg.platform_file = xml;
+    cfg.flat = flat;
     cfg.platform_name = "flat";
     return cfg;
 }

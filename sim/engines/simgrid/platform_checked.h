@@ -6,11 +6,12 @@
 #define HS_PLATFORM_CHECKED_H
 
 #include "sim/engines/simgrid/platform_simgrid.h"
+#include "sim/run.h"
 
 #include <stdbool.h>
 
 /* The manifest's name, in the folder of the platform files it vouches for. */
-#define HS_SG_CHECKED_NAME "checked.json"
+#define HS_SG_CHECKED_NAME HS_PLATFORM_CHECKED_NAME
 
 /* What the manifest beside path says of it, when the manifest has an entry for
  * that file name with its size and digest, written by this SimGrid version,

@@ -6,6 +6,8 @@
 #include "sim/engines/simgrid/energy.h"
 #include "sim/engines/simgrid/engine_simgrid.h"
 #include "sim/engines/simgrid/paje.h"
+#include "sim/engines/simgrid/platform_checked.h"
+#include "sim/engines/simgrid/platform_flat.h"
 #include "sim/engines/simgrid/platform_simgrid.h"
 #include "sim/outfile.h"
 
@@ -18,10 +20,11 @@
 int hs_platform_open(const struct hs_run_config *cfg, struct hs_platform *pf,
                      struct hs_inventory *inv)
 {
-    struct hs_sg_check chk;
-    if (hs_sg_check_platform(cfg->platform_file, cfg->host_map, &chk))
+    /* flat:P is built through SimGrid's API: nothing to check in a child, no <config> of its own */
+    struct hs_sg_check chk = {0};
+    if (!cfg->flat && hs_sg_check_platform(cfg->platform_file, cfg->host_map, &chk))
         return 2;
-    hs_sg_init(cfg->verbose, cfg->paje_file, chk.file_sets, cfg->platform_file);
+    hs_sg_init(cfg->verbose, cfg->paje_file, chk.file_sets, cfg->flat ? NULL : cfg->platform_file);
     if (cfg->energy && chk.energy_hosts == 0) {
         hs_fail("--energy: platform %s declares no power (no host has wattage_per_state; "
                 "docs/platforms.md#energy)", cfg->platform_name);
@@ -34,7 +37,7 @@ int hs_platform_open(const struct hs_run_config *cfg, struct hs_platform *pf,
     }
     if (cfg->energy) /* the plugin reads the hosts' properties as they are created */
         hs_sg_energy_init();
-    if (hs_sg_load(cfg->platform_file, cfg->paje_file != NULL))
+    if (cfg->flat ? hs_sg_flat_build(cfg->flat) : hs_sg_load(cfg->platform_file, cfg->paje_file != NULL))
         return 2;
     if (cfg->bw_scale != 1 || cfg->lat_scale != 1)
         hs_sg_scale_links(cfg->bw_scale, cfg->lat_scale);
@@ -62,11 +65,38 @@ int hs_platform_open(const struct hs_run_config *cfg, struct hs_platform *pf,
     }
     if (!built)
         hs_sg_route_run(&zero, cfg->platform_name);
+    if (!built)
+        pf->uniform = cfg->flat != NULL; /* flat:P: one latency and bandwidth for every route */
     if (built) {
         hs_inventory_free(inv);
         return 2;
     }
     return 0;
+}
+
+int hs_platform_count(const char *file, const char *map_file, int *cores, int *gpus, int *procs)
+{
+    struct hs_sg_check chk;
+    int rc = hs_sg_check_platform(file, map_file, &chk);
+    *cores = rc ? -1 : chk.ncores;
+    *gpus = rc ? -1 : chk.ngpus;
+    *procs = rc ? -1 : chk.nprocs;
+    return rc;
+}
+
+void hs_platform_route_links(const char *src, const char *dst, char *buf, int size)
+{
+    hs_sg_route_links(src, dst, buf, size);
+}
+
+int hs_platform_costs(const char *platform_name, struct hs_costs *c)
+{
+    return hs_sg_costs(platform_name, c);
+}
+
+int hs_platform_checked_write(const char *dir)
+{
+    return hs_sg_checked_write(dir);
 }
 
 /* A workload kernel left with no entry on an architecture the platform has
