@@ -634,6 +634,26 @@ static void test_rule(void)
     expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1, \"tolerance\": 0.05, \"margin\": \"why 5%\"}", NULL);
     /* bounds need no tolerance; strict is a bound's */
     expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1, \"bound\": \"lower\", \"strict\": true}", NULL);
+    /* a direction is checked as a direction: at its null, no margin */
+    expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1, \"bound\": \"lower\", \"strict\": true, "
+                 "\"tolerance\": 0.05}", "published[0]: a direction (strict) is checked as a direction: no tolerance");
+    expect_study("{" VS "\"stat\": \"gain_pct\", \"value\": 5, \"bound\": \"lower\", \"strict\": true}",
+                 "published[0]: a direction (strict) is checked at its null, 0, not 5");
+    /* a claim of no gain ("does not scale"): one-sided, its margin said */
+    expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1, \"bound\": \"upper\", \"tolerance\": 0.05}",
+                 "a bound at its null with a tolerance is a claim of no gain: say in margin");
+    expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1, \"bound\": \"upper\", \"tolerance\": 0.05, "
+                 "\"margin\": \"no gain: 5%\"}", NULL);
+    expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1.1, \"bound\": \"upper\"}", NULL); /* a stated number */
+    /* the paper's own spread, where it shows one, in place of half the effect */
+    expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1.02, \"tolerance\": 0.05}", "at most 0.0098");
+    expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1.02, \"tolerance\": 0.05, \"spread\": 0.05, "
+                 "\"margin\": \"the paper's spread over draws\"}", NULL);
+    expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1.48, \"tolerance\": 0.1, \"spread\": 0.05, "
+                 "\"margin\": \"the paper's spread over draws\"}",
+                 "published[0].tolerance: 0.1 is wider than the paper's own spread: at most 0.05");
+    expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1.02, \"tolerance\": 0.05, \"spread\": 0.05}",
+                 "spread (the paper's own spread) needs margin");
     expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1.2, \"tolerance\": 0.05, \"strict\": true}",
                  "strict goes with a bound");
     expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1.2, \"tolerance\": 0.05, \"circular\": 3}",
