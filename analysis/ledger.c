@@ -27,8 +27,34 @@ enum hs_verdict hs_claim_verdict(bool not_runnable, int nrefs, int nevaluated, i
 
 const char *hs_verdict_name(enum hs_verdict v)
 {
-    static const char *const names[] = {"holds", "partly", "fails", "not run", "not runnable"};
+    static const char *const names[] = {"holds",       "partly",  "fails",       "not reproducible",
+                                        "calibration", "not run", "not runnable"};
     return names[v];
+}
+
+enum hs_verdict hs_claim_verdict_of(const struct hs_claim *c)
+{
+    if (c->not_runnable)
+        return HS_NOT_RUNNABLE;
+    if (c->not_reproducible)
+        return HS_NOT_REPRODUCIBLE;
+    if (c->calibration)
+        return HS_CALIBRATION;
+    return hs_claim_verdict(false, c->nrefs, c->nevaluated, c->nmet);
+}
+
+bool hs_claim_on_assumption(const struct hs_claim *c)
+{
+    return c->assumed && hs_claim_verdict_of(c) == HS_HOLDS;
+}
+
+void hs_claim_test_name(const char *id, char *out, size_t size)
+{
+    size_t n = 0;
+    for (; size && id[n] && n + 1 < size; n++)
+        out[n] = id[n] == ':' || id[n] == '-' || id[n] == '.' ? '_' : id[n];
+    if (size)
+        out[n] = '\0';
 }
 
 void hs_claim_add(struct hs_claim *c, bool evaluated, bool met, const char *published, const char *ours,
@@ -123,10 +149,34 @@ static int load_papers(struct hs_ledger *l, const cJSON *papers)
     return 0;
 }
 
+/* A claim is at most one of not runnable, not reproducible, calibration
+ * and holding on an assumption; an assumption names the run that turns it;
+ * a claim not reproducible names the test that shows why. */
+static int markings(const char *path, const char *at, const struct hs_claim *c)
+{
+    int n = !!c->not_runnable + !!c->not_reproducible + !!c->calibration + !!c->assumed;
+    if (n > 1)
+        return bad(path, at, "a claim is at most one of not_runnable, not_reproducible, calibration and assumed");
+    if (!c->assumed != !c->flipped_by)
+        return bad(path, at, c->assumed ? "assumed needs flipped_by (the variant run that turns its verdict)"
+                                        : "flipped_by goes with assumed (the assumption the hold rests on)");
+    char test[160], need[200];
+    hs_claim_test_name(c->id, test, sizeof test);
+    snprintf(need, sizeof need, "not_reproducible: %s", test);
+    if (c->not_reproducible && !strstr(c->not_reproducible, need)) {
+        char what[300], where[300];
+        snprintf(where, sizeof where, "%.200s.not_reproducible", at);
+        snprintf(what, sizeof what, "name the test that shows it ('%s')", need);
+        return bad(path, where, what);
+    }
+    return 0;
+}
+
 static int load_claim(struct hs_ledger *l, const cJSON *o, int index)
 {
-    static const char *const keys[] = {"id",  "paper",      "where",        "claim",
-                                       "why", "experiment", "not_runnable", NULL};
+    static const char *const keys[] = {"id",          "paper",   "where",      "claim",        "why",
+                                       "experiment",  "not_runnable", "not_reproducible", "calibration",
+                                       "assumed",     "flipped_by",   NULL};
     char at[64];
     snprintf(at, sizeof at, "claims[%d]", index);
     HS_GROW_IMPLIED(l->claims, l->nclaims, l->nclaims + 1); /* doubling, not one per realloc */
@@ -138,7 +188,11 @@ static int load_claim(struct hs_ledger *l, const cJSON *o, int index)
         member(l->path, at, o, "paper", true, &c->paper) || member(l->path, at, o, "where", true, &c->where) ||
         member(l->path, at, o, "claim", true, &c->text) || member(l->path, at, o, "why", false, &c->why) ||
         member(l->path, at, o, "experiment", false, &c->experiment) ||
-        member(l->path, at, o, "not_runnable", false, &c->not_runnable))
+        member(l->path, at, o, "not_runnable", false, &c->not_runnable) ||
+        member(l->path, at, o, "not_reproducible", false, &c->not_reproducible) ||
+        member(l->path, at, o, "calibration", false, &c->calibration) ||
+        member(l->path, at, o, "assumed", false, &c->assumed) ||
+        member(l->path, at, o, "flipped_by", false, &c->flipped_by) || markings(l->path, at, c))
         return -1;
     if (!hs_ledger_paper(l, c->paper))
         return hs_fail("%s: %s.paper: unknown paper '%s' (not in papers)", l->path, at, c->paper);
@@ -200,7 +254,8 @@ void hs_ledger_free(struct hs_ledger *l)
     for (int i = 0; i < l->nclaims; i++) {
         struct hs_claim *c = &l->claims[i];
         free(c->id), free(c->paper), free(c->where), free(c->text), free(c->why), free(c->experiment);
-        free(c->not_runnable);
+        free(c->not_runnable), free(c->not_reproducible), free(c->calibration);
+        free(c->assumed), free(c->flipped_by);
         free(c->published), free(c->ours), free(c->tolerance);
     }
     free(l->papers);
@@ -227,9 +282,29 @@ const struct hs_paper *hs_ledger_paper(const struct hs_ledger *l, const char *ke
 
 /* ---- the table ----------------------------------------------------------- */
 
-static enum hs_verdict verdict_of(const struct hs_claim *c)
+/* The verdict its row shows: "holds (assumed: decision cost)" for a hold
+ * resting on an assumption. */
+static void verdict_text(const struct hs_claim *c, char *out, size_t size)
 {
-    return hs_claim_verdict(c->not_runnable != NULL, c->nrefs, c->nevaluated, c->nmet);
+    if (hs_claim_on_assumption(c))
+        snprintf(out, size, "holds (assumed: %s)", c->assumed);
+    else
+        snprintf(out, size, "%s", hs_verdict_name(hs_claim_verdict_of(c)));
+}
+
+/* The count line (hs_ledger_print). */
+static void count_line(const struct hs_ledger *l, FILE *out)
+{
+    int count[HS_NOT_RUNNABLE + 1] = {0}, assumed = 0;
+    for (int i = 0; i < l->nclaims; i++) {
+        count[hs_claim_verdict_of(&l->claims[i])]++;
+        assumed += hs_claim_on_assumption(&l->claims[i]);
+    }
+    fprintf(out,
+            "%d claims: %d hold (%d of them on an assumption), %d partly, %d fail, %d not reproducible, %d "
+            "calibration, %d not run, %d not runnable\n",
+            l->nclaims, count[HS_HOLDS], assumed, count[HS_PARTLY], count[HS_FAILS], count[HS_NOT_REPRODUCIBLE],
+            count[HS_CALIBRATION], count[HS_NOT_RUN], count[HS_NOT_RUNNABLE]);
 }
 
 static const char *or_empty(const char *s)
@@ -244,11 +319,10 @@ void hs_ledger_print(const struct hs_ledger *l, FILE *out)
     const char *h[] = {"paper", "claim", "where", "published", "ours", "tolerance", "met", "verdict"};
     for (int i = 0; i < 8; i++)
         hs_table_add(&t, h[i]);
-    int count[HS_NOT_RUNNABLE + 1] = {0};
     for (int i = 0; i < l->nclaims; i++) {
         const struct hs_claim *c = &l->claims[i];
-        enum hs_verdict v = verdict_of(c);
-        count[v]++;
+        char verdict[300];
+        verdict_text(c, verdict, sizeof verdict);
         hs_table_add(&t, hs_ledger_paper(l, c->paper)->short_name);
         hs_table_add(&t, c->id);
         hs_table_add(&t, c->where);
@@ -258,12 +332,11 @@ void hs_ledger_print(const struct hs_ledger *l, FILE *out)
         char met[48];
         met_text(c, met, sizeof met);
         hs_table_add(&t, met);
-        hs_table_add(&t, hs_verdict_name(v));
+        hs_table_add(&t, verdict);
     }
     hs_table_print(&t, out, "");
     hs_table_free(&t);
-    fprintf(out, "%d claims: %d hold, %d partly, %d fail, %d not run, %d not runnable\n", l->nclaims,
-            count[HS_HOLDS], count[HS_PARTLY], count[HS_FAILS], count[HS_NOT_RUN], count[HS_NOT_RUNNABLE]);
+    count_line(l, out);
 }
 
 /* Markdown cells: no line breaks, and a | would end the cell. */
@@ -286,17 +359,24 @@ int hs_ledger_write_markdown(const struct hs_ledger *l, const char *path)
                    "ours differs (experiment) |\n|---|---|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < l->nclaims; i++) {
         const struct hs_claim *c = &l->claims[i];
-        enum hs_verdict v = verdict_of(c);
-        char met[48], why[2048] = "";
+        enum hs_verdict v = hs_claim_verdict_of(c);
+        char met[48], why[4096] = "", verdict[300];
         met_text(c, met, sizeof met);
+        verdict_text(c, verdict, sizeof verdict);
         if (v == HS_NOT_RUNNABLE)
             snprintf(why, sizeof why, "%s", c->not_runnable);
+        else if (v == HS_NOT_REPRODUCIBLE)
+            snprintf(why, sizeof why, "not reproducible: %s", c->not_reproducible);
+        else if (v == HS_CALIBRATION)
+            snprintf(why, sizeof why, "calibrates %s", c->calibration);
+        else if (hs_claim_on_assumption(c))
+            snprintf(why, sizeof why, "holds on an assumption (%s): %s", c->assumed, c->flipped_by);
         else if (v != HS_HOLDS && c->why)
             snprintf(why, sizeof why, "%s%s%s%s", c->why, c->experiment ? " (`" : "",
                      c->experiment ? c->experiment : "", c->experiment ? "`)" : "");
         hs_buf_add(&b, "|");
         const char *cells[] = {hs_ledger_paper(l, c->paper)->short_name, c->id, c->where, c->text,
-                               or_empty(c->published), or_empty(c->ours), met, hs_verdict_name(v), why};
+                               or_empty(c->published), or_empty(c->ours), met, verdict, why};
         for (int k = 0; k < 9; k++)
             md_cell(&b, cells[k]);
         hs_buf_add(&b, "\n");

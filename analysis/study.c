@@ -370,6 +370,29 @@ double hs_study_ref_null(const char *stat)
     return stat && (strcmp(stat, "ratio") == 0 || strcmp(stat, "column_ratio") == 0) ? 1 : 0;
 }
 
+/* A bound's part of the rule: a direction ("better", "rises", strict) is
+ * checked as a direction, at its null with no margin; a bound at its null
+ * with a tolerance is a claim of no gain ("does not scale", "similar or
+ * better"), one-sided, and says in margin where its tolerance comes from;
+ * a bound elsewhere is a number the paper states. */
+static int bound_rule(const struct where *w, const struct hs_study_ref *r)
+{
+    bool at_null = fabs(r->value - r->null_value) <= 1e-12 * fmax(1, fabs(r->value));
+    double tol = isnan(r->tolerance) ? 0 : r->tolerance;
+    if (r->strict && !at_null) {
+        char what[200];
+        snprintf(what, sizeof what, "a direction (strict) is checked at its null, %g, not %g", r->null_value,
+                 r->value);
+        return bad(w, what);
+    }
+    if (r->strict && tol > 0)
+        return bad(w, "a direction (strict) is checked as a direction: no tolerance");
+    if (at_null && tol > 0 && !r->margin)
+        return bad(w, "a bound at its null with a tolerance is a claim of no gain: say in margin where the "
+                      "tolerance comes from");
+    return 0;
+}
+
 /* The ledger's rule for one value (study.h, docs/fidelity.md). */
 static int ref_rule(const struct where *w, struct hs_study_ref *r)
 {
@@ -378,11 +401,15 @@ static int ref_rule(const struct where *w, struct hs_study_ref *r)
     if (isnan(r->tolerance) && !r->bound)
         return bad(w, "a published value needs a check: a tolerance (at most half the effect it states) "
                       "or a bound");
+    if (!isnan(r->spread) && !r->margin)
+        return bad(w, "spread (the paper's own spread) needs margin: where the paper shows it");
     if (r->bound)
-        return 0;
+        return bound_rule(w, r);
     double effect = fabs(r->value - r->null_value), widest = effect / (2 * fabs(r->value));
     struct where wt = sub(w, "tolerance", 0);
-    if (effect < 1e-12 * fabs(r->value) || r->value == 0) {
+    if (!isnan(r->spread)) /* the paper's own spread, in place of half the effect */
+        widest = r->spread;
+    else if (effect < 1e-12 * fabs(r->value) || r->value == 0) {
         if (!r->margin)
             return bad(&wt, "the value states no effect (it equals its null): say in margin where the "
                             "tolerance comes from");
@@ -392,8 +419,12 @@ static int ref_rule(const struct where *w, struct hs_study_ref *r)
         double unit = pow(10, floor(log10(widest)) - 3); /* four digits, rounded down */
         widest = floor(widest / unit) * unit;
         char what[256];
-        snprintf(what, sizeof what, "%g is wider than half the effect the value states (|%g - %g| / 2): at "
-                 "most %.4g", r->tolerance, r->value, r->null_value, widest);
+        if (!isnan(r->spread))
+            snprintf(what, sizeof what, "%g is wider than the paper's own spread: at most %.4g", r->tolerance,
+                     widest);
+        else
+            snprintf(what, sizeof what, "%g is wider than half the effect the value states (|%g - %g| / 2): at "
+                     "most %.4g", r->tolerance, r->value, r->null_value, widest);
         return bad(&wt, what);
     }
     return 0;
@@ -425,13 +456,14 @@ static int load_ref(const struct where *w, const cJSON *o, struct hs_study_ref *
 {
     static const char *const keys[] = {"where",  "metric", "value", "tolerance", "scale",    "source", "stat",
                                        "versus", "bound",  "claim", "over",      "null",     "margin", "strict",
-                                       "circular", "by", "of", NULL};
+                                       "circular", "by", "of", "spread", NULL};
     static const char *const stats[] = {"mean", "median", "sd", "min", "max", "better_pct", "equal_pct",
                                         "worse_pct", "gain_pct", "ratio", "column_ratio", "loglog_slope", NULL};
     r->tolerance = NAN;
     r->scale = 1;
     r->value = NAN;
     r->null_value = NAN;
+    r->spread = NAN;
     if (!cJSON_IsObject(o))
         return bad(w, "expected an object");
     const cJSON *where = cJSON_GetObjectItemCaseSensitive(o, "where");
@@ -446,7 +478,7 @@ static int load_ref(const struct where *w, const cJSON *o, struct hs_study_ref *
         opt_number(w, o, "scale", 1e-300, &r->scale) || opt_number(w, o, "null", -INFINITY, &r->null_value) ||
         opt_string(w, o, "margin", &r->margin) || opt_bool(w, o, "strict", &r->strict) ||
         opt_string(w, o, "circular", &r->circular) || string_list(w, o, "by", &r->by, &r->nby) ||
-        opt_string(w, o, "of", &r->of))
+        opt_string(w, o, "of", &r->of) || opt_number(w, o, "spread", 0, &r->spread))
         return -1;
     if (!r->metric || isnan(r->value))
         return bad(w, "a published value needs metric and value");

@@ -20,8 +20,8 @@
  *                             |"column_ratio"|"loglog_slope",
  *                     "versus": {"policy": "heft"}, "bound": "upper"|"lower",
  *                     "claim": "lima:E4", "over": "analysis_ratio", "null": 1, "margin": "...",
- *                     "strict": true, "circular": "..." } ] }
- *                            (stat, versus, bound, claim, null, margin, strict, circular
+ *                     "strict": true, "circular": "...", "spread": 0.01 } ] }
+ *                            (stat, versus, bound, claim, null, margin, strict, circular, spread
  *                             optional; over with column_ratio and loglog_slope)
  *
  * Every key is checked: a typo is refused with its path in the file. */
@@ -95,9 +95,16 @@ struct hs_study_ref {
      * is what the statistic gives without any effect ("null": 1 for ratio
      * and column_ratio, 0 otherwise, unless the file says); a figure equal
      * to its null ("similar", "the same") says in margin where its
-     * tolerance comes from. */
+     * tolerance comes from. A bound is a number the paper states, or at its
+     * null a direction ("better": strict, no tolerance) or a claim of no
+     * gain ("does not scale": a tolerance with its margin). */
     double null_value;
     char *margin;
+    /* the paper's own spread (relative, as tolerance) where it shows one
+     * (a standard deviation, a range over draws): the widest tolerance in
+     * place of half the effect; margin says where the paper shows it.
+     * NAN: none */
+    double spread;
     /* a bound met only strictly, by more than its tolerance (a claim of
      * "better", not "at least as good"): ours > value + tolerance |value|
      * (lower), ours < value - tolerance |value| (upper) */

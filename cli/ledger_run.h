@@ -1,7 +1,7 @@
 /* cli/ledger_run.h — `hetsim reproduce --ledger`: run every shipped
  * study that checks a published claim (full size, each into DIR/STUDY,
  * resumed like any sweep), then print one row per claim of the claims file
- * and the count of claims that hold, hold in part, fail or were not run.
+ * and the count of claims in each verdict (analysis/ledger.h).
  *
  * For evidence about a model, the same studies can run on another platform
  * model (--platform-map idgraf=idgraf-pcie: every platform setting, axis

@@ -38,6 +38,32 @@ static void test_verdicts(void)
     CU_ASSERT_EQUAL(hs_claim_verdict(true, 3, 3, 3), HS_NOT_RUNNABLE);
     CU_ASSERT_EQUAL(hs_claim_verdict(false, 0, 0, 0), HS_NOT_RUN);
     CU_ASSERT_STRING_EQUAL(hs_verdict_name(HS_NOT_RUNNABLE), "not runnable");
+    CU_ASSERT_STRING_EQUAL(hs_verdict_name(HS_NOT_REPRODUCIBLE), "not reproducible");
+    CU_ASSERT_STRING_EQUAL(hs_verdict_name(HS_CALIBRATION), "calibration");
+    /* a loaded claim: the file's marking, whatever its counts */
+    struct hs_claim c = {.nrefs = 2, .nevaluated = 2, .nmet = 2};
+    CU_ASSERT_EQUAL(hs_claim_verdict_of(&c), HS_HOLDS);
+    CU_ASSERT_FALSE(hs_claim_on_assumption(&c));
+    c.assumed = "a cost", c.flipped_by = "costs=off: fails";
+    CU_ASSERT_EQUAL(hs_claim_verdict_of(&c), HS_HOLDS);
+    CU_ASSERT_TRUE(hs_claim_on_assumption(&c));
+    c.nmet = 0; /* an assumption marks only a hold */
+    CU_ASSERT_EQUAL(hs_claim_verdict_of(&c), HS_FAILS);
+    CU_ASSERT_FALSE(hs_claim_on_assumption(&c));
+    c.assumed = c.flipped_by = NULL, c.nmet = 2;
+    c.calibration = "the per-task cost";
+    CU_ASSERT_EQUAL(hs_claim_verdict_of(&c), HS_CALIBRATION);
+    c.calibration = NULL, c.not_reproducible = "why (not_reproducible: t_x)";
+    CU_ASSERT_EQUAL(hs_claim_verdict_of(&c), HS_NOT_REPRODUCIBLE);
+    c.nmet = 0;
+    CU_ASSERT_EQUAL(hs_claim_verdict_of(&c), HS_NOT_REPRODUCIBLE);
+    c.not_runnable = "no model";
+    CU_ASSERT_EQUAL(hs_claim_verdict_of(&c), HS_NOT_RUNNABLE);
+    char name[64];
+    hs_claim_test_name("shetti:T5.3-slr", name, sizeof name);
+    CU_ASSERT_STRING_EQUAL(name, "shetti_T5_3_slr");
+    hs_claim_test_name("beniamine:R4", name, 8);
+    CU_ASSERT_STRING_EQUAL(name, "beniami");
 }
 
 /* A row shows the claim's first missed value, or its first if none missed. */
@@ -110,6 +136,16 @@ static void test_claims_file(void)
     expect_load_error("{\"papers\": {\"p\": {\"short\": \"s\", \"cite\": \"c\"}}, \"claims\": ["
                       "{\"id\": \"a\", \"paper\": \"p\", \"where\": \"w\", \"claim\": \"c\", \"not_runnable\": \"\"}]}",
                       "claims[0].not_runnable: expected a non-empty string");
+#define CLAIM "{\"papers\": {\"p\": {\"short\": \"s\", \"cite\": \"c\"}}, \"claims\": [" \
+              "{\"id\": \"a:b-1.2\", \"paper\": \"p\", \"where\": \"w\", \"claim\": \"c\", "
+    expect_load_error(CLAIM "\"not_reproducible\": \"no reading reaches it\"}]}",
+                      "claims[0].not_reproducible: name the test that shows it ('not_reproducible: a_b_1_2')");
+    expect_load_error(CLAIM "\"calibration\": \"x\", \"not_reproducible\": \"(not_reproducible: a_b_1_2)\"}]}",
+                      "claims[0]: a claim is at most one of not_runnable, not_reproducible, calibration and assumed");
+    expect_load_error(CLAIM "\"assumed\": \"a cost\"}]}", "claims[0]: assumed needs flipped_by");
+    expect_load_error(CLAIM "\"flipped_by\": \"costs=off\"}]}", "claims[0]: flipped_by goes with assumed");
+    expect_load_error(CLAIM "\"calibration\": \"\"}]}", "claims[0].calibration: expected a non-empty string");
+#undef CLAIM
 }
 
 /* A study of its own: makespan >= 0 holds, makespan <= 0 fails. */
@@ -141,7 +177,8 @@ static void test_cli_ledger(void)
     snprintf(args, sizeof args, "reproduce --ledger -q -j 1 --claims %s -o %s --markdown %s", claims, out_dir, md);
     char *out = NULL, *err = NULL;
     CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "5 claims: 1 hold, 1 partly, 1 fail, 1 not run, 1 not runnable\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "5 claims: 1 hold (0 of them on an assumption), 1 partly, 1 fail, 0 not reproducible, 0 calibration, "
+                                       "1 not run, 1 not runnable\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "t:partly"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "1/1 (+1 circular)")); /* t:holds: missed, but not evidence */
     char *table = hs_test_read_file(md);
@@ -167,7 +204,8 @@ static void test_cli_ledger(void)
     snprintf(args, sizeof args, "reproduce --ledger -q -j 1 --claims %s -o %s-param --policy-param heft:insertion=1",
              claims, out_dir);
     CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "5 claims: 1 hold, 1 partly, 1 fail, 1 not run, 1 not runnable\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "5 claims: 1 hold (0 of them on an assumption), 1 partly, 1 fail, 0 not reproducible, 0 calibration, "
+                                       "1 not run, 1 not runnable\n"));
     free(out), free(err);
     snprintf(path, sizeof path, "%s-param/ledger-toy/results.csv", out_dir);
     csv = hs_test_read_file(path);
@@ -197,6 +235,50 @@ static void test_cli_ledger(void)
     free(out), free(err);
     CU_ASSERT_EQUAL(hs_test_cli("reproduce cholesky-idgraf-gpus --set window=1", &out, &err), 2);
     free(out), free(err);
+    unsetenv("HETSIM_STUDYDIR");
+    free(dir), free(claims), free(out_dir), free(md);
+}
+
+/* The claims file's markings on the toy study's claims: a hold resting on
+ * an assumption (counted apart), a calibration and a claim not
+ * reproducible (shown with their values, not counted). */
+static const char *const claims_marked =
+    "{\"papers\": {\"p\": {\"short\": \"Paper 2014\", \"cite\": \"A. Author, A paper, 2014\"}},\n"
+    " \"claims\": [\n"
+    "  {\"id\": \"t:holds\", \"paper\": \"p\", \"where\": \"Fig. 1\", \"claim\": \"it runs\",\n"
+    "   \"assumed\": \"a cost\", \"flipped_by\": \"--set costs=off: fails\"},\n"
+    "  {\"id\": \"t:partly\", \"paper\": \"p\", \"where\": \"Fig. 2\", \"claim\": \"runs in no time\",\n"
+    "   \"calibration\": \"the per-task cost\"},\n"
+    "  {\"id\": \"t:fails\", \"paper\": \"p\", \"where\": \"Fig. 3\", \"claim\": \"never ends\",\n"
+    "   \"not_reproducible\": \"no reading reaches it (not_reproducible: t_fails)\"},\n"
+    "  {\"id\": \"t:notrun\", \"paper\": \"p\", \"where\": \"Table 1\", \"claim\": \"nobody ran it\"},\n"
+    "  {\"id\": \"t:norun\", \"paper\": \"p\", \"where\": \"Chapter 7\", \"claim\": \"on a Xeon Phi\",\n"
+    "   \"not_runnable\": \"no model of a Xeon Phi\"}]}\n";
+
+static void test_cli_markings(void)
+{
+    char *dir = hs_test_tmp_dir("-mstudies"), *claims = hs_test_tmp(".json"), *out_dir = hs_test_tmp("-mout");
+    char *md = hs_test_tmp(".md"), path[1024], args[4096];
+    snprintf(path, sizeof path, "%s/ledger-toy.json", dir);
+    hs_test_write_file(path, toy_study);
+    hs_test_write_file(claims, claims_marked);
+    setenv("HETSIM_STUDYDIR", dir, 1);
+    snprintf(args, sizeof args, "reproduce --ledger -q -j 1 --claims %s -o %s --markdown %s", claims, out_dir, md);
+    char *out = NULL, *err = NULL;
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "5 claims: 1 hold (1 of them on an assumption), 0 partly, 0 fail, 1 not "
+                                       "reproducible, 1 calibration, 1 not run, 1 not runnable\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "holds (assumed: a cost)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "not reproducible"));
+    char *table = hs_test_read_file(md);
+    /* each still shows its values: t:partly's and t:fails' missed bounds */
+    CU_ASSERT(table && strstr(table, "| 1/2 | calibration | calibrates the per-task cost |"));
+    CU_ASSERT(table && strstr(table, "| 0/2 | not reproducible | not reproducible: no reading reaches it "
+                                     "(not_reproducible: t_fails) |"));
+    CU_ASSERT(table && strstr(table, "| holds (assumed: a cost) | holds on an assumption (a cost): --set "
+                                     "costs=off: fails |"));
+    CU_ASSERT(table && strstr(table, "| <= 0 |")); /* a missed value, shown */
+    free(table), free(out), free(err);
     unsetenv("HETSIM_STUDYDIR");
     free(dir), free(claims), free(out_dir), free(md);
 }
@@ -338,7 +420,8 @@ static void test_shards(void)
              out_dir, out_dir, out_dir);
     CU_ASSERT_EQUAL(hs_test_cli(args, &merged, &err), 0);
     free(err);
-    CU_ASSERT(one && merged && strstr(one, "5 claims: 1 hold, 1 partly, 1 fail, 1 not run, 1 not runnable\n"));
+    CU_ASSERT(one && merged && strstr(one, "5 claims: 1 hold (0 of them on an assumption), 1 partly, 1 fail, 0 not reproducible, 0 calibration, "
+                                       "1 not run, 1 not runnable\n"));
     if (one && merged)
         CU_ASSERT_STRING_EQUAL(merged, one);
     snprintf(path, sizeof path, "%s/one", out_dir);
@@ -475,7 +558,8 @@ static void test_analysis_study(void)
     snprintf(args, sizeof args, "reproduce --ledger -q --claims %s -o %s", claims, out_dir);
     char *out = NULL, *err = NULL;
     CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 0);
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "5 claims: 1 hold, 0 partly, 0 fail, 3 not run, 1 not runnable\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "5 claims: 1 hold (0 of them on an assumption), 0 partly, 0 fail, 0 not reproducible, 0 "
+                                       "calibration, 3 not run, 1 not runnable\n"));
     free(out), free(err);
     snprintf(path, sizeof path, "%s/grid/results.csv", out_dir);
     char *csv = hs_test_read_file(path);
@@ -550,6 +634,26 @@ static void test_rule(void)
     expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1, \"tolerance\": 0.05, \"margin\": \"why 5%\"}", NULL);
     /* bounds need no tolerance; strict is a bound's */
     expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1, \"bound\": \"lower\", \"strict\": true}", NULL);
+    /* a direction is checked as a direction: at its null, no margin */
+    expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1, \"bound\": \"lower\", \"strict\": true, "
+                 "\"tolerance\": 0.05}", "published[0]: a direction (strict) is checked as a direction: no tolerance");
+    expect_study("{" VS "\"stat\": \"gain_pct\", \"value\": 5, \"bound\": \"lower\", \"strict\": true}",
+                 "published[0]: a direction (strict) is checked at its null, 0, not 5");
+    /* a claim of no gain ("does not scale"): one-sided, its margin said */
+    expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1, \"bound\": \"upper\", \"tolerance\": 0.05}",
+                 "a bound at its null with a tolerance is a claim of no gain: say in margin");
+    expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1, \"bound\": \"upper\", \"tolerance\": 0.05, "
+                 "\"margin\": \"no gain: 5%\"}", NULL);
+    expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1.1, \"bound\": \"upper\"}", NULL); /* a stated number */
+    /* the paper's own spread, where it shows one, in place of half the effect */
+    expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1.02, \"tolerance\": 0.05}", "at most 0.0098");
+    expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1.02, \"tolerance\": 0.05, \"spread\": 0.05, "
+                 "\"margin\": \"the paper's spread over draws\"}", NULL);
+    expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1.48, \"tolerance\": 0.1, \"spread\": 0.05, "
+                 "\"margin\": \"the paper's spread over draws\"}",
+                 "published[0].tolerance: 0.1 is wider than the paper's own spread: at most 0.05");
+    expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1.02, \"tolerance\": 0.05, \"spread\": 0.05}",
+                 "spread (the paper's own spread) needs margin");
     expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1.2, \"tolerance\": 0.05, \"strict\": true}",
                  "strict goes with a bound");
     expect_study("{" VS "\"stat\": \"ratio\", \"value\": 1.2, \"tolerance\": 0.05, \"circular\": 3}",
@@ -638,6 +742,7 @@ int main(void)
         {"the value a row shows", test_shown_value},
         {"claims file", test_claims_file},
         {"reproduce --ledger", test_cli_ledger},
+        {"not reproducible, calibration, holds on an assumption", test_cli_markings},
         {"a study computed by an analysis", test_analysis_study},
         {"shipped claim tags", test_shipped_tags},
         {"the rule every value follows", test_rule},
