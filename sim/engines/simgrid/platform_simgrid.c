@@ -92,6 +92,66 @@ static int refuse_old_version(const char *path)
     return rc;
 }
 
+/* Availability profiles (SimGrid's state_file, speed_file, the deprecated
+ * availability_file of a host or peer; bandwidth_file, latency_file,
+ * state_file of a link; <trace_connect>): SimGrid turns hosts and links off
+ * or changes their rates during the run, which hetsim does not model (a
+ * kernel lasts its timing table's time, a route's rates are read once, a
+ * host turned off ends the run with tasks left): refused, naming the host or
+ * link and the profile. Read with libxml2's reader once SimGrid has loaded
+ * the file in the child; 0 when there is none. */
+static int refuse_profiles(const char *path)
+{
+    static const struct {
+        const char *element, *what, *attr;
+    } profiled[] = {
+        {"host", "host", "state_file"},     {"host", "host", "speed_file"},
+        {"host", "host", "availability_file"}, {"peer", "peer", "state_file"},
+        {"peer", "peer", "speed_file"},     {"peer", "peer", "availability_file"},
+        {"link", "link", "state_file"},     {"link", "link", "bandwidth_file"},
+        {"link", "link", "latency_file"},
+    };
+    xmlTextReaderPtr rd = xmlReaderForFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
+                                                           XML_PARSE_NOWARNING);
+    if (!rd)
+        return 0;
+    int rc = 0;
+    while (!rc && xmlTextReaderRead(rd) == 1) {
+        if (xmlTextReaderNodeType(rd) != XML_READER_TYPE_ELEMENT)
+            continue;
+        const xmlChar *name = xmlTextReaderConstLocalName(rd);
+        if (xmlStrEqual(name, BAD_CAST "trace_connect")) {
+            xmlChar *kind = xmlTextReaderGetAttribute(rd, BAD_CAST "kind"),
+                    *trace = xmlTextReaderGetAttribute(rd, BAD_CAST "trace"),
+                    *element = xmlTextReaderGetAttribute(rd, BAD_CAST "element");
+            rc = hs_fail("platform file %s: <trace_connect kind=\"%s\"> gives %s the profile '%s', which SimGrid "
+                         "plays during the run (turning it off or changing its rate) and hetsim does not model: "
+                         "remove it", path, kind ? (const char *)kind : "HOST_AVAIL",
+                         element ? (const char *)element : "?", trace ? (const char *)trace : "?");
+            xmlFree(kind), xmlFree(trace), xmlFree(element);
+            break;
+        }
+        for (size_t i = 0; i < sizeof profiled / sizeof *profiled && !rc; i++) {
+            if (!xmlStrEqual(name, BAD_CAST profiled[i].element))
+                continue;
+            xmlChar *file = xmlTextReaderGetAttribute(rd, BAD_CAST profiled[i].attr);
+            if (file && *file) {
+                xmlChar *id = xmlTextReaderGetAttribute(rd, BAD_CAST "id");
+                rc = hs_fail("platform file %s: %s %s has %s='%s', a profile SimGrid plays during the run "
+                             "(turning it off or changing its %s), which hetsim does not model (a kernel lasts "
+                             "its timing table's time, a route's rates are read once): remove the attribute",
+                             path, profiled[i].what, id ? (const char *)id : "?", profiled[i].attr,
+                             (const char *)file,
+                             strcmp(profiled[i].what, "link") == 0 ? "bandwidth or latency" : "speed");
+                xmlFree(id);
+            }
+            xmlFree(file);
+        }
+    }
+    xmlFreeTextReader(rd);
+    return rc;
+}
+
 /* What to write instead, for SimGrid's refusals of a host's attributes
  * (SimGrid 3.32's wording; test_platform_simgrid checks each). */
 static const char *value_hint(const char *msg)
@@ -312,7 +372,7 @@ int hs_sg_check_platform_child(const char *path, const char *map_file, struct hs
         out->routes_asked = at.asked;
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        return 0;
+        return refuse_profiles(path);
     if (strstr(log, "hetsim-check: the platform has no host"))
         return hs_fail("platform file %s: no host (a platform needs a RAM host and workers)", path);
     const char *why = strstr(log, refused);
