@@ -44,8 +44,9 @@ int hs_sg_check_platform_child(const char *path, const char *map_file, struct hs
  * settings except those in file_sets. */
 void hs_sg_init(bool verbose, const char *paje_file, unsigned file_sets, const char *platform_file);
 
-/* Load a checked platform file. With paje (tracing on), a host or link id
- * that a Paje line cannot hold is refused: -1 with hs_fail. */
+/* Load a checked platform file, sealed (routes complete) unless paje. With
+ * paje (tracing on), a host or link id that a Paje line cannot hold is
+ * refused: -1 with hs_fail. */
 int hs_sg_load(const char *path, bool paje);
 
 /* Multiply the bandwidth of every link of the loaded platform by bw_factor
