@@ -406,11 +406,14 @@ int hs_sg_check_platform_child(const char *path, const char *map_file, struct hs
     return hs_fail("platform file %s: %s%s", path, msg, value_hint(msg));
 }
 
-/* Whether SimGrid can draw the platform's topology in a Paje trace: it
- * aborts on <cluster> zones (3.32: "container with name X_link_0_UP not
- * found" when it links the containers, once the file is parsed). Tried in a
- * child that traces into /dev/null. */
-static bool paje_topology_ok(const char *path)
+/* Whether SimGrid can write a Paje trace of the platform, with its
+ * topology or without (topology false): it aborts on <cluster> zones when it
+ * links the containers (3.32: "container with name X_link_0_UP not found"),
+ * and on some multi-cluster files even without them (griffon.xml: SIGSEGV
+ * in its tracing when it seals the links; cluster_multi.xml: an uncaught
+ * TracingError). Tried in a child that loads the file, seals it (a run
+ * without actors) and traces into /dev/null. */
+static bool paje_probe(const char *path, bool topology)
 {
     fflush(NULL);
     pid_t pid = fork();
@@ -421,10 +424,12 @@ static bool paje_topology_ok(const char *path)
             dup2(null, STDERR_FILENO);
         }
         char *argv[] = {"hetsim", "--log=root.thres:critical", "--cfg=tracing:yes",
-                        "--cfg=tracing/filename:/dev/null", "--cfg=tracing/uncategorized:yes", NULL};
-        int argc = 5;
+                        "--cfg=tracing/filename:/dev/null", "--cfg=tracing/uncategorized:yes",
+                        topology ? NULL : "--cfg=tracing/platform/topology:no", NULL};
+        int argc = topology ? 5 : 6;
         simgrid_init(&argc, argv);
         simgrid_load_platform(path);
+        simgrid_run();
         _exit(0);
     }
     int status = 0;
@@ -433,7 +438,7 @@ static bool paje_topology_ok(const char *path)
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-void hs_sg_init(bool verbose, const char *paje_file, unsigned file_sets, const char *platform_file)
+int hs_sg_init(bool verbose, const char *paje_file, unsigned file_sets, const char *platform_file)
 {
     static char *argv[16 + HS_SG_NCONFIG];
     static char cfg[HS_SG_NCONFIG][64];
@@ -456,7 +461,11 @@ void hs_sg_init(bool verbose, const char *paje_file, unsigned file_sets, const c
         argv[argc++] = "--cfg=tracing:yes";
         argv[argc++] = trace_file;
         argv[argc++] = "--cfg=tracing/uncategorized:yes";
-        if (platform_file && !paje_topology_ok(platform_file)) {
+        if (platform_file && !paje_probe(platform_file, true)) {
+            if (!paje_probe(platform_file, false))
+                return hs_fail("platform %s: SimGrid cannot write a Paje trace of this platform (its tracing "
+                               "crashes on its <cluster> zones, with or without the topology): run it without "
+                               "--paje, or trace a platform without clusters", platform_file);
             argv[argc++] = "--cfg=tracing/platform/topology:no";
             fprintf(stderr, "hetsim: note: SimGrid cannot draw the topology of platform %s in a Paje "
                     "trace (its <cluster> zones): --paje writes the hosts, links and states without "
@@ -465,6 +474,7 @@ void hs_sg_init(bool verbose, const char *paje_file, unsigned file_sets, const c
     }
     argv[argc] = NULL;
     simgrid_init(&argc, argv);
+    return 0;
 }
 
 /* A name a Paje line cannot hold: Paje quotes names and has no escape, so

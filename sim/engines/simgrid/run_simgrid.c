@@ -21,7 +21,8 @@ int hs_platform_open(const struct hs_run_config *cfg, struct hs_platform *pf,
     struct hs_sg_check chk;
     if (hs_sg_check_platform(cfg->platform_file, cfg->host_map, &chk))
         return 2;
-    hs_sg_init(cfg->verbose, cfg->paje_file, chk.file_sets, cfg->platform_file);
+    if (hs_sg_init(cfg->verbose, cfg->paje_file, chk.file_sets, cfg->platform_file))
+        return 2;
     if (cfg->energy && chk.energy_hosts == 0) {
         hs_fail("--energy: platform %s declares no power (no host has wattage_per_state; "
                 "docs/platforms.md#energy)", cfg->platform_name);
