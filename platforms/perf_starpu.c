@@ -58,7 +58,9 @@
  * xlu_kernels.c), which factorises without pivoting as hetsim's lunopiv
  * does: 11 GETRF of the diagonal tile without pivoting, 12 and 21 the TRSMs
  * of its row and its column, 22 the GEMM update (both TRSMs are one kernel
- * in lunopiv, 12's where both time a size). The incremental-pivoting lu's
+ * in lunopiv, 12's where both time a size); StarPU 1.4 renamed them
+ * lu_model_getrf, _trsm_ll, _trsm_ru, _gemm (commit 3a0af687c, 2022, in
+ * 1.4.0), read first where a folder holds both. The incremental-pivoting lu's
  * GETRF pivots: a run of it on these files is refused (run_simgrid.c).
  * tiles: the tiles of nb² elements a task touches (StarPU's size is the sum
  * of its data's sizes). */
@@ -76,6 +78,14 @@ static const struct symbol_map {
     {"chol_model_22", {"gemm", "syrk"}, 3},
     {"starpu_dgemm_gemm", {"gemm", NULL}, 3},
     {"starpu_sgemm_gemm", {"gemm", NULL}, 3},
+    {"starpu_dlu_lu_model_getrf", {"getrf", NULL}, 1},
+    {"starpu_dlu_lu_model_trsm_ll", {"trsm", NULL}, 2},
+    {"starpu_dlu_lu_model_trsm_ru", {"trsm", NULL}, 2},
+    {"starpu_dlu_lu_model_gemm", {"gemm", NULL}, 3},
+    {"starpu_slu_lu_model_getrf", {"getrf", NULL}, 1},
+    {"starpu_slu_lu_model_trsm_ll", {"trsm", NULL}, 2},
+    {"starpu_slu_lu_model_trsm_ru", {"trsm", NULL}, 2},
+    {"starpu_slu_lu_model_gemm", {"gemm", NULL}, 3},
     {"starpu_dlu_lu_model_11", {"getrf", NULL}, 1},
     {"starpu_dlu_lu_model_12", {"trsm", NULL}, 2},
     {"starpu_dlu_lu_model_21", {"trsm", NULL}, 2},
@@ -88,7 +98,8 @@ static const struct symbol_map {
 #define NSYMBOLS ((int)(sizeof symbols / sizeof symbols[0]))
 #define KNOWN_SYMBOLS                                                                                 \
     "chol_model_potrf, _trsm, _syrk, _gemm, chol_model_11, _21, _22, starpu_dgemm_gemm, starpu_sgemm_gemm, " \
-    "starpu_dlu_lu_model_11, _12, _21, _22, starpu_slu_lu_model_11, _12, _21, _22"
+    "starpu_dlu_lu_model_getrf, _trsm_ll, _trsm_ru, _gemm (StarPU 1.4), starpu_dlu_lu_model_11, _12, _21, _22 " \
+    "(1.2 and 1.3), and the same with starpu_slu"
 
 /* StarPU's _starpu_calibration_minimum (STARPU_CALIBRATE_MINIMUM's default):
  * the samples below which it trusts no regression. */
@@ -600,7 +611,8 @@ static int name_cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The codelet files of a folder, sorted by name. */
+/* The codelet files of a folder, sorted by name: those named after a symbol
+ * hetsim reads, and others that begin as a perfmodel does. */
 static char **list_codelets(const char *dir, size_t *n)
 {
     char **names = NULL;
@@ -616,8 +628,10 @@ static char **list_codelets(const char *dir, size_t *n)
         struct stat st;
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        /* a file named after a symbol hetsim reads is read, and refused with its line if it does
+         * not parse; others only if they begin as a perfmodel does */
         if (de->d_name[0] == '.' || !split_name(de->d_name, &symrank, &host) || stat(path, &st) ||
-            !S_ISREG(st.st_mode) || !looks_like_codelet(path))
+            !S_ISREG(st.st_mode) || (symrank < 0 && !looks_like_codelet(path)))
             continue;
         HS_GROW(names, cap, *n + 1);
         names[(*n)++] = hs_xstrdup(de->d_name);

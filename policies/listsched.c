@@ -265,7 +265,7 @@ void hs_ls_ready_free(struct hs_ready *r)
 
 static const struct hs_listsched *sort_ls; /* qsort has no context argument */
 
-/* planned start, then zero-duration tasks first, then id (or tiebreak) */
+/* planned start, then zero-duration tasks first, then tiebreak (a linear extension) */
 static int cmp_start(const void *a, const void *b)
 {
     int x = *(const int *)a, y = *(const int *)b;
@@ -296,9 +296,28 @@ void hs_ls_commit(struct hs_listsched *ls)
     }
     for (int t = 0; t < ls->ntasks; t++)
         ls->order[ls->proc[t]][ls->norder[ls->proc[t]]++] = t;
+    /* Without a policy's tiebreak, ties go by the first topological order
+     * in task ids (the ids themselves when they are one): never by id alone,
+     * which puts a successor numbered below its predecessor first when both
+     * are planned at the same times (cost-free tasks), and the worker stalls. */
+    int *linear = NULL;
+    if (!ls->tiebreak) {
+        double *zero = hs_xcalloc((size_t)ls->ntasks, sizeof(double));
+        linear = hs_xmalloc((size_t)ls->ntasks * sizeof(int));
+        struct hs_ready *r = hs_ls_ready_new(ls, zero);
+        for (int i = 0, t; (t = hs_ls_ready_take(r)) >= 0; i++)
+            linear[t] = i;
+        hs_ls_ready_free(r);
+        free(zero);
+        ls->tiebreak = linear;
+    }
     sort_ls = ls;
     for (int p = 0; p < P; p++)
         qsort(ls->order[p], (size_t)ls->norder[p], sizeof(int), cmp_start);
+    if (linear) {
+        ls->tiebreak = NULL;
+        free(linear);
+    }
     /* the run needs only the order and the placement (proc): the costs
      * (tasks x workers) and the timelines would stay resident to the end */
     free_plan_state(ls);

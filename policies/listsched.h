@@ -40,7 +40,8 @@ struct hs_listsched {
     double *ast, *aft;
     /* execution */
     const int *tiebreak; /* tasks planned to start and end at the same times go by this
-                            rank (a linear extension of what they wait for); NULL: by id */
+                            rank (a linear extension of what they wait for); NULL: the first
+                            topological order in task ids (hs_ls_commit) */
     int **order;       /* per worker: its tasks by planned start */
     int *norder, *next;
     bool *ready;

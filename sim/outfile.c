@@ -29,6 +29,7 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,8 +52,11 @@ bool hs_outfile_is_null(const struct stat *st)
     return S_ISCHR(st->st_mode) && stat("/dev/null", &dn) == 0 && S_ISCHR(dn.st_mode) && dn.st_rdev == st->st_rdev;
 }
 
+static void untrack(const char *tmp);
+
 static void clear(struct hs_outfile *o)
 {
+    untrack(o->tmp);
     free(o->path), free(o->dest), free(o->tmp);
     memset(o, 0, sizeof *o);
 }
@@ -72,6 +76,65 @@ static int failed(struct hs_outfile *o, const char *path, int err)
     return -1;
 }
 
+/* The temporary files open, removed when a signal that ends the process
+ * arrives (SIGTERM, as timeout(1) sends; SIGINT; SIGHUP), before it ends it
+ * as it would have: a run killed that way leaves no DEST.tmp-XXXXXX. Each
+ * slot keeps the process that made it, so that a forked child killed so
+ * removes only its own. The handler makes only async-signal-safe calls. */
+#define HS_PENDING_MAX 32
+static struct {
+    volatile sig_atomic_t used;
+    pid_t pid;
+    char path[4096];
+} pending[HS_PENDING_MAX];
+static const int end_signals[] = {SIGTERM, SIGINT, SIGHUP};
+static struct sigaction end_before[3];
+
+static void on_end_signal(int sig)
+{
+    pid_t self = getpid();
+    for (int i = 0; i < HS_PENDING_MAX; i++)
+        if (pending[i].used && pending[i].pid == self)
+            unlink(pending[i].path);
+    for (int k = 0; k < 3; k++)
+        if (end_signals[k] == sig)
+            sigaction(sig, &end_before[k], NULL);
+    raise(sig);
+}
+
+static void track(const char *tmp)
+{
+    static bool installed;
+    if (!installed) {
+        installed = true;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_end_signal;
+        sigemptyset(&sa.sa_mask);
+        for (int k = 0; k < 3; k++) {
+            sigaction(end_signals[k], &sa, &end_before[k]);
+            if (end_before[k].sa_handler == SIG_IGN) /* nohup's SIGHUP stays ignored */
+                sigaction(end_signals[k], &end_before[k], NULL);
+        }
+    }
+    if (strlen(tmp) >= sizeof pending[0].path)
+        return;
+    for (int i = 0; i < HS_PENDING_MAX; i++)
+        if (!pending[i].used) {
+            pending[i].pid = getpid();
+            strcpy(pending[i].path, tmp);
+            pending[i].used = 1;
+            return;
+        }
+}
+
+static void untrack(const char *tmp)
+{
+    for (int i = 0; tmp && i < HS_PENDING_MAX; i++)
+        if (pending[i].used && pending[i].pid == getpid() && strcmp(pending[i].path, tmp) == 0)
+            pending[i].used = 0;
+}
+
 /* Create DEST.tmp-XXXXXX, a name no file has (O_EXCL), mode 0666 & ~umask. */
 static int create_tmp(struct hs_outfile *o)
 {
@@ -88,6 +151,8 @@ static int create_tmp(struct hs_outfile *o)
             o->tmp[len + 5 + i] = chars[x % 36];
         o->tmp[len + 11] = '\0';
         int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd >= 0)
+            track(o->tmp);
         if (fd >= 0 || errno != EEXIST)
             return fd;
     }
@@ -229,4 +294,14 @@ void hs_outfile_abort(struct hs_outfile *o)
     if (o->tmp)
         unlink(o->tmp);
     clear(o);
+}
+
+void hs_outfile_remove_on_signal(const char *path)
+{
+    track(path);
+}
+
+void hs_outfile_forget(const char *path)
+{
+    untrack(path);
 }

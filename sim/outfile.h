@@ -2,7 +2,8 @@
  * all: into a temporary file beside it, renamed onto it once every byte is
  * written. A run killed mid-write, a full disk or any failure before the end
  * leaves the old file as it was; a path that is not (or no longer) a
- * regular file is refused, never replaced. */
+ * regular file is refused, never replaced. A process ended by SIGTERM,
+ * SIGINT or SIGHUP removes its temporary files first. */
 #ifndef HS_OUTFILE_H
 #define HS_OUTFILE_H
 
@@ -51,6 +52,12 @@ struct stat;
 const char *hs_outfile_kind(const struct stat *st);
 /* Is st the null device (whatever its path)? */
 bool hs_outfile_is_null(const struct stat *st);
+
+/* A file this process writes in place and must not leave behind if a
+ * SIGTERM, SIGINT or SIGHUP ends it (removed, as the temporary files are),
+ * until hs_outfile_forget(path). */
+void hs_outfile_remove_on_signal(const char *path);
+void hs_outfile_forget(const char *path);
 
 /* Open, write the len bytes of data, commit: 0, or -1 with hs_fail as above. */
 int hs_outfile_write(const char *path, const void *data, size_t len);

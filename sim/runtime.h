@@ -78,6 +78,8 @@ const char *hs_runtime_error(const struct hs_runtime *rt);
 bool hs_runtime_refused(const struct hs_runtime *rt);
 /* The DAG the runtime runs. */
 const struct hs_dag *hs_runtime_dag(const struct hs_runtime *rt);
+/* How many tasks ended (the DAG's count when the run finished). */
+int hs_runtime_tasks_done(const struct hs_runtime *rt);
 /* When the last task ended (seconds of the engine's clock). */
 double hs_runtime_makespan(const struct hs_runtime *rt);
 /* Wall-clock seconds spent in the policy's callbacks. */

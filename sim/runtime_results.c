@@ -24,6 +24,11 @@ bool hs_runtime_refused(const struct hs_runtime *rt)
     return rt->refused;
 }
 
+int hs_runtime_tasks_done(const struct hs_runtime *rt)
+{
+    return rt->ndone;
+}
+
 double hs_runtime_makespan(const struct hs_runtime *rt)
 {
     return rt->makespan;

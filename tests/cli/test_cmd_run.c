@@ -1,7 +1,8 @@
 /* tests/cli/test_cmd_run.c — `hetsim run` (cli/cmd_run.c) end to end on DAG
  * files: a WfFormat fork-join, a DAGGEN DOT file and a hand-written hetsim
  * JSON file run on flat:4 under eager and dmda, makespans and bytes within
- * the bounds computed by hand from the files. */
+ * the bounds computed by hand from the files; a DOT file whose cost-free
+ * tasks are numbered against their edges under every offline policy. */
 #include "base/util.h"
 #include "tests/support/testing.h"
 #include "workloads/dagio.h"
@@ -68,10 +69,32 @@ static void test_run_from_files(void)
     free(path);
 }
 
+/* Issue 54: cost-free tasks numbered against their edges (`digraph g { b;
+ * a; b -> a; }`, as Snakemake's and DVC's --dag files are) run under every
+ * offline policy: both planned at 0 on one processor, whose order went by
+ * task id (a first) and stalled. The makespan is 0 (no cost, no data). */
+static void test_run_reversed_dot(void)
+{
+    char *dot = hs_test_tmp(".dot");
+    hs_test_write_file(dot, "digraph g { b; a; b -> a; }\n");
+    for (const char *const *pol = (const char *const[]){"heft", "cpop", "peft", "heftnc", "cluster", "dada", NULL};
+         *pol; pol++) {
+        char args[2048], *err = NULL;
+        snprintf(args, sizeof args, "run -q -p flat:2 -w %s -s %s", dot, *pol);
+        int rc = hs_test_cli(args, NULL, &err);
+        if (rc)
+            fprintf(stderr, "\n%s -> %d: %s", args, rc, err);
+        CU_ASSERT_EQUAL(rc, 0);
+        free(err);
+    }
+    free(dot);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
         {"hetsim run from DAG files", test_run_from_files},
+        {"cost-free tasks numbered against their edges, every offline policy", test_run_reversed_dot},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("cmd_run", tests);

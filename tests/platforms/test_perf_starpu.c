@@ -10,7 +10,9 @@
  * means; StarPU's LU example times lunopiv's GETRF, TRSM and GEMM (a run by
  * hand), and the incremental-pivoting lu is refused on it; bad files are
  * refused with the file and line; a history line without a sample is noted,
- * and a run left without its kernel warned, timed as flops / host speed. */
+ * and a run left without its kernel warned, timed as flops / host speed;
+ * StarPU 1.4's LU names read as 1.3's; a folder's file named after a codelet
+ * that does not parse refused with its line; a kernel no file times warned. */
 #include "platforms/perfmodel.h"
 #include "tests/support/testing.h"
 
@@ -251,6 +253,89 @@ static void test_lu(void)
     hs_test_bad_cli(args, "times GETRF without pivoting");
 }
 
+/* StarPU 1.4's names of the LU example's codelets (lu14/codelets/45:
+ * starpu_slu_lu_model_getrf, _trsm_ll, _trsm_ru, _gemm, byte-identical to
+ * 1.3's _11, _12, _21, _22 in lu/codelets/45): the same 18 entries, the
+ * same means (the lines test_lu reads by hand), and the same 2×2-tile
+ * lunopiv on Attila's cores, 14922.494 µs by hand. */
+static void test_lu14(void)
+{
+    struct hs_perfmodel pm;
+    char err[512];
+    int rc = hs_perf_load(attila("lu14/codelets/45"), &pm, err, sizeof err);
+    if (rc)
+        fprintf(stderr, "\n%s\n", err);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    CU_ASSERT_EQUAL(pm.n, 18);
+    CU_ASSERT_EQUAL(pm.starpu_nopiv, 1);
+    CU_ASSERT_DOUBLE_EQUAL(hs_perf_time(&pm, "sgetrf", "cpu", 320, 1), 4.839229e-3, 1e-12); /* getrf line 41 */
+    CU_ASSERT_DOUBLE_EQUAL(hs_perf_time(&pm, "sgetrf", "cpu", 960, 1), 1.431791e-1, 1e-12); /* getrf line 40 */
+    CU_ASSERT_DOUBLE_EQUAL(hs_perf_time(&pm, "strsm", "gpu", 960, 1), 6.450199e-3, 1e-12);  /* trsm_ll line 75 */
+    CU_ASSERT_DOUBLE_EQUAL(hs_perf_time(&pm, "sgemm", "gpu", 320, 1), 1.924610e-4, 1e-12);  /* gemm line 76 */
+    hs_perf_free(&pm);
+    char args[4096];
+    snprintf(args, sizeof args, "-p %s --perf %s -w lunopiv:n=640,nb=320,precision=s -s dmda --gpus 0",
+             attila("bus/attila.platform.v4.xml"), attila("lu14/codelets/45"));
+    cJSON *rec = hs_test_run_record(args);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rec);
+    CU_ASSERT_DOUBLE_EQUAL(hs_test_makespan(rec), 1.4922494e-2, 1e-12);
+    cJSON_Delete(rec);
+}
+
+/* A folder holding a file named after a codelet of its host that does not
+ * parse (garbage, empty, version 'abc'): refused with the file and line,
+ * where the file was left out and its kernel timed as flops / speed. */
+static void test_folder_bad_file(void)
+{
+    const char *texts[] = {"garbage, not a perfmodel\n", "", "# Performance Model Version\nabc\n"};
+    const char *expect[] = {"chol_model_22.attila:1: the format version: 'garbage,'",
+                            "chol_model_22.attila:1: the file ends where StarPU writes the format version",
+                            "chol_model_22.attila:2: the format version: 'abc'"};
+    for (int i = 0; i < 3; i++) {
+        char *dir = hs_test_tmp_dir(".codelets"), cmd[8300], path[4200];
+        snprintf(cmd, sizeof cmd, "cp '%s'/*.attila '%s'", attila("codelets/45"), dir);
+        CU_ASSERT_EQUAL_FATAL(hs_test_sh(NULL, cmd, NULL), 0);
+        snprintf(path, sizeof path, "%s/chol_model_22.attila", dir);
+        hs_test_write_file(path, texts[i]);
+        expect_refused(dir, expect[i]);
+        free(dir);
+    }
+}
+
+/* Kernels the files do not time at all: warned once each on stderr (the
+ * tasks last flops / host speed), as a history line without a sample is. A
+ * single file, chol_model_11.attila (POTRF), for a 3×3-tile Cholesky: STRSM,
+ * SSYRK, SGEMM warned; a folder without chol_model_21: STRSM alone. */
+static void test_untimed_kernels(void)
+{
+    char args[8400], *out = NULL, *errs = NULL;
+    snprintf(args, sizeof args, "run -q -p %s --perf %s -w cholesky:n=960,nb=320,precision=s -s dmda",
+             attila("bus/attila.platform.v4.xml"), attila("codelets/45/chol_model_11.attila"));
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, &errs), 0);
+    CU_ASSERT_EQUAL(hs_test_count_lines(errs), 3);
+    for (const char *const *k = (const char *const[]){"strsm", "ssyrk", "sgemm", NULL}; *k; k++) {
+        char want[128];
+        snprintf(want, sizeof want, "warning: %s: StarPU's perfmodels time no %s (no codelet file of it)",
+                 attila("codelets/45/chol_model_11.attila"), *k);
+        CU_ASSERT_PTR_NOT_NULL(strstr(errs, want));
+    }
+    CU_ASSERT_PTR_NULL(strstr(errs, "time no spotrf"));
+    free(out);
+    free(errs);
+    char *dir = hs_test_tmp_dir(".codelets"), cmd[8300];
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s' '%s'", attila("codelets/45/chol_model_11.attila"),
+             attila("codelets/45/chol_model_22.attila"), dir);
+    CU_ASSERT_EQUAL_FATAL(hs_test_sh(NULL, cmd, NULL), 0);
+    snprintf(args, sizeof args, "run -q -p %s --perf %s -w cholesky:n=960,nb=320,precision=s -s dmda",
+             attila("bus/attila.platform.v4.xml"), dir);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, &errs), 0);
+    CU_ASSERT_EQUAL(hs_test_count_lines(errs), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(errs, "StarPU's perfmodels time no strsm (no codelet file of it)"));
+    free(out);
+    free(errs);
+    free(dir);
+}
+
 /* A history line without a sample: after 20 calibrating runs of StarPU's
  * cholesky_implicit on a 2-core VM (debian-run-20), chol_model_11.vm has one
  * line, line 39, with n = 0 and mean 0 (POTRF, 409600 B = 4·320²), TRSM 130
@@ -310,6 +395,9 @@ int main(void)
         {"bad files: file and line", test_bad},
         {"runs: hand sums of the means", test_runs},
         {"StarPU's LU example: lunopiv's kernels", test_lu},
+        {"StarPU 1.4's LU names: the same as 1.3's", test_lu14},
+        {"a folder's codelet file that does not parse: file and line", test_folder_bad_file},
+        {"kernels the files do not time: warned once each", test_untimed_kernels},
         {"a history line without a sample: noted and warned", test_no_sample},
         CU_TEST_INFO_NULL,
     };

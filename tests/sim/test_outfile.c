@@ -282,6 +282,44 @@ static void test_cli_failed_write(void)
     unlink(path), rmdir(dir), free(path), free(dir);
 }
 
+/* A process ended by SIGTERM (timeout(1)), SIGINT or SIGHUP while an output
+ * is open leaves no DEST.tmp-XXXXXX (issue 54: a run with --paje killed so
+ * left NAME.tmp-XXXXXX), the old file as it was, and still dies of the
+ * signal. */
+static void test_signal_removes_tmp(void)
+{
+    const int sigs[] = {SIGTERM, SIGINT, SIGHUP};
+    for (int k = 0; k < 3; k++) {
+        char *dir = hs_test_tmp_dir(".sig"), path[4200];
+        snprintf(path, sizeof path, "%s/out.trace", dir);
+        hs_test_write_file(path, "old\n");
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid == 0) {
+            struct hs_outfile o;
+            if (hs_outfile_open(&o, path))
+                _exit(3);
+            fputs("half a trace", o.f);
+            fflush(o.f);
+            raise(sigs[k]);
+            _exit(4); /* not reached */
+        }
+        int status = 0;
+        CU_ASSERT_EQUAL_FATAL(waitpid(pid, &status, 0), pid);
+        CU_ASSERT(WIFSIGNALED(status) && WTERMSIG(status) == sigs[k]);
+        DIR *d = opendir(dir);
+        int files = 0;
+        for (struct dirent *e; (e = readdir(d));)
+            files += e->d_name[0] != '.';
+        closedir(d);
+        CU_ASSERT_EQUAL(files, 1); /* out.trace alone */
+        char *text = hs_test_read_file(path);
+        CU_ASSERT_STRING_EQUAL(text, "old\n");
+        free(text);
+        free(dir);
+    }
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -293,6 +331,7 @@ int main(void)
         {"new files have mode 0666 less the umask, replaced ones keep theirs", test_modes},
         {"- is standard output, /dev/null is written directly", test_stdout_and_null},
         {"hetsim dag -o: a failed write keeps the old file", test_cli_failed_write},
+        {"SIGTERM, SIGINT, SIGHUP: no temporary file left", test_signal_removes_tmp},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("outfile", tests);

@@ -52,6 +52,7 @@
 #include "sim/engines/real/numeric.h"
 #include "sim/engines/real/pin.h"
 #include "sim/engines/real/run_real.h"
+#include "sim/outfile.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -591,11 +592,12 @@ static void write_source(struct calib *c)
                      : "back to back (CUDA events)", m->task_overhead[HS_ARCH_GPU] * 1e6);
 }
 
-/* The machine files, at dir/NAME.xml and dir/NAME.machine.json. */
-static int save_machine(const struct calib *c, const char *xml)
+/* The machine files, at dir/BASE.xml and dir/BASE.machine.json. */
+static int save_machine(const struct calib *c, const char *base)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s.machine.json", c->o->dir, c->o->name);
+    char path[8300], xml[8300];
+    snprintf(path, sizeof path, "%.4000s/%.4000s.machine.json", c->o->dir, base);
+    snprintf(xml, sizeof xml, "%.4000s/%.4000s.xml", c->o->dir, base);
     return hs_machine_save(path, &c->m) || hs_machine_write_platform(&c->m, xml) ? -1 : 0;
 }
 
@@ -642,19 +644,28 @@ int hs_calibrate_cpu_threads(const struct hs_calibrate_opts *o, int ngpus)
     return o->cpu_threads > 0 ? o->cpu_threads : workers < 1 ? 1 : workers > 4 ? 4 : workers;
 }
 
+/* The machine files appear last, after the timing table: the overhead runs
+ * need them on disk, so they run on a scratch copy, dir/.NAME.calibrating.xml
+ * and its machine file, removed at the end and by a SIGTERM, SIGINT or SIGHUP
+ * (timeout(1)), so that a calibration stopped halfway leaves no NAME.xml or
+ * NAME.machine.json without perf/NAME.json. */
 int hs_calibrate(const struct hs_calibrate_opts *o)
 {
     struct calib c = {.o = o, .entries = cJSON_CreateArray(), .corun = cJSON_CreateArray()};
-    char xml[4096];
-    snprintf(xml, sizeof xml, "%s/%s.xml", o->dir, o->name);
+    char xml[8300], scratch[4096], scratch_machine[8300];
+    snprintf(scratch, sizeof scratch, ".%.4000s.calibrating", o->name);
+    snprintf(xml, sizeof xml, "%.4000s/%.4000s.xml", o->dir, scratch);
+    snprintf(scratch_machine, sizeof scratch_machine, "%.4000s/%.4000s.machine.json", o->dir, scratch);
+    hs_outfile_remove_on_signal(xml);
+    hs_outfile_remove_on_signal(scratch_machine);
     int rc = describe_machine(&c);
     int most = c.cpu_threads; /* threads calling OpenBLAS at once */
     for (int i = 0; i < o->ncorun; i++)
         most = o->corun[i] > most ? o->corun[i] : most;
     if (!rc)
         rc = hs_blas_threads_ready(most);
-    if (!rc) /* the overhead runs need the machine's files */
-        rc = save_machine(&c, xml);
+    if (!rc) /* the overhead runs need the machine's files: a scratch copy */
+        rc = save_machine(&c, scratch);
     if (!rc)
         rc = measure_overheads(&c, xml);
     if (!rc)
@@ -663,8 +674,12 @@ int hs_calibrate(const struct hs_calibrate_opts *o)
         rc = measure_dag(&c, o->samples[i]);
     if (!rc)
         rc = write_table(&c);
-    if (!rc) /* again, with the speeds the kernels gave and the overheads */
-        rc = save_machine(&c, xml);
+    if (!rc) /* the machine files, with the speeds the kernels gave and the overheads */
+        rc = save_machine(&c, o->name);
+    unlink(xml);
+    unlink(scratch_machine);
+    hs_outfile_forget(xml);
+    hs_outfile_forget(scratch_machine);
     cJSON_Delete(c.entries);
     cJSON_Delete(c.corun);
     hs_machine_free(&c.m);

@@ -56,6 +56,7 @@ struct sg_engine {
     sg_host_t *worker_host; /* per worker: the host its kernels run on */
     sg_host_t home;
     sg_sem_t done;
+    bool over; /* simgrid_run returned */
     bool paje;
     struct hs_energy *energy; /* NULL: no energy counted */
     struct hs_sg_busy *busy;  /* with energy: when each worker's host was at work */
@@ -177,7 +178,9 @@ static void sg_timer(struct hs_engine *e, double seconds, hs_engine_cb cb, void 
 
 static void sg_finished(struct hs_engine *e)
 {
-    sg_sem_release(((struct sg_engine *)e)->done);
+    struct sg_engine *eng = (struct sg_engine *)e;
+    if (!eng->over) /* after the simulation ended, there is no actor to wake */
+        sg_sem_release(eng->done);
 }
 
 static void main_actor(int argc, char **argv)
@@ -250,6 +253,18 @@ void hs_sg_engine_run(struct hs_runtime *rt, const struct hs_platform *pf, bool 
     sg_actor_set_data(main, &eng);
     sg_actor_start_(main, main_actor, 0, NULL);
     simgrid_run();
+    /* SimGrid's run ends when no actor can go on: a host turned off (a profile or plugin the
+     * platform check does not catch) kills the actors on it, and their tasks never end.
+     * Never a result. */
+    eng.over = true;
+    int done = hs_runtime_tasks_done(rt), ntasks = hs_runtime_dag(rt)->ntasks;
+    if (!hs_runtime_error(rt) && done < ntasks) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "the simulation ended with %d of %d tasks not finished (SimGrid stopped at "
+                 "%.6f s with nothing left to run: a host or link turned off?), so it has no result",
+                 ntasks - done, ntasks, simgrid_get_clock());
+        hs_runtime_fail(rt, msg);
+    }
     for (size_t i = 0; i < eng.nrunners; i++) {
         sg_sem_destroy(eng.all[i]->sem);
         free(eng.all[i]);

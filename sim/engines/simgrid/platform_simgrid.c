@@ -26,6 +26,21 @@
 #include <xbt/config.h>
 #include <xbt/dynar.h>
 
+/* Load the platform file and seal it, so that routes are asked of the
+ * finished platform: SimGrid 3.32 completes some routing only when it seals
+ * (a Floyd zone's tables: g5k.xml's routes between sites), which it does at
+ * the start of its first run. Its C API has no seal of its own; a run before
+ * any actor exists seals, starts the clock at 0 and returns at once. Not
+ * when the run traces a Paje file: SimGrid's tracing starts and ends its
+ * trace with that first run (the routes are then asked unsealed, as
+ * hs_sg_route_run guards). */
+static void load_sealed(const char *path, bool seal)
+{
+    simgrid_load_platform(path);
+    if (seal)
+        simgrid_run();
+}
+
 /* Keep the useful part of SimGrid's complaint ("Parse error at f.xml:12: …",
  * "Uncaught exception std::invalid_argument: Link not found: x", "[root/CRITICAL]
  * Model 'x' is invalid! …"). The markers are SimGrid 3.32's wording:
@@ -175,6 +190,66 @@ static int check_attributes(const char *path)
     return rc;
 }
 
+/* Availability profiles (SimGrid's state_file, speed_file, the deprecated
+ * availability_file of a host or peer; bandwidth_file, latency_file,
+ * state_file of a link; <trace_connect>): SimGrid turns hosts and links off
+ * or changes their rates during the run, which hetsim does not model (a
+ * kernel lasts its timing table's time, a route's rates are read once, a
+ * host turned off ends the run with tasks left): refused, naming the host or
+ * link and the profile. Read with libxml2's reader once SimGrid has loaded
+ * the file in the child; 0 when there is none. */
+static int refuse_profiles(const char *path)
+{
+    static const struct {
+        const char *element, *what, *attr;
+    } profiled[] = {
+        {"host", "host", "state_file"},     {"host", "host", "speed_file"},
+        {"host", "host", "availability_file"}, {"peer", "peer", "state_file"},
+        {"peer", "peer", "speed_file"},     {"peer", "peer", "availability_file"},
+        {"link", "link", "state_file"},     {"link", "link", "bandwidth_file"},
+        {"link", "link", "latency_file"},
+    };
+    xmlTextReaderPtr rd = xmlReaderForFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
+                                                           XML_PARSE_NOWARNING);
+    if (!rd)
+        return 0;
+    int rc = 0;
+    while (!rc && xmlTextReaderRead(rd) == 1) {
+        if (xmlTextReaderNodeType(rd) != XML_READER_TYPE_ELEMENT)
+            continue;
+        const xmlChar *name = xmlTextReaderConstLocalName(rd);
+        if (xmlStrEqual(name, BAD_CAST "trace_connect")) {
+            xmlChar *kind = xmlTextReaderGetAttribute(rd, BAD_CAST "kind"),
+                    *trace = xmlTextReaderGetAttribute(rd, BAD_CAST "trace"),
+                    *element = xmlTextReaderGetAttribute(rd, BAD_CAST "element");
+            rc = hs_fail("platform file %s: <trace_connect kind=\"%s\"> gives %s the profile '%s', which SimGrid "
+                         "plays during the run (turning it off or changing its rate) and hetsim does not model: "
+                         "remove it", path, kind ? (const char *)kind : "HOST_AVAIL",
+                         element ? (const char *)element : "?", trace ? (const char *)trace : "?");
+            xmlFree(kind), xmlFree(trace), xmlFree(element);
+            break;
+        }
+        for (size_t i = 0; i < sizeof profiled / sizeof *profiled && !rc; i++) {
+            if (!xmlStrEqual(name, BAD_CAST profiled[i].element))
+                continue;
+            xmlChar *file = xmlTextReaderGetAttribute(rd, BAD_CAST profiled[i].attr);
+            if (file && *file) {
+                xmlChar *id = xmlTextReaderGetAttribute(rd, BAD_CAST "id");
+                rc = hs_fail("platform file %s: %s %s has %s='%s', a profile SimGrid plays during the run "
+                             "(turning it off or changing its %s), which hetsim does not model (a kernel lasts "
+                             "its timing table's time, a route's rates are read once): remove the attribute",
+                             path, profiled[i].what, id ? (const char *)id : "?", profiled[i].attr,
+                             (const char *)file,
+                             strcmp(profiled[i].what, "link") == 0 ? "bandwidth or latency" : "speed");
+                xmlFree(id);
+            }
+            xmlFree(file);
+        }
+    }
+    xmlFreeTextReader(rd);
+    return rc;
+}
+
 /* What to write instead, for SimGrid's refusals of a host's attributes
  * (SimGrid 3.32's wording; test_platform_simgrid checks each). */
 static const char *value_hint(const char *msg)
@@ -306,7 +381,7 @@ static _Noreturn void check_child(const char *path, const char *map_file, int fd
         argv[argc++] = cfg[i];
     }
     simgrid_init(&argc, argv);
-    simgrid_load_platform(path);
+    load_sealed(path, true);
     if (sg_host_count() == 0) {
         fprintf(stderr, "hetsim-check: the platform has no host\n");
         _exit(3);
@@ -395,7 +470,7 @@ int hs_sg_check_platform_child(const char *path, const char *map_file, struct hs
         out->routes_asked = at.asked;
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        return 0;
+        return refuse_profiles(path);
     if (strstr(log, "hetsim-check: the platform has no host"))
         return hs_fail("platform file %s: no host (a platform needs a RAM host and workers)", path);
     const char *why = strstr(log, refused);
@@ -414,11 +489,14 @@ int hs_sg_check_platform_child(const char *path, const char *map_file, struct hs
     return hs_fail("platform file %s: %s%s", path, msg, value_hint(msg));
 }
 
-/* Whether SimGrid can draw the platform's topology in a Paje trace: it
- * aborts on <cluster> zones (3.32: "container with name X_link_0_UP not
- * found" when it links the containers, once the file is parsed). Tried in a
- * child that traces into /dev/null. */
-static bool paje_topology_ok(const char *path)
+/* Whether SimGrid can write a Paje trace of the platform, with its
+ * topology or without (topology false): it aborts on <cluster> zones when it
+ * links the containers (3.32: "container with name X_link_0_UP not found"),
+ * and on some multi-cluster files even without them (griffon.xml: SIGSEGV
+ * in its tracing when it seals the links; cluster_multi.xml: an uncaught
+ * TracingError). Tried in a child that loads the file, seals it (a run
+ * without actors) and traces into /dev/null. */
+static bool paje_probe(const char *path, bool topology)
 {
     fflush(NULL);
     pid_t pid = fork();
@@ -429,10 +507,12 @@ static bool paje_topology_ok(const char *path)
             dup2(null, STDERR_FILENO);
         }
         char *argv[] = {"hetsim", "--log=root.thres:critical", "--cfg=tracing:yes",
-                        "--cfg=tracing/filename:/dev/null", "--cfg=tracing/uncategorized:yes", NULL};
-        int argc = 5;
+                        "--cfg=tracing/filename:/dev/null", "--cfg=tracing/uncategorized:yes",
+                        topology ? NULL : "--cfg=tracing/platform/topology:no", NULL};
+        int argc = topology ? 5 : 6;
         simgrid_init(&argc, argv);
         simgrid_load_platform(path);
+        simgrid_run();
         _exit(0);
     }
     int status = 0;
@@ -441,7 +521,7 @@ static bool paje_topology_ok(const char *path)
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-void hs_sg_init(bool verbose, const char *paje_file, unsigned file_sets, const char *platform_file)
+int hs_sg_init(bool verbose, const char *paje_file, unsigned file_sets, const char *platform_file)
 {
     static char *argv[16 + HS_SG_NCONFIG];
     static char cfg[HS_SG_NCONFIG][64];
@@ -464,7 +544,11 @@ void hs_sg_init(bool verbose, const char *paje_file, unsigned file_sets, const c
         argv[argc++] = "--cfg=tracing:yes";
         argv[argc++] = trace_file;
         argv[argc++] = "--cfg=tracing/uncategorized:yes";
-        if (platform_file && !paje_topology_ok(platform_file)) {
+        if (platform_file && !paje_probe(platform_file, true)) {
+            if (!paje_probe(platform_file, false))
+                return hs_fail("platform %s: SimGrid cannot write a Paje trace of this platform (its tracing "
+                               "crashes on its <cluster> zones, with or without the topology): run it without "
+                               "--paje, or trace a platform without clusters", platform_file);
             argv[argc++] = "--cfg=tracing/platform/topology:no";
             fprintf(stderr, "hetsim: note: SimGrid cannot draw the topology of platform %s in a Paje "
                     "trace (its <cluster> zones): --paje writes the hosts, links and states without "
@@ -473,6 +557,7 @@ void hs_sg_init(bool verbose, const char *paje_file, unsigned file_sets, const c
     }
     argv[argc] = NULL;
     simgrid_init(&argc, argv);
+    return 0;
 }
 
 /* A name a Paje line cannot hold: Paje quotes names and has no escape, so
@@ -516,7 +601,7 @@ static int check_paje_names(const char *path)
 
 int hs_sg_load(const char *path, bool paje)
 {
-    simgrid_load_platform(path);
+    load_sealed(path, !paje);
     return paje ? check_paje_names(path) : 0;
 }
 

@@ -41,11 +41,13 @@ int hs_sg_check_platform_child(const char *path, const char *map_file, struct hs
 /* Initialise SimGrid once per process: quiet unless verbose; Paje tracing to
  * paje_file if not NULL (without the topology's links, with a note, where
  * SimGrid cannot draw platform_file's: its <cluster> zones); hetsim's
- * settings except those in file_sets. */
-void hs_sg_init(bool verbose, const char *paje_file, unsigned file_sets, const char *platform_file);
+ * settings except those in file_sets. -1 with hs_fail where SimGrid cannot
+ * trace platform_file even without the topology (it crashes). */
+int hs_sg_init(bool verbose, const char *paje_file, unsigned file_sets, const char *platform_file);
 
-/* Load a checked platform file. With paje (tracing on), a host or link id
- * that a Paje line cannot hold is refused: -1 with hs_fail. */
+/* Load a checked platform file, sealed (routes complete) unless paje. With
+ * paje (tracing on), a host or link id that a Paje line cannot hold is
+ * refused: -1 with hs_fail. */
 int hs_sg_load(const char *path, bool paje);
 
 /* Multiply the bandwidth of every link of the loaded platform by bw_factor

@@ -24,7 +24,8 @@ int hs_platform_open(const struct hs_run_config *cfg, struct hs_platform *pf,
     struct hs_sg_check chk = {0};
     if (!cfg->flat && hs_sg_check_platform(cfg->platform_file, cfg->host_map, &chk))
         return 2;
-    hs_sg_init(cfg->verbose, cfg->paje_file, chk.file_sets, cfg->flat ? NULL : cfg->platform_file);
+    if (hs_sg_init(cfg->verbose, cfg->paje_file, chk.file_sets, cfg->flat ? NULL : cfg->platform_file))
+        return 2;
     if (cfg->energy && chk.energy_hosts == 0) {
         hs_fail("--energy: platform %s declares no power (no host has wattage_per_state; "
                 "docs/platforms.md#energy)", cfg->platform_name);
@@ -135,6 +136,33 @@ static void warn_no_sample(const struct hs_dag *dag, struct hs_run *run)
     }
 }
 
+/* A workload kernel StarPU's perfmodels time on no architecture (no codelet
+ * file of it in the folder, or a single file given for several kernels):
+ * said on stderr once per kernel, and in the notes, as its tasks last flops
+ * / the worker's speed (raw_cost, sim/runtime.c), not a time StarPU
+ * measured. A kernel whose only lines had no sample is warn_no_sample's. */
+static void warn_untimed(const struct hs_dag *dag, struct hs_run *run)
+{
+    struct hs_perfmodel *pm = &run->perf;
+    for (int k = 0; k < dag->nkernels; k++) {
+        const char *kernel = dag->kernels[k];
+        bool timed = false, used = false;
+        for (int a = 0; a < HS_NARCH && !timed; a++)
+            timed = hs_perf_has(pm, kernel, hs_arch_name(a));
+        for (int i = 0; i < pm->nstarpu_empty && !timed; i++)
+            timed = strcmp(pm->starpu_empty[i].kernel, kernel) == 0;
+        for (int i = 0; i < dag->ntasks && !used; i++)
+            used = dag->tasks[i].kernel == k;
+        if (timed || !used)
+            continue;
+        hs_perf_note(pm, "%s: no timing in StarPU's perfmodels: its tasks last flops / the worker's speed", kernel);
+        fprintf(stderr, "hetsim: warning: %s: StarPU's perfmodels time no %s (no codelet file of it), so its "
+                        "tasks last flops / the speed of the platform's hosts, not a time StarPU measured (give the "
+                        "folder of every codelet file StarPU wrote)\n",
+                pm->file, kernel);
+    }
+}
+
 /* A timing table read from StarPU's perfmodels: refused if it times a CUDA
  * device the platform lacks or none of the workload's kernels; notes where
  * a task's tile size has no history line. */
@@ -162,6 +190,7 @@ static int check_starpu(const struct hs_run_config *cfg, const struct hs_dag *da
                        "kernels (%s …): for StarPU's single-precision examples add precision=s to the workload",
                        cfg->perf_file, pm->entries[0].kernel, dag->nkernels ? dag->kernels[0] : "none");
     warn_no_sample(dag, run);
+    warn_untimed(dag, run);
     int *seen = NULL; /* (kernel, nb) pairs noted: a workload has few */
     size_t nseen = 0, cap = 0;
     for (int i = 0; i < dag->ntasks; i++) {

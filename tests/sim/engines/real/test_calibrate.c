@@ -1,8 +1,9 @@
 /* tests/sim/engines/real/test_calibrate.c — `hetsim calibrate` of the cores
  * (sim/engines/real/calibrate.c): with --timing warm the kernels are timed
  * alone on cached inputs, said in every entry's source with its sample DAG;
- * with --cpu-threads 2 the copies timed at once share the cache. Checked for
- * the mechanism, never a timing. */
+ * with --cpu-threads 2 the copies timed at once share the cache; a
+ * calibration ended by SIGTERM leaves no machine file without its table.
+ * Checked for the mechanism, never a timing. */
 #include "base/util.h"
 #include "sim/engines/real/calibrate.h"
 #include "sim/engines/real/machine.h"
@@ -69,11 +70,34 @@ static void test_copies_share_the_cache(void)
     cJSON_Delete(perf);
 }
 
+/* A calibration ended by SIGTERM (timeout(1)) halfway leaves no NAME.xml
+ * or NAME.machine.json without perf/NAME.json (issue 54): the overhead runs
+ * use a scratch copy of the machine files, removed by the signal, and the
+ * machine files are written after the table. Killed as soon as the first
+ * machine file (scratch or not) is on disk. */
+static void test_killed_leaves_no_machine(void)
+{
+    char *dir = hs_test_tmp_dir(".cal"), cmd[8192], *out = NULL;
+    snprintf(cmd, sizeof cmd,
+             "'%s' calibrate -o m --dir '%s' --gpus 0 --nb 64 --reps 1 --workloads cholesky & pid=$!; i=0; "
+             "while [ ! -e '%s/.m.calibrating.xml' ] && [ ! -e '%s/m.xml' ] && [ $i -lt 1200 ]; do sleep 0.05; "
+             "i=$((i+1)); done; kill -TERM $pid; wait $pid; echo rc=$?; ls -A '%s'",
+             HETSIM_BIN, dir, dir, dir, dir);
+    CU_ASSERT_EQUAL(hs_test_sh(NULL, cmd, &out), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "rc=143")); /* ended by the signal */
+    CU_ASSERT_PTR_NULL(strstr(out, "m.xml"));
+    CU_ASSERT_PTR_NULL(strstr(out, "m.machine.json"));
+    CU_ASSERT_PTR_NULL(strstr(out, "calibrating"));
+    free(out);
+    free(dir);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
         {"calibrate --timing warm: kernels alone on cached inputs, said in every source", test_warm_calibration},
         {"calibrate --cpu-threads 2: the copies timed at once share the cache", test_copies_share_the_cache},
+        {"calibrate ended by SIGTERM: no machine file without its table", test_killed_leaves_no_machine},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("calibrate", tests);

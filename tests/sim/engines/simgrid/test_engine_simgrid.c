@@ -12,6 +12,8 @@
 #include "workloads/workload.h"
 
 #include <math.h>
+#include <simgrid/actor.h>
+#include <simgrid/host.h>
 #include <string.h>
 
 #define MIB8 8388608.0
@@ -492,6 +494,48 @@ static void test_cpu_speed_table(void)
     }
 }
 
+/* A host SimGrid turns off mid-run kills the actors on it, and their tasks
+ * never end: the run is no result (exit 1, the count of tasks not finished),
+ * where it was reported finished with the tasks done so far (faulty_host.xml
+ * turned off the host that holds hetsim's actors: 74 of 120 tasks, exit 0).
+ * A policy that runs eager and, at the first task it hands out, starts an
+ * actor on worker 1's host that turns off the host of the runtime's actors
+ * 1 ms later (as a state profile would). */
+static sg_host_t off_home;
+
+static void off_actor(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    sg_actor_sleep_for(1e-3);
+    sg_host_turn_off(off_home);
+}
+
+static struct hs_task *off_pop(struct hs_runtime *s, int w)
+{
+    struct hs_task *t = hs_policy_eager.pop(s, w);
+    if (t && !off_home) {
+        off_home = sg_host_by_name("RAM"); /* flat's host memory, where the engine's actors run */
+        sg_actor_create("turn-off", sg_host_by_name(hs_sched_worker(s, 1)->host), off_actor, 0, NULL);
+    }
+    return t;
+}
+
+static void test_host_turned_off(void)
+{
+    struct hs_dag *dag = hs_workload_build("cholesky:n=2048,nb=512");
+    struct hs_run_config cfg = hs_test_flat_config(2, NULL);
+    struct hs_policy off = hs_policy_eager;
+    off.pop = off_pop;
+    cJSON *r = hs_test_simulate(&cfg, dag, &off, "eager");
+    const cJSON *err = cJSON_GetObjectItem(r, "error");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err->valuestring, "tasks not finished"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err->valuestring, "of 20 tasks"));
+    cJSON_Delete(r);
+    hs_dag_free(dag);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -509,6 +553,7 @@ int main(void)
         {"cpu_speed on a timing table's DPOTRF (hetsim run)", test_cpu_speed_table},
         {"lat_scale: latency times 0 and 2", test_lat_scale},
         {"copy_engines: Mapuche's H2D and D2H in turn with 1, at once with 2", test_copy_engines},
+        {"a host turned off mid-run: no result, the tasks not finished counted", test_host_turned_off},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("engine_simgrid", tests);

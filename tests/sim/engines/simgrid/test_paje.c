@@ -1,7 +1,7 @@
 /* tests/sim/engines/simgrid/test_paje.c — the Paje trace
  * (sim/engines/simgrid/paje.c), read by PajeNG's pj_dump: one state per task
  * on its worker, as long as the record says; a <cluster> platform's trace
- * without its topology; no hosts and links the run did not use; ids it
+ * without its topology; multi-cluster platforms SimGrid cannot trace refused; no hosts and links the run did not use; ids it
  * cannot hold refused. */
 #include "analysis/csv.h"
 #include "analysis/plot.h"
@@ -53,6 +53,29 @@ static void test_paje_cluster(void)
     free(text), free(out), free(err);
     unlink(trace), unlink(dump), unlink(pf), unlink(map);
     free(trace), free(dump), free(pf), free(map);
+}
+
+/* SimGrid's multi-cluster examples, whose tracing crashes even without the
+ * topology (griffon.xml: SIGSEGV when it seals the links; cluster_multi.xml:
+ * an uncaught TracingError, exit 134): refused in one line, exit 2, before
+ * the run, and no NAME.tmp-XXXXXX left beside the trace. */
+static void test_paje_multi_cluster(void)
+{
+    const char *files[] = {"simgrid-multi/griffon.xml", "simgrid-multi/cluster_multi.xml"};
+    for (int i = 0; i < 2; i++) {
+        char *dir = hs_test_tmp_dir(".paje"), args[8300], *out = NULL, *err = NULL, ls[4200];
+        snprintf(args, sizeof args, "run -q -p %s -w cholesky:n=2048,nb=512 -s eager --paje %s/t.paje",
+                 hs_test_datafile(files[i]), dir);
+        CU_ASSERT_EQUAL(hs_test_cli(args, &out, &err), 2);
+        CU_ASSERT_EQUAL(hs_test_count_lines(err), 1);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, "SimGrid cannot write a Paje trace of this platform"));
+        free(out), free(err);
+        snprintf(ls, sizeof ls, "ls -A '%s'", dir);
+        CU_ASSERT_EQUAL(hs_test_sh(NULL, ls, &out), 0);
+        CU_ASSERT_STRING_EQUAL(out, ""); /* no trace, no temporary file */
+        free(out);
+        free(dir);
+    }
 }
 
 /* Paje quotes names and has no escape: an id with a quote or a line break
@@ -145,6 +168,7 @@ int main(void)
     static const CU_TestInfo tests[] = {
         {"Paje trace read by pj_dump", test_paje_pj_dump},
         {"Paje trace of a <cluster> platform, without its topology", test_paje_cluster},
+        {"--paje on multi-cluster platforms SimGrid cannot trace: refused, no temporary file", test_paje_multi_cluster},
         {"Paje trace refuses ids it cannot hold", test_paje_unsafe_id},
         {"Paje: no unused containers", test_paje_without_unused_containers},
         CU_TEST_INFO_NULL,

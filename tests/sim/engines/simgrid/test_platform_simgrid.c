@@ -307,9 +307,50 @@ static void test_crossbar_procs(void)
     cJSON_Delete(r);
 }
 
-/* Floyd's routing aborts on a pair without a route ("No route from"): asked
- * during a run (after hs_sg_route_run), one line naming both hosts, exit 2,
- * no SimGrid backtrace. */
+/* Routes SimGrid completes when it seals the platform are asked after it
+ * (issue 54): g5k.xml (SimGrid's Grid'5000 file, a Floyd zone over the
+ * sites) with a host map of bordeplage-1 (host memory), bordeplage-2 and
+ * adonis-1 (processors) across Bordeaux and Grenoble: the route to adonis-1
+ * crosses 10 links (the two cluster links and backbones, the two gateways'
+ * and sites' links, Bordeaux_Lyon and Lyon_Grenoble) with 1 ms of latency
+ * in all (0.1 ms per link and backbone, 0.1 ms per site link, by hand from
+ * the file), and a run gets its tasks done; and nine processors in a Floyd
+ * zone whose P0-P2 pair has no <route> of its own, which SimGrid routes
+ * through another host once sealed. Both were refused as missing routes. */
+static void test_routes_after_seal(void)
+{
+    char args[4096], *out = NULL, *err = NULL;
+    snprintf(args, sizeof args, "platform %s:hosts=%s", hs_test_datafile("simgrid-multi/g5k.xml"),
+             hs_test_datafile("simgrid-multi/g5k-two-sites.hosts"));
+    int rc = hs_test_cli(args, &out, &err);
+    if (rc)
+        fprintf(stderr, "\n%s -> %d: %s", args, rc, err);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "host     -> adonis-1.grenoble.grid5000.fr     125.00 MB/s  1000.000 us  "
+                                       "[AS_bordeplage_link_1_UP,AS_bordeplage_backbone,link_bordeplage,link_gw_"
+                                       "bordeaux,Bordeaux_Lyon,Lyon_Grenoble,link_gw_grenoble,link_adonis,AS_adonis_"
+                                       "backbone,AS_adonis_link_1_DOWN]"));
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "-p %s:hosts=%s -w cholesky:n=2048,nb=512 -s dmda",
+             hs_test_datafile("simgrid-multi/g5k.xml"), hs_test_datafile("simgrid-multi/g5k-two-sites.hosts"));
+    cJSON *r = hs_test_run_record(args);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_EQUAL(hs_test_num(cJSON_GetObjectItem(r, "results"), "tasks"), 20);
+    cJSON_Delete(r);
+    snprintf(args, sizeof args, "platform %s", hs_test_datafile("floyd-unsampled-pair.xml"));
+    rc = hs_test_cli(args, &out, &err);
+    if (rc)
+        fprintf(stderr, "\n%s -> %d: %s", args, rc, err);
+    CU_ASSERT_EQUAL(rc, 0);
+    free(out);
+    free(err);
+}
+
+/* Floyd's routing aborts on a pair without a route ("No route from") before
+ * the platform is sealed, as a run with --paje loads it (hs_sg_load with
+ * paje): asked during a run (after hs_sg_route_run), one line naming both
+ * hosts, exit 2, no SimGrid backtrace. */
 static void test_missing_route_during_run(void)
 {
     char *pf = hs_test_tmp(".xml"), *log = hs_test_tmp(".log");
@@ -328,7 +369,7 @@ static void test_missing_route_during_run(void)
         FILE *f = freopen(log, "w", stderr);
         (void)f;
         hs_sg_init(false, NULL, 0, NULL);
-        hs_sg_load(pf, false);
+        hs_sg_load(pf, true); /* as with --paje: not sealed */
         static struct hs_sg_zero_link ctx;
         double lat, bw;
         bool there = hs_sg_route(&ctx, "RAM0", "P0", &lat, &bw); /* while building: as SimGrid answers */
@@ -365,7 +406,8 @@ int main(void)
         {"core=N gives N workers", test_cores},
         {"SimGrid's 65,536-host crossbar cluster", test_crossbar},
         {"the crossbar cluster as 65,535 processors", test_crossbar_procs},
-        {"a route SimGrid aborts on during a run", test_missing_route_during_run},
+        {"a route SimGrid aborts on during a run (not sealed, as with --paje)", test_missing_route_during_run},
+        {"routes SimGrid completes when sealing: g5k.xml across two sites, a Floyd pair", test_routes_after_seal},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("platform_simgrid", tests);
