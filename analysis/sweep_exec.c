@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 volatile sig_atomic_t hs_sweep_interrupted;
@@ -238,6 +239,25 @@ static void hold(int fd, const struct stat *st)
     held[nheld++] = (struct locked){fd, st->st_dev, st->st_ino};
 }
 
+/* flock(fd) exclusively, waiting up to 5 s for it: a run's child forked
+ * while this process held the file (a ledger's earlier round, another study's
+ * run) holds a copy of the lock until its first statement closes it
+ * (hs_sweep_child_release), which a loaded machine can delay past the
+ * parent's next round; another sweep writing the file holds it far longer.
+ * Whether it is locked (errno set when not). */
+static bool lock_soon(int fd)
+{
+    for (int i = 0; i < 500; i++) {
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+            return true;
+        if (errno != EWOULDBLOCK)
+            return false;
+        nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+    }
+    errno = EWOULDBLOCK;
+    return false;
+}
+
 /* Open path to append (non-blocking until checked, for a FIFO put there) and,
  * if it is a regular file, lock it (flock, released when the file is
  * closed): a second sweep, study or ledger writing the same file at once is
@@ -251,7 +271,7 @@ static int open_locked(const char *path)
     struct stat st;
     int rc = hs_outfile_check_fd(fd, path) || fcntl(fd, F_SETFL, O_APPEND) != 0 ? -1 : 0;
     bool regular = !rc && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-    if (regular && flock(fd, LOCK_EX | LOCK_NB) != 0)
+    if (regular && !lock_soon(fd))
         rc = errno == EWOULDBLOCK ? hs_fail("%s: another hetsim process (a sweep, study or ledger) is writing "
                                             "it now: wait until it ends (then run this again to resume it), or "
                                             "write to another file", path)
