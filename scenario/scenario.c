@@ -136,8 +136,8 @@ static int plan_runtime_run(const struct hs_scenario *sc, struct hs_scenario_pla
         return -1;
     if (!(p->dag = hs_workload_build(sc->workload)))
         return -1;
-    if (sc->tasks_rec && hs_trace_taskrec_check(p->dag)) /* before the run, not when writing it */
-        return fail_with_path(sc->tasks_rec);
+    if (sc->tasks_rec) /* before the run, once, not when writing it */
+        hs_trace_taskrec_warn(p->dag, sc->tasks_rec, stderr);
     if (!(p->policy = hs_policy_parse(sc->policy, &p->policy_spec)))
         return -1;
     if (hs_bm_scenario_check(p->dag, p, p->policy->name))
