@@ -21,6 +21,7 @@
 #include "platforms/perfmodel.h"
 #include "base/params.h"
 #include "base/util.h"
+#include "base/nearest.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -275,8 +276,8 @@ static int resolve_file(const char *text, struct hs_platform_ref *ref)
             char names[512];
             shipped_names(names, sizeof names);
             if (names[0])
-                rc = hs_fail("unknown platform '%s' (shipped: %s; or flat:P, or the path of a "
-                             "SimGrid platform file)", base, names);
+                rc = hs_fail("unknown platform '%s'%s (shipped: %s; or flat:P, or the path of a "
+                             "SimGrid platform file)", base, hs_did_you_mean(base, names), names);
             else
                 rc = hs_fail("unknown platform '%s': no shipped platform found in %s; or flat:P, "
                              "or the path of a SimGrid platform file", base, hs_data_dirs());

@@ -251,11 +251,16 @@ static int run_planned(const struct hs_scenario *sc, const struct hs_scenario_pl
     else if (rc && run.rt && hs_runtime_refused(run.rt))
         hs_fail("%s", hs_runtime_error(run.rt));
     if (rc == 0) {
-        char *policy_text = hs_spec_text(&plan->policy_spec);
+        /* a plugin's run is named by its policy's name, the plugin's path beside it */
+        struct hs_spec named = plan->policy_spec;
+        named.name = (char *)plan->policy->name;
+        char *policy_text = hs_spec_text(&named);
         struct hs_record_inputs in = {sc->platform, dag->name, policy_text, plan->platform.perf_label,
                                       &plan->cfg, plan->engine_reason};
         *record = hs_record_new(&in, &run);
         free(policy_text);
+        if (strcmp(plan->policy->name, plan->policy_spec.name) != 0)
+            cJSON_AddStringToObject(cJSON_GetObjectItem(*record, "inputs"), "policy_plugin", plan->policy_spec.name);
         add_metrics(*record, &run);
         hs_bm_scenario_volume(*record, &run);
         if (sc->events) {
