@@ -109,6 +109,5 @@ void hs_plot_comparison_words(struct hs_buf *b, const char *metric, const char *
         hs_buf_printf(b, "%s over %s: %s's %s / this one's; above 1 is %s", lower ? "speedup" : "ratio", versus,
                       versus, m, lower ? "faster" : "worse");
     else
-        hs_buf_printf(b, "gain over %s (%%): how much %s the %s is than %s's; above 0 is %s", versus,
-                      lower ? "lower" : "higher", m, versus, lower ? "faster" : "better");
+        hs_buf_printf(b, "gain over %s (%%): above 0 is %s", versus, lower ? "faster" : "better");
 }
