@@ -64,6 +64,6 @@ const char *hs_did_you_mean(const char *name, const char *names)
     }
     text[0] = '\0';
     if (best_at && best_len <= LONGEST)
-        snprintf(text, sizeof text, ": did you mean '%.*s'?", (int)best_len, best_at);
+        snprintf(text, sizeof text, "; did you mean '%.*s'?", (int)best_len, best_at);
     return text;
 }

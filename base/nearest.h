@@ -11,7 +11,7 @@
  * neighbours, each 1 ("hfet" to "heft": 1; "HEFT" to "heft": 0). */
 int hs_name_distance(const char *a, const char *b);
 
-/* ": did you mean 'heft'?" for the name of `names` (a list separated by
+/* "; did you mean 'heft'?" (the end of a refusal's line) for the name of `names` (a list separated by
  * commas and blanks, as the refusals print it) nearest `name`: the same but
  * for case, or within 1 edit for names of up to 4 characters, 2 up to 8, 3
  * beyond; the first of the nearest; "" when none is near. The text lives

@@ -19,7 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static void usage(FILE *out)
 {
@@ -199,6 +201,20 @@ static void count_line(const struct ref_counts *c, int total)
     hs_buf_free(&b);
 }
 
+/* The width the table is fitted to: a terminal's (its window, else
+ * $COLUMNS, else 120); into a file or a pipe, $COLUMNS where it is set,
+ * else none (whole rows, for grep). */
+static int table_width(void)
+{
+    struct winsize ws;
+    const char *columns = getenv("COLUMNS");
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        return ws.ws_col;
+    if (columns && atoi(columns) > 0)
+        return atoi(columns);
+    return isatty(STDOUT_FILENO) ? 120 : 0;
+}
+
 static int published(const struct hs_study *st, const struct hs_csv *csv, const char *file,
                      const char *dir, int *missed, bool quiet)
 {
@@ -218,16 +234,8 @@ static int published(const struct hs_study *st, const struct hs_csv *csv, const 
     }
     *missed += c.missed + c.norun;
     if (!rc && !quiet) {
-        /* on screen without the source (published.csv has it), as wide as a terminal */
-        struct hs_table shown;
-        hs_table_init(&shown, 9);
-        for (long i = 0; i < t.ncells; i++)
-            if (i % 10 != 9)
-                hs_table_add(&shown, t.cells[i]);
-        printf("\npublished values beside ours%s (sources in %s/published.csv):\n",
-               st->quick ? " (quick run: other sizes, not checked)" : "", dir);
-        hs_table_print_fit(&shown, stdout, "", 120);
-        hs_table_free(&shown);
+        printf("\npublished values beside ours%s:\n", st->quick ? " (quick run: other sizes, not checked)" : "");
+        hs_table_print_fit(&t, stdout, "", table_width());
         count_line(&c, st->nrefs);
     }
     if (!rc) {

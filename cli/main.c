@@ -131,7 +131,7 @@ int main(int argc, char **argv)
     struct hs_buf names = {0};
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         hs_buf_printf(&names, "%s%s", i ? ", " : "", commands[i].name);
-    fprintf(stderr, "hetsim: unknown command '%s'%s (see `hetsim --help`)\n", argv[1],
+    fprintf(stderr, "hetsim: unknown command '%s' (see `hetsim --help`)%s\n", argv[1],
             hs_did_you_mean(argv[1], hs_buf_str(&names)));
     hs_buf_free(&names);
     return HS_EXIT_USAGE;

@@ -276,8 +276,8 @@ static int resolve_file(const char *text, struct hs_platform_ref *ref)
             char names[512];
             shipped_names(names, sizeof names);
             if (names[0])
-                rc = hs_fail("unknown platform '%s'%s (shipped: %s; or flat:P, or the path of a "
-                             "SimGrid platform file)", base, hs_did_you_mean(base, names), names);
+                rc = hs_fail("unknown platform '%s' (shipped: %s; or flat:P, or the path of a "
+                             "SimGrid platform file)%s", base, names, hs_did_you_mean(base, names));
             else
                 rc = hs_fail("unknown platform '%s': no shipped platform found in %s; or flat:P, "
                              "or the path of a SimGrid platform file", base, hs_data_dirs());

@@ -139,7 +139,7 @@ static char *canonical(enum hs_axis_kind kind, const char *text)
     char *out = NULL;
     if (!params) {
         workload_names(names, sizeof names);
-        hs_fail("unknown workload '%s'%s (valid: %s)", spec.name, hs_did_you_mean(spec.name, names), names);
+        hs_fail("unknown workload '%s' (valid: %s)%s", spec.name, names, hs_did_you_mean(spec.name, names));
     } else if (!hs_spec_check(&spec, params, label)) {
         out = hs_spec_text(&spec);
     }

@@ -26,14 +26,14 @@ static void test_distance(void)
 static void test_did_you_mean(void)
 {
     const char *policies = "eager, random, dmda, heft, cpop, peft, ws, lws, heftnc, dada";
-    CU_ASSERT_STRING_EQUAL(hs_did_you_mean("hfet", policies), ": did you mean 'heft'?");
-    CU_ASSERT_STRING_EQUAL(hs_did_you_mean("HEFT", policies), ": did you mean 'heft'?");
-    CU_ASSERT_STRING_EQUAL(hs_did_you_mean("eagr", policies), ": did you mean 'eager'?");
+    CU_ASSERT_STRING_EQUAL(hs_did_you_mean("hfet", policies), "; did you mean 'heft'?");
+    CU_ASSERT_STRING_EQUAL(hs_did_you_mean("HEFT", policies), "; did you mean 'heft'?");
+    CU_ASSERT_STRING_EQUAL(hs_did_you_mean("eagr", policies), "; did you mean 'eager'?");
     CU_ASSERT_STRING_EQUAL(hs_did_you_mean("xyzzy", policies), "");
-    CU_ASSERT_STRING_EQUAL(hs_did_you_mean("wss", policies), ": did you mean 'ws'?");
+    CU_ASSERT_STRING_EQUAL(hs_did_you_mean("wss", policies), "; did you mean 'ws'?");
     CU_ASSERT_STRING_EQUAL(hs_did_you_mean("dada-choleski", "dada-alpha, dada-cholesky, dada-lu"),
-                           ": did you mean 'dada-cholesky'?");
-    CU_ASSERT_STRING_EQUAL(hs_did_you_mean("peft", "heft, peft"), ": did you mean 'peft'?");
+                           "; did you mean 'dada-cholesky'?");
+    CU_ASSERT_STRING_EQUAL(hs_did_you_mean("peft", "heft, peft"), "; did you mean 'peft'?");
     CU_ASSERT_STRING_EQUAL(hs_did_you_mean("x", ""), "");
 }
 

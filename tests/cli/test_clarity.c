@@ -256,12 +256,13 @@ static void test_sweep_warnings(void)
  * 1-8 and a noise written 5%; where a sweep without -o wrote. */
 static void test_messages_point_to_the_fix(void)
 {
-    hs_test_bad_cli("run -q -s hfet", "unknown policy 'hfet': did you mean 'heft'? (valid: eager");
-    hs_test_bad_cli("run -q -s HEFT", "unknown policy 'HEFT': did you mean 'heft'?");
-    hs_test_bad_cli("run -q -w choleski:n=2048", "unknown workload 'choleski': did you mean 'cholesky'?");
-    hs_test_bad_cli("run -q -p idgrf", "unknown platform 'idgrf': did you mean 'idgraf'?");
-    hs_test_bad_cli("reproduce dada-choleski", "unknown study 'dada-choleski': did you mean 'dada-cholesky'?");
-    hs_test_bad_cli("swep", "unknown command 'swep': did you mean 'sweep'?");
+    hs_test_bad_cli("run -q -s hfet", "unknown policy 'hfet' (valid: eager");
+    hs_test_bad_cli("run -q -s hfet", "lib*.so); did you mean 'heft'?");
+    hs_test_bad_cli("run -q -s HEFT", "lib*.so); did you mean 'heft'?");
+    hs_test_bad_cli("run -q -w choleski:n=2048", "DAG file); did you mean 'cholesky'?");
+    hs_test_bad_cli("run -q -p idgrf", "platform file); did you mean 'idgraf'?");
+    hs_test_bad_cli("reproduce dada-choleski", "unknown study 'dada-choleski'; did you mean 'dada-cholesky'? (shipped:");
+    hs_test_bad_cli("swep", "unknown command 'swep' (see `hetsim --help`); did you mean 'sweep'?");
     hs_test_bad_cli("sweep --dry-run -w cholesky:n=2048 --vary gpus=1-8",
                     "'1-8' is not an integer in [0, 1048576] (a range of values, in --vary or a study, is written 1..8)");
     hs_test_bad_cli("run -q --noise 5%",
