@@ -91,15 +91,35 @@ static int row_of(const struct rows *r, const char *key, bool by_node)
 }
 
 static void axes(struct hs_buf *b, const struct rows *r, const cJSON *record, const char *title,
-                 struct hs_unit u, double from, double to)
+                 struct hs_unit u, double from, double to, int width)
 {
     const cJSON *in = cJSON_GetObjectItemCaseSensitive(record, "inputs");
     const cJSON *res = cJSON_GetObjectItemCaseSensitive(record, "results");
     struct hs_buf t = {0};
-    hs_buf_printf(&t, "%s | %s on %s | makespan %.6g %s", str(in, "workload"), str(in, "policy"),
-                  str(in, "platform"), num(res, "makespan") / u.div, u.name);
+    /* the makespan first, where a cut cannot reach it; the specifications in
+       words on a second line, cut to the picture's width */
+    const char *policy = str(in, "policy");
+    struct hs_unit m = hs_unit_for("time", num(res, "makespan"));
+    hs_buf_printf(&t, "makespan %.6g %s: %.*s on ", num(res, "makespan") / m.div, m.name,
+                  (int)strcspn(policy, ":"), policy);
+    hs_plot_spec_words(&t, str(in, "platform"), 40);
+    if (num(in, "gpus") > 0 || num(in, "cpus") > 0)
+        hs_buf_printf(&t, ", %g GPU%s and %g CPU worker%s", num(in, "gpus"), num(in, "gpus") == 1 ? "" : "s",
+                      num(in, "cpus"), num(in, "cpus") == 1 ? "" : "s");
+    hs_buf_add(&t, "\n");
+    struct hs_buf spec = {0};
+    hs_plot_spec_words(&spec, str(in, "workload"), 0);
+    if (strchr(policy, ':')) {
+        hs_buf_add(&spec, "; policy ");
+        hs_plot_spec_words(&spec, policy, 0);
+    }
+    hs_plot_spec_words(&t, hs_buf_str(&spec), (size_t)(width / 7)); /* about 7 px a character at Sans 10 */
+    hs_buf_free(&spec);
     hs_buf_add(b, "set title ");
-    hs_gnuplot_quote(b, title ? title : hs_buf_str(&t));
+    if (title)
+        hs_gnuplot_quote(b, title);
+    else
+        hs_gnuplot_quote_lines(b, hs_buf_str(&t));
     hs_buf_printf(b, "\nset xlabel 'time (%s)'\nset yrange [-0.7:%g]\nset xrange [%.9g:%.9g]\nset ytics (", u.name,
                   r->nrows - 0.3, from / u.div, to / u.div);
     bool first = true;
@@ -142,39 +162,118 @@ static void box(struct hs_buf *b, double s, double e, double y, double half_heig
     hs_buf_printf(b, "%.9g %g %.9g %g\n", (s + e) / 2, y, fmax((e - s) / 2, min_half), half_height);
 }
 
-/* One data block per kernel ($k0, …): x y dx dy of each box, in the unit u. */
-static int task_blocks(struct hs_buf *b, struct hs_buf *plot, const struct rows *r, const cJSON *tasks,
-                       struct hs_unit u, double min_half, const struct window *w)
+/* The kernels' colours: one per kernel name, whatever the window, the run or
+ * the policy, so that a chart and its zoom, or two policies side by side,
+ * compare. The kernels of the dense factorisations have a colour by their
+ * role (the panel, its solve, the diagonal update, the trailing update),
+ * with or without a precision prefix (dpotrf, spotrf, potrf); other names
+ * take, in alphabetical order among the record's kernels, the colours the
+ * known ones left. Okabe and Ito's (2008) colours, then Tol's muted ones
+ * (2021), all told apart on white by colour-blind readers. */
+static const char *const kernel_colours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
+                                             "#882255", "#44AA99", "#DDCC77", "#117733", "#999999", "#332288"};
+#define NCOLOURS ((int)(sizeof kernel_colours / sizeof *kernel_colours))
+static const struct {
+    const char *base;
+    int colour;
+} known_kernels[] = {
+    {"potrf", 0}, {"trsm", 1},  {"syrk", 2},  {"gemm", 3},  /* Cholesky; LU's trsm and gemm */
+    {"getrf", 0}, {"gessm", 1}, {"tstrf", 2}, {"ssssm", 3}, /* LU without pivoting, by tiles */
+    {"geqrt", 0}, {"ormqr", 1}, {"tsqrt", 2}, {"tsmqr", 3}, /* QR by tiles */
+};
+#define NKNOWN ((int)(sizeof known_kernels / sizeof *known_kernels))
+
+/* The entry of known_kernels that names kernel (with a precision prefix s,
+ * d, c or z or without), or -1. */
+static int known(const char *kernel)
 {
-    const char **kernels = NULL;
+    for (int i = 0; i < NKNOWN; i++) {
+        const char *b = known_kernels[i].base;
+        if (strcmp(kernel, b) == 0 || (strchr("sdcz", kernel[0]) && kernel[0] && strcmp(kernel + 1, b) == 0))
+            return i;
+    }
+    return -1;
+}
+
+struct kernel_key {
+    const char *name;
+    int order;  /* the known ones first, in the table's order; then by name */
+    int colour; /* index into kernel_colours */
+};
+
+static int cmp_key(const void *a, const void *b)
+{
+    const struct kernel_key *x = a, *y = b;
+    return x->order != y->order ? (x->order > y->order) - (x->order < y->order) : strcmp(x->name, y->name);
+}
+
+/* Every kernel of the record (not only of the window), sorted as the
+ * legend lists them, with its colour; returns how many. */
+static int kernel_keys(const cJSON *tasks, struct kernel_key **keys)
+{
+    struct kernel_key *k = NULL;
     int nk = 0;
     size_t cap = 0;
     const cJSON *t;
     cJSON_ArrayForEach(t, tasks)
     {
-        bool seen = outside(w, num(t, "start"), num(t, "end")); /* a kernel not in the window: no key entry */
-        for (int k = 0; k < nk && !seen; k++)
-            seen = strcmp(kernels[k], str(t, "kernel")) == 0;
+        bool seen = false;
+        for (int i = 0; i < nk && !seen; i++)
+            seen = strcmp(k[i].name, str(t, "kernel")) == 0;
         if (!seen) {
-            HS_GROW(kernels, cap, (size_t)nk + 1); /* doubling, not one realloc per kernel */
-            kernels[nk++] = str(t, "kernel");
+            HS_GROW(k, cap, (size_t)nk + 1); /* doubling, not one realloc per kernel */
+            int w = known(str(t, "kernel"));
+            k[nk++] = (struct kernel_key){str(t, "kernel"), w >= 0 ? w : NKNOWN, w >= 0 ? known_kernels[w].colour : -1};
         }
     }
+    if (nk)
+        qsort(k, (size_t)nk, sizeof *k, cmp_key);
+    bool taken[NCOLOURS] = {false};
+    for (int i = 0; i < nk; i++)
+        if (k[i].colour >= 0)
+            taken[k[i].colour] = true;
+    for (int i = 0, next = 0; i < nk; i++) { /* the others: the colours left, then all again */
+        if (k[i].colour >= 0)
+            continue;
+        int c = next;
+        while (c < NCOLOURS && taken[c])
+            c++;
+        k[i].colour = c < NCOLOURS ? c : next % NCOLOURS;
+        next = c < NCOLOURS ? c + 1 : next + 1;
+    }
+    *keys = k;
+    return nk;
+}
+
+/* One data block per kernel drawn in the window ($k0, …): x y dx dy of each
+ * box, in the unit u; returns how many. */
+static int task_blocks(struct hs_buf *b, struct hs_buf *plot, const struct rows *r, const cJSON *tasks,
+                       struct hs_unit u, double min_half, const struct window *w)
+{
+    struct kernel_key *keys;
+    int nk = kernel_keys(tasks, &keys), drawn = 0;
     for (int k = 0; k < nk; k++) {
-        hs_buf_printf(b, "$k%d << EOD\n", k);
+        const cJSON *t;
+        bool any = false; /* a kernel not in the window: no key entry */
         cJSON_ArrayForEach(t, tasks)
         {
             int y = row_of(r, str(t, "worker"), false);
-            if (y >= 0 && strcmp(str(t, "kernel"), kernels[k]) == 0 && !outside(w, num(t, "start"), num(t, "end")))
-                box(b, num(t, "start") / u.div, num(t, "end") / u.div, y, 0.26, min_half);
+            if (y < 0 || strcmp(str(t, "kernel"), keys[k].name) != 0 || outside(w, num(t, "start"), num(t, "end")))
+                continue;
+            if (!any)
+                hs_buf_printf(b, "$k%d << EOD\n", k);
+            any = true;
+            box(b, num(t, "start") / u.div, num(t, "end") / u.div, y, 0.26, min_half);
         }
+        if (!any)
+            continue;
         hs_buf_add(b, "EOD\n");
-        hs_buf_printf(plot, "%s$k%d using 1:2:3:4 with boxxyerror lt %d title ", k ? ", \\\n     " : "plot ",
-                      k, k + 1);
-        hs_gnuplot_quote(plot, kernels[k]);
+        hs_buf_printf(plot, "%s$k%d using 1:2:3:4 with boxxyerror lc rgb '%s' title ", drawn++ ? ", \\\n     " : "plot ",
+                      k, kernel_colours[keys[k].colour]);
+        hs_gnuplot_quote(plot, keys[k].name);
     }
-    free(kernels);
-    return nk;
+    free(keys);
+    return drawn;
 }
 
 /* Transfers into (in) or out of (!in) a worker's own memory. */
@@ -228,7 +327,7 @@ int hs_plot_gantt(const cJSON *record, const char *file, const char *output, con
     int height = 150 + 30 * r.nrows;
     int rc = hs_gnuplot_preamble(&b, output, width, height < 360 ? 360 : height);
     if (!rc) {
-        axes(&b, &r, record, o->title, u, w.from, w.to);
+        axes(&b, &r, record, o->title, u, w.from, w.to, width);
         if (!task_blocks(&b, &plot, &r, tasks, u, min_half, &w))
             hs_buf_add(&plot, "plot NaN notitle");
         const cJSON *xfers = cJSON_GetObjectItemCaseSensitive(ev, "transfers");

@@ -25,6 +25,22 @@ void hs_gnuplot_quote(struct hs_buf *b, const char *text)
     hs_buf_add(b, "'");
 }
 
+void hs_gnuplot_quote_lines(struct hs_buf *b, const char *text)
+{
+    for (const char *p = text;;) {
+        size_t n = strcspn(p, "\n");
+        char *line = hs_xmalloc(n + 1);
+        memcpy(line, p, n);
+        line[n] = '\0';
+        hs_gnuplot_quote(b, line);
+        free(line);
+        if (!p[n])
+            break;
+        hs_buf_add(b, ".\"\\n\"."); /* gnuplot's string concatenation, a double-quoted line break */
+        p += n + 1;
+    }
+}
+
 int hs_gnuplot_preamble(struct hs_buf *b, const char *output, int width, int height)
 {
     const char *dot = strrchr(output, '.');

@@ -12,6 +12,7 @@
 #include "analysis/plot.h"
 #include "analysis/published.h"
 #include "analysis/stats.h"
+#include "analysis/sweep.h"
 #include "base/util.h"
 
 #include <math.h>
@@ -23,6 +24,7 @@
 struct point {
     int curve;
     double x, y, bar; /* bar < 0: no error bar (overlay, published) */
+    bool median;      /* a published median, drawn with its own symbol */
 };
 
 struct figure {
@@ -33,6 +35,7 @@ struct figure {
     int *first_group; /* of each curve: its label */
     struct point *pts, *over, *pub;
     int npts, nover, npub;
+    long nmin, nmax; /* the fewest and most runs behind a point */
 };
 
 static int cmp_cell_ptr(const void *a, const void *b)
@@ -111,12 +114,6 @@ static char *curve_label(const struct hs_csv *csv, const struct hs_groups *gs, i
     return hs_group_label(csv, &curve, g);
 }
 
-/* How a metric column reads on an axis: its unit where it has one. */
-static const char *metric_name(const char *column)
-{
-    return strcmp(column, "gflops") == 0 ? "GFlop/s" : column;
-}
-
 /* A comparison plot's point: group g's stat against the versus curve at
  * the same x, computed as a published value of that point would be. */
 static int compare(const struct hs_csv *csv, const char *file, const struct hs_groups *gs, int g,
@@ -128,7 +125,7 @@ static int compare(const struct hs_csv *csv, const char *file, const struct hs_g
     struct hs_study_ref r = {.where = where, .nwhere = o->nby + 1, .metric = (char *)o->y,
                              .stat = (char *)o->stat, .versus = (struct hs_study_kv *)o->versus,
                              .nversus = o->nversus, .scale = 1};
-    int rc = hs_published_ours(csv, file, &r, s);
+    int rc = hs_published_ours_ci(csv, file, &r, s);
     free(where);
     return rc;
 }
@@ -155,11 +152,13 @@ static int collect(const struct hs_csv *csv, const char *file, const struct hs_g
             f->first_group[f->ncurves++] = g;
         if (!o->stat)
             hs_stat_compute(v, n, &s);
-        double bar = o->stat ? 0 : o->sd ? s.sd : s.ci95, x = x_position(f, gs->g[g].values[o->nby]);
-        add_point(&f->pts, &f->npts, (struct point){f->ncurves - 1, x, s.mean, isnan(bar) ? 0 : bar});
+        double bar = o->sd && !o->stat ? s.sd : s.ci95, x = x_position(f, gs->g[g].values[o->nby]);
+        f->nmin = f->npts && f->nmin < s.n ? f->nmin : s.n;
+        f->nmax = f->nmax > s.n ? f->nmax : s.n;
+        add_point(&f->pts, &f->npts, (struct point){f->ncurves - 1, x, s.mean, isnan(bar) ? 0 : bar, false});
         if (ocol >= 0 && (n = hs_group_values(csv, file, &gs->g[g], ocol, v)) > 0) {
             hs_stat_compute(v, n, &s);
-            add_point(&f->over, &f->nover, (struct point){f->ncurves - 1, x, s.mean, -1});
+            add_point(&f->over, &f->nover, (struct point){f->ncurves - 1, x, s.mean, -1, false});
         } else if (n < 0) {
             rc = -1;
         }
@@ -195,7 +194,8 @@ static void published(const struct hs_csv *csv, const struct hs_groups *gs, cons
         int k = curve_of(gs, f, o->nby, curve);
         double pos = x_position(f, x), scale = r->scale > 0 ? r->scale : 1;
         if (k >= 0 && !isnan(pos))
-            add_point(&f->pub, &f->npub, (struct point){k, pos, r->value * scale, -1});
+            add_point(&f->pub, &f->npub,
+                      (struct point){k, pos, r->value * scale, -1, r->stat && strcmp(r->stat, "median") == 0});
     }
     free(curve);
 }
@@ -212,36 +212,117 @@ static double largest(const struct figure *f)
     return m;
 }
 
-static void labels(struct hs_buf *b, const struct hs_plot_opts *o, struct hs_unit u)
+/* The one value a column holds in every row drawn, or NULL (no such
+ * column, or several values). */
+static const char *one_value(const struct hs_csv *csv, const char *column)
+{
+    int c = hs_csv_col(csv, column);
+    if (c < 0 || csv->nrows == 0)
+        return NULL;
+    for (long r = 1; r < csv->nrows; r++)
+        if (strcmp(csv->rows[r][c], csv->rows[0][c]) != 0)
+            return NULL;
+    return csv->rows[0][c][0] ? csv->rows[0][c] : NULL;
+}
+
+static bool drawn_column(const struct hs_plot_opts *o, const char *column)
+{
+    for (int b = 0; b < o->nby; b++)
+        if (strcmp(o->by[b], column) == 0)
+            return true;
+    return strcmp(o->x, column) == 0;
+}
+
+/* The default title: what is drawn against what, then on a second line the
+ * workload and platform every point shares and the runs behind each point. */
+static void default_title(struct hs_buf *t, const struct hs_csv *csv, const struct hs_plot_opts *o,
+                          const struct figure *f)
+{
+    bool lower = hs_metric_lower_is_better(o->y);
+    if (o->stat && strcmp(o->stat, "ratio") == 0)
+        hs_buf_printf(t, "%s%s over %s%s against %s", lower ? "speedup in " : "ratio of ", hs_plot_words(o->y),
+                      o->versus[0].value, o->nversus > 1 ? ", …" : "", hs_plot_words(o->x));
+    else if (o->stat)
+        hs_buf_printf(t, "gain in %s over %s%s (%%) against %s", hs_plot_words(o->y), o->versus[0].value,
+                      o->nversus > 1 ? ", …" : "", hs_plot_words(o->x));
+    else
+        hs_buf_printf(t, "%s against %s", hs_plot_words(o->y), hs_plot_words(o->x));
+    const char *w = drawn_column(o, "workload") ? NULL : one_value(csv, "workload");
+    const char *p = drawn_column(o, "platform") ? NULL : one_value(csv, "platform");
+    hs_buf_add(t, "\n");
+    if (w)
+        hs_plot_spec_words(t, w, 70);
+    if (p) {
+        hs_buf_add(t, w ? " on " : "platform ");
+        hs_plot_spec_words(t, p, 40);
+    }
+    hs_buf_add(t, w || p ? ", " : "");
+    if (f->nmin == f->nmax)
+        hs_buf_printf(t, "%ld run%s per point", f->nmax, f->nmax == 1 ? "" : "s");
+    else
+        hs_buf_printf(t, "%ld to %ld runs per point", f->nmin, f->nmax);
+}
+
+/* Is every value drawn, error bars included, at least 0? */
+static bool nonnegative(const struct figure *f, double *lowest, double *highest)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    const struct point *sets[] = {f->pts, f->over, f->pub};
+    const int ns[] = {f->npts, f->nover, f->npub};
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < ns[k]; i++) {
+            double bar = sets[k][i].bar > 0 ? sets[k][i].bar : 0;
+            if (isfinite(sets[k][i].y)) {
+                lo = fmin(lo, sets[k][i].y - bar);
+                hi = fmax(hi, sets[k][i].y + bar);
+            }
+        }
+    *lowest = lo, *highest = hi;
+    return isfinite(lo) && lo >= 0;
+}
+
+static void labels(struct hs_buf *b, const struct hs_csv *csv, const struct hs_plot_opts *o, const struct figure *f,
+                   struct hs_unit u)
 {
     struct hs_buf t = {0};
-    if (o->stat) /* a comparison: what the y axis shows is not the metric itself */
-        hs_buf_printf(&t, "%s %s against %s=%s%s, by %s", o->y, strcmp(o->stat, "ratio") == 0 ? "ratio" : "gain",
-                      o->versus[0].key, o->versus[0].value, o->nversus > 1 ? ", …" : "", o->x);
-    else
-        hs_buf_printf(&t, "%s against %s", o->y, o->x);
     hs_buf_add(b, "set title ");
-    hs_gnuplot_quote(b, o->title ? o->title : hs_buf_str(&t));
+    if (o->title) {
+        hs_gnuplot_quote(b, o->title);
+    } else {
+        default_title(&t, csv, o, f);
+        hs_gnuplot_quote_lines(b, hs_buf_str(&t));
+    }
     hs_buf_reset(&t);
     struct hs_buf y = {0};
-    if (o->stat)
-        hs_buf_printf(&y, "%s %s against %s=%s%s", o->y, strcmp(o->stat, "ratio") == 0 ? "ratio" : "gain (%)",
-                      o->versus[0].key, o->versus[0].value, o->nversus > 1 ? ", …" : "");
+    if (o->stat) /* which way the comparison reads, in words */
+        hs_plot_comparison_words(&y, o->y, o->stat, o->versus[0].value);
+    else if (f->nmax > 1) /* an interval only where there are repetitions */
+        hs_buf_printf(&y, "%s (mean, %s)", hs_plot_words(o->y), o->sd ? "sd" : "95% CI");
     else
-        hs_buf_printf(&y, "%s (mean, %s)", metric_name(o->y), o->sd ? "sd" : "95% CI");
+        hs_buf_add(&y, hs_plot_words(o->y));
     hs_unit_label(&t, o->ylabel ? o->ylabel : hs_buf_str(&y), u);
     hs_buf_add(b, "\nset xlabel ");
-    hs_gnuplot_quote(b, o->xlabel ? o->xlabel : o->x);
+    hs_gnuplot_quote(b, o->xlabel ? o->xlabel : hs_plot_words(o->x));
     hs_buf_add(b, "\nset ylabel ");
     hs_gnuplot_quote(b, hs_buf_str(&t));
     hs_buf_free(&t);
     hs_buf_free(&y);
-    hs_buf_add(b, "\nset grid\nset format y '%g'\n"
-                  "set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\n");
+    bool ratio = o->stat && strcmp(o->stat, "ratio") == 0, logy = o->logy || ratio;
+    double lo, hi;
+    hs_buf_add(b, "\nset grid\nset format y '%g'\n");
+    if (!logy && !o->stat && nonnegative(f, &lo, &hi)) { /* the axis stops at 0, not below */
+        hs_buf_add(b, "set offsets graph 0.03, graph 0.03, graph 0.05, 0\n");
+        hs_buf_printf(b, "set yrange [%.17g:*]\n", fmax(0, lo - 0.05 * (hi - lo)) / u.div);
+    } else {
+        hs_buf_add(b, "set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\n");
+    }
     if (o->logx)
         hs_buf_add(b, "set logscale x\n");
-    if (o->logy)
+    if (logy) /* a ratio on a log axis: a slowdown of 2 as far from 1 as a speedup of 2 */
         hs_buf_add(b, "set logscale y\n");
+    if (o->stat) /* the line of no difference */
+        hs_buf_printf(b, "set arrow from graph 0, first %d to graph 1, first %d nohead dt 2 lw 1.5 lc rgb '#555555' "
+                         "back\n", ratio, ratio);
 }
 
 static bool separator(char c)
@@ -300,11 +381,12 @@ static void categorical_axis(struct hs_buf *b, const struct figure *f)
 }
 
 /* Data block $NAME<k> of curve k's points (x + dx, y [bar]); false if it has none. */
-static bool block(struct hs_buf *b, const char *name, int k, const struct point *p, int n, double div, double dx)
+static bool block(struct hs_buf *b, const char *name, int k, const struct point *p, int n, double div, double dx,
+                  bool median)
 {
     bool any = false;
     for (int i = 0; i < n; i++) {
-        if (p[i].curve != k)
+        if (p[i].curve != k || p[i].median != median)
             continue;
         if (!any)
             hs_buf_printf(b, "$%s%d << EOD\n", name, k);
@@ -390,23 +472,31 @@ static void draw(struct hs_buf *b, const struct hs_csv *csv, const struct hs_gro
     for (int k = 0; k < f->ncurves; k++) {
         char *label = curve_label(csv, gs, f->first_group[k], o->nby);
         double dx = spread > 0 ? spread * ((double)k / (f->ncurves - 1) - 0.5) : 0;
-        block(b, "c", k, f->pts, f->npts, u.div, dx);
+        block(b, "c", k, f->pts, f->npts, u.div, dx, false);
         hs_buf_printf(&plot, "%s$c%d using 1:2:3 with yerrorlines lt %d dt %d pt %d ps 0.8 title ",
                       k ? ", \\\n     " : "plot ", k, k + 1, hs_plot_dash_type(k), hs_plot_point_type(k));
         hs_gnuplot_quote(&plot, label);
-        if (block(b, "o", k, f->over, f->nover, u.div, dx)) {
+        if (block(b, "o", k, f->over, f->nover, u.div, dx, false)) {
             struct hs_buf t = {0};
             hs_buf_printf(&t, "%s: %s", label, o->overlay);
             hs_buf_printf(&plot, ", \\\n     $o%d using 1:2 with lines lt %d dt 2 lw 1 title ", k, k + 1);
             hs_gnuplot_quote(&plot, hs_buf_str(&t));
             hs_buf_free(&t);
         }
-        if (block(b, "p", k, f->pub, f->npub, u.div, dx))
+        if (block(b, "p", k, f->pub, f->npub, u.div, dx, false))
             hs_buf_printf(&plot, ", \\\n     $p%d using 1:2 with points lt %d pt 3 ps 2.2 lw 2 notitle", k, k + 1);
+        if (block(b, "q", k, f->pub, f->npub, u.div, dx, true))
+            hs_buf_printf(&plot, ", \\\n     $q%d using 1:2 with points lt %d pt 12 ps 2.2 lw 2 notitle", k, k + 1);
         free(label);
     }
-    if (f->npub) /* one key entry for every curve's published values */
-        hs_buf_add(&plot, ", \\\n     NaN with points lc rgb 'black' pt 3 ps 2.2 lw 2 title 'published (paper)'");
+    bool mean = false, median = false; /* one key entry for every curve's published means, one for medians */
+    for (int i = 0; i < f->npub; i++)
+        *(f->pub[i].median ? &median : &mean) = true;
+    if (mean)
+        hs_buf_printf(&plot, ", \\\n     NaN with points lc rgb 'black' pt 3 ps 2.2 lw 2 title 'published%s (paper)'",
+                      median ? " mean" : "");
+    if (median)
+        hs_buf_add(&plot, ", \\\n     NaN with points lc rgb 'black' pt 12 ps 2.2 lw 2 title 'published median (paper)'");
     hs_buf_printf(b, "%s\n", hs_buf_str(&plot));
     hs_buf_free(&plot);
 }
@@ -459,12 +549,26 @@ static int plot_rows(const struct hs_csv *csv, const char *file, const struct hs
     struct hs_buf b = {0};
     x_values(&gs, o, &f);
     rc = collect(csv, file, &gs, o, ycol, ocol, &f);
+    struct hs_plot_opts as_ratio = *o;
+    bool slower = false;
+    for (int i = 0; i < f.npts && !rc && o->stat && strcmp(o->stat, "gain_pct") == 0 && !o->ylabel; i++)
+        slower |= f.pts[i].y < 0;
+    if (slower) { /* a slowdown in % reads badly (-105% for 2.05 times slower): drawn as a ratio on a log axis */
+        fprintf(stderr, "hetsim: note: %s: some points are slower than %s=%s: drawn as ratios on a log axis "
+                        "(--ratio), where 2 times slower is as far below 1 as 2 times faster is above\n",
+                o->output, o->versus[0].key, o->versus[0].value);
+        as_ratio.stat = "ratio";
+        o = &as_ratio;
+        free(f.first_group), free(f.pts), free(f.over);
+        f.first_group = NULL, f.pts = f.over = NULL, f.npts = f.nover = f.ncurves = 0;
+        rc = collect(csv, file, &gs, o, ycol, ocol, &f);
+    }
     if (!rc)
         rc = hs_gnuplot_preamble(&b, o->output, 900, 560);
     if (!rc) {
         published(csv, &gs, o, &f);
         struct hs_unit u = hs_unit_for(o->stat ? o->stat : o->y, largest(&f));
-        labels(&b, o, u);
+        labels(&b, csv, o, &f, u);
         if (!f.numeric)
             categorical_axis(&b, &f);
         else

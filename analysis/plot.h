@@ -76,6 +76,15 @@ struct hs_unit {
 struct hs_unit hs_unit_for(const char *column, double max_abs);
 /* label and " [unit]" (a label ending in " (s)" loses it for the unit). */
 void hs_unit_label(struct hs_buf *b, const char *label, struct hs_unit u);
+/* Labels in words (plot_labels.c), where the user names none: a column as an
+ * axis reads it ("gpus": "GPUs"; an unknown column: itself); a workload or
+ * platform specification as a title reads it ("cholesky:n=8192,nb=512":
+ * "cholesky (n = 8192, nb = 512)", a file by its name alone), cut to max
+ * characters with "…" (0: whole); and which way a comparison of metric
+ * (stat "ratio" or "gain_pct") against versus ("dmda") reads. */
+const char *hs_plot_words(const char *column);
+void hs_plot_spec_words(struct hs_buf *b, const char *spec, size_t max);
+void hs_plot_comparison_words(struct hs_buf *b, const char *metric, const char *stat, const char *versus);
 /* Colours told apart on white by colour-blind readers (set linetype 1..8). */
 void hs_gnuplot_palette(struct hs_buf *b);
 /* Marker (pt) and dash (dt) of curve k: neighbours differ in both (dt 2,
@@ -88,6 +97,8 @@ int hs_plot_dash_type(int curve);
 int hs_gnuplot_preamble(struct hs_buf *b, const char *output, int width, int height);
 /* A gnuplot single-quoted string ('' inside). */
 void hs_gnuplot_quote(struct hs_buf *b, const char *text);
+/* The same for text of several lines, kept as lines: 'a'."\n".'b'. */
+void hs_gnuplot_quote_lines(struct hs_buf *b, const char *text);
 /* Run gnuplot on the script (and save it when script_path is set) to draw
  * output, the path its preamble sets: gnuplot writes a temporary file beside
  * it, renamed onto it only when gnuplot succeeded (sim/outfile.h); -1 with

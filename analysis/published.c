@@ -11,6 +11,7 @@
 #include "base/util.h"
 
 #include <gsl/gsl_fit.h>
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -274,6 +275,46 @@ int hs_published_ours(const struct hs_csv *csv, const char *file, const struct h
     }
     free(wcol), free(vcol);
     return rc;
+}
+
+/* The 95% interval of a ratio of two means, b / a (or of the gain that
+ * follows from it), by the delta method on independent samples: its
+ * relative standard error is sqrt((sd_a / a)^2 / n_a + (sd_b / b)^2 / n_b),
+ * times Student's t at min(n_a, n_b) - 1 degrees of freedom (the smaller
+ * sample's, which errs wide). NAN unless both have repetitions. */
+static double ratio_rel_ci(const struct hs_stat *a, const struct hs_stat *b)
+{
+    if (a->n < 2 || b->n < 2 || a->mean == 0 || b->mean == 0)
+        return NAN;
+    double ra = a->sd / a->mean, rb = b->sd / b->mean;
+    double se = sqrt(ra * ra / (double)a->n + rb * rb / (double)b->n);
+    long df = (a->n < b->n ? a->n : b->n) - 1;
+    return gsl_cdf_tdist_Pinv(0.975, (double)df) * se;
+}
+
+int hs_published_ours_ci(const struct hs_csv *csv, const char *file, const struct hs_study_ref *r, struct hs_stat *s)
+{
+    if (hs_published_ours(csv, file, r, s))
+        return -1;
+    bool ratio = r->stat && strcmp(r->stat, "ratio") == 0;
+    bool gain = r->stat && strcmp(r->stat, "gain_pct") == 0 && !r->nby;
+    if (!(ratio || gain) || isnan(s->mean))
+        return 0;
+    int mcol = hs_csv_col(csv, r->metric), st = hs_csv_col(csv, "status");
+    int *wcol = hs_xmalloc((size_t)(r->nwhere + 1) * sizeof *wcol);
+    int *vcol = hs_xmalloc((size_t)(r->nversus + 1) * sizeof *vcol);
+    for (int w = 0; w < r->nwhere; w++)
+        wcol[w] = hs_csv_col(csv, r->where[w].key);
+    for (int v = 0; v < r->nversus; v++)
+        vcol[v] = hs_csv_col(csv, r->versus[v].key);
+    struct hs_stat a, b; /* ours, and what it is compared against */
+    rows_stat(csv, r, wcol, vcol, mcol, st, false, &every_row, &a);
+    rows_stat(csv, r, wcol, vcol, mcol, st, true, &every_row, &b);
+    double rel = ratio_rel_ci(&a, &b);
+    /* ratio b / a; gain ±100 (a / b - 1), whose interval is 100 (a / b) rel */
+    s->ci95 = ratio ? s->mean * rel : 100 * fabs(a.mean / b.mean) * rel;
+    free(wcol), free(vcol);
+    return 0;
 }
 
 /* The value of column key among names (NULL: no such column). */

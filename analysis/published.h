@@ -16,6 +16,13 @@
 int hs_published_ours(const struct hs_csv *csv, const char *file, const struct hs_study_ref *r,
                       struct hs_stat *s);
 
+/* hs_published_ours, and for a ratio or a gain of one mean against another
+ * (stat "ratio", or "gain_pct" without by) the 95% interval of that value in
+ * s->ci95 where both sides have repetitions (the delta method on the two
+ * means; NAN otherwise): what a comparison plot draws as error bars. */
+int hs_published_ours_ci(const struct hs_csv *csv, const char *file, const struct hs_study_ref *r,
+                         struct hs_stat *s);
+
 /* Does our value meet the published one: within the tolerance of the figure,
  * or on the right side of a bound (struct hs_study_ref's bound)? */
 bool hs_published_met(const struct hs_study_ref *r, double ours);

@@ -4,6 +4,7 @@
 #include "base/datadir.h"
 #include "base/inputfile.h"
 #include "base/util.h"
+#include "base/nearest.h"
 
 #include <errno.h>
 #include <math.h>
@@ -672,7 +673,8 @@ int hs_study_load(const char *name_or_path, bool quick, struct hs_study *st)
         }
         hs_study_paths_free(paths, n);
         if (n)
-            hs_fail("unknown study '%s' (shipped: %s)", name_or_path, hs_buf_str(&names));
+            hs_fail("unknown study '%s'%s (shipped: %s)", name_or_path, /* before the long list, which may be cut */
+                    hs_did_you_mean(name_or_path, hs_buf_str(&names)), hs_buf_str(&names));
         else
             hs_fail("unknown study '%s' (no study found in %s)", name_or_path, hs_study_dirs());
         hs_buf_free(&names);

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,22 +46,80 @@ long hs_table_rows(const struct hs_table *t)
     return t->ncells / t->ncols;
 }
 
-void hs_table_print(const struct hs_table *t, FILE *out, const char *indent)
+/* Characters of a cell (UTF-8: µ and … count one). */
+static int chars(const char *s, size_t n)
+{
+    int c = 0;
+    for (size_t i = 0; i < n && s[i]; i++)
+        c += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return c;
+}
+
+/* How many bytes of s make its next line of at most `width` characters:
+ * up to the last space that fits, else `width` characters cut hard. */
+static size_t line_bytes(const char *s, int width)
+{
+    size_t i = 0, space = 0;
+    int c = 0;
+    for (; s[i]; i++) {
+        bool start = ((unsigned char)s[i] & 0xC0) != 0x80;
+        if (start && c == width)
+            break;
+        c += start;
+        if (s[i] == ' ')
+            space = i;
+    }
+    return !s[i] || !space ? i : space;
+}
+
+void hs_table_print_fit(const struct hs_table *t, FILE *out, const char *indent, int max_width)
 {
     int *width = hs_xcalloc((size_t)t->ncols, sizeof *width);
+    bool *text = hs_xcalloc((size_t)t->ncols, sizeof *text);
     for (long i = 0; i < t->ncells; i++) {
-        int w = (int)strlen(t->cells[i]);
-        if (w > width[i % t->ncols])
-            width[i % t->ncols] = w;
+        int w = chars(t->cells[i], SIZE_MAX), c = (int)(i % t->ncols);
+        width[c] = w > width[c] ? w : width[c];
+        text[c] |= i >= t->ncols && t->cells[i][0] && !hs_is_number(t->cells[i], NULL);
     }
-    for (long r = 0; r < hs_table_rows(t); r++) {
-        fputs(indent, out);
+    /* too wide: the widest text column loses a character at a time, to no
+       less than its header and 12 */
+    for (int total = 0;;) {
+        total = chars(indent, SIZE_MAX);
+        int widest = -1;
         for (int c = 0; c < t->ncols; c++) {
-            const char *cell = t->cells[r * t->ncols + c];
-            bool right = r > 0 && hs_is_number(cell, NULL), last = c == t->ncols - 1;
-            fprintf(out, "%s%*s", c ? "  " : "", right ? width[c] : last ? 0 : -width[c], cell);
+            total += width[c] + (c ? 2 : 0);
+            int floor = chars(t->cells[c], SIZE_MAX) > 12 ? chars(t->cells[c], SIZE_MAX) : 12;
+            if (text[c] && width[c] > floor && (widest < 0 || width[c] > width[widest]))
+                widest = c;
         }
-        fputc('\n', out);
+        if (max_width <= 0 || total <= max_width || widest < 0)
+            break;
+        width[widest]--;
+    }
+    const char **at = hs_xcalloc((size_t)t->ncols, sizeof *at);
+    struct hs_buf line = {0};
+    for (long r = 0; r < hs_table_rows(t); r++) {
+        for (int c = 0; c < t->ncols; c++)
+            at[c] = t->cells[r * t->ncols + c];
+        for (bool more = true; more;) { /* a row, on as many lines as its longest cell needs */
+            more = false;
+            hs_buf_reset(&line);
+            hs_buf_add(&line, indent);
+            for (int c = 0; c < t->ncols; c++) {
+                const char *cell = at[c];
+                size_t n = line_bytes(cell, width[c]);
+                bool right = r > 0 && hs_is_number(t->cells[r * t->ncols + c], NULL), last = c == t->ncols - 1;
+                int pad = width[c] - chars(cell, n);
+                hs_buf_printf(&line, "%s%*s%.*s%*s", c ? "  " : "", right ? pad : 0, "", (int)n, cell,
+                              right || last ? 0 : pad, "");
+                at[c] = cell + n + (cell[n] == ' ');
+                more |= *at[c] != '\0';
+            }
+            size_t len = line.len; /* a wrapped line's empty cells leave no blanks at its end */
+            while (len > 0 && hs_buf_str(&line)[len - 1] == ' ')
+                len--;
+            fprintf(out, "%.*s\n", (int)len, hs_buf_str(&line));
+        }
         if (r == 0) {
             fputs(indent, out);
             for (int c = 0; c < t->ncols; c++)
@@ -69,7 +128,15 @@ void hs_table_print(const struct hs_table *t, FILE *out, const char *indent)
             fputc('\n', out);
         }
     }
+    hs_buf_free(&line);
+    free(at);
+    free(text);
     free(width);
+}
+
+void hs_table_print(const struct hs_table *t, FILE *out, const char *indent)
+{
+    hs_table_print_fit(t, out, indent, 0);
 }
 
 void hs_table_csv(const struct hs_table *t, struct hs_buf *b)

@@ -20,6 +20,10 @@ void hs_table_addf(struct hs_table *t, const char *fmt, ...) __attribute__((form
 void hs_table_num(struct hs_table *t, double v, int digits);
 long hs_table_rows(const struct hs_table *t);
 void hs_table_print(const struct hs_table *t, FILE *out, const char *indent);
+/* The same, no wider than max_width characters (0: no limit) where it can
+ * be: the widest text columns are narrowed (to no less than their header or
+ * 12 characters) and their cells wrapped at spaces onto more lines. */
+void hs_table_print_fit(const struct hs_table *t, FILE *out, const char *indent, int max_width);
 void hs_table_csv(const struct hs_table *t, struct hs_buf *b);
 /* Write the CSV to a file; -1 with hs_fail. */
 int hs_table_write_csv(const struct hs_table *t, const char *path);

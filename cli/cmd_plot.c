@@ -25,10 +25,14 @@ static void plot_usage(FILE *out)
             "Failed runs are left out. --script also writes the gnuplot script. --overlay draws\n"
             "the mean of another column (e.g. a prediction) as a dashed line of each curve's\n"
             "colour; --sd makes the error bars the standard deviation. --where keeps only the\n"
-            "rows holding that value (repeatable). --gain COL=VALUE draws instead how much\n"
-            "better (in %%) each point's mean is than the mean of the point with COL=VALUE\n"
-            "(COL: X or a --by column, whose curve or x is then not drawn); --ratio that\n"
-            "point's mean over ours.\n");
+            "rows holding that value (repeatable). --ratio COL=VALUE draws instead the mean\n"
+            "of the point with COL=VALUE over each point's (COL: X or a --by column, whose\n"
+            "curve or x is then not drawn): for a time, the speedup over it (above 1 is\n"
+            "faster), on a log axis with a line at 1 and the 95%% interval where both have\n"
+            "repetitions. --gain COL=VALUE draws how much better (in %%) each point's mean is,\n"
+            "with a line at 0; where a point is worse, as --ratio (a note says so).\n"
+            "Default labels say in words what is drawn, on what workload and platform, from\n"
+            "how many runs a point.\n");
 }
 
 static void gantt_usage(FILE *out)

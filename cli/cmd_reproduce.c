@@ -9,6 +9,7 @@
 #include "analysis/stats.h"
 #include "analysis/study.h"
 #include "analysis/summary.h"
+#include "analysis/sweep_exec.h"
 #include "base/util.h"
 #include "cli/cli.h"
 #include "cli/ledger_run.h"
@@ -18,7 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static void usage(FILE *out)
 {
@@ -126,8 +129,23 @@ static int plots(const struct hs_study *st, const struct hs_csv *csv, const char
     return 0;
 }
 
+/* What the published-values table counts: rows checked (ok or missed), and
+ * the others, by why they are not. */
+struct ref_counts {
+    int ok, missed, unchecked, norun, circular, quick;
+};
+
+/* A difference in % means something only between two figures of one scale:
+ * not against a bound ("< -5"), nor for a category (the value of a column
+ * where a gain is largest), nor in a quick run (other sizes than the paper's). */
+static bool diff_means_something(const struct hs_study_ref *r, const struct hs_stat *s, bool quick)
+{
+    return !quick && s->n && !r->bound && !(r->of && strcmp(r->of, "argmax") == 0) && r->value != 0 &&
+           isfinite(s->mean);
+}
+
 static void ref_row(struct hs_table *t, const struct hs_study_ref *r, const struct hs_stat *s, bool quick,
-                    int *missed)
+                    struct ref_counts *c)
 {
     struct hs_buf where = {0};
     for (int w = 0; w < r->nwhere; w++)
@@ -145,9 +163,8 @@ static void ref_row(struct hs_table *t, const struct hs_study_ref *r, const stru
     hs_table_num(t, s->mean, 6);
     hs_table_num(t, s->ci95, 3);
     hs_table_addf(t, "%ld", s->n);
-    double diff = (s->mean - r->value) / fabs(r->value);
-    if (s->n) /* (no empty format: clang's -Wformat-zero-length) */
-        hs_table_addf(t, "%+.1f%%", 100 * diff);
+    if (diff_means_something(r, s, quick)) /* (no empty format: clang's -Wformat-zero-length) */
+        hs_table_addf(t, "%+.1f%%", 100 * (s->mean - r->value) / fabs(r->value));
     else
         hs_table_add(t, "");
     hs_table_add(t, tolerance);
@@ -158,10 +175,46 @@ static void ref_row(struct hs_table *t, const struct hs_study_ref *r, const stru
                           : !s->n     ? "no run"
                           : in        ? "ok"
                                       : "MISS";
-    *missed += checked && !quick && !in;
+    c->circular += r->circular != NULL;
+    c->unchecked += !r->circular && !checked;
+    c->quick += checked && quick;
+    c->norun += checked && !quick && !s->n;
+    c->ok += checked && !quick && s->n && in;
+    c->missed += checked && !quick && s->n && !in;
     hs_table_add(t, verdict);
     hs_table_add(t, r->source ? r->source : "");
     hs_buf_free(&where);
+}
+
+/* "7 ok, 33 missed of 40 checked; 2 without a tolerance, 1 circular" */
+static void count_line(const struct ref_counts *c, int total)
+{
+    struct hs_buf b = {0};
+    if (c->quick)
+        hs_buf_printf(&b, "%d of %d not checked (quick run: other sizes than the paper's)", c->quick, total);
+    else
+        hs_buf_printf(&b, "%d ok, %d missed%s of %d checked", c->ok, c->missed + c->norun,
+                      c->norun ? " (some not run)" : "", c->ok + c->missed + c->norun);
+    if (c->unchecked)
+        hs_buf_printf(&b, "; %d without a tolerance, not checked", c->unchecked);
+    if (c->circular)
+        hs_buf_printf(&b, "; %d circular (a model parameter), not evidence", c->circular);
+    printf("%s\n", hs_buf_str(&b));
+    hs_buf_free(&b);
+}
+
+/* The width the table is fitted to: a terminal's (its window, else
+ * $COLUMNS, else 120); into a file or a pipe, $COLUMNS where it is set,
+ * else none (whole rows, for grep). */
+static int table_width(void)
+{
+    struct winsize ws;
+    const char *columns = getenv("COLUMNS");
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        return ws.ws_col;
+    if (columns && atoi(columns) > 0)
+        return atoi(columns);
+    return isatty(STDOUT_FILENO) ? 120 : 0;
 }
 
 static int published(const struct hs_study *st, const struct hs_csv *csv, const char *file,
@@ -175,14 +228,17 @@ static int published(const struct hs_study *st, const struct hs_csv *csv, const 
     for (int i = 0; i < 10; i++)
         hs_table_add(&t, h[i]);
     int rc = 0;
+    struct ref_counts c = {0};
     for (int i = 0; i < st->nrefs && !rc; i++) {
         struct hs_stat s;
         if ((rc = hs_published_ours(csv, file, &st->refs[i], &s)) == 0)
-            ref_row(&t, &st->refs[i], &s, st->quick, missed);
+            ref_row(&t, &st->refs[i], &s, st->quick, &c);
     }
+    *missed += c.missed + c.norun;
     if (!rc && !quiet) {
         printf("\npublished values beside ours%s:\n", st->quick ? " (quick run: other sizes, not checked)" : "");
-        hs_table_print(&t, stdout, "");
+        hs_table_print_fit(&t, stdout, "", table_width());
+        count_line(&c, st->nrefs);
     }
     if (!rc) {
         char *path = hs_path_join(dir, "published.csv");
@@ -334,7 +390,9 @@ int hs_cmd_reproduce(int argc, char **argv)
     int rc = hs_study_execute(&st, dir, &so, NULL, 0);
     if (rc == HS_EXIT_USAGE)
         fprintf(stderr, "hetsim: %s\n", hs_last_error());
-    if (rc == HS_EXIT_OK || rc == HS_EXIT_FAIL) {
+    /* under mpirun the ranks shared the sweep (hs_sweep_execute, as `sweep`
+       does); rank 0, which wrote the results, reports them alone */
+    if ((rc == HS_EXIT_OK || rc == HS_EXIT_FAIL) && hs_sweep_launcher_rank() == 0) {
         int r = report(&st, dir, strict, so.quiet);
         if (r == HS_EXIT_USAGE)
             fprintf(stderr, "hetsim: %s\n", hs_last_error());

@@ -220,9 +220,14 @@ static void print_summary(const cJSON *rec)
     printf("hetsim run: %s on %s (%g GPU, %g CPU workers), policy %s, seed %g\n", str(in, "workload"),
            str(in, "platform"), num(in, "gpus"), num(in, "cpus"), str(in, "policy"), num(in, "seed"));
     printf("  makespan     %.6f s", num(res, "makespan"));
+    double plan = num(res, "predicted_makespan");
     if (cJSON_IsNumber(cJSON_GetObjectItem(res, "predicted_makespan")))
-        printf("  (predicted %.6f s)", num(res, "predicted_makespan"));
+        printf("  (predicted %.6f s)", plan);
     printf("\n");
+    if (plan > 0 && num(res, "makespan") > 2 * plan) /* a static plan far from what the run met */
+        printf("  hint         the makespan is %.2f times the plan's: %.*s planned on its estimates of kernels and "
+               "transfers, without the contention for links and memory the run then met (bytes moved below)\n",
+               num(res, "makespan") / plan, (int)strcspn(str(in, "policy"), ":"), str(in, "policy"));
     print_figures(rec, res, cJSON_GetArraySize(cJSON_GetObjectItem(rec, "workers")));
     printf("  tasks        %g (cpu %g, gpu %g)\n", num(res, "tasks"), num(arch, "cpu"), num(arch, "gpu"));
     double moves = num(count, "h2d") + num(count, "d2h") + num(count, "p2p");

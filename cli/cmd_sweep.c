@@ -55,7 +55,7 @@ struct sweep_args {
     struct hs_sweep_def def;
     struct hs_sweep_opts opts;
     const char *study;
-    bool quick, dry_run, reps_set;
+    bool quick, dry_run, reps_set, output_given;
     long reps;
     int nvary;
     char **vary;
@@ -113,7 +113,7 @@ static void parse_args(int argc, char **argv, struct sweep_args *a)
     optind = 1;
     while ((c = hs_getopt("sweep", argc, argv, HS_SCENARIO_SHORTOPTS "o:j:qh", opts)) != -1) {
         switch (c) {
-        case 'o': a->opts.csv = optarg; break;
+        case 'o': a->opts.csv = optarg, a->output_given = true; break;
         case 'j': a->opts.jobs = (int)hs_opt_long("--jobs", optarg, 1, 4096); break;
         case 'q': a->opts.quiet = true; break;
         case 'h': usage(stdout); exit(HS_EXIT_OK);
@@ -228,6 +228,9 @@ int hs_cmd_sweep(int argc, char **argv)
         rc = a.dry_run ? (dry_run(&a, &ops) ? 2 : 0) : hs_sweep_execute(&a.opts, &ops);
         if ((rc == HS_EXIT_OK || rc == HS_EXIT_FAIL) && !a.dry_run && a.def.reps > 1)
             warn_alike(a.opts.csv);
+        if ((rc == HS_EXIT_OK || rc == HS_EXIT_FAIL) && !a.dry_run && !a.output_given &&
+            hs_sweep_launcher_rank() == 0) /* the default file: say where the rows went */
+            fprintf(stderr, "sweep: rows in %s (the default; -o names another file)\n", a.opts.csv);
     } else {
         rc = HS_EXIT_USAGE;
     }

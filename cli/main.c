@@ -5,6 +5,8 @@
  * one rank over to `hetsim-mpi` (hetsim with MPI sweeps), so that only the
  * runs that use them load the CUDA or MPI libraries. */
 #include "analysis/sweep_exec.h"
+#include "base/buf.h"
+#include "base/nearest.h"
 #include "cli/cli.h"
 #include "sim/record.h"
 
@@ -45,8 +47,11 @@ static void usage(FILE *out)
     fprintf(out, "usage: hetsim COMMAND [options]   (hetsim COMMAND --help for details; hetsim --version)\n"
                  "Simulate task graphs on heterogeneous CPU+GPU nodes (SimGrid); measure them on a\n"
                  "real machine (the real engine: cores, and GPUs with CUDA) to validate the simulation.\n\n");
+    int width = 0; /* the summaries in one column, after the longest name */
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+        width = (int)strlen(commands[i].name) > width ? (int)strlen(commands[i].name) : width;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-*s  %s\n", width, commands[i].name, commands[i].summary);
 }
 
 #ifdef HETSIM_WITH_SIMGRID
@@ -123,6 +128,11 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "hetsim: unknown command '%s' (see `hetsim --help`)\n", argv[1]);
+    struct hs_buf names = {0};
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        hs_buf_printf(&names, "%s%s", i ? ", " : "", commands[i].name);
+    fprintf(stderr, "hetsim: unknown command '%s' (see `hetsim --help`)%s\n", argv[1],
+            hs_did_you_mean(argv[1], hs_buf_str(&names)));
+    hs_buf_free(&names);
     return HS_EXIT_USAGE;
 }

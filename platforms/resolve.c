@@ -20,6 +20,7 @@
 #include "platforms/perfmodel.h"
 #include "base/params.h"
 #include "base/util.h"
+#include "base/nearest.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -221,7 +222,7 @@ static int resolve_file(const char *text, struct hs_platform_ref *ref)
             shipped_names(names, sizeof names);
             if (names[0])
                 rc = hs_fail("unknown platform '%s' (shipped: %s; or flat:P, or the path of a "
-                             "SimGrid platform file)", base, names);
+                             "SimGrid platform file)%s", base, names, hs_did_you_mean(base, names));
             else
                 rc = hs_fail("unknown platform '%s': no shipped platform found in %s; or flat:P, "
                              "or the path of a SimGrid platform file", base, hs_data_dirs());

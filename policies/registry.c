@@ -1,6 +1,7 @@
 /* policies/registry.c — every policy, by name. */
 #include "policies/registry.h"
 #include "base/util.h"
+#include "base/nearest.h"
 
 #include <stdbool.h>
 
@@ -80,7 +81,8 @@ const struct hs_policy *hs_policy_find(const char *name)
     names[0] = '\0';
     for (const struct hs_policy *const *p = hs_policies(); *p && len < sizeof names; p++)
         len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "", (*p)->name);
-    hs_fail("unknown policy '%s' (valid: %s; or the path of a policy plugin, lib*.so)", name, names);
+    hs_fail("unknown policy '%s' (valid: %s; or the path of a policy plugin, lib*.so)%s", name, names,
+            hs_did_you_mean(name, names));
     return NULL;
 }
 

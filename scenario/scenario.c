@@ -136,8 +136,8 @@ static int plan_runtime_run(const struct hs_scenario *sc, struct hs_scenario_pla
         return -1;
     if (!(p->dag = hs_workload_build(sc->workload)))
         return -1;
-    if (sc->tasks_rec && hs_trace_taskrec_check(p->dag)) /* before the run, not when writing it */
-        return fail_with_path(sc->tasks_rec);
+    if (sc->tasks_rec) /* before the run, once, not when writing it */
+        hs_trace_taskrec_warn(p->dag, sc->tasks_rec, stderr);
     if (!(p->policy = hs_policy_parse(sc->policy, &p->policy_spec)))
         return -1;
     if (hs_bm_scenario_check(p->dag, p, p->policy->name))
@@ -255,11 +255,16 @@ static int run_planned(const struct hs_scenario *sc, const struct hs_scenario_pl
     else if (rc && run.rt && hs_runtime_refused(run.rt))
         hs_fail("%s", hs_runtime_error(run.rt));
     if (rc == 0) {
-        char *policy_text = hs_spec_text(&plan->policy_spec);
+        /* a plugin's run is named by its policy's name, the plugin's path beside it */
+        struct hs_spec named = plan->policy_spec;
+        named.name = (char *)plan->policy->name;
+        char *policy_text = hs_spec_text(&named);
         struct hs_record_inputs in = {sc->platform, dag->name, policy_text, plan->platform.perf_label,
                                       &plan->cfg, plan->engine_reason};
         *record = hs_record_new(&in, &run);
         free(policy_text);
+        if (strcmp(plan->policy->name, plan->policy_spec.name) != 0)
+            cJSON_AddStringToObject(cJSON_GetObjectItem(*record, "inputs"), "policy_plugin", plan->policy_spec.name);
         add_metrics(*record, &run);
         hs_bm_scenario_volume(*record, &run);
         if (sc->events) {

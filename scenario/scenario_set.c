@@ -12,18 +12,41 @@
 
 /* ---- setting a parameter by name ----------------------------------------- */
 
+/* "1-8" where an integer is expected: a range, which --vary and study
+ * files write 1..8. */
+static bool dash_range(const char *v)
+{
+    size_t a = strspn(v, "0123456789");
+    return a && v[a] == '-' && v[a + 1] && strspn(v + a + 1, "0123456789") == strlen(v + a + 1);
+}
+
 static int set_long(const char *v, long lo, long hi, long *out)
 {
     if (hs_parse_long(v, out) || *out < lo || *out > hi)
-        return hs_fail("'%s' is not an integer in [%ld, %ld]", v, lo, hi);
+        return hs_fail("'%s' is not an integer in [%ld, %ld]%s", v, lo, hi,
+                       dash_range(v) ? " (a range of values, in --vary or a study, is written 1..8)" : "");
+    return 0;
+}
+
+/* A number written as a percentage ("5%"), where a fraction is expected:
+ * what (noun) it is, and the fraction. */
+static int set_double_of(const char *v, double lo, double hi, double *out, const char *what)
+{
+    double pct;
+    size_t n = strlen(v);
+    char number[64];
+    snprintf(number, sizeof number, "%.*s", n ? (int)n - 1 : 0, v);
+    if (n > 1 && v[n - 1] == '%' && !hs_parse_double(number, &pct))
+        return hs_fail("'%s' is not a number in [%g, %g] (%s, a fraction: %s is written %g)", v, lo, hi, what, v,
+                       pct / 100);
+    if (hs_parse_double(v, out) || !(*out >= lo && *out <= hi))
+        return hs_fail("'%s' is not a number in [%g, %g]", v, lo, hi);
     return 0;
 }
 
 static int set_double(const char *v, double lo, double hi, double *out)
 {
-    if (hs_parse_double(v, out) || !(*out >= lo && *out <= hi))
-        return hs_fail("'%s' is not a number in [%g, %g]", v, lo, hi);
-    return 0;
+    return set_double_of(v, lo, hi, out, "not a percentage");
 }
 
 static int set_bool(const char *v, bool *out)
@@ -76,7 +99,7 @@ int hs_scenario_set(struct hs_scenario *sc, const char *name, const char *v)
     if (strcmp(name, "gpu_order") == 0)
         return hs_gpu_order_parse(v, &cfg->select.gpu_order);
     if (strcmp(name, "noise") == 0)
-        return set_double(v, 0, 10, &cfg->opts.noise);
+        return set_double_of(v, 0, 10, &cfg->opts.noise, "a coefficient of variation");
     if (strcmp(name, "cache_fraction") == 0)
         return set_double(v, 1e-9, 1, &cfg->select.cache_fraction);
     if (strcmp(name, "p2p") == 0)

@@ -8,6 +8,7 @@
 #include "scenario/scenario.h"
 #include "base/params.h"
 #include "base/util.h"
+#include "base/nearest.h"
 #include "workloads/workload.h"
 
 #include <stdio.h>
@@ -161,7 +162,7 @@ static char *canonical(enum hs_axis_kind kind, const char *text)
     char *out = NULL;
     if (!params) {
         workload_names(names, sizeof names);
-        hs_fail("unknown workload '%s' (valid: %s)", spec.name, names);
+        hs_fail("unknown workload '%s' (valid: %s)%s", spec.name, names, hs_did_you_mean(spec.name, names));
     } else if (!hs_spec_check(&spec, params, label)) {
         out = hs_spec_text(&spec);
     }

@@ -83,28 +83,74 @@ static void data_fields(rec_record_t rec, const struct hs_dag *dag, const struct
         add(rec, "EdgeHandles", NULL, b);
 }
 
-/* A line of a rec value that ends with a backslash would be joined to the
- * next one by every rec reader (the format's line continuation, which has
- * no escape): such a kernel is refused rather than written as another. The
- * name is shown as JSON writes a string (cJSON), so that its line breaks
- * keep the message on one line. */
-int hs_trace_taskrec_check(const struct hs_dag *dag)
+/* A line of a rec value that ends with a backslash is joined to the next
+ * one by every rec reader (the format's line continuation, which has no
+ * escape). A kernel named by a workflow's command (WfCommons' nf-core sarek)
+ * holds shell line continuations, a backslash at a line's end that the shell
+ * removes with the line break: the name is written so, joined as the shell
+ * joins it, which rec readers read back unchanged. Removing a pair may leave
+ * another backslash at a line's end ("\\\\\n"): joined again until none is. */
+static bool continued(const char *v)
 {
-    for (int k = 0; k < dag->nkernels; k++) {
-        const char *v = dag->kernels[k];
-        for (const char *p = strchr(v, '\\'); p; p = strchr(p + 1, '\\'))
-            if (p[1] == '\n' || p[1] == '\0') {
-                cJSON *name = cJSON_CreateString(v);
-                char *text = name ? cJSON_PrintUnformatted(name) : NULL;
-                hs_fail("DAG %.60s, kernel %.80s%s: a line of it ends with a backslash, which a rec file cannot hold "
-                        "(rec readers join that line to the next); rename the kernel or leave out "
-                        "--tasks-rec", dag->name, text ? text : "(out of memory)", text && strlen(text) > 80 ? "..." : "");
-                free(text);
-                cJSON_Delete(name);
-                return -1;
+    for (const char *p = strchr(v, '\\'); p; p = strchr(p + 1, '\\'))
+        if (p[1] == '\n' || p[1] == '\0')
+            return true;
+    return false;
+}
+
+char *hs_trace_taskrec_name(const char *kernel)
+{
+    char *v = hs_xstrdup(kernel);
+    while (continued(v)) {
+        char *to = v;
+        for (const char *p = v; *p; p++) {
+            if (*p == '\\' && (p[1] == '\n' || p[1] == '\0')) {
+                p += p[1] == '\n'; /* the backslash and its line break, as the shell drops them */
+                continue;
             }
+            *to++ = *p;
+        }
+        *to = '\0';
     }
-    return 0;
+    return v;
+}
+
+/* The name as JSON writes a string (cJSON), so that its line breaks keep the
+ * message on one line, cut at 80 characters. */
+static void print_name(FILE *out, const char *name)
+{
+    cJSON *s = cJSON_CreateString(name);
+    char *text = s ? cJSON_PrintUnformatted(s) : NULL;
+    fprintf(out, "%.80s%s", text ? text : "(out of memory)", text && strlen(text) > 80 ? "..." : "");
+    free(text);
+    cJSON_Delete(s);
+}
+
+int hs_trace_taskrec_warn(const struct hs_dag *dag, const char *path, FILE *out)
+{
+    int first = -1, n = 0;
+    for (int k = 0; k < dag->nkernels; k++)
+        if (continued(dag->kernels[k])) {
+            first = first < 0 ? k : first;
+            n++;
+        }
+    if (!n)
+        return 0;
+    const char *label = "";
+    for (int i = 0; i < dag->ntasks && !*label; i++)
+        if (dag->tasks[i].kernel == first)
+            label = dag->tasks[i].label ? dag->tasks[i].label : "";
+    char *joined = hs_trace_taskrec_name(dag->kernels[first]);
+    fprintf(out, "hetsim: warning: %s: DAG %.60s, task %.60s: its kernel ", path, dag->name, label);
+    print_name(out, dag->kernels[first]);
+    fprintf(out, " has lines ending with a backslash (shell line continuations), which a rec file cannot hold: "
+                 "written joined as the shell joins them, ");
+    print_name(out, joined);
+    if (n > 1)
+        fprintf(out, " (and %d other kernel%s alike)", n - 1, n > 2 ? "s" : "");
+    fprintf(out, "\n");
+    free(joined);
+    return n;
 }
 
 static rec_record_t record(const struct hs_runtime *rt, int i, struct hs_buf *b)
@@ -112,10 +158,11 @@ static rec_record_t record(const struct hs_runtime *rt, int i, struct hs_buf *b)
     const struct hs_dag *dag = rt->dag;
     const struct hs_task *t = &dag->tasks[i];
     const struct hs_task_event *ev = &rt->ts[i].ev;
-    const char *kernel = dag->kernels[t->kernel];
+    char *kernel = hs_trace_taskrec_name(dag->kernels[t->kernel]);
     rec_record_t rec = checked(rec_record_new());
     add(rec, "Name", kernel, b); /* librec writes a line break as a '+' continuation line */
     add(rec, "Model", kernel, b);
+    free(kernel);
     hs_buf_printf(b, "%d", i + 1);
     add(rec, "JobId", NULL, b);
     hs_buf_printf(b, "%d", i + 1);
@@ -152,8 +199,6 @@ static rec_record_t record(const struct hs_runtime *rt, int i, struct hs_buf *b)
 
 int hs_trace_write_taskrec(const struct hs_runtime *rt, FILE *out)
 {
-    if (hs_trace_taskrec_check(rt->dag)) /* checked before the run too (scenario.c) */
-        return -1;
     rec_writer_t w = checked(rec_writer_new(out));
     struct hs_buf b = {0};
     char text[] = " tasks.rec written by hetsim: StarPU's fields (times in ms); EdgeHandles is hetsim's";

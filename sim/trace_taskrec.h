@@ -15,14 +15,20 @@
 
 #include <stdio.h>
 
-/* 0 if every kernel name of the DAG can be written in a tasks.rec; else
- * -1 with hs_fail naming the first that cannot (a line of it ends with a
- * backslash, which rec readers join to the next line). Checked once per
- * kernel, before a run that writes a tasks.rec. */
-int hs_trace_taskrec_check(const struct hs_dag *dag);
+/* A kernel's name as the tasks.rec writes it (to free): a backslash at the
+ * end of one of its lines (a shell line continuation of a workflow's
+ * command), which rec readers would join to the next line, removed with its
+ * line break as the shell removes them; other names unchanged. */
+char *hs_trace_taskrec_name(const char *kernel);
 
-/* 0, or -1 with hs_fail if the file cannot be written (a kernel
- * hs_trace_taskrec_check refuses, or an error of the stream). */
+/* Write one warning line to out when kernels of the DAG are so joined,
+ * naming the file, the first such task, its kernel before and after, and how
+ * many other kernels are; returns how many kernels are joined. Called once,
+ * before a run that writes a tasks.rec. */
+int hs_trace_taskrec_warn(const struct hs_dag *dag, const char *path, FILE *out);
+
+/* 0, or -1 with hs_fail if the file cannot be written (an error of the
+ * stream). */
 int hs_trace_write_taskrec(const struct hs_runtime *rt, FILE *out);
 
 #endif

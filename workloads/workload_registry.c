@@ -3,6 +3,7 @@
 #include "workloads/workload.h"
 #include "workloads/archhints.h"
 #include "base/util.h"
+#include "base/nearest.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,8 +88,8 @@ struct hs_dag *hs_workload_build(const char *text)
         for (int i = 0; all_workloads[i]; i++)
             len += snprintf(names + len, sizeof names - (size_t)len, "%s%s", i ? ", " : "",
                             all_workloads[i]->name);
-        hs_fail("unknown workload '%s' (valid: %s; or the path of a .json, .dot, .gv, .dax, .xml, .yml, .yaml, .stg or .rec DAG file)",
-                spec.name, names);
+        hs_fail("unknown workload '%s' (valid: %s; or the path of a .json, .dot, .gv, .dax, .xml, .yml, .yaml, .stg or "
+                ".rec DAG file)%s", spec.name, names, hs_did_you_mean(spec.name, names));
         hs_spec_free(&spec);
         return NULL;
     }

@@ -1,6 +1,7 @@
 /* tests/analysis/test_gantt.c — the Gantt chart of one run
  * (analysis/gantt.c): no box narrower than a pixel, the idle workers share
- * one row, and the kernels have a legend. */
+ * one row, the kernels have a legend and one colour each whatever the
+ * window or the run, and the title says the makespan first. */
 #include "analysis/csv.h"
 #include "analysis/plot.h"
 #include "analysis/stats.h"
@@ -60,10 +61,99 @@ static void test_gantt(void)
     free(rec), free(png), free(script);
 }
 
+/* The colour of each kernel's boxes and legend entry in a script. */
+static const char *colour_of(const char *script, const char *kernel, char *out, size_t size)
+{
+    char key[128];
+    snprintf(key, sizeof key, "' title '%s'", kernel);
+    const char *at = strstr(script, key);
+    out[0] = '\0';
+    if (at && at - script >= 7)
+        snprintf(out, size, "%.7s", at - 7);
+    return out;
+}
+
+/* One colour per kernel name, stable across zooms, runs and policies: the
+ * factorisations' kernels by their role (dpotrf the panel: Okabe and Ito's
+ * blue #0072B2; dgemm the trailing update: their reddish purple #CC79A7),
+ * others in alphabetical order on the colours left (alpha #D55E00, zeta
+ * #009E73); the legend in that order (known ones first, then by name),
+ * whatever order the tasks ran in, and the same in a window holding dgemm
+ * alone and in a run that met the kernels the other way round. */
+static void test_gantt_colours(void)
+{
+    char *rec = hs_test_tmp(".json"), *png = hs_test_tmp(".png"), *script = hs_test_tmp(".gp"), args[1024], c[16];
+    const char *head = "{\"inputs\":{\"workload\":\"w\",\"policy\":\"p\",\"platform\":\"f\"},\"results\":{\"makespan\":4},"
+                       "\"workers\":[{\"name\":\"W0\",\"memory_node\":\"P0\"}],\"events\":{\"tasks\":[";
+    const char *runs[2] = {"{\"worker\":\"W0\",\"kernel\":\"dgemm\",\"start\":0,\"end\":1},"
+                           "{\"worker\":\"W0\",\"kernel\":\"zeta\",\"start\":1,\"end\":2},"
+                           "{\"worker\":\"W0\",\"kernel\":\"alpha\",\"start\":2,\"end\":3},"
+                           "{\"worker\":\"W0\",\"kernel\":\"dpotrf\",\"start\":3,\"end\":4}",
+                           "{\"worker\":\"W0\",\"kernel\":\"dpotrf\",\"start\":0,\"end\":1},"
+                           "{\"worker\":\"W0\",\"kernel\":\"alpha\",\"start\":1,\"end\":2},"
+                           "{\"worker\":\"W0\",\"kernel\":\"zeta\",\"start\":2,\"end\":3},"
+                           "{\"worker\":\"W0\",\"kernel\":\"dgemm\",\"start\":3,\"end\":4}"};
+    const char *windows[2] = {"", " --from 0 --to 0.9"};
+    for (int r = 0; r < 2; r++)
+        for (int w = 0; w < 2; w++) {
+            char text[2048];
+            snprintf(text, sizeof text, "%s%s],\"transfers\":[]}}", head, runs[r]);
+            hs_test_write_file(rec, text);
+            /* the window holds the first task's kernel alone: dgemm, then dpotrf */
+            snprintf(args, sizeof args, "gantt %s -o %s --script %s%s", rec, png, script, windows[w]);
+            CU_ASSERT_EQUAL_FATAL(hs_test_cli(args, NULL, NULL), 0);
+            char *gp = hs_test_read_file(script);
+            const char *first = r == 0 ? "dgemm" : "dpotrf";
+            CU_ASSERT_STRING_EQUAL(colour_of(gp, "dgemm", c, sizeof c), w && r ? "" : "#CC79A7");
+            CU_ASSERT_STRING_EQUAL(colour_of(gp, "dpotrf", c, sizeof c), w && !r ? "" : "#0072B2");
+            CU_ASSERT_STRING_EQUAL(colour_of(gp, "alpha", c, sizeof c), w ? "" : "#D55E00");
+            CU_ASSERT_STRING_EQUAL(colour_of(gp, "zeta", c, sizeof c), w ? "" : "#009E73");
+            CU_ASSERT_PTR_NOT_NULL(strstr(gp, first));
+            if (!w) { /* the legend: dpotrf, dgemm, alpha, zeta */
+                const char *a = strstr(gp, "title 'dpotrf'"), *b = strstr(gp, "title 'dgemm'");
+                const char *x = strstr(gp, "title 'alpha'"), *z = strstr(gp, "title 'zeta'");
+                CU_ASSERT(a && b && x && z && a < b && b < x && x < z);
+            }
+            free(gp);
+        }
+    unlink(rec), unlink(png), unlink(script);
+    free(rec), free(png), free(script);
+}
+
+/* The title: the makespan first, in its unit, then the policy's and
+ * platform's names; on a second line the workload in words (a file by its
+ * name alone) and the policy's parameters, cut with "…" to the width
+ * (about 7 pixels a character: 85 characters at 600 pixels). */
+static void test_gantt_title(void)
+{
+    char *rec = hs_test_tmp(".json"), *png = hs_test_tmp(".png"), *script = hs_test_tmp(".gp"), args[1024];
+    hs_test_write_file(rec, "{\"inputs\":{\"workload\":\"/a/long/folder/wf.json:speed=2\",\"policy\":\"heft:rank=mean\","
+                            "\"platform\":\"idgraf\",\"gpus\":8,\"cpus\":4},\"results\":{\"makespan\":0.39},"
+                            "\"workers\":[{\"name\":\"W0\",\"memory_node\":\"P0\"}],"
+                            "\"events\":{\"tasks\":[{\"worker\":\"W0\",\"kernel\":\"k\",\"start\":0,\"end\":0.39}],"
+                            "\"transfers\":[]}}");
+    snprintf(args, sizeof args, "gantt %s -o %s --script %s", rec, png, script);
+    CU_ASSERT_EQUAL_FATAL(hs_test_cli(args, NULL, NULL), 0);
+    char *gp = hs_test_read_file(script);
+    CU_ASSERT_PTR_NOT_NULL(strstr(gp, "set title 'makespan 390 ms: heft on idgraf, 8 GPUs and 4 CPU workers'.\"\\n\"."
+                                      "'wf.json (speed = 2); policy heft (rank = mean)'\n"));
+    free(gp);
+    snprintf(args, sizeof args, "gantt %s -o %s --script %s --width 300", rec, png, script);
+    CU_ASSERT_EQUAL_FATAL(hs_test_cli(args, NULL, NULL), 0);
+    gp = hs_test_read_file(script);
+    /* 300 / 7 = 42 characters: 41 and the ellipsis */
+    CU_ASSERT_PTR_NOT_NULL(strstr(gp, "'wf.json (speed = 2); policy heft (rank = …'\n"));
+    free(gp);
+    unlink(rec), unlink(png), unlink(script);
+    free(rec), free(png), free(script);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
         {"Gantt: no box vanishes, idle row, legend", test_gantt},
+        {"Gantt: one colour per kernel name, whatever the window or the run", test_gantt_colours},
+        {"Gantt: the title in words, the makespan first", test_gantt_title},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("gantt", tests);

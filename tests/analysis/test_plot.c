@@ -75,7 +75,7 @@ static void test_white_background(void)
 static void test_units(void)
 {
     char *image, *script = plot_script("bytes_total", ".svg", NULL, 0, &image);
-    CU_ASSERT_PTR_NOT_NULL(strstr(script, "set ylabel 'bytes_total (mean, 95% CI) [GiB]'"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "set ylabel 'bytes moved [GiB]'")); /* one run a point: no interval */
     CU_ASSERT_PTR_NOT_NULL(strstr(script, "\n1 20 0\n2 30 0\n"));  /* policy a: 20 and 30 GiB */
     char *svg = hs_test_read_file(image);
     CU_ASSERT_PTR_NULL(strstr(svg, "e+")); /* no 2e+10 on the axis */
@@ -135,6 +135,17 @@ static void test_published_points(void)
     CU_ASSERT_PTR_NULL(strstr(script, "\n2 9\n"));
     free(script);
     unlink(image), free(image);
+    /* a published median beside a mean: its own symbol (pt 12, a diamond; the mean's a star, pt 3) */
+    refs[1] = (struct hs_study_ref){.where = b2, .nwhere = 2, .metric = "bytes_total", .value = 10,
+                                    .scale = 1073741824.0, .stat = "median"};
+    script = plot_script("bytes_total", ".png", refs, 2, &image);
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "$p1 << EOD\n2 12\nEOD\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "$q1 << EOD\n2 10\nEOD\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "$q1 using 1:2 with points lt 2 pt 12"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "pt 3 ps 2.2 lw 2 title 'published mean (paper)'"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "pt 12 ps 2.2 lw 2 title 'published median (paper)'"));
+    free(script);
+    unlink(image), free(image);
 }
 
 /* The points (x y) of data block NAME of a script; their number. */
@@ -171,7 +182,7 @@ static void test_comparison_plot(void)
          .versus = other, .nversus = 1},
     };
     struct hs_plot_opts o = {.x = "gpus", .y = "makespan", .by = by, .nby = 1, .stat = "gain_pct",
-                             .versus = vs, .nversus = 1, .published = refs, .npublished = 2};
+                             .versus = vs, .nversus = 1, .published = refs, .npublished = 2, .ylabel = "gain (%)"};
     double x[4], y[4];
     char *script = script_of(sweep_csv, o, ".svg", &image);
     CU_ASSERT_EQUAL(block_points(script, "$c0", x, y, 4), 2);
@@ -179,9 +190,19 @@ static void test_comparison_plot(void)
     CU_ASSERT_PTR_NULL(strstr(script, "$c1"));
     CU_ASSERT_PTR_NOT_NULL(strstr(script, "$p0 << EOD\n2 30\nEOD\n"));
     CU_ASSERT_PTR_NULL(strstr(script, "\n2 70\n"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(script, "set ylabel 'makespan gain (%) against policy=a'"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "set ylabel 'gain (%)'"));
     /* the title says what is drawn, not "makespan against gpus" */
-    CU_ASSERT_PTR_NOT_NULL(strstr(script, "set title 'makespan gain against policy=a, by gpus'"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "set title 'gain in makespan over a (%) against GPUs'.\"\\n\".'1 run per point'"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "first 0 to graph 1, first 0 nohead")); /* the line of no gain */
+    free(script);
+    unlink(image), free(image);
+
+    /* without a label of the study's, the gain of -25% (b slower) is drawn as the ratio, 0.8 */
+    o.ylabel = NULL;
+    script = script_of(sweep_csv, o, ".svg", &image);
+    CU_ASSERT_EQUAL(block_points(script, "$c0", x, y, 4), 2);
+    CU_ASSERT(fabs(y[0] - 0.8) < 1e-12 && fabs(y[1] - 1.5) < 1e-12);
+    CU_ASSERT_PTR_NOT_NULL(strstr(script, "set logscale y\n"));
     free(script);
     unlink(image), free(image);
 

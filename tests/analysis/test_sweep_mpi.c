@@ -114,6 +114,37 @@ static void test_ledger_two_ranks(void)
     free(one), free(ranks), free(err), free(dir);
 }
 
+/* `mpirun -np 2 hetsim reproduce STUDY`: the ranks share the study's sweep
+ * (its 6 runs once each) and rank 0 alone reports: one table, one line per
+ * plot. */
+static void test_reproduce_two_ranks(void)
+{
+    if (!have_mpirun()) {
+        printf("(skipped: hetsim built without MPI, or no mpirun) ");
+        return;
+    }
+    char *dir = hs_test_tmp(""), args[2048], *out, *err;
+    snprintf(args, sizeof args, "reproduce cholesky-idgraf-gpus --quick -o %s", dir);
+    int rc = mpirun(args, &out, &err);
+    if (rc)
+        fprintf(stderr, "\nmpirun: %s\n", err);
+    CU_ASSERT_EQUAL(rc, 0);
+    const char *once[] = {"published values beside ours", "plot: ", "not checked (quick run"};
+    for (int i = 0; i < 3; i++) {
+        const char *first = strstr(out, once[i]);
+        CU_ASSERT_PTR_NOT_NULL(first);
+        if (i != 1)
+            CU_ASSERT_PTR_NULL(first ? strstr(first + 1, once[i]) : NULL);
+    }
+    char path[2048];
+    snprintf(path, sizeof path, "%s/gflops.png", dir);
+    int plots = 0;
+    for (const char *p = strstr(out, path); p; p = strstr(p + 1, path))
+        plots++;
+    CU_ASSERT_EQUAL(plots, 1);
+    free(out), free(err), free(dir);
+}
+
 static void test_bad_input_once(void)
 {
     if (!have_mpirun())
@@ -138,6 +169,7 @@ int main(void)
         {"2 MPI ranks give the rows of a serial sweep", test_two_ranks_equal_serial},
         {"the ledger over 2 MPI ranks gives the table and rows of one process", test_ledger_two_ranks},
         {"bad input reported once under MPI", test_bad_input_once},
+        {"reproduce under 2 MPI ranks: the sweep shared, one report", test_reproduce_two_ranks},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("sweep_mpi", tests);

@@ -3,6 +3,7 @@
 #include "analysis/csv.h"
 #include "analysis/plot.h"
 #include "analysis/stats.h"
+#include "analysis/table.h"
 #include "base/util.h"
 #include "tests/support/testing.h"
 
@@ -33,10 +34,39 @@ static void test_tables_sort_numbers(void)
     unlink(file), free(file);
 }
 
+/* A table too wide for the terminal: its widest text column narrowed to
+ * fit (no less than 12), its cells wrapped at spaces, numbers right-aligned
+ * on the row's first line; every line within the width. */
+static void test_table_fits(void)
+{
+    struct hs_table t;
+    hs_table_init(&t, 3);
+    const char *cells[] = {"metric", "where", "ours", "gflops", "policy=dmda gpus=8 vs policy=heft gpus=8", "761.56",
+                           "slr", "n=1", "1.5"};
+    for (int i = 0; i < 9; i++)
+        hs_table_add(&t, cells[i]);
+    char *path = hs_test_tmp(".txt");
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    hs_table_print_fit(&t, f, "", 40); /* 6 + 2 + 40 + 2 + 6 = 56 wide: "where" narrowed to 24 */
+    fclose(f);
+    char *text = hs_test_read_file(path);
+    CU_ASSERT_STRING_EQUAL(text, "metric  where                     ours\n"
+                                 "------  ------------------------  ------\n"
+                                 "gflops  policy=dmda gpus=8 vs     761.56\n"
+                                 "        policy=heft gpus=8\n"
+                                 "slr     n=1                          1.5\n");
+    free(text);
+    unlink(path);
+    free(path);
+    hs_table_free(&t);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
         {"tables sort numbers in texts as numbers", test_tables_sort_numbers},
+        {"a table too wide is narrowed and wrapped", test_table_fits},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("table", tests);

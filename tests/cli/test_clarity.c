@@ -2,7 +2,9 @@
  * says what each figure is relative to and why the CPU workers' numbers have
  * gaps, hints at SetArch for work stealing on dense linear algebra; sweeps
  * warn when repetitions cannot differ, and the refusal of --vary seed names
- * the flag that draws other DAGs. */
+ * the flag that draws other DAGs; misspelt names get the nearest one, a
+ * range or a percentage written the wrong way says how, and HEFT's plan far
+ * from its run says why. */
 #define _DEFAULT_SOURCE /* strsep */
 #include "analysis/csv.h"
 #include "analysis/summary.h"
@@ -249,6 +251,54 @@ static void test_sweep_warnings(void)
     free(csv);
 }
 
+/* Messages that point to the fix: the nearest name for a misspelt or
+ * wrong-case policy, workload, platform, study or command; a range written
+ * 1-8 and a noise written 5%; where a sweep without -o wrote. */
+static void test_messages_point_to_the_fix(void)
+{
+    hs_test_bad_cli("run -q -s hfet", "unknown policy 'hfet' (valid: eager");
+    hs_test_bad_cli("run -q -s hfet", "lib*.so); did you mean 'heft'?");
+    hs_test_bad_cli("run -q -s HEFT", "lib*.so); did you mean 'heft'?");
+    hs_test_bad_cli("run -q -w choleski:n=2048", "DAG file); did you mean 'cholesky'?");
+    hs_test_bad_cli("run -q -p idgrf", "platform file); did you mean 'idgraf'?");
+    hs_test_bad_cli("reproduce dada-choleski", "unknown study 'dada-choleski'; did you mean 'dada-cholesky'? (shipped:");
+    hs_test_bad_cli("swep", "unknown command 'swep' (see `hetsim --help`); did you mean 'sweep'?");
+    hs_test_bad_cli("sweep --dry-run -w cholesky:n=2048 --vary gpus=1-8",
+                    "'1-8' is not an integer in [0, 1048576] (a range of values, in --vary or a study, is written 1..8)");
+    hs_test_bad_cli("run -q --noise 5%",
+                    "'5%' is not a number in [0, 10] (a coefficient of variation, a fraction: 5% is written 0.05)");
+    char *dir = hs_test_tmp("-sweep"), cmd[2048], *out;
+    /* hetsim --help: the summaries in one column, after the longest name */
+    CU_ASSERT_EQUAL(hs_test_cli("--help", &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n  run            simulate"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n  calibrate-sim  simulate"));
+    free(out);
+    snprintf(cmd, sizeof cmd, "mkdir -p %s && cd %s && %s/hetsim sweep -w cholesky:n=1024,nb=512 --vary gpus=1,2 -q 2>&1",
+             dir, dir, HETSIM_BUILD_DIR);
+    CU_ASSERT_EQUAL(hs_test_sh(NULL, cmd, &out), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "sweep: rows in results.csv (the default; -o names another file)\n"));
+    free(out);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    hs_test_sh(NULL, cmd, NULL);
+    free(dir);
+}
+
+/* HEFT's plan against what the run met: Cholesky 8192 on Idgraf's 8 GPUs
+ * runs 0.697 s against a plan of 0.166 s (4.2 times): a hint says why; at
+ * 4096 (0.139 against 0.080 s, 1.75 times) none. */
+static void test_heft_plan_hint(void)
+{
+    char *out;
+    CU_ASSERT_EQUAL(hs_test_cli("run -w cholesky:n=8192,nb=512 -s heft", &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "  hint         the makespan is 4.2"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "times the plan's: heft planned on its estimates of kernels and transfers, "
+                                       "without the contention for links and memory the run then met"));
+    free(out);
+    CU_ASSERT_EQUAL(hs_test_cli("run -w cholesky:n=4096,nb=512 -s heft", &out, NULL), 0);
+    CU_ASSERT_PTR_NULL(strstr(out, "hint         the makespan is"));
+    free(out);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -259,6 +309,8 @@ int main(void)
         {"work stealing without SetArch: a hint", test_ws_hint},
         {"repetitions alike, counted", test_reps_alike},
         {"sweeps warn when repetitions cannot differ", test_sweep_warnings},
+        {"messages point to the fix: nearest names, ranges, percentages, default file", test_messages_point_to_the_fix},
+        {"HEFT's plan far from the run: a hint", test_heft_plan_hint},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("clarity", tests);

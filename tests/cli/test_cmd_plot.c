@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 static bool starts_with_file(const char *path, const char *magic, size_t len)
 {
@@ -59,6 +60,78 @@ static void test_plot(void)
     free(csv), free(script);
 }
 
+/* The default labels: the title names what against what, then the
+ * workload and platform every row shares and the runs behind a point ("1 to
+ * 4"); the y axis claims "mean, 95% CI" only where a point has repetitions;
+ * axis names in words; an axis of values >= 0 stops at 0, not below. */
+static void test_plot_labels(void)
+{
+    char *csv = hs_test_tmp(".csv"), *png = hs_test_tmp(".png"), *script = hs_test_tmp(".gp"), args[2048];
+    hs_test_write_file(csv, "key,policy,gpus,workload,platform,status,makespan\n"
+                            "k1,A,1,\"cholesky:n=4096,nb=512\",idgraf,ok,0.1\n"
+                            "k2,A,2,\"cholesky:n=4096,nb=512\",idgraf,ok,5\n");
+    snprintf(args, sizeof args, "plot %s -x gpus -y makespan --by policy -o %s --script %s", csv, png, script);
+    CU_ASSERT_EQUAL(hs_test_cli(args, NULL, NULL), 0);
+    char *gp = hs_test_read_file(script);
+    CU_ASSERT_PTR_NOT_NULL(
+        strstr(gp, "set title 'makespan against GPUs'.\"\\n\".'cholesky (n = 4096, nb = 512) on idgraf, 1 run per point'"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(gp, "set ylabel 'makespan [s]'\n")); /* one run: no interval claimed */
+    CU_ASSERT_PTR_NOT_NULL(strstr(gp, "set xlabel 'GPUs'\n"));
+    /* 0.1 - 5% of (5 - 0.1) is below 0: the axis starts at 0 */
+    CU_ASSERT_PTR_NOT_NULL(strstr(gp, "set yrange [0:*]\n"));
+    free(gp);
+    hs_test_write_file(csv, results);
+    CU_ASSERT_EQUAL(hs_test_cli(args, NULL, NULL), 0);
+    gp = hs_test_read_file(script);
+    CU_ASSERT_PTR_NOT_NULL(strstr(gp, "set title 'makespan against GPUs'.\"\\n\".'1 to 4 runs per point'"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(gp, "set ylabel 'makespan (mean, 95% CI) [s]'\n"));
+    free(gp);
+    unlink(csv), unlink(png), unlink(script);
+    free(csv), free(png), free(script);
+}
+
+/* --ratio policy=A: B's point is A's mean makespan over B's, 2.5 / 3, with
+ * the delta method's interval: B's sd is 0, A's relative standard error
+ * (1.29099 / 2.5) / sqrt(4) = 0.258199, times Student's t at 1 degree of
+ * freedom (B's 2 runs less 1) 12.7062: 0.8333 x 3.28079 = 2.73394; labelled
+ * which way it reads, on a log axis with a line at 1. --gain with a slower
+ * point is drawn so too, with a note. */
+static void test_plot_ratio(void)
+{
+    char *csv = hs_test_tmp(".csv"), *png = hs_test_tmp(".png"), *script = hs_test_tmp(".gp"), args[2048];
+    hs_test_write_file(csv, results);
+    snprintf(args, sizeof args, "plot %s -x gpus -y makespan --by policy --ratio policy=A -o %s --script %s", csv, png,
+             script);
+    CU_ASSERT_EQUAL(hs_test_cli(args, NULL, NULL), 0);
+    char *gp = hs_test_read_file(script);
+    CU_ASSERT_PTR_NOT_NULL(strstr(gp, "$c0 << EOD\n1 0.83333333333333"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(gp, " 2.73393996"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(gp, "set ylabel 'speedup over A: A''s makespan / this one''s; above 1 is faster'"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(gp, "set logscale y\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(gp, "set arrow from graph 0, first 1 to graph 1, first 1 nohead"));
+    free(gp);
+    char *err = NULL;
+    snprintf(args, sizeof args, "plot %s -x gpus -y makespan --by policy --gain policy=B -o %s --script %s", csv, png,
+             script);
+    CU_ASSERT_EQUAL(hs_test_cli(args, NULL, &err), 0); /* A (2.5) is faster than B (3): a gain, in % */
+    gp = hs_test_read_file(script);
+    CU_ASSERT_PTR_NOT_NULL(strstr(gp, "set ylabel 'gain over B (%): above 0 is faster'"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(gp, "$c0 << EOD\n1 16.66666666666666"));
+    CU_ASSERT_PTR_NULL(strstr(gp, "set logscale y"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(gp, "first 0 to graph 1, first 0 nohead"));
+    free(gp), free(err);
+    snprintf(args, sizeof args, "plot %s -x gpus -y makespan --by policy --gain policy=A -o %s --script %s", csv, png,
+             script);
+    CU_ASSERT_EQUAL(hs_test_cli(args, NULL, &err), 0); /* B (3) is slower than A (2.5) */
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "some points are slower than policy=A: drawn as ratios on a log axis"));
+    gp = hs_test_read_file(script);
+    CU_ASSERT_PTR_NOT_NULL(strstr(gp, "set logscale y\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(gp, "$c0 << EOD\n1 0.83333333333333"));
+    free(gp), free(err);
+    unlink(csv), unlink(png), unlink(script);
+    free(csv), free(png), free(script);
+}
+
 static void test_gantt(void)
 {
     char *rec = hs_test_tmp(".json"), *png = hs_test_tmp(".png"), *script = hs_test_tmp(".gp"), args[2048];
@@ -84,6 +157,8 @@ int main(void)
     static const CU_TestInfo tests[] = {
         {"plot to PNG, SVG, PDF", test_plot},
         {"Gantt chart of a run", test_gantt},
+        {"plot: default labels in words, runs per point, an axis from 0", test_plot_labels},
+        {"plot --ratio, --gain: direction in words, log axis, line, intervals", test_plot_ratio},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("cmd_plot", tests);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 static long file_size(const char *path)
 {
@@ -40,7 +41,7 @@ static void test_heftnc_study_quick(void)
     /* -q: one line of where the results went (it printed about 80) */
     snprintf(args, sizeof args, "reproduce heftnc-ch5 --quick -j 2 -q -o %s", dir);
     CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
-    snprintf(path, sizeof path, "heftnc-ch5: 48 runs; summary.csv, pairwise.csv, published.csv and 3 plots in %s\n",
+    snprintf(path, sizeof path, "heftnc-ch5: 48 runs; summary.csv, pairwise.csv, published.csv and 4 plots in %s\n",
              dir);
     CU_ASSERT_STRING_EQUAL(out, path);
     free(out);
@@ -175,6 +176,52 @@ static void test_reproduce_quick(void)
     free(dir);
 }
 
+/* The published-values table: three tasks of 1, 3 and 2 s on one processor
+ * run 6 s under any policy (by hand). A figure of 6 is ok (+0.0%), one of 5
+ * missed by +20.0%; against a bound (<= 10) no difference is shown, only
+ * the verdict; a count line follows; --quick (other sizes) shows no
+ * difference and counts what it did not check. Every line fits 120
+ * characters where the terminal has 120 (the source wrapped). */
+static void test_published_table(void)
+{
+    char *dag = hs_test_tmp_text(".json", "{\"name\":\"three\",\"handles\":[],\"tasks\":["
+                                          "{\"label\":\"a\",\"kernel\":\"k\",\"accesses\":[],\"costs\":[1]},"
+                                          "{\"label\":\"b\",\"kernel\":\"k\",\"accesses\":[],\"costs\":[3]},"
+                                          "{\"label\":\"c\",\"kernel\":\"k\",\"accesses\":[],\"costs\":[2]}]}");
+    char text[4096], *dir = hs_test_tmp(""), args[2048], *out;
+    snprintf(text, sizeof text,
+             "{\"name\": \"tiny\", \"sweep\": {\"base\": {\"platform\": \"flat:1\", \"workload\": \"%s\"}, "
+             "\"vary\": {\"policy\": [\"eager\", \"heft\"]}, \"reps\": 1}, \"quick\": {\"vary\": {\"policy\": [\"eager\"]}},"
+             " \"published\": ["
+             "{\"where\": {\"policy\": \"eager\"}, \"metric\": \"makespan\", \"value\": 6, \"tolerance\": 0.1, "
+             "\"source\": \"by hand: 1 + 3 + 2 s, a source long enough to make the row wider than a terminal if it "
+             "were printed beside the others\"},"
+             "{\"where\": {\"policy\": \"heft\"}, \"metric\": \"makespan\", \"value\": 5, \"tolerance\": 0.1},"
+             "{\"where\": {\"policy\": \"heft\"}, \"metric\": \"makespan\", \"value\": 10, \"bound\": \"upper\"}]}",
+             dag);
+    char *study = hs_test_tmp_text(".json", text);
+    snprintf(args, sizeof args, "reproduce %s -o %s", study, dir);
+    setenv("COLUMNS", "120", 1); /* as a terminal of 120 columns; into a pipe, whole rows */
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
+    unsetenv("COLUMNS");
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "makespan  policy=eager          6     6        1  +0.0%   10%        ok       by hand: 1 + 3"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "makespan  policy=heft           5     6        1  +20.0%  10%        MISS\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "makespan  policy=heft   <= 10         6        1                     ok\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n2 ok, 1 missed of 3 checked\n"));
+    for (char *line = out, *eol; line && *line; line = eol ? eol + 1 : NULL) {
+        eol = strchr(line, '\n');
+        CU_ASSERT((eol ? (size_t)(eol - line) : strlen(line)) <= 120);
+    }
+    free(out);
+    snprintf(args, sizeof args, "reproduce %s --quick -o %s-quick", study, dir);
+    CU_ASSERT_EQUAL(hs_test_cli(args, &out, NULL), 0);
+    CU_ASSERT_PTR_NULL(strstr(out, "+0.0%"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n3 of 3 not checked (quick run: other sizes than the paper's)\n"));
+    free(out);
+    unlink(dag), unlink(study);
+    free(dag), free(study), free(dir);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -183,6 +230,8 @@ int main(void)
         {"a quick version's plot titles name what it ran", test_quick_titles},
         {"the HEFT-NC studies load; heftnc-ch5 --quick", test_heftnc_study_quick},
         {"every shipped study runs in its --quick version", test_every_study_quick},
+        {"the published-values table: differences where they mean something, a count, 120 columns",
+         test_published_table},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("cmd_reproduce", tests);

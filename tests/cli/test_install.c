@@ -142,6 +142,14 @@ static void test_plugin_built_with_the_cmake_package(void)
                "--events -q -o lcf.json", hetsim));
     snprintf(path, sizeof path, "%s/elsewhere/lcf.json", work);
     check_starts(path, (const double[]){5, 0, 3});
+    /* the run is named by its policy's name, the plugin's path beside it */
+    char *rec = hs_test_read_file(path);
+    cJSON *r = cJSON_Parse(rec), *in = cJSON_GetObjectItem(r, "inputs");
+    const char *policy = cJSON_GetStringValue(cJSON_GetObjectItem(in, "policy"));
+    CU_ASSERT(policy && strncmp(policy, "lcf:", 4) == 0 && strstr(policy, "cost=here"));
+    CU_ASSERT_STRING_EQUAL(cJSON_GetStringValue(cJSON_GetObjectItem(in, "policy_plugin")), "../lcf/liblcf.so");
+    cJSON_Delete(r);
+    free(rec);
     /* eager's FIFO, for contrast: the check tells the two apart */
     free(sh(0, "cd elsewhere && '%s' run -p flat:1 -w ../three.json -s eager --events -q -o eager.json",
             hetsim));

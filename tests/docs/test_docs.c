@@ -203,9 +203,9 @@ static char *packages(const char *text, const char *from)
     p = strstr(p, "apt-get install");
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     p += strlen("apt-get install");
-    /* the command ends at "&&" or at a line break not escaped by a backslash */
+    /* the command ends at "&&", at a comment or at a line break not escaped by a backslash */
     const char *end = p;
-    while (*end && strncmp(end, "&&", 2) != 0 && !(*end == '\n' && end[-1] != '\\'))
+    while (*end && strncmp(end, "&&", 2) != 0 && strncmp(end, " #", 2) != 0 && !(*end == '\n' && end[-1] != '\\'))
         end++;
     char *cmd = hs_xmalloc((size_t)(end - p) + 1), *list = hs_xcalloc(1, (size_t)(end - p) + 2);
     memcpy(cmd, p, (size_t)(end - p));
