@@ -129,6 +129,7 @@ static int plan_offline(struct hs_runtime *s)
         return -1;
     }
     hs_ls_commit(ls);
+    hs_ls_offer_mode(ls);
     return 0;
 }
 
