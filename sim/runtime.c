@@ -73,6 +73,7 @@ void hs_rt_policy_leave(struct hs_runtime *rt)
 int hs_rt_policy_pause(struct hs_runtime *rt)
 {
     int depth = rt->policy_depth;
+    rt->policy_yields++;
     if (depth > 0)
         rt->policy_wall += hs_now() - rt->policy_t0;
     rt->policy_depth = 0;
@@ -768,12 +769,14 @@ static void dispatch_worker(struct hs_runtime *rt, int w)
 {
     struct hs_worker_state *ws = &rt->ws[w];
     while (!rt->finished && ws->inflight < rt->pf->workers[w].window && offer_to(rt, w)) {
+        long yields = rt->policy_yields;
         hs_rt_policy_enter(rt);
         struct hs_task *t = rt->policy->pop(rt, w);
         hs_rt_policy_leave(rt);
         if (!t) {
-            if (rt->offers)
-                rt->want_bits[w / 64] &= ~(UINT64_C(1) << (w % 64)); /* until named again */
+            /* until named again, unless the pop yielded: others may have named w meanwhile */
+            if (rt->offers && rt->policy_yields == yields)
+                rt->want_bits[w / 64] &= ~(UINT64_C(1) << (w % 64));
             return;
         }
         if (rt->ts[t->id].ev.worker >= 0 || rt->ts[t->id].npred_left > 0) {

@@ -114,6 +114,7 @@ struct hs_runtime {
     double policy_wall;      /* wall-clock seconds spent in policy callbacks */
     double policy_t0;        /* when the policy call being timed started */
     int policy_depth;        /* policy calls being timed (0: none; see hs_rt_policy_enter) */
+    long policy_yields;      /* calls of the policy that may have yielded (hs_rt_policy_pause) */
     /* Offers (hs_sched_offer_mode): the runtime offers work (calls pop) only
      * to a worker with room in its window that the policy named, alone
      * (want_bits, until a pop of it returns nothing) or by its architecture

@@ -94,7 +94,8 @@ void hs_sched_set_decision(struct hs_runtime *s, enum hs_decision_kind kind);
  * ready, not a visit of every worker. The policy names a worker whenever its
  * pop may return a task, or change anything, where it would have returned
  * nothing before: hs_sched_offer(w, true) names w until the policy calls it
- * with false or a pop of w returns nothing; hs_sched_offer_arch(arch, true)
+ * with false or a pop of w returns nothing (one that prefetched none: a copy
+ * started yields to other actors, which may name w); hs_sched_offer_arch(arch, true)
  * names every worker of arch until the policy calls it with false. A worker
  * not named is passed over, so a policy that names every such worker runs as
  * it would without offers. */

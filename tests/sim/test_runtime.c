@@ -1,5 +1,5 @@
-/* tests/sim/test_offers.c — the runtime offers work only to the workers a
- * policy names (hs_sched_offer_mode, issue 55 item 3): the runs of eager,
+/* tests/sim/test_runtime.c — the runtime (sim/runtime.c) offers work only
+ * to the workers a policy names (hs_sched_offer_mode, issue 55 item 3): the runs of eager,
  * dmda and online HEFT are the same event for event as when every worker
  * with room is asked at every completion (offers turned off under the same
  * policy), and so are those of the offline list schedulers (HEFT, CPOP,
@@ -123,5 +123,5 @@ int main(void)
         {"a chain on 64 workers takes one pop per task", test_pops_follow_work},
         CU_TEST_INFO_NULL,
     };
-    return hs_test_main("offers", tests);
+    return hs_test_main("runtime", tests);
 }
