@@ -91,6 +91,7 @@ static int cpop_init(struct hs_runtime *s)
     free(prio);
     free(on_cp);
     hs_ls_commit(ls);
+    hs_ls_offer_mode(ls);
     return 0;
 }
 

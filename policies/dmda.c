@@ -69,6 +69,7 @@ static int dmda_init(struct hs_runtime *s)
     if (strcmp(hs_spec_get(hs_sched_params(s), "bus"), "gpus") == 0)
         d->slow = hs_sched_gpu_factors(s, 2);
     hs_sched_set_decision(s, HS_DECIDE_WORKERS); /* an expected end on every worker per task */
+    hs_sched_offer_mode(s); /* a worker's pop gives something only once a push named it */
     hs_sched_set_data(s, d);
     return 0;
 }
@@ -120,6 +121,7 @@ static void dmda_push(struct hs_runtime *s, struct hs_task *t)
     if (d->additive) /* the part of the transfer not hidden behind the queue */
         charge += fmax(0, now + best.transfer - (best.avail + best.exec));
     hs_taskq_push(&d->q[best_w], t, 0);
+    hs_sched_offer(s, best_w, true);
     d->queued[best_w] += charge;
     d->charge[t->id] = charge;
     if (d->prefetch)
@@ -133,8 +135,10 @@ static struct hs_task *dmda_pop(struct hs_runtime *s, int w)
         return NULL;
     struct hs_task *t = hs_taskq_take(&d->q[w], 0);
     d->queued[w] -= d->charge[t->id];
-    if (d->q[w].len == 0)
+    if (d->q[w].len == 0) {
         d->queued[w] = 0; /* no drift from rounding */
+        hs_sched_offer(s, w, false);
+    }
     return t;
 }
 

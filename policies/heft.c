@@ -129,6 +129,7 @@ static int plan_offline(struct hs_runtime *s)
         return -1;
     }
     hs_ls_commit(ls);
+    hs_ls_offer_mode(ls);
     return 0;
 }
 
@@ -193,6 +194,7 @@ static void place_online(struct hs_runtime *s, struct online *o, struct hs_task 
         }
     }
     hs_taskq_push(&o->q[best_w], t, 0);
+    hs_sched_offer(s, best_w, true);
     o->queued[best_w] += exec;
 }
 
@@ -202,6 +204,8 @@ static void schedule_batch(struct hs_runtime *s, struct online *o)
     struct hs_task **tasks = hs_xmalloc((size_t)n * sizeof *tasks);
     for (int i = 0; i < n; i++)
         tasks[i] = hs_taskq_take(&o->batch, 0);
+    for (int a = 0; a < HS_NARCH; a++) /* from now on only the workers given tasks */
+        hs_sched_offer_arch(s, a, false);
     if (o->by_speedup) {
         for (int i = 0; i < n; i++)
             o->speedup[tasks[i]->id] = cpu_gpu_speedup(s, tasks[i]);
@@ -217,6 +221,8 @@ static void online_push(struct hs_runtime *s, struct hs_task *t)
 {
     struct online *o = hs_sched_data(s);
     hs_taskq_push(&o->batch, t, 0);
+    for (int a = 0; a < HS_NARCH; a++) /* the next pop, whichever worker's, places the batch */
+        hs_sched_offer_arch(s, a, true);
 }
 
 /* The runtime asks for work right after a completion's successors were pushed:
@@ -230,8 +236,10 @@ static struct hs_task *online_pop(struct hs_runtime *s, int w)
         return NULL;
     struct hs_task *t = hs_taskq_take(&o->q[w], 0);
     o->queued[w] -= hs_sched_exec_estimate(s, t, w);
-    if (!o->q[w].len)
+    if (!o->q[w].len) {
         o->queued[w] = 0;
+        hs_sched_offer(s, w, false);
+    }
     return t;
 }
 
@@ -241,6 +249,7 @@ static int init_online(struct hs_runtime *s)
     int n = hs_sched_nworkers(s);
     o->online = true;
     hs_sched_set_decision(s, HS_DECIDE_WORKERS); /* an EFT on every worker per task */
+    hs_sched_offer_mode(s); /* a pop gives or changes something only as said in online_push */
     o->q = hs_xcalloc((size_t)n, sizeof *o->q);
     o->queued = hs_xcalloc((size_t)n, sizeof(double));
     o->speedup = hs_xcalloc((size_t)hs_sched_dag(s)->ntasks, sizeof(double));

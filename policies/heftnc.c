@@ -186,6 +186,7 @@ static int heftnc_init(struct hs_runtime *s)
     struct hs_listsched *ls = hs_ls_new(s);
     hs_nc_plan(ls, &o, NULL, NULL);
     hs_ls_commit(ls);
+    hs_ls_offer_mode(ls);
     return 0;
 }
 

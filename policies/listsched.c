@@ -326,10 +326,19 @@ void hs_ls_commit(struct hs_listsched *ls)
     hs_sched_set_data(ls->s, ls);
 }
 
+void hs_ls_offer_mode(struct hs_listsched *ls)
+{
+    ls->offers = true;
+    hs_sched_offer_mode(ls->s);
+}
+
 void hs_ls_push(struct hs_runtime *s, struct hs_task *t)
 {
     struct hs_listsched *ls = hs_sched_data(s);
     ls->ready[t->id] = true;
+    int w = ls->proc[t->id];
+    if (ls->offers && hs_ls_next_ready(ls, w) == t->id) /* the next task of w */
+        hs_sched_offer(s, w, true);
 }
 
 int hs_ls_next_ready(const struct hs_listsched *ls, int w)
@@ -347,6 +356,8 @@ struct hs_task *hs_ls_pop(struct hs_runtime *s, int w)
     if (t < 0)
         return NULL;
     ls->next[w]++;
+    if (ls->offers)
+        hs_sched_offer(s, w, hs_ls_next_ready(ls, w) >= 0);
     return (struct hs_task *)&ls->dag->tasks[t];
 }
 

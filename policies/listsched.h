@@ -45,6 +45,7 @@ struct hs_listsched {
     int **order;       /* per worker: its tasks by planned start */
     int *norder, *next;
     bool *ready;
+    bool offers; /* hs_ls_offer_mode: the runtime asks only a worker whose next task is ready */
 };
 
 /* Fill the costs for the runtime's DAG and workers. */
@@ -98,6 +99,11 @@ void hs_ls_commit(struct hs_listsched *ls);
  * hs_ls_done does). */
 int hs_ls_next_ready(const struct hs_listsched *ls, int w);
 void hs_ls_send_outputs(struct hs_listsched *ls, const struct hs_task *t, int w);
+
+/* Called from init after hs_ls_commit by a policy whose callbacks are those
+ * below: the runtime then offers work only to a worker whose next planned
+ * task is ready (hs_sched_offer_mode), the run unchanged. */
+void hs_ls_offer_mode(struct hs_listsched *ls);
 
 /* Callbacks that execute a committed plan. */
 void hs_ls_push(struct hs_runtime *s, struct hs_task *t);

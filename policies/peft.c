@@ -78,6 +78,7 @@ static int peft_init(struct hs_runtime *s)
     free(oct);
     free(rank);
     hs_ls_commit(ls);
+    hs_ls_offer_mode(ls);
     return 0;
 }
 

@@ -3,7 +3,10 @@
  * M (the only valid copy). Reads replicate, writes invalidate every other
  * copy, eviction drops a copy (the caller writes a sole copy back first).
  * Each write bumps the handle's version, so an in-flight copy of an older
- * version can be recognised as stale when it lands. */
+ * version can be recognised as stale when it lands. Besides the valid bit of
+ * every (handle, node), each handle keeps the list of the nodes holding a
+ * valid copy, so that whoever looks for a copy (a source, an estimate) pays
+ * for the copies there are, not for the memory nodes of the platform. */
 #ifndef HS_COHERENCE_H
 #define HS_COHERENCE_H
 
@@ -15,7 +18,9 @@ enum hs_msi { HS_MSI_I = 0, HS_MSI_S = 1, HS_MSI_M = 2 };
 struct hs_coherence {
     int nhandles, nnodes;
     uint8_t *valid;    /* [h * nnodes + node] */
-    int *nvalid;       /* valid copies per handle */
+    int *nvalid;       /* valid copies per handle: the length of holders[h] */
+    int **holders;     /* per handle: the nodes holding a valid copy, in no order */
+    int *holders_cap;  /* per handle: room of holders[h] */
     uint32_t *version; /* bumped by every write */
 };
 
@@ -25,6 +30,9 @@ void hs_coh_free(struct hs_coherence *c);
 
 enum hs_msi hs_coh_state(const struct hs_coherence *c, int h, int node);
 bool hs_coh_valid(const struct hs_coherence *c, int h, int node);
+/* The nodes holding a valid copy of h (*nodes, in no order); returns how many.
+ * The array changes with the next add, write or drop of h: read it at once. */
+int hs_coh_holders(const struct hs_coherence *c, int h, const int **nodes);
 /* A copy of the current version landed on node: it becomes valid. */
 void hs_coh_add_copy(struct hs_coherence *c, int h, int node);
 /* A task wrote h on node: node holds the only valid copy. */

@@ -158,12 +158,17 @@ bool hs_rt_direct_allowed(const struct hs_runtime *rt, int src, int dst)
     return pf->p2p;
 }
 
+/* The lowest-index node holding a valid copy of h that may send it to dst directly. */
 static int direct_source(const struct hs_runtime *rt, int h, int dst)
 {
-    for (int n = 0; n < rt->pf->nnodes; n++)
-        if (n != dst && hs_coh_valid(&rt->coh, h, n) && hs_rt_direct_allowed(rt, n, dst))
-            return n;
-    return -1;
+    const int *holders;
+    int nh = hs_coh_holders(&rt->coh, h, &holders), best = -1;
+    for (int i = 0; i < nh; i++) {
+        int n = holders[i];
+        if (n != dst && (best < 0 || n < best) && hs_rt_direct_allowed(rt, n, dst))
+            best = n;
+    }
+    return best;
 }
 
 /* Choose where transfer id (to its dst) reads from, and start it or chain it. */

@@ -53,6 +53,42 @@ void hs_rt_fail(struct hs_runtime *rt, const char *fmt, ...)
     }
 }
 
+/* ---- the policy's timer ---------------------------------------------------- */
+
+void hs_rt_policy_enter(struct hs_runtime *rt)
+{
+    if (rt->policy_depth++ == 0)
+        rt->policy_t0 = hs_now();
+}
+
+void hs_rt_policy_leave(struct hs_runtime *rt)
+{
+    if (--rt->policy_depth == 0)
+        rt->policy_wall += hs_now() - rt->policy_t0;
+}
+
+/* Stop the timer of the policy call under way (if any) before a call that
+ * may yield; returns what hs_rt_policy_resume needs to start it again. Each
+ * actor keeps its own depth on its own stack meanwhile. */
+int hs_rt_policy_pause(struct hs_runtime *rt)
+{
+    int depth = rt->policy_depth;
+    rt->policy_yields++;
+    if (depth > 0)
+        rt->policy_wall += hs_now() - rt->policy_t0;
+    rt->policy_depth = 0;
+    return depth;
+}
+
+void hs_rt_policy_resume(struct hs_runtime *rt, int depth)
+{
+    rt->policy_depth = depth;
+    if (depth > 0)
+        rt->policy_t0 = hs_now();
+}
+
+static void note_room(struct hs_runtime *rt, int w);
+
 /* ---- estimates ------------------------------------------------------------ */
 
 /* Cost of t on w with the timing-table column `table` (estimates or true
@@ -343,6 +379,15 @@ struct hs_runtime *hs_runtime_new(const struct hs_dag *dag, const struct hs_plat
         rt->ws[w].qcap = pf->workers[w].window + 1;
         rt->ws[w].queue = hs_xmalloc((size_t)rt->ws[w].qcap * sizeof(int));
     }
+    rt->nwords = (pf->nworkers + 63) / 64;
+    rt->room_bits = hs_xcalloc((size_t)rt->nwords, sizeof(uint64_t));
+    rt->want_bits = hs_xcalloc((size_t)rt->nwords, sizeof(uint64_t));
+    for (int a = 0; a < HS_NARCH; a++)
+        rt->arch_bits[a] = hs_xcalloc((size_t)rt->nwords, sizeof(uint64_t));
+    for (int w = 0; w < pf->nworkers; w++) {
+        rt->arch_bits[pf->workers[w].arch][w / 64] |= UINT64_C(1) << (w % 64);
+        note_room(rt, w);
+    }
     return rt;
 }
 
@@ -358,6 +403,10 @@ void hs_runtime_free(struct hs_runtime *rt)
     }
     free(rt->ws);
     free(rt->ts);
+    free(rt->room_bits);
+    free(rt->want_bits);
+    for (int a = 0; a < HS_NARCH; a++)
+        free(rt->arch_bits[a]);
     free(rt->est_arch);
     free(rt->true_arch);
     free(rt->kernel_in_table);
@@ -379,13 +428,23 @@ static int worker_node(const struct hs_runtime *rt, int w)
     return rt->pf->workers[w].node;
 }
 
+/* Keep w's bit of room_bits: whether its window has room for another task. */
+static void note_room(struct hs_runtime *rt, int w)
+{
+    uint64_t bit = UINT64_C(1) << (w % 64);
+    if (rt->ws[w].inflight < rt->pf->workers[w].window)
+        rt->room_bits[w / 64] |= bit;
+    else
+        rt->room_bits[w / 64] &= ~bit;
+}
+
 static void call_push(struct hs_runtime *rt, int task)
 {
     if (!rt->policy->push) /* optional: a policy may follow readiness in done (docs/writing-a-policy.md) */
         return;
-    double t0 = hs_now();
+    hs_rt_policy_enter(rt);
     rt->policy->push(rt, &rt->dag->tasks[task]);
-    rt->policy_wall += hs_now() - t0;
+    hs_rt_policy_leave(rt);
 }
 
 /* Time the policy takes to place one ready task (sim/costs.h). */
@@ -540,6 +599,7 @@ static void assign(struct hs_runtime *rt, int task, int w)
     ev->popped = fmax(now, rt->ts[task].release); /* no pop before its push is decided */
     ev->estimate = hs_runtime_estimate(rt, &rt->dag->tasks[task], w);
     ws->inflight++;
+    note_room(rt, w);
     hold_room(ws); /* a pop that yielded may have let w fill past its window: no overflow */
     if (rt->in_order)
         enqueue(ws, task);
@@ -697,15 +757,28 @@ void hs_rt_room_freed(struct hs_runtime *rt, int node)
             retry_deferred(rt, w);
 }
 
+/* May w's pop give it a task? Always, unless the policy names the workers
+ * to offer work to (hs_sched_offer_mode). */
+static bool offer_to(const struct hs_runtime *rt, int w)
+{
+    return !rt->offers || (rt->want_bits[w / 64] >> (w % 64) & 1) ||
+           rt->want_arch[rt->pf->workers[w].arch];
+}
+
 static void dispatch_worker(struct hs_runtime *rt, int w)
 {
     struct hs_worker_state *ws = &rt->ws[w];
-    while (!rt->finished && ws->inflight < rt->pf->workers[w].window) {
-        double t0 = hs_now();
+    while (!rt->finished && ws->inflight < rt->pf->workers[w].window && offer_to(rt, w)) {
+        long yields = rt->policy_yields;
+        hs_rt_policy_enter(rt);
         struct hs_task *t = rt->policy->pop(rt, w);
-        rt->policy_wall += hs_now() - t0;
-        if (!t)
+        hs_rt_policy_leave(rt);
+        if (!t) {
+            /* until named again, unless the pop yielded: others may have named w meanwhile */
+            if (rt->offers && rt->policy_yields == yields)
+                rt->want_bits[w / 64] &= ~(UINT64_C(1) << (w % 64));
             return;
+        }
         if (rt->ts[t->id].ev.worker >= 0 || rt->ts[t->id].npred_left > 0) {
             hs_rt_fail(rt, "policy %s returned task %s, which is %s", rt->policy->name, t->label,
                        rt->ts[t->id].ev.worker >= 0 ? "already taken" : "not ready");
@@ -720,12 +793,39 @@ static void dispatch_worker(struct hs_runtime *rt, int w)
     }
 }
 
+/* The lowest worker from `from` on with room that the policy named (alone
+ * or by its architecture); -1 if none. The words are read afresh at each
+ * call: a pop or what it set off may have changed them. */
+static int next_offer(const struct hs_runtime *rt, int from)
+{
+    for (int i = from / 64; i < rt->nwords; i++) {
+        uint64_t named = rt->want_bits[i];
+        for (int a = 0; a < HS_NARCH; a++)
+            if (rt->want_arch[a])
+                named |= rt->arch_bits[a][i];
+        uint64_t word = rt->room_bits[i] & named;
+        if (i == from / 64)
+            word &= ~UINT64_C(0) << (from % 64);
+        if (word)
+            return i * 64 + __builtin_ctzll(word);
+    }
+    return -1;
+}
+
 /* Offer work to every worker with room: `first` (the one that just finished)
- * before the others, which go in id order. */
+ * before the others, which go in id order. Where the policy names the workers
+ * to offer work to, the others are passed over: their pop would return
+ * nothing and change nothing (hs_sched_offer_mode), so the run is the same. */
 static void dispatch(struct hs_runtime *rt, int first)
 {
     if (first >= 0)
         dispatch_worker(rt, first);
+    if (rt->offers) {
+        for (int w = next_offer(rt, 0); w >= 0; w = next_offer(rt, w + 1))
+            if (w != first)
+                dispatch_worker(rt, w);
+        return;
+    }
     for (int w = 0; w < rt->pf->nworkers; w++)
         if (w != first)
             dispatch_worker(rt, w);
@@ -773,12 +873,14 @@ static void complete_task(struct hs_runtime *rt, int task, int w)
             hs_coh_write(&rt->coh, t->access[i].handle, node);
     hs_rt_unpin_task(rt, task, node);
     rt->ws[w].inflight--;
+    note_room(rt, w);
     rt->ws[w].ntasks++;
     rt->ndone++;
-    double t0 = hs_now();
-    if (rt->policy->done)
+    if (rt->policy->done) {
+        hs_rt_policy_enter(rt);
         rt->policy->done(rt, (struct hs_task *)t, w);
-    rt->policy_wall += hs_now() - t0;
+        hs_rt_policy_leave(rt);
+    }
     double clock = rt->engine->now(rt->engine); /* w's core decides the successors' pushes */
     for (int i = 0; i < t->nsucc; i++) {
         int s = rt->dag->edges[t->succ[i]].dst;
@@ -854,9 +956,9 @@ void hs_runtime_start(struct hs_runtime *rt, struct hs_engine *engine)
 {
     rt->engine = engine;
     hs_rt_datamove_init(rt);
-    double t0 = hs_now();
+    hs_rt_policy_enter(rt);
     int rc = rt->policy->init ? rt->policy->init(rt) : 0;
-    rt->policy_wall += hs_now() - t0;
+    hs_rt_policy_leave(rt);
     if (rc) {
         hs_rt_fail(rt, "policy %s refused this run: %s", rt->policy->name, hs_last_error());
         rt->refused = true;

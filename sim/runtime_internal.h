@@ -112,12 +112,34 @@ struct hs_runtime {
     int copies_active;       /* host-GPU transfers in flight now (co-running, hs_perf_corun_time) */
     int *copies_node;        /* per memory node: those of them into or out of it */
     double policy_wall;      /* wall-clock seconds spent in policy callbacks */
+    double policy_t0;        /* when the policy call being timed started */
+    int policy_depth;        /* policy calls being timed (0: none; see hs_rt_policy_enter) */
+    long policy_yields;      /* calls of the policy that may have yielded (hs_rt_policy_pause) */
+    /* Offers (hs_sched_offer_mode): the runtime offers work (calls pop) only
+     * to a worker with room in its window that the policy named, alone
+     * (want_bits, until a pop of it returns nothing) or by its architecture
+     * (want_arch, until the policy says otherwise); bit w of word w / 64. */
+    bool offers;
+    int nwords;
+    uint64_t *room_bits;     /* workers with room in their window */
+    uint64_t *want_bits;     /* workers named alone */
+    uint64_t *arch_bits[HS_NARCH]; /* the workers of each architecture */
+    bool want_arch[HS_NARCH];
     char *error;             /* set if the run failed */
     bool refused;            /* ... because the policy's init refused its input (bad parameters
                                 for this DAG or platform): a usage error, not a failed run */
 };
 
 /* ---- shared between runtime.c, datamove.c and sched.c ------------------ */
+/* The policy's timer (timing.policy_seconds): a call of the policy counts from
+ * its start to its end, once; a call the policy makes that may yield to other
+ * actors (hs_sched_prefetch starts a copy) stops it meanwhile, so that what
+ * those actors do, policy calls of their own included, is not counted again
+ * inside it (hs_rt_policy_pause and hs_rt_policy_resume around the call). */
+void hs_rt_policy_enter(struct hs_runtime *rt);
+void hs_rt_policy_leave(struct hs_runtime *rt);
+int hs_rt_policy_pause(struct hs_runtime *rt);
+void hs_rt_policy_resume(struct hs_runtime *rt, int depth);
 /* May h move from src to dst in one copy? To and from host memory and flat
  * processors when a route exists; between GPUs only with p2p. */
 bool hs_rt_direct_allowed(const struct hs_runtime *rt, int src, int dst);

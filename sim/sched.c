@@ -83,14 +83,18 @@ static double handle_move_time(const struct hs_runtime *s, int h, int dst, const
     if (s->arriving && s->arriving[(size_t)h * nn + dst] >= 0)
         return 0;
     double best = INFINITY;
-    for (int n = 0; n < nn; n++)
-        if (n != dst && hs_coh_valid(&s->coh, h, n)) {
-            double t = move_time(s, n, dst, bytes, slow);
-            if (t < best)
-                best = t;
-            if (n == 0)
-                break; /* host memory is the preferred source */
-        }
+    if (dst != 0 && hs_coh_valid(&s->coh, h, 0)) {
+        best = move_time(s, 0, dst, bytes, slow); /* host memory is the preferred source */
+    } else { /* the fastest of the copies there are (the order of a minimum does not matter) */
+        const int *holders;
+        int nh = hs_coh_holders(&s->coh, h, &holders);
+        for (int i = 0; i < nh; i++)
+            if (holders[i] != dst) {
+                double t = move_time(s, holders[i], dst, bytes, slow);
+                if (t < best)
+                    best = t;
+            }
+    }
     if (!isfinite(best) && s->arriving && s->arriving[(size_t)h * nn] >= 0)
         best = leg_time(s, 0, dst, bytes, slow); /* landing in host memory */
     return isfinite(best) ? best : 0;
@@ -212,7 +216,33 @@ void hs_sched_set_in_order(struct hs_runtime *s, bool in_order)
 
 bool hs_sched_prefetch(struct hs_runtime *s, int handle, int node)
 {
-    return hs_rt_prefetch(s, handle, node);
+    int depth = hs_rt_policy_pause(s); /* a copy started may yield to other actors */
+    bool started = hs_rt_prefetch(s, handle, node);
+    hs_rt_policy_resume(s, depth);
+    return started;
+}
+
+int hs_sched_holders(const struct hs_runtime *s, int handle, const int **nodes)
+{
+    return hs_coh_holders(&s->coh, handle, nodes);
+}
+
+void hs_sched_offer_mode(struct hs_runtime *s)
+{
+    s->offers = true;
+}
+
+void hs_sched_offer(struct hs_runtime *s, int w, bool work)
+{
+    if (work)
+        s->want_bits[w / 64] |= UINT64_C(1) << (w % 64);
+    else
+        s->want_bits[w / 64] &= ~(UINT64_C(1) << (w % 64));
+}
+
+void hs_sched_offer_arch(struct hs_runtime *s, enum hs_arch arch, bool work)
+{
+    s->want_arch[arch] = work;
 }
 
 void hs_sched_set_predicted_makespan(struct hs_runtime *s, double makespan)

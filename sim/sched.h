@@ -59,6 +59,9 @@ double hs_sched_worker_ready_at(const struct hs_runtime *s, int w);
 int hs_sched_worker_inflight(const struct hs_runtime *s, int w);
 
 bool hs_sched_valid(const struct hs_runtime *s, int handle, int node);
+/* The memory nodes holding a valid copy of handle (*nodes, in no order);
+ * returns how many. Read the array at once: it changes with the copies. */
+int hs_sched_holders(const struct hs_runtime *s, int handle, const int **nodes);
 
 /* Start moving a datum to a memory node now (typically when its producer
  * finished and its consumer is planned there), unless it is valid there or on
@@ -85,6 +88,20 @@ void hs_sched_set_in_order(struct hs_runtime *s, bool in_order);
  * task (online HEFT, dmda, DADA, DDA): each push then costs the platform's
  * decide_worker per worker (sim/costs.h). The default is a look-up. */
 void hs_sched_set_decision(struct hs_runtime *s, enum hs_decision_kind kind);
+
+/* Called from init: the runtime then offers work (calls pop) only to the
+ * workers the policy names, so that a completion costs the work that is
+ * ready, not a visit of every worker. The policy names a worker whenever its
+ * pop may return a task, or change anything, where it would have returned
+ * nothing before: hs_sched_offer(w, true) names w until the policy calls it
+ * with false or a pop of w returns nothing (one that prefetched none: a copy
+ * started yields to other actors, which may name w); hs_sched_offer_arch(arch, true)
+ * names every worker of arch until the policy calls it with false. A worker
+ * not named is passed over, so a policy that names every such worker runs as
+ * it would without offers. */
+void hs_sched_offer_mode(struct hs_runtime *s);
+void hs_sched_offer(struct hs_runtime *s, int w, bool work);
+void hs_sched_offer_arch(struct hs_runtime *s, enum hs_arch arch, bool work);
 
 /* A static policy reports the makespan its plan predicts. */
 void hs_sched_set_predicted_makespan(struct hs_runtime *s, double makespan);

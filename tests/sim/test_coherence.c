@@ -4,6 +4,8 @@
 #include "sim/gpucache.h"
 #include "tests/support/testing.h"
 
+#include <gsl/gsl_rng.h>
+
 static void test_msi_transitions(void)
 {
     struct hs_coherence c;
@@ -45,6 +47,55 @@ static void test_source_prefers_host(void)
     CU_ASSERT_EQUAL(hs_coh_source(&c, 0, 1), 0);
     CU_ASSERT_TRUE(hs_coh_drop(&c, 0, 0));
     CU_ASSERT_EQUAL(hs_coh_source(&c, 0, 1), 2); /* then the lowest-index GPU */
+    hs_coh_free(&c);
+}
+
+/* The holders of handle h are exactly the nodes with a valid copy, each once. */
+static bool holders_match(const struct hs_coherence *c, int h)
+{
+    const int *nodes;
+    int n = hs_coh_holders(c, h, &nodes), seen[64] = {0};
+    for (int i = 0; i < n; i++)
+        if (nodes[i] < 0 || nodes[i] >= c->nnodes || !hs_coh_valid(c, h, nodes[i]) || seen[nodes[i]]++)
+            return false;
+    int valid = 0;
+    for (int node = 0; node < c->nnodes; node++)
+        valid += hs_coh_valid(c, h, node);
+    return valid == n && n == c->nvalid[h];
+}
+
+/* The lowest-index valid node other than except, by the valid bits. */
+static int source_by_bits(const struct hs_coherence *c, int h, int except)
+{
+    for (int node = 0; node < c->nnodes; node++)
+        if (node != except && hs_coh_valid(c, h, node))
+            return node;
+    return -1;
+}
+
+/* 20,000 seeded operations (copies, writes, drops) on 3 handles and 40
+ * nodes: after each, the list of holders is the set of valid bits, and the
+ * source found through it is the lowest-index one the bits give. */
+static void test_holders_follow_the_bits(void)
+{
+    struct hs_coherence c;
+    hs_coh_init(&c, 3, 40, 0);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 55);
+    bool ok = true;
+    for (int i = 0; i < 20000 && ok; i++) {
+        int h = (int)gsl_rng_uniform_int(r, 3), node = (int)gsl_rng_uniform_int(r, 40);
+        switch (gsl_rng_uniform_int(r, 8)) {
+        case 0: hs_coh_write(&c, h, node); break;
+        case 1: hs_coh_drop_in_transit(&c, h, node); break;
+        case 2: case 3: hs_coh_drop(&c, h, node); break;
+        default: hs_coh_add_copy(&c, h, node); break;
+        }
+        int except = (int)gsl_rng_uniform_int(r, 41) - 1;
+        ok = holders_match(&c, h) && hs_coh_source(&c, h, except) == source_by_bits(&c, h, except);
+    }
+    CU_ASSERT(ok);
+    gsl_rng_free(r);
     hs_coh_free(&c);
 }
 
@@ -121,6 +172,7 @@ int main(void)
     static const CU_TestInfo tests[] = {
         {"MSI transitions", test_msi_transitions},
         {"copy source: host first, then lowest index", test_source_prefers_host},
+        {"holders: the nodes with a valid copy, each once, through 20,000 operations", test_holders_follow_the_bits},
         {"LRU eviction: read-only list before written list", test_lru_read_only_first},
         {"LRU eviction: pinned blocks never", test_lru_pinned_never},
         {"LRU touch moves blocks between and within lists", test_lru_touch_moves},

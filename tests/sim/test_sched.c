@@ -49,6 +49,58 @@ static void test_scheduling_delay(void)
     hs_dag_free(dag);
 }
 
+/* The policy's timer (issue 54 item 5). A push that spins SPIN seconds, then
+ * prefetches the task's input on the next worker's memory (a copy started:
+ * the runner actor yields to the others). Four 1 s tasks A0..A3 on flat:4
+ * write a datum each and end together; each B_i reads A_i's: the four
+ * runners push B0..B3 in turn, each spinning, then yielding inside its push.
+ * Counted once per push, policy_seconds is 4 SPIN plus the microseconds of
+ * the other calls; counted from a push's start to its end, it held the
+ * pushes of the runners that ran meanwhile too (about 4 + 3 + 2 + 1 SPIN). */
+#define SPIN 0.05
+
+static void spinning_push(struct hs_runtime *s, struct hs_task *t)
+{
+    if (t->npred > 0) {
+        double t0 = hs_now();
+        while (hs_now() - t0 < SPIN)
+            ;
+        int next = (t->id - 3) % 4; /* B_i is task 4 + i: the next worker, i + 1 */
+        hs_sched_prefetch(s, t->access[0].handle, hs_sched_worker(s, next)->node);
+    }
+    hs_policy_eager.push(s, t);
+}
+
+static void test_policy_timer_once(void)
+{
+    struct hs_policy spinning = hs_policy_eager;
+    spinning.push = spinning_push;
+    struct hs_run_config cfg = hs_test_flat_config(4, NULL);
+    hs_test_no_costs(&cfg);
+    cfg.select.window = 1;
+    struct hs_dag *dag = hs_dag_new("pairs");
+    for (int i = 0; i < 4; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "d%d", i);
+        int h = hs_dag_add_handle(dag, name, 8);
+        hs_dag_access(dag, hs_dag_add_task(dag, "a", NULL, 1, 0), h, HS_MODE_W);
+    }
+    for (int i = 0; i < 4; i++)
+        hs_dag_access(dag, hs_dag_add_task(dag, "b", NULL, 1, 0), i, HS_MODE_R);
+    CU_ASSERT_EQUAL_FATAL(hs_dag_finalize(dag), 0);
+    cJSON *r = hs_test_simulate(&cfg, dag, &spinning, "eager");
+    CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(r, "error"));
+    for (int i = 0; i < 4; i++) /* the A_i end together on the four workers */
+        CU_ASSERT_DOUBLE_EQUAL(hs_test_num(hs_test_item(r, "tasks", i), "end"), 1, 1e-9);
+    double policy = hs_test_num(r, "policy_seconds");
+    if (policy < 4 * SPIN || policy > 5 * SPIN)
+        fprintf(stderr, "\npolicy_seconds %.3f s for four pushes of %.3f s\n", policy, SPIN);
+    CU_ASSERT(policy >= 4 * SPIN);
+    CU_ASSERT(policy <= 5 * SPIN); /* one SPIN of slack for the other calls on a loaded machine */
+    cJSON_Delete(r);
+    hs_dag_free(dag);
+}
+
 /* On mapuche (one GPU, 512 MiB, 80% for the cache: 429,496,729.6 bytes) a
  * task "big" reading 600 MB, 100 times faster on the GPU, between small tasks. */
 static char *big_task_dag(void)
@@ -161,6 +213,8 @@ int main(void)
          test_every_policy_avoids_the_gpu},
         {"the issue's failing and stalling runs finish", test_reproducers_finish},
         {"c̄ on flat:P is one route's, asked once", test_uniform_mean_comm},
+        {"policy_seconds counts each policy call once, not again inside a call that yielded",
+         test_policy_timer_once},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("sched", tests);

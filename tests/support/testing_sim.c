@@ -33,6 +33,7 @@ static cJSON *events_json(const struct hs_run *run)
     cJSON_AddNumberToObject(o, "evictions", (double)rt->evictions);
     cJSON_AddNumberToObject(o, "writebacks", (double)rt->writebacks);
     cJSON_AddNumberToObject(o, "routes_asked", (double)hs_platform_routes_asked(&run->pf));
+    cJSON_AddNumberToObject(o, "policy_seconds", rt->policy_wall);
     cJSON *tasks = cJSON_AddArrayToObject(o, "tasks");
     for (int i = 0; i < rt->dag->ntasks; i++) {
         const struct hs_task_event *ev = &rt->ts[i].ev;
