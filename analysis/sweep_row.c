@@ -191,10 +191,12 @@ int hs_sweep_row_check(const struct hs_csv *csv, long r, const char *file)
     for (int c = status + 2; c < csv->ncols; c++) {
         const char *v = csv->rows[r][c];
         double x;
-        if (*v && (hs_parse_double(v, &x) || !isfinite(x) || x < 0))
-            return hs_fail("%s: row %ld (key %s): column %s: '%s' is not a finite number >= 0, as a run writes "
+        /* a run may write inf there: β = −ln phase2 with phase2 = 0 */
+        bool unbounded = strcmp(csv->header[c], "beta_used") == 0;
+        if (*v && (hs_parse_double(v, &x) || isnan(x) || x < 0 || (isinf(x) && !unbounded)))
+            return hs_fail("%s: row %ld (key %s): column %s: '%s' is not a %snumber >= 0, as a run writes "
                            "it (the file was edited or damaged: remove the row, and its run is run again)",
-                           file, r + 1, csv->rows[r][0], csv->header[c], v);
+                           file, r + 1, csv->rows[r][0], csv->header[c], v, unbounded ? "" : "finite ");
     }
     return 0;
 }

@@ -314,12 +314,37 @@ static void test_two_writers(void)
     free(c), free(e), free(codes), free(errs), free(csv);
 }
 
+/* A run may write inf where a quantity is unbounded: dynamic-outer-2phases
+ * with phase2 = 0 uses beta = -ln 0 = inf (Beaumont and Marchal's Fig. 2,
+ * study beaumont-outer-threshold). Its rows are resumed, not refused. */
+static void test_unbounded_resumed(void)
+{
+    char *csv = hs_test_tmp(".csv"), *err = NULL;
+    const char *args = "-p flat:4,bw=inf -w outer:n=10 -s dynamic-outer-2phases --vary phase2=0,0.5";
+    CU_ASSERT_EQUAL_FATAL(hs_test_sweep(args, csv, NULL), 0);
+    struct hs_csv rows = hs_test_load_csv(csv);
+    CU_ASSERT_EQUAL(rows.nrows, 2);
+    bool inf = false;
+    for (long r = 0; r < rows.nrows; r++)
+        inf |= strcmp(rows.rows[r][col(&rows, "beta_used")], "inf") == 0;
+    CU_ASSERT(inf); /* the case this test is for */
+    hs_csv_free(&rows);
+    int rc = hs_test_sweep(args, csv, &err);
+    CU_ASSERT_EQUAL(rc, 0);
+    if (rc)
+        fprintf(stderr, "\nresumed sweep: %s", err ? err : "");
+    CU_ASSERT_EQUAL(hs_test_lines_of(csv), 1 + 2);
+    free(err);
+    free(csv);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
         {"a ledger resumed after kill -9 ends as a fresh one", test_resume_after_kill},
         {"reused rows whose figures are not a run's are refused", test_reused_rows_checked},
         {"two writers of one CSV: the second refused, every run once", test_two_writers},
+        {"a run's inf where a quantity is unbounded is resumed, not refused", test_unbounded_resumed},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("sweep_reuse", tests);
