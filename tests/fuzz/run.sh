@@ -20,7 +20,7 @@ targets=("$@")
 build=${BUILD_DIR:-build-fuzz}
 
 if [ ! -f "$build/CMakeCache.txt" ]; then
-    CC=clang cmake -S . -B "$build" -DHETSIM_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    CC=clang CXX=clang++ cmake -S . -B "$build" -DHETSIM_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DHETSIM_CUDA=OFF -DHETSIM_MPI=OFF >/dev/null || exit 2
 fi
 cmake --build "$build" -j "${JOBS:-2}" --target $(printf 'fuzz_%s ' "${targets[@]}") >/dev/null || exit 2
