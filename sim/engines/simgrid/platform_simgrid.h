@@ -45,6 +45,10 @@ int hs_sg_check_platform_child(const char *path, const char *map_file, struct hs
  * trace platform_file even without the topology (it crashes). */
 int hs_sg_init(bool verbose, const char *paje_file, unsigned file_sets, const char *platform_file);
 
+/* The most workers a Paje trace is written for (run_simgrid.c): SimGrid's
+ * tracing grows with the square of the hosts (47 s at flat:16384). */
+#define HS_SG_PAJE_MAX_HOSTS 16384
+
 /* Load a checked platform file, sealed (routes complete) unless paje. With
  * paje (tracing on), a host or link id that a Paje line cannot hold is
  * refused: -1 with hs_fail. */
