@@ -108,41 +108,49 @@ static char *odd_names_rec(void)
     return rec;
 }
 
-/* librec itself (recsel's parser) reads one record per task, each Name whole. */
-static void test_tasks_rec_librec_reads_it(void)
+/* The rec file holds one record set of n records whose Names are names[],
+ * each with one JobId, as librec (recsel's parser) reads it; and recutils'
+ * recinf counts n records, where it is installed. */
+static void assert_rec_names(const char *rec, const char *const *names, int n)
 {
-    char *rec = odd_names_rec(), *text = hs_test_read_file(rec);
+    char *text = hs_test_read_file(rec);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     rec_parser_t p = rec_parser_new_str(text, rec);
     rec_db_t db = NULL;
     CU_ASSERT_FATAL(rec_parse_db(p, &db));
     CU_ASSERT_EQUAL_FATAL(rec_db_size(db), 1);
     rec_rset_t rset = rec_db_get_rset(db, 0);
-    CU_ASSERT_EQUAL(rec_rset_num_records(rset), NODD);
+    CU_ASSERT_EQUAL(rec_rset_num_records(rset), (size_t)n);
     rec_mset_iterator_t it = rec_mset_iterator(rec_rset_mset(rset));
     const void *r;
-    for (int i = 0; rec_mset_iterator_next(&it, MSET_RECORD, &r, NULL) && i < NODD; i++) {
+    for (int i = 0; rec_mset_iterator_next(&it, MSET_RECORD, &r, NULL) && i < n; i++) {
         rec_field_t name = rec_record_get_field_by_name((rec_record_t)r, "Name", 0);
         CU_ASSERT_PTR_NOT_NULL_FATAL(name);
-        CU_ASSERT_STRING_EQUAL(rec_field_value(name), odd_names[i]);
+        CU_ASSERT_STRING_EQUAL(rec_field_value(name), names[i]);
         CU_ASSERT_EQUAL(rec_record_get_num_fields_by_name((rec_record_t)r, "JobId"), 1);
     }
     rec_mset_iterator_free(&it);
     rec_db_destroy(db);
     rec_parser_destroy(p);
     free(text);
-    /* and recutils' recinf counts them, where it is installed */
     if (system("command -v recinf > /dev/null 2>&1") == 0) {
         char args[2048], *count = hs_test_tmp(".txt");
         snprintf(args, sizeof args, "recinf %s > %s", rec, count);
         CU_ASSERT_EQUAL(system(args), 0);
         text = hs_test_read_file(count);
-        CU_ASSERT_EQUAL(atoi(text), NODD);
+        CU_ASSERT_EQUAL(atoi(text), n);
         free(text);
         unlink(count);
         free(count);
     } else
         fprintf(stderr, "  (recinf not installed: recutils' own count skipped)\n");
+}
+
+/* librec itself (recsel's parser) reads one record per task, each Name whole. */
+static void test_tasks_rec_librec_reads_it(void)
+{
+    char *rec = odd_names_rec();
+    assert_rec_names(rec, odd_names, NODD);
     unlink(rec);
     free(rec);
 }
@@ -230,49 +238,16 @@ static void test_tasks_rec_shell_continuations(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err, expect));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "written joined as the shell joins them, "
                                        "\"gatk4   --java-options -Xmx4g   MarkDuplicates\" (and 1 other kernel alike)\n"));
-    int lines = 0;
-    for (const char *p = err; *p; p++)
-        lines += *p == '\n';
-    CU_ASSERT_EQUAL(lines, 1); /* one warning */
+    CU_ASSERT_EQUAL(hs_test_count_lines(err), 1); /* one warning */
     free(err);
-    /* librec reads each Name joined, one record per task */
-    char *text = hs_test_read_file(rec);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-    rec_parser_t p = rec_parser_new_str(text, rec);
-    rec_db_t db = NULL;
-    CU_ASSERT_FATAL(rec_parse_db(p, &db));
-    rec_rset_t rset = rec_db_get_rset(db, 0);
-    CU_ASSERT_EQUAL(rec_rset_num_records(rset), 3);
-    rec_mset_iterator_t it = rec_mset_iterator(rec_rset_mset(rset));
-    const void *r;
-    for (int i = 0; rec_mset_iterator_next(&it, MSET_RECORD, &r, NULL) && i < 3; i++) {
-        rec_field_t name = rec_record_get_field_by_name((rec_record_t)r, "Name", 0);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(name);
-        CU_ASSERT_STRING_EQUAL(rec_field_value(name), sarek_joined[i]);
-        CU_ASSERT_EQUAL(rec_record_get_num_fields_by_name((rec_record_t)r, "JobId"), 1);
-    }
-    rec_mset_iterator_free(&it);
-    rec_db_destroy(db);
-    rec_parser_destroy(p);
-    free(text);
-    /* recutils' recinf counts three records */
-    if (system("command -v recinf > /dev/null 2>&1") == 0) {
-        char *count = hs_test_tmp(".txt");
-        snprintf(args, sizeof args, "recinf %s > %s", rec, count);
-        CU_ASSERT_EQUAL(system(args), 0);
-        text = hs_test_read_file(count);
-        CU_ASSERT_EQUAL(atoi(text), 3);
-        free(text);
-        unlink(count);
-        free(count);
-    } else
-        fprintf(stderr, "  (recinf not installed: recutils' own count skipped)\n");
+    /* librec reads each Name joined, one record per task; recinf counts three */
+    assert_rec_names(rec, sarek_joined, 3);
     /* hetsim's reader: the three tasks, the joined names, 1, 2, 3 s */
     char *back = hs_test_tmp(".json"), *o = NULL;
     snprintf(args, sizeof args, "dag taskrec:file=%s,durations=task --format json -o %s", rec, back);
     CU_ASSERT_EQUAL_FATAL(hs_test_cli(args, &o, NULL), 0);
     free(o);
-    text = hs_test_read_file(back);
+    char *text = hs_test_read_file(back);
     cJSON *doc = cJSON_Parse(text), *tasks = cJSON_GetObjectItem(doc, "tasks");
     CU_ASSERT_EQUAL_FATAL(cJSON_GetArraySize(tasks), 3);
     for (int i = 0; i < 3; i++) {
