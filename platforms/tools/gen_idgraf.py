@@ -170,6 +170,17 @@ RUNTIME_COSTS = [
 ]
 
 
+def p2p_links():
+    """Each ordered GPU pair's private peer link (used only with --p2p)."""
+    links = []
+    for a in range(8):
+        for b in range(8):
+            if a != b:
+                bw, lat = p2p_params(a, b)
+                links.append('  <link id="p2p_%d_%d" bandwidth="%dBps" latency="%.1fus"/>' % (a, b, bw, lat))
+    return links
+
+
 def cost_props():
     out = []
     for key, value, why in RUNTIME_COSTS:
@@ -259,11 +270,7 @@ def platform(model, zone):
         host_link = lambda g: "host%d" % ioh(g)
         for i in range(2):
             out.append('  <link id="host%d" bandwidth="%dBps" latency="0us"/>' % (i, NUMA_HOST[i]))
-    for a in range(8):
-        for b in range(8):
-            if a != b:
-                bw, lat = p2p_params(a, b)
-                out.append('  <link id="p2p_%d_%d" bandwidth="%dBps" latency="%.1fus"/>' % (a, b, bw, lat))
+    out.extend(p2p_links())
     for r in range(2):
         for g in range(8):
             out.append(ram_to_gpu(r, g, host_link))
@@ -349,11 +356,7 @@ def papers_platform(zone):
     out.append('  <link id="qpi_1to0" bandwidth="%dBps" latency="0.1us"/>' % QPI_DATASHEET)
     out.append('  <!-- Peer copies (only with --p2p): StarPU\'s sampled peer bandwidth and latency '
                '(idgraf.bandwidth, idgraf.latency) on a private link -->')
-    for a in range(8):
-        for b in range(8):
-            if a != b:
-                bw, lat = p2p_params(a, b)
-                out.append('  <link id="p2p_%d_%d" bandwidth="%dBps" latency="%.1fus"/>' % (a, b, bw, lat))
+    out.extend(p2p_links())
     for r in range(2):
         for g in range(8):
             out.append(papers_ram_to_gpu(r, g))
