@@ -208,10 +208,9 @@ static void note_loaded(const cJSON *rec, const char *path)
     const cJSON *t;
     cJSON_ArrayForEach(t, task_events(rec))
     {
-        const cJSON *c = cJSON_GetObjectItem(t, "core_time");
-        if (cJSON_IsNumber(c)) {
-            wall += num(t, "end") - num(t, "start");
-            core += c->valuedouble;
+        if (cJSON_IsNumber(cJSON_GetObjectItem(t, "core_time"))) {
+            wall += task_time(t, false);
+            core += task_time(t, true);
         }
     }
     const cJSON *res = cJSON_GetObjectItem(rec, "results");
