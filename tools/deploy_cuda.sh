@@ -27,7 +27,16 @@ BUILD=${1:-build}
 DEST=${2:-build-deploy}
 ML=/usr/lib/x86_64-linux-gnu
 GCCLIB=$(dirname "$(gcc -print-libgcc-file-name)")
-CUDA=${CUDA_HOME:-/usr/local/cuda}
+# the CUDA runtime's folder: the one the build's CMake found (its cache's
+# CUDA_cudart_static_LIBRARY), so that the bundle links the toolkit the objects
+# were compiled with, wherever nvcc sits on the PATH (a wrapper script in
+# /usr/local/bin, say); CUDA_HOME/lib64 where CUDA_HOME is set
+if [ -n "${CUDA_HOME:-}" ]; then
+    CUDALIB=$CUDA_HOME/lib64
+else
+    CUDALIB=$(sed -n 's/^CUDA_cudart_static_LIBRARY:FILEPATH=//p' "$BUILD/CMakeCache.txt" 2>/dev/null || true)
+    CUDALIB=$(dirname "${CUDALIB:-/usr/local/cuda/lib64/libcudart_static.a}")
+fi
 # each library the link takes, and the Debian package that ships it
 while read -r lib pkg; do
     [ -e "$lib" ] || { echo "deploy_cuda.sh: $lib is missing: install $pkg" >&2; exit 2; }
@@ -54,7 +63,7 @@ $ML/libcjson.so.1 libcjson-dev
 $ML/libcgraph.so.6 libgraphviz-dev
 $ML/libcdt.so.5 libgraphviz-dev
 $ML/libudev.so.1 libudev1
-$CUDA/lib64/libcudart_static.a the CUDA toolkit (set CUDA_HOME)
+$CUDALIB/libcudart_static.a the CUDA toolkit (set CUDA_HOME)
 EOF
 cmake --build "$BUILD" --target hetsim-real test_cuda -j2 >/dev/null
 mkdir -p "$DEST/lib"
@@ -73,7 +82,7 @@ link() { # OUTPUT OBJECTS...: the hetsim libraries and the static dependencies
         "$GCCLIB/libgfortran.a" "$GCCLIB/libquadmath.a" $ML/libcunit.a \
         $ML/libxml2.a $ML/libicuuc.a $ML/libicudata.a $ML/liblzma.a $ML/libz.a \
         $ML/libhwloc.a $ML/librec.a $ML/libyaml.a $ML/libgcrypt.a $ML/libgpg-error.a $ML/libuuid.a \
-        -L"$CUDA/lib64" -lcudart_static -lcublas -lcusolver \
+        -L"$CUDALIB" -lcudart_static -lcublas -lcusolver \
         -L"$DEST/lib" -l:libcjson.so.1 -l:libcgraph.so.6 -l:libcdt.so.5 -l:libudev.so.1 \
         -Wl,--disable-new-dtags -Wl,-rpath,'$ORIGIN/lib' -lstdc++ -lpthread -ldl -lrt -lm
 }
