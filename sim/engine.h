@@ -14,8 +14,10 @@ struct hs_engine {
     /* Run task (a DAG task id) on worker: first `lead` seconds of the
      * runtime's own work and waits (sim/costs.h; a simulated engine spends
      * them, a real one has its own and gets 0), then the kernel: a simulated
-     * engine takes `seconds`, a real one runs it (or a calibrated spin of
-     * that duration). */
+     * engine takes `seconds` (SimGrid's, on a core whose platform declares
+     * a memory link, until the kernel's bytes have crossed that shared link
+     * too: sim/engines/simgrid/memory_link.h), a real one runs it (or a
+     * calibrated spin of that duration). */
     void (*exec)(struct hs_engine *e, int worker, int task, double lead, double seconds,
                  hs_engine_cb cb, void *ctx, long id);
     /* Move datum `handle` (bytes long) from one memory node to another. */

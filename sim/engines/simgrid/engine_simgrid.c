@@ -13,6 +13,12 @@
  * back to the pool. Runners are daemons; the main actor starts the runtime
  * and waits until the runtime says it has finished, which ends the run.
  *
+ * Where the platform declares a memory link (memory_link.h), a kernel on a
+ * core naming one is also a transfer of the bytes it moves, from the core's
+ * host to its memory node's, started with the kernel by a second runner:
+ * the kernel ends when its duration has passed and its bytes have crossed,
+ * so the cores sharing the link share its bandwidth (SimGrid's max-min).
+ *
  * With energy (energy.c), the engine notes when each worker's host was at
  * work, from a task's start to its kernel's end, and once the run has ended
  * plays those spans again for SimGrid's energy plugin, so that nothing but
@@ -20,6 +26,7 @@
 #include "sim/engines/simgrid/engine_simgrid.h"
 #include "base/util.h"
 #include "sim/engines/simgrid/energy.h"
+#include "sim/engines/simgrid/memory_link.h"
 
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
@@ -39,7 +46,9 @@ struct runner {
     double lead, seconds; /* an exec: the runtime's time before the kernel, the kernel */
     sg_host_t worker_host; /* an exec: the host that runs the kernel (a timer: NULL) */
     sg_host_t src, dst;
-    double bytes;
+    double bytes;           /* a transfer; an exec: the bytes its kernel moves through memory */
+    sg_host_t memory;       /* an exec: the host at the end of its memory route (NULL: none) */
+    sg_sem_t joined;        /* an exec with memory: released when its bytes have crossed */
     const char *state_host; /* Paje: host whose "task" state shows the kernel */
     const char *label;
     hs_engine_cb cb;
@@ -54,6 +63,7 @@ struct sg_engine {
     const struct hs_platform *pf;
     sg_host_t *node_host;
     sg_host_t *worker_host; /* per worker: the host its kernels run on */
+    sg_host_t *memory;      /* per worker: its memory route's end (memory_link.h), NULL: none */
     sg_host_t home;
     sg_sem_t done;
     bool over; /* simgrid_run returned */
@@ -73,6 +83,41 @@ static double sg_now(struct hs_engine *e)
     return simgrid_get_clock();
 }
 
+static struct runner *take_runner(struct sg_engine *eng);
+
+static void memory_done(void *ctx, long id)
+{
+    (void)id;
+    sg_sem_release(((struct runner *)ctx)->joined);
+}
+
+/* A kernel that moves its bytes through a memory link: after the runtime's
+ * lead, its duration and, on a second runner, the transfer of its bytes,
+ * started together; it ends when both have. */
+static void run_with_memory(struct runner *r)
+{
+    if (r->lead > 0)
+        sg_actor_sleep_for(r->lead);
+    bool traced = r->eng->paje && r->state_host;
+    if (traced)
+        TRACE_host_push_state(r->state_host, "task", r->label);
+    if (!r->joined)
+        r->joined = sg_sem_init(0);
+    struct runner *m = take_runner(r->eng);
+    m->is_exec = false;
+    m->src = r->worker_host;
+    m->dst = r->memory;
+    m->bytes = r->bytes;
+    m->cb = memory_done;
+    m->ctx = r;
+    m->id = 0;
+    sg_sem_release(m->sem);
+    sg_actor_sleep_for(r->seconds);
+    sg_sem_acquire(r->joined);
+    if (traced)
+        TRACE_host_pop_state(r->state_host, "task");
+}
+
 static void runner_main(int argc, char **argv)
 {
     (void)argc;
@@ -82,7 +127,9 @@ static void runner_main(int argc, char **argv)
     for (;;) {
         sg_sem_acquire(r->sem);
         double start = simgrid_get_clock();
-        if (r->is_exec) {
+        if (r->is_exec && r->memory) {
+            run_with_memory(r);
+        } else if (r->is_exec) {
             bool traced = r->eng->paje && r->state_host;
             if (traced) { /* the state covers the kernel alone */
                 if (r->lead > 0)
@@ -138,6 +185,10 @@ static void sg_exec(struct hs_engine *e, int worker, int task, double lead, doub
     r->seconds = seconds;
     r->state_host = eng->pf->workers[worker].host;
     r->worker_host = eng->worker_host[worker];
+    r->memory = eng->memory ? eng->memory[worker] : NULL;
+    r->bytes = r->memory ? hs_sg_kernel_bytes(dag, &dag->tasks[task]) : 0;
+    if (!(r->bytes > 0))
+        r->memory = NULL; /* nothing crosses: a plain kernel */
     r->label = eng->paje_names ? eng->paje_names[dag->tasks[task].kernel] : NULL;
     r->cb = cb;
     r->ctx = ctx;
@@ -152,6 +203,7 @@ static void sg_transfer(struct hs_engine *e, int handle, int src, int dst, doubl
     struct sg_engine *eng = (struct sg_engine *)e;
     struct runner *r = take_runner(eng);
     r->is_exec = false;
+    r->memory = NULL;
     r->src = eng->node_host[src];
     r->dst = eng->node_host[dst];
     r->bytes = bytes;
@@ -170,6 +222,7 @@ static void sg_timer(struct hs_engine *e, double seconds, hs_engine_cb cb, void 
     r->seconds = seconds;
     r->state_host = NULL; /* no Paje state: it is not a kernel */
     r->worker_host = NULL;
+    r->memory = NULL;
     r->cb = cb;
     r->ctx = ctx;
     r->id = id;
@@ -246,6 +299,8 @@ void hs_sg_engine_run(struct hs_runtime *rt, const struct hs_platform *pf, bool 
     eng.worker_host = hs_xmalloc((size_t)pf->nworkers * sizeof(sg_host_t) + 1);
     for (int w = 0; w < pf->nworkers; w++)
         eng.worker_host[w] = sg_host_by_name(pf->workers[w].host);
+    if (hs_sg_memory_links(pf->name, pf, NULL, &eng.memory)) /* checked when the platform was opened */
+        hs_runtime_fail(rt, hs_last_error());
     eng.done = sg_sem_init(0);
     if (paje)
         eng.paje_names = declare_paje_states(hs_runtime_dag(rt));
@@ -269,6 +324,8 @@ void hs_sg_engine_run(struct hs_runtime *rt, const struct hs_platform *pf, bool 
     }
     for (size_t i = 0; i < eng.nrunners; i++) {
         sg_sem_destroy(eng.all[i]->sem);
+        if (eng.all[i]->joined)
+            sg_sem_destroy(eng.all[i]->joined);
         free(eng.all[i]);
     }
     free(eng.all);
@@ -276,6 +333,7 @@ void hs_sg_engine_run(struct hs_runtime *rt, const struct hs_platform *pf, bool 
     sg_sem_destroy(eng.done);
     free(eng.node_host);
     free(eng.worker_host);
+    free(eng.memory);
     for (int k = 0; eng.paje_names && k < hs_runtime_dag(rt)->nkernels; k++)
         free(eng.paje_names[k]);
     free(eng.paje_names);

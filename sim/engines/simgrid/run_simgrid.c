@@ -5,6 +5,7 @@
 #include "base/util.h"
 #include "sim/engines/simgrid/energy.h"
 #include "sim/engines/simgrid/engine_simgrid.h"
+#include "sim/engines/simgrid/memory_link.h"
 #include "sim/engines/simgrid/paje.h"
 #include "sim/engines/simgrid/platform_checked.h"
 #include "sim/engines/simgrid/platform_flat.h"
@@ -78,6 +79,12 @@ int hs_platform_open(const struct hs_run_config *cfg, struct hs_platform *pf,
         hs_sg_route_run(&zero, cfg->platform_name);
     if (!built)
         pf->uniform = cfg->flat != NULL; /* flat:P: one latency and bandwidth for every route */
+    sg_host_t *memory = NULL; /* the declaration checked before any work; the engine reads it again */
+    if (!built && hs_sg_memory_links(cfg->platform_name, pf, &zero, &memory)) {
+        hs_platform_free(pf);
+        built = -1;
+    }
+    free(memory);
     if (built) {
         hs_inventory_free(inv);
         return 2;

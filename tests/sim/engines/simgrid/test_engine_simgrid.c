@@ -392,6 +392,70 @@ static cJSON *mapuche_duplex(int copy_engines)
     return r;
 }
 
+/* ---- a shared resource: the memory bandwidth of one socket (issue 58) ---- */
+
+/* A task that only runs on a core, for `seconds`, accessing handle h in mode. */
+static int cpu_task(struct hs_dag *dag, double seconds, int h, enum hs_mode mode)
+{
+    int t = hs_dag_add_task(dag, "k", NULL, 0, 0);
+    dag->tasks[t].arch_cost[HS_ARCH_CPU] = seconds;
+    dag->tasks[t].arch_mask = HS_ARCH_BIT(HS_ARCH_CPU);
+    hs_dag_access(dag, t, h, mode);
+    return t;
+}
+
+/* Two tasks on platforms/socket-membw.xml (cores CPU0 and CPU1 sharing
+ * socket0_mem, 10 GB/s, no latency, no runtime costs), on `cpus` cores. */
+static cJSON *membw_run(int cpus, double seconds, double bytes0, double bytes1, enum hs_mode mode1)
+{
+    struct hs_dag *dag = hs_dag_new("membw");
+    int a = hs_dag_add_handle(dag, "a", bytes0), b = hs_dag_add_handle(dag, "b", bytes1);
+    cpu_task(dag, seconds, a, HS_MODE_R);
+    cpu_task(dag, seconds, b, mode1);
+    hs_dag_finalize(dag);
+    struct hs_run_config cfg;
+    hs_run_config_defaults(&cfg);
+    cfg.platform_file = hs_test_data("socket-membw.xml");
+    cfg.platform_name = "socket-membw";
+    cfg.select.cpus = cpus;
+    cfg.select.gpus = 0;
+    cJSON *r = hs_test_simulate_named(&cfg, dag, "eager");
+    hs_dag_free(dag);
+    return r;
+}
+
+static double task_end(const cJSON *r, int i)
+{
+    return hs_test_num(hs_test_item(r, "tasks", i), "end");
+}
+
+/* By hand, a kernel lasts max(its duration, its bytes / its share of 10 GB/s):
+ *   task 0 reads a (1e9 B: 1e9 B moved), task 1 reads and writes b (5e8 B:
+ *   1e9 B moved), each 0.15 s.
+ *   one core: each alone, max(0.15, 1e9 / 1e10 = 0.1) = 0.15 s: 0.30 s;
+ *   two cores: both at once, 5 GB/s each: 1e9 / 5e9 = 0.2 s for both
+ *     (without the sharing each would take 0.15 s, and so would the run);
+ *   two cores, 1e9 and 2.5e8 B read, 0.01 s each: 5 GB/s each until task 1
+ *     is done, 2.5e8 / 5e9 = 0.05 s; task 0 has 7.5e8 B left, alone at
+ *     10 GB/s: 0.075 s more, so it ends at 0.125 s (max-min: the link's
+ *     whole bandwidth goes to the flow left). */
+static void test_memory_link(void)
+{
+    cJSON *r = membw_run(1, 0.15, 1e9, 5e8, HS_MODE_RW);
+    HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), 0.30, 1e-12);
+    cJSON_Delete(r);
+    r = membw_run(2, 0.15, 1e9, 5e8, HS_MODE_RW);
+    HS_ASSERT_NEAR_REL(task_end(r, 0), 0.2, 1e-12);
+    HS_ASSERT_NEAR_REL(task_end(r, 1), 0.2, 1e-12);
+    HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), 0.2, 1e-12);
+    CU_ASSERT_EQUAL(cJSON_GetArraySize(cJSON_GetObjectItem(r, "xfers")), 0); /* not the runtime's transfers */
+    cJSON_Delete(r);
+    r = membw_run(2, 0.01, 1e9, 2.5e8, HS_MODE_R);
+    HS_ASSERT_NEAR_REL(task_end(r, 1), 0.05, 1e-12);
+    HS_ASSERT_NEAR_REL(task_end(r, 0), 0.125, 1e-12);
+    cJSON_Delete(r);
+}
+
 /* copy_engines overrides every GPU's property: with Mapuche's one engine
  * (its file, or copy_engines=1) the second copy waits for the first and
  * ends at 2 x 709.0507 us; with two (one each way) both start at 0 and
@@ -553,6 +617,7 @@ int main(void)
         {"cpu_speed on a timing table's DPOTRF (hetsim run)", test_cpu_speed_table},
         {"lat_scale: latency times 0 and 2", test_lat_scale},
         {"copy_engines: Mapuche's H2D and D2H in turn with 1, at once with 2", test_copy_engines},
+        {"a memory link: two cores sharing 10 GB/s, by hand", test_memory_link},
         {"a host turned off mid-run: no result, the tasks not finished counted", test_host_turned_off},
         CU_TEST_INFO_NULL,
     };
