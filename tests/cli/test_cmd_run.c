@@ -2,7 +2,8 @@
  * files: a WfFormat fork-join, a DAGGEN DOT file and a hand-written hetsim
  * JSON file run on flat:4 under eager and dmda, makespans and bytes within
  * the bounds computed by hand from the files; a DOT file whose cost-free
- * tasks are numbered against their edges under every offline policy. */
+ * tasks are numbered against their edges under every offline policy; two
+ * cores sharing a memory link (issue 58). */
 #include "base/util.h"
 #include "tests/support/testing.h"
 #include "workloads/dagio.h"
@@ -90,11 +91,43 @@ static void test_run_reversed_dot(void)
     free(dot);
 }
 
+/* Issue 58: a shared resource end to end, on platforms/socket-membw.xml
+ * (cores CPU0 and CPU1 sharing one 10 GB/s memory link, no latency, no
+ * runtime costs). Two 0.15 s kernels, t0 reading a (1e9 B moved), t1 reading
+ * and writing b (5e8 B, moved twice: 1e9 B). By hand, a kernel lasts
+ * max(its duration, its bytes / its share): on one core each runs alone,
+ * max(0.15, 1e9 / 1e10) = 0.15 s, 0.30 s in all; on two they run at once at
+ * 5 GB/s each, 1e9 / 5e9 = 0.2 s (0.15 s if the link were not shared). */
+static void test_run_memory_link(void)
+{
+    char *dag = hs_test_tmp(".json");
+    hs_test_write_file(dag, "{\"name\":\"membw\",\"handles\":[{\"name\":\"a\",\"bytes\":1000000000},"
+                            "{\"name\":\"b\",\"bytes\":500000000}],\"tasks\":["
+                            "{\"label\":\"t0\",\"kernel\":\"k\",\"costs\":{\"cpu\":0.15},"
+                            "\"accesses\":[{\"handle\":0,\"mode\":\"R\"}]},"
+                            "{\"label\":\"t1\",\"kernel\":\"k\",\"costs\":{\"cpu\":0.15},"
+                            "\"accesses\":[{\"handle\":1,\"mode\":\"RW\"}]}]}\n");
+    const struct {
+        const char *cpus;
+        double makespan;
+    } cases[] = {{"--cpus 1", 0.30}, {"", 0.2}};
+    for (int i = 0; i < 2; i++) {
+        char args[2048];
+        snprintf(args, sizeof args, "-p socket-membw -w %s -s eager %s", dag, cases[i].cpus);
+        cJSON *r = hs_test_run_record(args);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+        CU_ASSERT_DOUBLE_EQUAL(result(r, "makespan"), cases[i].makespan, 1e-12);
+        cJSON_Delete(r);
+    }
+    free(dag);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
         {"hetsim run from DAG files", test_run_from_files},
         {"cost-free tasks numbered against their edges, every offline policy", test_run_reversed_dot},
+        {"a memory link shared by two cores (platforms/socket-membw.xml), by hand", test_run_memory_link},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("cmd_run", tests);
