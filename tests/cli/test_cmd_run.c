@@ -93,20 +93,14 @@ static void test_run_reversed_dot(void)
 
 /* Issue 58: a shared resource end to end, on platforms/socket-membw.xml
  * (cores CPU0 and CPU1 sharing one 10 GB/s memory link, no latency, no
- * runtime costs). Two 0.15 s kernels, t0 reading a (1e9 B moved), t1 reading
+ * runtime costs) and tests/data/memory-link-two.json: two 0.15 s kernels, t0 reading a (1e9 B moved), t1 reading
  * and writing b (5e8 B, moved twice: 1e9 B). By hand, a kernel lasts
  * max(its duration, its bytes / its share): on one core each runs alone,
  * max(0.15, 1e9 / 1e10) = 0.15 s, 0.30 s in all; on two they run at once at
  * 5 GB/s each, 1e9 / 5e9 = 0.2 s (0.15 s if the link were not shared). */
 static void test_run_memory_link(void)
 {
-    char *dag = hs_test_tmp(".json");
-    hs_test_write_file(dag, "{\"name\":\"membw\",\"handles\":[{\"name\":\"a\",\"bytes\":1000000000},"
-                            "{\"name\":\"b\",\"bytes\":500000000}],\"tasks\":["
-                            "{\"label\":\"t0\",\"kernel\":\"k\",\"costs\":{\"cpu\":0.15},"
-                            "\"accesses\":[{\"handle\":0,\"mode\":\"R\"}]},"
-                            "{\"label\":\"t1\",\"kernel\":\"k\",\"costs\":{\"cpu\":0.15},"
-                            "\"accesses\":[{\"handle\":1,\"mode\":\"RW\"}]}]}\n");
+    const char *dag = hs_test_datafile("memory-link-two.json");
     const struct {
         const char *cpus;
         double makespan;
@@ -119,7 +113,6 @@ static void test_run_memory_link(void)
         CU_ASSERT_DOUBLE_EQUAL(result(r, "makespan"), cases[i].makespan, 1e-12);
         cJSON_Delete(r);
     }
-    free(dag);
 }
 
 int main(void)
