@@ -236,6 +236,24 @@ static int check_starpu(const struct hs_run_config *cfg, const struct hs_dag *da
     return 0;
 }
 
+/* A timing table's co-running curve on a platform with a memory link: both
+ * would slow the same kernels for the same cause (docs/platforms.md). */
+static int check_corun_memory(const struct hs_run_config *cfg, struct hs_run *run)
+{
+    if (!run->perf.ncorun)
+        return 0;
+    sg_host_t *memory = NULL; /* the routes were checked when the platform was opened */
+    if (hs_sg_memory_links(cfg->platform_name, &run->pf, NULL, &memory))
+        return -1;
+    bool any = memory != NULL;
+    free(memory);
+    if (!any)
+        return 0;
+    return hs_fail("%s: a co-running curve (\"corun\"), and platform %s declares a memory link its cores share: "
+                   "the two would count one slowdown twice; give this platform a table without \"corun\" "
+                   "(docs/platforms.md#shared-memory-bandwidth)", cfg->perf_file, cfg->platform_name);
+}
+
 int hs_run_prepare_simulated(const struct hs_run_config *cfg, const struct hs_dag *dag,
                              const struct hs_policy *policy, const struct hs_spec *policy_spec,
                              struct hs_run *run)
@@ -253,7 +271,7 @@ int hs_run_prepare_simulated(const struct hs_run_config *cfg, const struct hs_da
             return 2;
         }
         run->has_perf = true;
-        if (check_starpu(cfg, dag, run))
+        if (check_starpu(cfg, dag, run) || check_corun_memory(cfg, run))
             return 2;
     }
     struct hs_runtime_opts opts = cfg->opts;
