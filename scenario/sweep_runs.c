@@ -289,6 +289,7 @@ static int describe(void *ctx, long index, struct hs_sweep_job *job, char **cano
     int rc = build(d, choice, &sc, &t);
     if (!rc) {
         job->params = columns(d, choice, &sc, &t);
+        job->inputs = hs_inputs_fingerprint(t.text[HS_AXIS_PLATFORM], sc.perf, t.text[HS_AXIS_WORKLOAD]);
         hashed_texts((const char *const *)job->params, &t, canon, inst);
     }
     texts_free(&t);
