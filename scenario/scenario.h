@@ -113,7 +113,7 @@ const char *const *hs_scenario_names(void);
  * the canonical texts its key and instance hash) and run it.
  *
  * Parameter columns: platform, workload, policy (as given, with the axes
- * applied), gpus, cpus ("default" when not set), gpu_order, window,
+ * applied; a plugin's policy by its own name), gpus, cpus ("default" when not set), gpu_order, window,
  * cache_fraction, p2p, flush, noise, perf, then one column per axis over a
  * workload, policy or platform parameter (named like the axis). A row holds
  * all it takes to run it again: `hetsim run` with these and --seed SEED. */
