@@ -519,7 +519,7 @@ static bool marker_holds(const struct marker *m, const char *quoted, char *why, 
 static char *quoted_after(const char *after)
 {
     const char *start = after + strspn(after, "\n");
-    while (strncmp(start, "<!-- ", 5) == 0 && strstr(start, " -->")) { /* markers stacked on one quote */
+    while (strncmp(start + strspn(start, " "), "<!-- ", 5) == 0 && strstr(start, " -->")) { /* stacked markers */
         start = strstr(start, " -->") + 4;
         start += strspn(start, "\n");
     }
@@ -553,16 +553,17 @@ static int check_markers(const char *page)
         line++;
         if (strncmp(p, "```", 3) == 0)
             fenced = !fenced;
-        char *eol = strchr(p, '\n'), *close = strstr(p, " -->");
-        if (fenced || (strncmp(p, "<!-- figure: ", 13) != 0 && strncmp(p, "<!-- ledger-count: ", 19) != 0))
+        char *eol = strchr(p, '\n'), *close = strstr(p, " -->"), *at = p + strspn(p, " ");
+        /* (indented: inside a list item, so that the list goes on) */
+        if (fenced || (strncmp(at, "<!-- figure: ", 13) != 0 && strncmp(at, "<!-- ledger-count: ", 19) != 0))
             continue;
         if (!close || (eol && close > eol)) {
             fprintf(stderr, "\n%s:%d: a marker ends on its own line, with ' -->'\n", page, line);
             CU_FAIL("marker not closed on its line");
             continue;
         }
-        char *inner = hs_xmalloc((size_t)(close - p)), why[1024] = "";
-        snprintf(inner, (size_t)(close - p - 4), "%s", p + 5);
+        char *inner = hs_xmalloc((size_t)(close - at)), why[1024] = "";
+        snprintf(inner, (size_t)(close - at - 4), "%s", at + 5);
         struct marker m;
         bool ok = marker_parse(inner, &m, why, sizeof why) == 0;
         if (ok) {
