@@ -584,10 +584,9 @@ static int check_markers(const char *page)
 
 static void test_marked_figures(void)
 {
-    int count = 0, readme = 0, started = 0, fidelity = 0;
+    int readme = 0, started = 0, fidelity = 0;
     for (size_t i = 0; i < NPAGES; i++) {
         int n = check_markers(pages[i]);
-        count += n;
         readme += strcmp(pages[i], "README.md") == 0 ? n : 0;
         started += strcmp(pages[i], "docs/getting-started.md") == 0 ? n : 0;
         fidelity += strcmp(pages[i], "docs/fidelity.md") == 0 ? n : 0;
