@@ -14,10 +14,18 @@
  * The engine does not know what a run is: the caller describes run i (the
  * values of its parameter columns, the texts to hash) and runs it in the
  * child (returning its run record). The columns of a row are
- *   key, instance, rep, seed, <parameter columns>, status, error,
+ *   key, instance, rep, seed, sweep, inputs, <parameter columns>, status, error,
  *   <metrics from the record> (hs_sweep_metric_names), <wall-clock columns>
  * status: ok, error (the run failed or its input was refused), crash (the
- * process died or exited without a result), timeout (killed after --timeout). */
+ * process died or exited without a result), timeout (killed after --timeout).
+ *
+ * inputs is a fingerprint of the content of the files the run reads (its
+ * platform file, host map, timing table or perfmodel files, DAG file), which
+ * the key leaves out: the key names a run (and keeps its seed whatever the
+ * files hold), the fingerprint says what it was made of. A resumed sweep
+ * reuses a row only where both agree; a row of the sweep's key whose
+ * fingerprint differs (a platform file or timing table edited since) is
+ * removed from the file and its run run again. */
 #ifndef HS_SWEEP_H
 #define HS_SWEEP_H
 
@@ -68,6 +76,7 @@ struct hs_sweep_job {
     int rep;
     struct hs_sweep_id id;
     char **params;       /* values of the parameter columns (owned) */
+    uint64_t inputs;     /* fingerprint of its input files' content (set by describe; 0: none) */
     void *owner;         /* who queued it, where one pool runs several sweeps (the ledger) */
 };
 
@@ -84,8 +93,8 @@ struct hs_sweep_ops {
                             hs_sweep_execute from --shard), so that merge names a missing
                             shard; nshards 0: not a shard */
     /* Describe run `index`: set job->rep, job->params (nparams malloc'd
-     * strings), *canon and *instance (malloc'd texts to hash). -1 with
-     * hs_fail for bad input. Called in the parent. */
+     * strings), job->inputs, *canon and *instance (malloc'd texts to hash).
+     * -1 with hs_fail for bad input. Called in the parent. */
     int (*describe)(void *ctx, long index, struct hs_sweep_job *job, char **canon,
                     char **instance);
     /* Run it (in a child process): 0 and the record, or nonzero with the
@@ -140,8 +149,8 @@ int hs_sweep_check(const struct hs_sweep_ops *ops);
 char *hs_sweep_row(const struct hs_sweep_ops *ops, const struct hs_sweep_job *job,
                    enum hs_run_status status, const char *error, const cJSON *record,
                    double run_seconds);
-/* The row's first columns, up to its parameters (identity, sweep, parameter
- * columns; no line break): what follows, from status on, is the run's own and
+/* The row's first columns, up to its parameters (identity, sweep, inputs,
+ * parameter columns; no line break): what follows, from status on, is the run's own and
  * the same in any sweep that holds a run of that key. Caller frees. */
 char *hs_sweep_row_head(const struct hs_sweep_ops *ops, const struct hs_sweep_job *job);
 /* Wall-clock columns: not reproducible, ignored when comparing sweeps. */

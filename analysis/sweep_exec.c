@@ -68,7 +68,7 @@ int hs_sweep_make_job(const struct hs_sweep_ops *ops, long index, struct hs_swee
 
 struct planned {
     long index;
-    uint64_t key;
+    uint64_t key, inputs;
     bool keep; /* opts->keep accepts it */
 };
 
@@ -92,7 +92,7 @@ static struct planned *describe_all(const struct hs_sweep_opts *opts, const stru
         }
         bool keep = !opts || !opts->keep ||
                     opts->keep(opts->keep_ctx, ops->param_names, job.params, ops->nparams, job.rep);
-        all[i] = (struct planned){i, job.id.key, keep};
+        all[i] = (struct planned){i, job.id.key, job.inputs, keep};
         hs_sweep_job_free(&job, ops->nparams);
     }
     struct planned *sorted = hs_xmalloc((size_t)(ops->nruns ? ops->nruns : 1) * sizeof *sorted);
@@ -118,23 +118,27 @@ int hs_sweep_check(const struct hs_sweep_ops *ops)
     return rc;
 }
 
-/* Every run of the grid checked; this shard's, those opts->keep keeps
- * (*unread: this shard's others). */
+/* Every run of the grid checked, sorted by key (*grid, ops->nruns of them);
+ * this shard's, those opts->keep keeps (returned, *n of them; *unread: this
+ * shard's others). */
 static struct planned *plan(const struct hs_sweep_opts *opts, const struct hs_sweep_ops *ops, long *n,
-                            long *unread)
+                            long *unread, struct planned **grid)
 {
     struct planned *all = describe_all(opts, ops);
     if (!all)
         return NULL;
+    struct planned *mine = hs_xmalloc((size_t)(ops->nruns ? ops->nruns : 1) * sizeof *mine);
     *n = *unread = 0;
     for (long i = 0; i < ops->nruns; i++)
         if (opts->nshards <= 1 || i % opts->nshards == opts->shard) {
             if (all[i].keep)
-                all[(*n)++] = all[i];
+                mine[(*n)++] = all[i];
             else
                 (*unread)++;
         }
-    return all;
+    qsort(all, (size_t)ops->nruns, sizeof *all, by_key);
+    *grid = all;
+    return mine;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -143,14 +147,13 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Rewrite the file with the rows whose status is ok. */
-static int drop_failed(const char *path, const struct hs_csv *csv)
+/* Rewrite the file without the rows drop marks. */
+static int drop_rows(const char *path, const struct hs_csv *csv, const bool *drop)
 {
-    int st = hs_csv_col(csv, "status");
     struct hs_buf b = {0};
     hs_csv_line(&b, csv->header, csv->ncols);
     for (long r = 0; r < csv->nrows; r++)
-        if (st < 0 || strcmp(csv->rows[r][st], "ok") == 0)
+        if (!drop[r])
             hs_csv_line(&b, csv->rows[r], csv->ncols);
     int rc = hs_outfile_write(path, hs_buf_str(&b), b.len); /* whole or not at all */
     hs_buf_free(&b);
@@ -163,20 +166,34 @@ static int check_header(const struct hs_csv *csv, const char *path, const char *
     hs_csv_line(&line, csv->header, csv->ncols);
     int same = strcmp(hs_buf_str(&line), header) == 0;
     hs_buf_free(&line);
+    if (!same && hs_csv_col(csv, "sweep") >= 0 && hs_csv_col(csv, "inputs") < 0)
+        return hs_fail("%s holds the results of an earlier hetsim, whose rows do not record a fingerprint of "
+                       "their input files (an inputs column), so that none can be told current: write to "
+                       "another file, or remove this one to run its runs again", path);
     if (!same)
-        return hs_fail("%s holds the results of another sweep (its columns differ); write to "
-                       "another file", path);
+        return hs_fail("%s holds the results of another sweep (its columns differ); write to another file", path);
     return 0;
 }
 
-/* Keys already in the file (sorted), after dropping an incomplete last
- * line, and those of them whose row is not ok (*failed, sorted). */
-static int resume(const struct hs_sweep_opts *opts, const char *header, uint64_t **keys, long *nkeys,
-                  uint64_t **failed, long *nfailed)
+/* The grid's run of this key (grid sorted by key), or NULL. */
+static const struct planned *run_of(const struct planned *grid, long ngrid, uint64_t key)
+{
+    struct planned probe = {.key = key};
+    return ngrid ? bsearch(&probe, grid, (size_t)ngrid, sizeof *grid, by_key) : NULL;
+}
+
+/* Keys already in the file (sorted), after dropping an incomplete last line,
+ * and those of them whose row is not ok (*failed, sorted). A row of a run of
+ * the grid whose inputs column is not the run's fingerprint (*stale counts
+ * them), and with --retry-failed a row that is not ok, is removed from the
+ * file (*rewritten: a new file is in its place). */
+static int resume(const struct hs_sweep_opts *opts, const char *header, const struct planned *grid, long ngrid,
+                  uint64_t **keys, long *nkeys, uint64_t **failed, long *nfailed, long *stale, bool *rewritten)
 {
     struct hs_csv csv;
     *keys = *failed = NULL;
     *nkeys = *nfailed = 0;
+    *rewritten = false;
     if (hs_csv_read(opts->csv, &csv))
         return -1;
     int rc = check_header(&csv, opts->csv, header);
@@ -185,22 +202,36 @@ static int resume(const struct hs_sweep_opts *opts, const char *header, uint64_t
         rc = truncate(opts->csv, (off_t)csv.complete) ? hs_fail("%s: cannot truncate: %s", opts->csv,
                                                                  strerror(errno)) : 0;
     }
-    if (!rc && opts->retry_failed)
-        rc = drop_failed(opts->csv, &csv);
+    int st = hs_csv_col(&csv, "status"), in = hs_csv_col(&csv, "inputs");
+    bool *drop = hs_xcalloc((size_t)csv.nrows + 1, sizeof *drop), any = false;
+    for (long r = 0; !rc && r < csv.nrows; r++) {
+        const struct planned *p = run_of(grid, ngrid, strtoull(csv.rows[r][0], NULL, 16));
+        char *end;
+        uint64_t inputs = strtoull(csv.rows[r][in], &end, 16);
+        bool changed = p && (p->inputs != inputs || *end || strlen(csv.rows[r][in]) != 16);
+        *stale += changed;
+        drop[r] = changed || (opts->retry_failed && strcmp(csv.rows[r][st], "ok") != 0);
+        any |= drop[r];
+    }
     for (long r = 0; !rc && r < csv.nrows; r++) /* rows that are reused, not run again */
-        rc = hs_sweep_row_check(&csv, r, opts->csv);
-    int st = hs_csv_col(&csv, "status");
+        if (!drop[r])
+            rc = hs_sweep_row_check(&csv, r, opts->csv);
+    if (!rc && any) {
+        rc = drop_rows(opts->csv, &csv, drop);
+        *rewritten = rc == 0;
+    }
     *keys = hs_xmalloc((size_t)(csv.nrows + 1) * sizeof **keys);
     *failed = hs_xmalloc((size_t)(csv.nrows + 1) * sizeof **failed);
     for (long r = 0; !rc && r < csv.nrows; r++) {
-        bool ok = strcmp(csv.rows[r][st], "ok") == 0;
-        if (!opts->retry_failed || ok)
-            (*keys)[(*nkeys)++] = strtoull(csv.rows[r][0], NULL, 16);
-        if (!opts->retry_failed && !ok)
+        if (drop[r])
+            continue;
+        (*keys)[(*nkeys)++] = strtoull(csv.rows[r][0], NULL, 16);
+        if (strcmp(csv.rows[r][st], "ok") != 0)
             (*failed)[(*nfailed)++] = strtoull(csv.rows[r][0], NULL, 16);
     }
     qsort(*keys, (size_t)*nkeys, sizeof **keys, cmp_u64);
     qsort(*failed, (size_t)*nfailed, sizeof **failed, cmp_u64);
+    free(drop);
     hs_csv_free(&csv);
     return rc;
 }
@@ -286,12 +317,13 @@ static int open_locked(const char *path)
 }
 
 static int open_output(const struct hs_sweep_opts *opts, const struct hs_sweep_ops *ops,
-                       uint64_t **keys, long *nkeys, uint64_t **failed, long *nfailed,
-                       struct hs_sweep_out *out)
+                       const struct planned *grid, uint64_t **keys, long *nkeys, uint64_t **failed,
+                       long *nfailed, struct hs_sweep_out *out)
 {
     char *header = hs_sweep_header(ops);
     struct stat st;
     int rc = 0;
+    bool rewritten = false;
     /* appended to in place, row by row (a rename would lose the rows of an
        interrupted sweep); locked before it is read */
     out->fd = open_locked(opts->csv);
@@ -299,8 +331,8 @@ static int open_output(const struct hs_sweep_opts *opts, const struct hs_sweep_o
         rc = -1;
     bool exists = !rc && fstat(out->fd, &st) == 0 && st.st_size > 0;
     if (exists)
-        rc = resume(opts, header, keys, nkeys, failed, nfailed);
-    if (!rc && exists && opts->retry_failed) { /* drop_failed put a new file there: lock that one */
+        rc = resume(opts, header, grid, ops->nruns, keys, nkeys, failed, nfailed, &out->stale, &rewritten);
+    if (!rc && rewritten) { /* drop_rows put a new file there: lock that one */
         int fd = open_locked(opts->csv);
         rc = fd < 0 ? -1 : 0;
         close(out->fd);
@@ -321,14 +353,16 @@ int hs_sweep_prepare(const struct hs_sweep_opts *opts, const struct hs_sweep_ops
     out->path = opts->csv;
     out->fd = -1;
     out->t0 = hs_now();
+    out->tell_stale = true;
     long n;
-    struct planned *runs = plan(opts, ops, &n, &out->unread);
+    struct planned *grid = NULL, *runs = plan(opts, ops, &n, &out->unread, &grid);
     if (!runs)
         return -1;
     uint64_t *keys = NULL, *failed = NULL;
     long nkeys = 0, nfailed = 0;
-    if (open_output(opts, ops, &keys, &nkeys, &failed, &nfailed, out)) {
+    if (open_output(opts, ops, grid, &keys, &nkeys, &failed, &nfailed, out)) {
         free(runs);
+        free(grid);
         free(keys);
         free(failed);
         return -1;
@@ -343,6 +377,7 @@ int hs_sweep_prepare(const struct hs_sweep_opts *opts, const struct hs_sweep_ops
             (*pending)[(*npending)++] = runs[i].index;
         }
     free(runs);
+    free(grid);
     free(keys);
     free(failed);
     return 0;
@@ -397,6 +432,10 @@ int hs_sweep_close(struct hs_sweep_out *out, bool quiet)
         fprintf(stderr, "hetsim: %ld of %ld run%s failed (%ld error, %ld crash, %ld timeout): their rows in %s say "
                 "why; --retry-failed runs them again\n", failed, ran, ran == 1 ? "" : "s", out->counts[1],
                 out->counts[2], out->counts[3], out->path);
+    if (out->stale && out->tell_stale)
+        fprintf(stderr, "hetsim: %s: %ld finished run%s had been made from input files whose content has "
+                "changed since (platform file, host map, timing table or DAG file): %s, run again\n", out->path,
+                out->stale, out->stale == 1 ? "" : "s", out->stale == 1 ? "its row removed" : "their rows removed");
     if (out->skipped_failed)
         fprintf(stderr, "hetsim: %ld run%s already in %s failed (error, crash or timeout) and %s not run "
                 "again: --retry-failed runs %s\n", out->skipped_failed, out->skipped_failed == 1 ? "" : "s",

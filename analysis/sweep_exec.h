@@ -19,6 +19,8 @@ struct hs_sweep_out {
     long skipped_failed; /* of which rows not ok, not run again (--retry-failed runs them) */
     long unread;         /* not kept by opts->keep: not run */
     long copied;         /* of the rows written, copied from another sweep's run of their key */
+    long stale;          /* rows of the file removed: their run's input files have changed since */
+    bool tell_stale;     /* hs_sweep_close says so (the ledger says it once, for every study) */
     int write_errno;     /* first error writing the CSV */
     double t0;
 };

@@ -1,6 +1,7 @@
 /* analysis/sweep_row.c — the CSV columns of a sweep and one row from a run
  * record: identity (key, instance, rep, seed), the parameter columns, the
- * status and error, the metrics, and the wall-clock columns last. */
+ * status and error, the metrics, and the wall-clock columns last; the sweep
+ * and the fingerprint of the run's input files (inputs) follow the identity. */
 #include "base/buf.h"
 #include "analysis/csv.h"
 #include "analysis/sweep.h"
@@ -70,7 +71,8 @@ static const struct {
 static const char *const wallclock[] = {"sim_seconds", "policy_seconds", "run_seconds"};
 #define NWALL 3
 
-static const char *const ident[] = {"key", "instance", "rep", "seed", "sweep"};
+static const char *const ident[] = {"key", "instance", "rep", "seed", "sweep", "inputs"};
+#define NIDENT 6
 
 const char *hs_run_status_name(enum hs_run_status s)
 {
@@ -105,7 +107,7 @@ bool hs_sweep_is_wallclock_column(const char *name)
 char *hs_sweep_header(const struct hs_sweep_ops *ops)
 {
     struct hs_buf b = {0};
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < NIDENT; i++)
         hs_csv_field(&b, ident[i], i == 0);
     for (int i = 0; i < ops->nparams; i++)
         hs_csv_field(&b, ops->param_names[i], false);
@@ -155,6 +157,7 @@ static void row_head(struct hs_buf *b, const struct hs_sweep_ops *ops, const str
                   job->id.instance, job->rep, job->id.seed, ops->sweep);
     if (ops->nshards > 1)
         hs_buf_printf(b, ":%d/%d", ops->shard, ops->nshards);
+    hs_buf_printf(b, ",%016" PRIx64, job->inputs);
     for (int i = 0; i < ops->nparams; i++)
         hs_csv_field(b, job->params[i], false);
 }

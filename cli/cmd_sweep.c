@@ -173,8 +173,8 @@ static int dry_run(const struct sweep_args *a, const struct hs_sweep_ops *ops)
     if (hs_sweep_check(ops))
         return -1;
     struct hs_buf b = {0};
-    const char *ident[] = {"key", "instance", "rep", "seed", "sweep"};
-    for (int i = 0; i < 5; i++)
+    const char *ident[] = {"key", "instance", "rep", "seed", "sweep", "inputs"};
+    for (int i = 0; i < 6; i++)
         hs_csv_field(&b, ident[i], i == 0);
     for (int i = 0; i < ops->nparams; i++)
         hs_csv_field(&b, ops->param_names[i], false);
@@ -190,8 +190,8 @@ static int dry_run(const struct sweep_args *a, const struct hs_sweep_ops *ops)
         }
         hs_sweep_ident(canon, inst, job.rep, ops->base_seed, &job.id);
         hs_buf_reset(&b);
-        hs_buf_printf(&b, "%016" PRIx64 ",%016" PRIx64 ",%d,%lu,%016" PRIx64, job.id.key,
-                      job.id.instance, job.rep, job.id.seed, ops->sweep);
+        hs_buf_printf(&b, "%016" PRIx64 ",%016" PRIx64 ",%d,%lu,%016" PRIx64 ",%016" PRIx64, job.id.key,
+                      job.id.instance, job.rep, job.id.seed, ops->sweep, job.inputs);
         for (int p = 0; p < ops->nparams; p++)
             hs_csv_field(&b, job.params[p], false);
         puts(hs_buf_str(&b));

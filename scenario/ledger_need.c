@@ -137,7 +137,9 @@ int hs_ledger_need_next(struct hs_ledger_need *need, const char *file, bool *mor
     if (hs_csv_read(file, &csv))
         return -1;
     int sweep = hs_csv_col(&csv, "sweep"), status = hs_csv_col(&csv, "status"), repcol = hs_csv_col(&csv, "rep");
-    int first = sweep >= 0 ? sweep + 1 : hs_csv_col(&csv, "seed") + 1, nparams = status - first;
+    int inputs = hs_csv_col(&csv, "inputs");
+    int first = inputs >= 0 ? inputs + 1 : sweep >= 0 ? sweep + 1 : hs_csv_col(&csv, "seed") + 1;
+    int nparams = status - first;
     if (first <= 0 || status < 0 || repcol < 0 || nparams <= 0) {
         hs_csv_free(&csv);
         return hs_fail("%s: not the results of a sweep (no rep, seed, sweep or status column)", file);

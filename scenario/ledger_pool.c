@@ -14,7 +14,9 @@
  * A run that several studies hold is computed once. Its key (analysis/
  * sweep.h) hashes everything the run's process reads: the canonical
  * platform, workload and policy, the worker selection, the model's options,
- * the costs, the repetition and the base seed, from the resolved scenario.
+ * the costs, the repetition and the base seed, from the resolved scenario;
+ * its inputs column, the content of the files it reads (platform file, host
+ * map, timing table, DAG file). A run is shared where both agree.
  * The first study to reach a key runs it; a study that reaches it while it
  * runs waits for it (its other runs go on), and once it is ok its row is
  * copied with the study's own first columns (its sweep, its parameter
@@ -28,7 +30,10 @@
  * the tree as computed runs, so that a resumed ledger, or `--only` subsets
  * run one after another into one folder, copy a run another study already
  * holds instead of running it again. A file whose columns from status on are
- * not this hetsim's (another version) lends none. */
+ * not this hetsim's (another version), or with no inputs column, lends none;
+ * a row whose run's input files have changed since (its inputs differ from
+ * the run's now) lends nothing, and its own study removes it and runs it
+ * again (hs_sweep_prepare), which the ledger says in one line at the end. */
 #define _GNU_SOURCE /* tdestroy */
 #include "scenario/scenario.h"
 #include "analysis/csv.h"
@@ -47,15 +52,17 @@
 /* A run started by a study: its row's own columns once it is ok (NULL while
  * it runs); earlier: read from an earlier invocation's file. */
 struct shared_run {
-    uint64_t key;
+    uint64_t key, inputs; /* the run, and the fingerprint of its input files' content */
     char *tail;
     bool earlier;
 };
 
 static int by_run_key(const void *a, const void *b)
 {
-    uint64_t x = ((const struct shared_run *)a)->key, y = ((const struct shared_run *)b)->key;
-    return x < y ? -1 : x > y;
+    const struct shared_run *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->inputs < y->inputs ? -1 : x->inputs > y->inputs;
 }
 
 static void shared_free(void *p)
@@ -87,6 +94,7 @@ struct ledger {
     void *runs; /* tree of struct shared_run */
     const struct hs_sweep_opts *so;
     long copied, earlier; /* rows copied; of them, from earlier invocations' files */
+    long stale; /* rows removed: their run's input files had changed since */
     int code; /* 0, or 1 once a round had failed runs */
 };
 
@@ -103,6 +111,7 @@ static int open_round(struct study *s, const struct hs_sweep_opts *so)
         return -1;
     }
     hs_progress_start(&s->out.prog, s->npending, false); /* several at once: the account at the end */
+    s->out.tell_stale = false; /* said once for every study, at the end */
     s->next = 0;
     s->open = true;
     return 0;
@@ -112,6 +121,7 @@ static int open_round(struct study *s, const struct hs_sweep_opts *so)
  * its points, and say whether another round follows. 0, or -1 with hs_fail. */
 static int close_round(struct ledger *lg, struct study *s)
 {
+    lg->stale += s->out.stale;
     int code = hs_sweep_close(&s->out, lg->so->quiet);
     lg->code |= code;
     free(s->pending);
@@ -143,7 +153,7 @@ static void run_done(void *ctx, const struct hs_sweep_job *job, enum hs_run_stat
     struct study *s = job->owner;
     hs_sweep_write_row(&s->out, job, status, row);
     s->running--;
-    struct shared_run probe = {.key = job->id.key};
+    struct shared_run probe = {.key = job->id.key, .inputs = job->inputs};
     void *node = tfind(&probe, &lg->runs, by_run_key);
     if (!node)
         return;
@@ -158,7 +168,7 @@ static void run_done(void *ctx, const struct hs_sweep_job *job, enum hs_run_stat
  * hold it while another study computes it (*held). 0, or -1 with hs_fail. */
 static int give(struct ledger *lg, struct study *s, struct hs_sweep_job *job, bool *held)
 {
-    struct shared_run probe = {.key = job->id.key};
+    struct shared_run probe = {.key = job->id.key, .inputs = job->inputs};
     void *node = tfind(&probe, &lg->runs, by_run_key);
     const struct shared_run *r = node ? *(struct shared_run **)node : NULL;
     *held = r && !r->tail;
@@ -178,6 +188,7 @@ static int give(struct ledger *lg, struct study *s, struct hs_sweep_job *job, bo
     }
     struct shared_run *run = hs_xcalloc(1, sizeof *run);
     run->key = job->id.key;
+    run->inputs = job->inputs;
     tsearch(run, &lg->runs, by_run_key);
     job->owner = s;
     if (hs_pool_start_of(&lg->pool, job, &s->ops, s->opts.timeout)) {
@@ -266,15 +277,16 @@ static int lend_rows(struct ledger *lg, const char *file, const struct hs_csv *o
     struct hs_csv csv;
     if (hs_csv_read(file, &csv)) /* not a sweep's rows: its own study says so when it runs */
         return 0;
-    int status = hs_csv_col(&csv, "status"), n = csv.ncols - status, rc = 0;
-    bool same = hs_csv_col(&csv, "key") == 0 && status > 0 && n == own->ncols - own_status;
+    int status = hs_csv_col(&csv, "status"), n = csv.ncols - status, rc = 0, in = hs_csv_col(&csv, "inputs");
+    bool same = hs_csv_col(&csv, "key") == 0 && in > 0 && status > in && n == own->ncols - own_status;
     for (int c = 0; same && c < n; c++)
         same = strcmp(csv.header[status + c], own->header[own_status + c]) == 0;
     for (long r = 0; same && !rc && r < csv.nrows; r++) {
-        char *const *row = csv.rows[r], *end;
-        uint64_t key = strtoull(row[0], &end, 16);
-        struct shared_run probe = {.key = key};
-        if (strlen(row[0]) != 16 || *end || strcmp(row[status], "ok") || tfind(&probe, &lg->runs, by_run_key))
+        char *const *row = csv.rows[r], *end, *end_in;
+        uint64_t key = strtoull(row[0], &end, 16), inputs = strtoull(row[in], &end_in, 16);
+        struct shared_run probe = {.key = key, .inputs = inputs};
+        if (strlen(row[0]) != 16 || *end || strlen(row[in]) != 16 || *end_in || strcmp(row[status], "ok") ||
+            tfind(&probe, &lg->runs, by_run_key))
             continue;
         if ((rc = hs_sweep_row_check(&csv, r, file)) != 0)
             break;
@@ -283,7 +295,7 @@ static int lend_rows(struct ledger *lg, const char *file, const struct hs_csv *o
             hs_csv_field(&tail, row[c], false);
         hs_buf_add(&tail, "\n");
         struct shared_run *run = hs_xcalloc(1, sizeof *run);
-        *run = (struct shared_run){key, hs_buf_take(&tail), true};
+        *run = (struct shared_run){key, inputs, hs_buf_take(&tail), true};
         tsearch(run, &lg->runs, by_run_key);
     }
     hs_csv_free(&csv);
@@ -371,11 +383,17 @@ int hs_ledger_pool_run(const struct hs_ledger_study *studies, int n, const struc
     hs_sweep_catch_signals(false);
     hs_pool_free(&lg.pool); /* kills what still runs: its rows are run again next time */
     for (int i = 0; i < n; i++)
-        if (lg.studies[i])
+        if (lg.studies[i]) {
+            lg.stale += lg.studies[i]->open ? lg.studies[i]->out.stale : 0; /* an interrupted round's */
             free_study(lg.studies[i]);
+        }
     free(lg.studies);
     tdestroy(lg.runs, shared_free);
     *copied = lg.copied, *earlier = lg.earlier;
+    if (lg.stale)
+        fprintf(stderr, "hetsim: %ld finished run%s had been made from input files whose content has changed "
+                "since (platform file, host map, timing table or DAG file): %s\n", lg.stale,
+                lg.stale == 1 ? "" : "s", lg.stale == 1 ? "its row removed, run again" : "their rows removed, run again");
     if (sig) {
         fprintf(stderr, "hetsim: ledger interrupted by signal %d; run it again to finish it\n", sig);
         return 128 + sig;

@@ -113,7 +113,7 @@ const char *const *hs_scenario_names(void);
  * the canonical texts its key and instance hash) and run it.
  *
  * Parameter columns: platform, workload, policy (as given, with the axes
- * applied), gpus, cpus ("default" when not set), gpu_order, window,
+ * applied; a plugin's policy by its own name), gpus, cpus ("default" when not set), gpu_order, window,
  * cache_fraction, p2p, flush, noise, perf, then one column per axis over a
  * workload, policy or platform parameter (named like the axis). A row holds
  * all it takes to run it again: `hetsim run` with these and --seed SEED. */
@@ -148,6 +148,13 @@ void hs_sweep_def_study(struct hs_sweep_def *d, const struct hs_study *st);
 int hs_sweep_def_resolve(struct hs_sweep_def *d);
 /* The engine's callbacks (describe, run) over a resolved definition. */
 void hs_sweep_def_ops(struct hs_sweep_def *d, struct hs_sweep_ops *ops);
+/* The fingerprint of the content of the files a run of these texts reads
+ * (input_fingerprint.c): its platform file, host map and timing table (perf
+ * overriding it; a StarPU perfmodel folder: each file in it), its DAG file;
+ * FNV-1a 64 over each one's role, size and bytes, 0 when it reads no file. A
+ * sweep row's inputs column: a row is reused only while it holds. Each text
+ * is read once per process. */
+uint64_t hs_inputs_fingerprint(const char *platform, const char *perf, const char *workload);
 void hs_sweep_def_free(struct hs_sweep_def *d);
 
 /* After resolve: with --reps above 1, a workload of the sweep whose DAG comes

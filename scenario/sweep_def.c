@@ -268,7 +268,7 @@ int hs_sweep_def_fixed_columns(void)
 
 static bool taken(const struct hs_sweep_def *d, const char *name)
 {
-    static const char *const reserved[] = {"key", "instance", "rep", "seed", "sweep", "status",
+    static const char *const reserved[] = {"key", "instance", "rep", "seed", "sweep", "inputs", "status",
                                            "error", NULL};
     for (int i = 0; reserved[i]; i++)
         if (strcmp(reserved[i], name) == 0)

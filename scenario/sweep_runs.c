@@ -234,6 +234,28 @@ static int build(const struct hs_sweep_def *d, const int *choice, struct hs_scen
     return 0;
 }
 
+/* The policy column: a plugin's policy by its own name ("lcf:cost=here" for
+ * "./liblcf.so:cost=here"), as its run record names it, so that tables and
+ * plots label its runs by it; the plugin is made known by that name, so that
+ * the run's child (forked after) reads the column back. The text as given
+ * where it names no plugin, or where its policy's name is another policy's
+ * (it would be ambiguous). */
+static char *policy_column(const char *text)
+{
+    struct hs_spec spec;
+    if (hs_spec_parse(text, &spec))
+        return hs_xstrdup(text);
+    const struct hs_policy *p = hs_policy_find(spec.name);
+    char *out = NULL;
+    if (p && strcmp(p->name, spec.name) != 0 && hs_policy_load_plugin(spec.name, true) == p) {
+        free(spec.name);
+        spec.name = hs_xstrdup(p->name);
+        out = spec_render(&spec);
+    }
+    hs_spec_free(&spec);
+    return out ? out : hs_xstrdup(text);
+}
+
 /* The parameter columns of the run. */
 static char **columns(const struct hs_sweep_def *d, const int *choice, const struct hs_scenario *sc,
                       const struct run_texts *t)
@@ -243,7 +265,7 @@ static char **columns(const struct hs_sweep_def *d, const int *choice, const str
     int i = 0;
     p[i++] = hs_xstrdup(t->text[HS_AXIS_PLATFORM]);
     p[i++] = hs_xstrdup(t->text[HS_AXIS_WORKLOAD]);
-    p[i++] = hs_xstrdup(t->text[HS_AXIS_POLICY]);
+    p[i++] = policy_column(t->text[HS_AXIS_POLICY]);
     p[i++] = int_text(sel->gpus, sel->gpus < 0);
     p[i++] = int_text(sel->cpus, sel->cpus < 0);
     p[i++] = hs_xstrdup(hs_gpu_order_name(sel->gpu_order));
@@ -289,6 +311,7 @@ static int describe(void *ctx, long index, struct hs_sweep_job *job, char **cano
     int rc = build(d, choice, &sc, &t);
     if (!rc) {
         job->params = columns(d, choice, &sc, &t);
+        job->inputs = hs_inputs_fingerprint(t.text[HS_AXIS_PLATFORM], sc.perf, t.text[HS_AXIS_WORKLOAD]);
         hashed_texts((const char *const *)job->params, &t, canon, inst);
     }
     texts_free(&t);

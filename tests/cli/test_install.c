@@ -150,6 +150,23 @@ static void test_plugin_built_with_the_cmake_package(void)
     CU_ASSERT_STRING_EQUAL(cJSON_GetStringValue(cJSON_GetObjectItem(in, "policy_plugin")), "../lcf/liblcf.so");
     cJSON_Delete(r);
     free(rec);
+    /* a sweep's rows name it so too (its policy column, which tables and plots
+       label by), and the runs read back from that column run the plugin */
+    char *out = sh(0, "cd elsewhere && '%s' sweep -p flat:1 -w ../three.json --vary "
+                      "'policy=../lcf/liblcf.so:cost=here;eager' -o lcf.csv -q && '%s' summarize lcf.csv "
+                      "--by policy --metrics makespan", hetsim, hetsim);
+    snprintf(path, sizeof path, "%s/elsewhere/lcf.csv", work);
+    struct hs_csv csv = hs_test_load_csv(path);
+    int pc = hs_csv_col(&csv, "policy"), mc = hs_csv_col(&csv, "makespan");
+    CU_ASSERT_EQUAL_FATAL(csv.nrows, 2);
+    CU_ASSERT_FATAL(pc >= 0 && mc >= 0);
+    CU_ASSERT_STRING_EQUAL(csv.rows[0][pc], "lcf:cost=here");
+    CU_ASSERT_STRING_EQUAL(csv.rows[1][pc], "eager");
+    CU_ASSERT_DOUBLE_EQUAL(atof(csv.rows[0][mc]), 6, 1e-9);
+    hs_csv_free(&csv);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\nlcf:cost=here "));
+    CU_ASSERT_PTR_NULL(strstr(out, "liblcf.so"));
+    free(out);
     /* eager's FIFO, for contrast: the check tells the two apart */
     free(sh(0, "cd elsewhere && '%s' run -p flat:1 -w ../three.json -s eager --events -q -o eager.json",
             hetsim));

@@ -8,7 +8,11 @@
  *    one line naming file and row, on resume, when a ledger copies it, and
  *    when merged;
  *  - two sweeps writing one CSV at once: the second is refused in one line
- *    (the file is locked), and every run is in the file once. */
+ *    (the file is locked), and every run is in the file once;
+ *  - a row is reused only while the files its run read are as they were (its
+ *    inputs column): a platform file, a timing table or a DAG file edited
+ *    since reruns the runs that read it, and one line says how many, in a
+ *    sweep and in a ledger. */
 #include "tests/support/testing.h"
 #include "analysis/sweep.h"
 #include "base/buf.h"
@@ -308,6 +312,166 @@ static void test_unbounded_resumed(void)
     free(csv);
 }
 
+/* A copy of a shipped file into dir (caller frees the path). */
+static char *copy_shipped(const char *dir, const char *shipped, const char *name)
+{
+    char *path = hs_xmalloc(strlen(dir) + strlen(name) + 2), cmd[4096];
+    sprintf(path, "%s/%s", dir, name);
+    snprintf(cmd, sizeof cmd, "cp '%s/%s' '%s'", HETSIM_SOURCE_DIR, shipped, path);
+    CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+    return path;
+}
+
+/* Replace the first `from` of the file by `to`. */
+static void edit_file(const char *path, const char *from, const char *to)
+{
+    char *text = hs_test_read_file(path), *at = strstr(text, from);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+    struct hs_buf b = {0};
+    hs_buf_addn(&b, text, (size_t)(at - text));
+    hs_buf_add(&b, to);
+    hs_buf_add(&b, at + strlen(from));
+    hs_test_write_file(path, hs_buf_str(&b));
+    hs_buf_free(&b);
+    free(text);
+}
+
+/* The value of column name in the row whose column by is value (NULL if none;
+ * caller frees). */
+static char *cell(const char *csv_path, const char *by, const char *value, const char *name)
+{
+    struct hs_csv csv = hs_test_load_csv(csv_path);
+    char *out = NULL;
+    for (long r = 0; r < csv.nrows && !out; r++)
+        if (strcmp(csv.rows[r][col(&csv, by)], value) == 0)
+            out = hs_xstrdup(csv.rows[r][col(&csv, name)]);
+    hs_csv_free(&csv);
+    return out;
+}
+
+/* The resumed sweep's stderr says in one line how many runs' inputs changed
+ * (none: no such line). */
+static void expect_changed(const char *err, int n)
+{
+    const char *line = err ? strstr(err, "finished run") : NULL;
+    if (n == 0) {
+        CU_ASSERT_PTR_NULL(line);
+        return;
+    }
+    char want[64];
+    snprintf(want, sizeof want, ": %d finished run%s had been made from input files", n, n == 1 ? "" : "s");
+    CU_ASSERT(err && strstr(err, want));
+    if (!err || !strstr(err, want))
+        fprintf(stderr, "\nexpected '%s' in: %s\n", want, err ? err : "(nothing)");
+    CU_ASSERT_EQUAL(hs_test_count_lines(err), 1);
+}
+
+/* A sweep over two copies of Mapuche (a.xml, b.xml) with a copy of its
+ * timing table, then the same into the same file: unchanged, every row is
+ * reused; a.xml's host-to-GPU link slowed from 3 to 1 GB/s, its run alone
+ * reruns and its makespan grows, b.xml's row stays as it was (its
+ * run_seconds too: not run again); the timing table's SGEMM on the GPU made
+ * slower, both rerun. A DAG file edited likewise. The rows' seeds never
+ * change. */
+static void test_changed_inputs_rerun(void)
+{
+    char *dir = hs_test_tmp_dir("-inputs"), *err = NULL, args[4096];
+    char *a = copy_shipped(dir, "platforms/mapuche.xml", "a.xml"), *b = copy_shipped(dir, "platforms/mapuche.xml", "b.xml");
+    char *perf = copy_shipped(dir, "platforms/perf/mapuche.json", "t.json"), *csv = hs_test_tmp(".csv");
+    snprintf(args, sizeof args, "--vary platform=%s,%s --perf %s -w cholesky:n=1000,nb=100,precision=s -s dmda --gpus 1",
+             a, b, perf);
+    CU_ASSERT_EQUAL_FATAL(hs_test_sweep(args, csv, NULL), 0);
+    char *a0 = cell(csv, "platform", a, "makespan"), *b0 = cell(csv, "platform", b, "run_seconds");
+    char *seed_a = cell(csv, "platform", a, "seed"), *in_a = cell(csv, "platform", a, "inputs");
+    CU_ASSERT_FATAL(a0 && b0 && seed_a && in_a);
+    CU_ASSERT_EQUAL(strlen(in_a), 16);
+    CU_ASSERT(strcmp(in_a, "0000000000000000") != 0);
+    /* unchanged: reused */
+    CU_ASSERT_EQUAL(hs_test_sweep(args, csv, &err), 0);
+    expect_changed(err, 0);
+    free(err);
+    char *a1 = cell(csv, "platform", a, "run_seconds"), *a1m = cell(csv, "platform", a, "makespan");
+    CU_ASSERT_STRING_EQUAL(a1m, a0);
+    /* the platform file a.xml edited: its run reruns */
+    edit_file(a, "pcie_h2d\" bandwidth=\"3GBps\"", "pcie_h2d\" bandwidth=\"1GBps\"");
+    CU_ASSERT_EQUAL(hs_test_sweep(args, csv, &err), 0);
+    expect_changed(err, 1);
+    free(err);
+    CU_ASSERT_EQUAL(hs_test_lines_of(csv), 1 + 2);
+    char *a2 = cell(csv, "platform", a, "makespan"), *b2 = cell(csv, "platform", b, "run_seconds");
+    char *seed_a2 = cell(csv, "platform", a, "seed"), *in_a2 = cell(csv, "platform", a, "inputs");
+    CU_ASSERT(a2 && atof(a2) > atof(a0) * 1.01); /* the slower link shows */
+    CU_ASSERT_STRING_EQUAL(b2, b0);              /* b.xml's row as it was */
+    CU_ASSERT_STRING_EQUAL(seed_a2, seed_a);
+    CU_ASSERT(strcmp(in_a2, in_a) != 0);
+    /* the timing table both read edited: both rerun */
+    edit_file(perf, "\"gflops\": 25", "\"gflops\": 5");
+    CU_ASSERT_EQUAL(hs_test_sweep(args, csv, &err), 0);
+    expect_changed(err, 2);
+    free(err);
+    char *b3 = cell(csv, "platform", b, "makespan"), *b0m = NULL;
+    CU_ASSERT_EQUAL(hs_test_lines_of(csv), 1 + 2);
+    CU_ASSERT_PTR_NOT_NULL(b3);
+    /* a DAG file edited: its runs rerun, the others' rows stay */
+    char *dag = hs_xmalloc(strlen(dir) + 16), *dcsv = hs_test_tmp(".csv");
+    sprintf(dag, "%s/d.json", dir);
+    hs_test_write_file(dag, "{\"name\":\"d\",\"handles\":[],\"tasks\":[{\"label\":\"a\",\"kernel\":\"k\",\"accesses\":[],"
+                            "\"costs\":[2]}]}");
+    snprintf(args, sizeof args, "-p flat:1 --vary 'workload=%s;random:v=5,p=1' -s eager", dag);
+    CU_ASSERT_EQUAL_FATAL(hs_test_sweep(args, dcsv, NULL), 0);
+    b0m = cell(dcsv, "workload", dag, "makespan");
+    CU_ASSERT(b0m && atof(b0m) == 2);
+    CU_ASSERT_EQUAL(hs_test_sweep(args, dcsv, &err), 0);
+    expect_changed(err, 0);
+    free(err);
+    edit_file(dag, "[2]", "[3]");
+    CU_ASSERT_EQUAL(hs_test_sweep(args, dcsv, &err), 0);
+    expect_changed(err, 1);
+    free(err);
+    char *d3 = cell(dcsv, "workload", dag, "makespan");
+    CU_ASSERT(d3 && atof(d3) == 3);
+    CU_ASSERT_EQUAL(hs_test_lines_of(dcsv), 1 + 2);
+    free(a0), free(b0), free(seed_a), free(in_a), free(a1), free(a1m), free(a2), free(b2), free(seed_a2), free(in_a2);
+    free(b3), free(b0m), free(d3), free(dag), free(dcsv);
+    free(a), free(b), free(perf), free(csv), free(dir);
+}
+
+/* A ledger into one folder twice: the second reuses every run; with the
+ * study's platform file edited between, its runs rerun (the line says how
+ * many), none is copied from the old rows, and the rows hold the new figure. */
+static void test_ledger_changed_inputs(void)
+{
+    struct ledger_env e;
+    env_init(&e, false);
+    char *dir = hs_test_tmp_dir("-plat"), *out = NULL, *err = NULL, path[1024];
+    char *xml = copy_shipped(dir, "platforms/mapuche.xml", "m.xml");
+    snprintf(path, sizeof path, "%s/reuse-file.json", e.studies);
+    char study[2048];
+    snprintf(study, sizeof study,
+             "{\"title\": \"file\", \"sweep\": {\"base\": {\"platform\": \"%s\", \"workload\": "
+             "\"cholesky:n=1000,nb=100,precision=s\", \"gpus\": \"1\", \"policy\": \"dmda\"}},\n"
+             " \"published\": [{\"where\": {\"policy\": \"dmda\"}, \"metric\": \"makespan\", \"value\": 0, "
+             "\"bound\": \"lower\", \"claim\": \"t:holds\"}]}\n", xml);
+    hs_test_write_file(path, study);
+    CU_ASSERT_EQUAL_FATAL(ledger(&e, "l", "--only reuse-file", &out, &err), 0);
+    free(out), free(err);
+    snprintf(path, sizeof path, "%s/l/reuse-file/results.csv", e.out);
+    char *m0 = cell(path, "policy", "dmda", "makespan");
+    CU_ASSERT_EQUAL_FATAL(ledger(&e, "l", "--only reuse-file", &out, &err), 0);
+    expect_changed(err, 0);
+    free(out), free(err);
+    edit_file(xml, "pcie_h2d\" bandwidth=\"3GBps\"", "pcie_h2d\" bandwidth=\"1GBps\"");
+    CU_ASSERT_EQUAL(ledger(&e, "l", "--only reuse-file", &out, &err), 0);
+    int rows = hs_test_lines_of(path) - 1;
+    CU_ASSERT(rows >= 1);
+    expect_changed(err, rows);
+    free(out), free(err);
+    char *m1 = cell(path, "policy", "dmda", "makespan");
+    CU_ASSERT(m0 && m1 && atof(m1) > atof(m0) * 1.01);
+    free(m0), free(m1), free(xml), free(dir);
+    env_free(&e);
+}
+
 int main(void)
 {
     static const CU_TestInfo tests[] = {
@@ -315,6 +479,8 @@ int main(void)
         {"reused rows whose figures are not a run's are refused", test_reused_rows_checked},
         {"two writers of one CSV: the second refused, every run once", test_two_writers},
         {"a run's inf where a quantity is unbounded is resumed, not refused", test_unbounded_resumed},
+        {"a run whose input files changed reruns, the others are reused", test_changed_inputs_rerun},
+        {"a ledger reruns the runs whose input files changed", test_ledger_changed_inputs},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("sweep_reuse", tests);

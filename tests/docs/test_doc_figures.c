@@ -18,6 +18,7 @@
 
 #include <dirent.h>
 #include <math.h>
+#include <regex.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -279,6 +280,358 @@ static void test_energy_makespan(void)
     hs_test_doc_quotes("docs/platforms.md", phrase);
 }
 
+/* ---- figures a page marks with the command that gives them --------------
+ *
+ * A page marks a figure it quotes with an HTML comment on the line before
+ * the paragraph (or fenced block) that quotes it, unseen on the rendered
+ * page:
+ *
+ *   <!-- figure: COMMAND => REGEX -->
+ *   <!-- figure: COMMAND => REGEX => REGEX_OF_THE_PAGE -->
+ *   <!-- figure: COMMAND => REGEX within 5% -->
+ *   <!-- ledger-count: FILE => REGEX -->
+ *
+ * COMMAND is a shell command as the page's sh blocks write them
+ * (`./build/hetsim …`), run from a folder where ./build is the build under
+ * test and the repository's files are where the page says. REGEX (POSIX
+ * extended, with one group per figure) is matched against its output, and
+ * REGEX_OF_THE_PAGE (REGEX when not given) against the quoting text: the
+ * paragraph after the marker (up to a blank line), or the fenced block that
+ * follows it; both with their runs of blanks and line breaks made one space.
+ * Group i of the one must be group i of the other, to the byte, or with
+ * "within P%" (measured figures) as numbers within P% of the command's.
+ * ledger-count: the "output" is the count line that `hetsim reproduce
+ * --ledger` would print for the ledger table committed in FILE (its verdict
+ * column counted), since a whole ledger takes minutes: the page's count
+ * line must be that table's. */
+
+struct marker {
+    char *cmd;          /* NULL for a ledger-count */
+    char *ledger;       /* ledger-count: the page holding the table */
+    char *out_re, *doc_re;
+    double within;      /* relative tolerance; 0: to the byte */
+};
+
+static void marker_free(struct marker *m)
+{
+    free(m->cmd), free(m->ledger), free(m->out_re), free(m->doc_re);
+}
+
+/* Runs of blanks and line breaks made one space, none leading. */
+static void squeeze(char *s)
+{
+    char *w = s;
+    for (const char *r = s; *r; r++) {
+        bool blank = *r == ' ' || *r == '\n' || *r == '\t';
+        if (!blank || (w > s && w[-1] != ' '))
+            *w++ = blank ? ' ' : *r;
+    }
+    *w = '\0';
+}
+
+/* The marker's text (between "<!-- " and " -->") read into m: 0, or -1 with why. */
+static int marker_parse(const char *text, struct marker *m, char *why, size_t whylen)
+{
+    memset(m, 0, sizeof *m);
+    bool ledger = strncmp(text, "ledger-count: ", 14) == 0;
+    if (!ledger && strncmp(text, "figure: ", 8) != 0) {
+        snprintf(why, whylen, "neither figure: nor ledger-count:");
+        return -1;
+    }
+    char *copy = hs_xstrdup(text + (ledger ? 14 : 8)), *field[4];
+    int n = 0;
+    for (char *f = copy, *sep; f && n < 4; f = sep ? sep + 4 : NULL) {
+        sep = strstr(f, " => ");
+        if (sep)
+            *sep = '\0';
+        field[n++] = f;
+    }
+    char *last = n >= 2 ? field[n - 1] : NULL, *w = last ? strstr(last, " within ") : NULL;
+    if (w && w[strlen(w) - 1] == '%') {
+        m->within = atof(w + 8) / 100;
+        *w = '\0';
+    }
+    int rc = 0;
+    if (n < 2 || n > 3 || (w && m->within <= 0)) {
+        snprintf(why, whylen, "expected COMMAND => REGEX [=> REGEX_OF_THE_PAGE] [within P%%]");
+        rc = -1;
+    } else {
+        *(ledger ? &m->ledger : &m->cmd) = hs_xstrdup(field[0]);
+        m->out_re = hs_xstrdup(field[1]);
+        m->doc_re = hs_xstrdup(field[n - 1]);
+    }
+    free(copy);
+    return rc;
+}
+
+/* The groups of re's first match in text (ngroups of them, malloc'd), or -1. */
+static int groups_of(const char *re, const char *text, char ***groups, char *why, size_t whylen)
+{
+    regex_t rx;
+    int rc = regcomp(&rx, re, REG_EXTENDED);
+    if (rc) {
+        char msg[256];
+        regerror(rc, &rx, msg, sizeof msg);
+        snprintf(why, whylen, "regex '%s': %s", re, msg);
+        return -1;
+    }
+    int n = (int)rx.re_nsub;
+    regmatch_t *pm = hs_xcalloc((size_t)n + 1, sizeof *pm);
+    if (n == 0 || regexec(&rx, text, (size_t)n + 1, pm, 0) != 0) {
+        snprintf(why, whylen, n ? "'%s' matches nothing in: %.400s" : "'%s' has no group", re, text);
+        n = -1;
+    } else {
+        *groups = hs_xcalloc((size_t)n, sizeof **groups);
+        for (int i = 0; i < n; i++) {
+            size_t len = pm[i + 1].rm_so < 0 ? 0 : (size_t)(pm[i + 1].rm_eo - pm[i + 1].rm_so);
+            (*groups)[i] = hs_xmalloc(len + 1);
+            memcpy((*groups)[i], text + (pm[i + 1].rm_so < 0 ? 0 : pm[i + 1].rm_so), len);
+            (*groups)[i][len] = '\0';
+        }
+    }
+    free(pm);
+    regfree(&rx);
+    return n;
+}
+
+/* The count line `hetsim reproduce --ledger` prints (analysis/ledger.c's
+ * count_line) for the markdown ledger table of page: its verdict column. */
+static char *ledger_count_line(const char *page)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", HETSIM_SOURCE_DIR, page);
+    char *text = hs_test_read_file(path);
+    static const char *const verdicts[] = {"holds", "partly", "fails", "not reproducible", "calibration",
+                                           "not run", "not runnable"};
+    int count[7] = {0}, assumed = 0, claims = 0, col = -1;
+    for (char *line = text, *next; line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        if (strncmp(line, "| ", 2) != 0) {
+            col = -1; /* the table ended */
+            continue;
+        }
+        char *cell[16];
+        int n = 0;
+        for (char *c = line + 1, *bar = c; n < 16 && (bar = strchr(bar, '|')); c = ++bar) {
+            if (bar[-1] == '\\') /* a | in a cell, as the ledger's markdown escapes it */
+                continue;
+            *bar = '\0';
+            cell[n] = c + strspn(c, " ");
+            for (size_t len = strlen(cell[n]); len && cell[n][len - 1] == ' ';)
+                cell[n][--len] = '\0';
+            n++;
+        }
+        if (col < 0) { /* a header: the ledger's has a verdict column */
+            for (int i = 0; i < n && col < 0; i++)
+                col = strcmp(cell[i], "verdict") == 0 ? i : -1;
+            if (col >= 0 && next && strncmp(next, "|---", 4) == 0) { /* the line under the header */
+                next = strchr(next, '\n');
+                next = next ? next + 1 : NULL;
+            }
+            continue;
+        }
+        if (col >= n)
+            continue;
+        int v = -1;
+        for (int i = 0; i < 7; i++)
+            if (strcmp(cell[col], verdicts[i]) == 0)
+                v = i;
+        if (strncmp(cell[col], "holds (assumed:", 15) == 0)
+            v = 0, assumed++;
+        CU_ASSERT(v >= 0);
+        if (v < 0)
+            fprintf(stderr, "\n%s: verdict '%s' of the ledger table is not one hetsim writes\n", page, cell[col]);
+        claims++;
+        count[v < 0 ? 0 : v]++;
+    }
+    free(text);
+    char *out = hs_xmalloc(512);
+    snprintf(out, 512, "%d claims: %d hold (%d of them on an assumption), %d partly, %d fail, %d not reproducible, "
+             "%d calibration, %d not run, %d not runnable", claims, count[0], assumed, count[1], count[2], count[3],
+             count[4], count[5], count[6]);
+    return out;
+}
+
+/* Run the marker's command where build is the build under test (a folder
+ * of links to the repository's files, made once). */
+static char *marker_output(const char *cmd, int *rc)
+{
+    static char *dir;
+    if (!dir) {
+        dir = hs_test_tmp_dir("-marks");
+        char ln[4096];
+        snprintf(ln, sizeof ln,
+                 "cd '%s' && for f in $(ls -A '%s'); do case \"$f\" in build*|out|.git|prefix) ;; *) ln -s '%s'/\"$f\" "
+                 "\"$f\" ;; esac; done && ln -s '%s' build", dir, HETSIM_SOURCE_DIR, HETSIM_SOURCE_DIR, HETSIM_BUILD_DIR);
+        CU_ASSERT_EQUAL_FATAL(hs_test_sh(NULL, ln, NULL), 0);
+    }
+    setenv("HS_MARK_COMMAND", cmd, 1);
+    char *out = NULL;
+    *rc = hs_test_sh(dir, "timeout 300 sh -c \"$HS_MARK_COMMAND\"", &out);
+    return out;
+}
+
+/* One marker against its quoting text (squeezed): true when every figure
+ * agrees; else false with why. */
+static bool marker_holds(const struct marker *m, const char *quoted, char *why, size_t whylen)
+{
+    int rc = 0;
+    char *out = m->cmd ? marker_output(m->cmd, &rc) : ledger_count_line(m->ledger);
+    if (rc) {
+        snprintf(why, whylen, "`%s` exited %d: %.400s", m->cmd, rc, out);
+        free(out);
+        return false;
+    }
+    squeeze(out);
+    char **got = NULL, **said = NULL;
+    int ngot = groups_of(m->out_re, out, &got, why, whylen), nsaid = -1;
+    if (ngot >= 0)
+        nsaid = groups_of(m->doc_re, quoted, &said, why, whylen);
+    bool ok = ngot >= 0 && nsaid >= 0;
+    if (ok && ngot != nsaid) {
+        snprintf(why, whylen, "the regexes have %d and %d groups", ngot, nsaid);
+        ok = false;
+    }
+    for (int i = 0; ok && i < ngot; i++) {
+        double a, b;
+        char *ea, *eb;
+        a = strtod(got[i], &ea), b = strtod(said[i], &eb);
+        bool same = m->within > 0 ? *got[i] && *said[i] && !*ea && !*eb && fabs(b - a) <= m->within * fabs(a)
+                                  : strcmp(got[i], said[i]) == 0;
+        if (!same) {
+            snprintf(why, whylen, "figure %d: the command gives '%s', the page says '%s'%s", i + 1, got[i], said[i],
+                     m->within > 0 ? " (beyond the tolerance)" : "");
+            ok = false;
+        }
+    }
+    for (int i = 0; i < ngot; i++)
+        free(got[i]);
+    for (int i = 0; i < nsaid; i++)
+        free(said[i]);
+    free(got), free(said), free(out);
+    return ok;
+}
+
+/* The text a marker ending at `after` quotes: the fenced block that follows,
+ * or the paragraph (squeezed; caller frees). */
+static char *quoted_after(const char *after)
+{
+    const char *start = after + strspn(after, "\n");
+    while (strncmp(start + strspn(start, " "), "<!-- ", 5) == 0 && strstr(start, " -->")) { /* stacked markers */
+        start = strstr(start, " -->") + 4;
+        start += strspn(start, "\n");
+    }
+    const char *end;
+    if (strncmp(start, "```", 3) == 0) {
+        const char *body = strchr(start, '\n');
+        end = body ? strstr(body, "\n```") : NULL;
+        start = body ? body + 1 : start;
+        end = end ? end : start + strlen(start);
+    } else {
+        end = strstr(start, "\n\n");
+        end = end ? end : start + strlen(start);
+    }
+    char *q = hs_xmalloc((size_t)(end - start) + 1);
+    memcpy(q, start, (size_t)(end - start));
+    q[end - start] = '\0';
+    squeeze(q);
+    return q;
+}
+
+/* Every marker of page checked (a line of its own outside fenced blocks,
+ * which may show markers as examples); how many. */
+static int check_markers(const char *page)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", HETSIM_SOURCE_DIR, page);
+    char *text = hs_test_read_file(path);
+    int count = 0, line = 0;
+    bool fenced = false;
+    for (char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+        line++;
+        if (strncmp(p, "```", 3) == 0)
+            fenced = !fenced;
+        char *eol = strchr(p, '\n'), *close = strstr(p, " -->"), *at = p + strspn(p, " ");
+        /* (indented: inside a list item, so that the list goes on) */
+        if (fenced || (strncmp(at, "<!-- figure: ", 13) != 0 && strncmp(at, "<!-- ledger-count: ", 19) != 0))
+            continue;
+        if (!close || (eol && close > eol)) {
+            fprintf(stderr, "\n%s:%d: a marker ends on its own line, with ' -->'\n", page, line);
+            CU_FAIL("marker not closed on its line");
+            continue;
+        }
+        char *inner = hs_xmalloc((size_t)(close - at)), why[1024] = "";
+        snprintf(inner, (size_t)(close - at - 4), "%s", at + 5);
+        struct marker m;
+        bool ok = marker_parse(inner, &m, why, sizeof why) == 0;
+        if (ok) {
+            char *quoted = quoted_after(close + 4);
+            ok = marker_holds(&m, quoted, why, sizeof why);
+            free(quoted);
+        }
+        if (!ok)
+            fprintf(stderr, "\n%s:%d: %s\n", page, line, why);
+        CU_ASSERT(ok);
+        marker_free(&m);
+        free(inner);
+        count++;
+    }
+    free(text);
+    return count;
+}
+
+static void test_marked_figures(void)
+{
+    int readme = 0, started = 0, fidelity = 0;
+    for (size_t i = 0; i < NPAGES; i++) {
+        int n = check_markers(pages[i]);
+        readme += strcmp(pages[i], "README.md") == 0 ? n : 0;
+        started += strcmp(pages[i], "docs/getting-started.md") == 0 ? n : 0;
+        fidelity += strcmp(pages[i], "docs/fidelity.md") == 0 ? n : 0;
+    }
+    /* the pages whose figures the issue named carry their markers */
+    CU_ASSERT(readme >= 3);
+    CU_ASSERT(started >= 4);
+    CU_ASSERT(fidelity >= 1);
+}
+
+/* The check can fail: a page quoting another figure than its command's, a
+ * regex that finds nothing, a measured figure beyond its tolerance, a
+ * ledger count line that is not its table's. */
+static void test_markers_can_fail(void)
+{
+    struct {
+        const char *marker, *quoted;
+        bool holds;
+    } cases[] = {
+        {"figure: ./build/hetsim dag cholesky:n=2048,nb=512 --stats => tasks: ([0-9]+)", "tasks: 20", true},
+        {"figure: ./build/hetsim dag cholesky:n=2048,nb=512 --stats => tasks: ([0-9]+)", "tasks: 21", false},
+        {"figure: ./build/hetsim dag cholesky:n=2048,nb=512 --stats => tasks: ([0-9]+) => \\(([0-9]+) tasks\\)",
+         "in 512 tiles (20 tasks) on", true},
+        {"figure: ./build/hetsim dag cholesky:n=2048,nb=512 --stats => nosuch ([0-9]+)", "nosuch 20", false},
+        {"figure: echo 100.0 => ([0-9.]+) within 5%", "104", true},
+        {"figure: echo 100.0 => ([0-9.]+) within 5%", "106", false},
+        {"figure: ./build/hetsim nosuchcommand => (x)", "x", false},
+        {"ledger-count: docs/fidelity.md => ([0-9]+) claims", "80 claims", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct marker m;
+        char why[1024] = "";
+        CU_ASSERT_EQUAL_FATAL(marker_parse(cases[i].marker, &m, why, sizeof why), 0);
+        bool got = marker_holds(&m, cases[i].quoted, why, sizeof why);
+        if (got != cases[i].holds)
+            fprintf(stderr, "\n`%s` on '%s': %s (%s)\n", cases[i].marker, cases[i].quoted, got ? "holds" : "fails", why);
+        CU_ASSERT_EQUAL(got, cases[i].holds);
+        marker_free(&m);
+    }
+    struct marker m;
+    char why[256];
+    CU_ASSERT_EQUAL(marker_parse("figure: only a command", &m, why, sizeof why), -1);
+    marker_free(&m);
+}
+
 int main(void)
 {
     static CU_TestInfo tests[] = {
@@ -289,6 +642,8 @@ int main(void)
         {"workloads.md: lunopiv's move tasks, LU's longest path with regions", test_workloads},
         {"policies.md: the volume line of a two-phase outer product", test_policies_volume},
         {"platforms.md: the makespans with and without --energy", test_energy_makespan},
+        {"figures marked with their command (<!-- figure: -->)", test_marked_figures},
+        {"a marked figure that is not its command's fails", test_markers_can_fail},
         CU_TEST_INFO_NULL,
     };
     return hs_test_main("doc_figures", tests);
