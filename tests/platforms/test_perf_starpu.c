@@ -327,6 +327,25 @@ static void test_untimed_kernels(void)
     snprintf(args, sizeof args, "run -q -p %s --perf %s -w cholesky:n=960,nb=320,precision=s -s dmda",
              attila("bus/attila.platform.v4.xml"), attila("lu/codelets/45"));
     hs_test_bad_cli(args, "StarPU's perfmodels time no spotrf (no codelet file of it)");
+    /* POTRF timed on CUDA device 0 alone (regression_text's model as a CUDA combination), for a run
+     * on Attila's cores alone */
+    char *gdir = hs_test_tmp_dir(".codelets"), path[4200], text[1024];
+    snprintf(path, sizeof path, "%s/chol_model_11.attila", gdir);
+    snprintf(text, sizeof text, "%s", regression_text(45, 20));
+    char *type = strstr(text, "# device type\n0\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(type);
+    type[strlen("# device type\n")] = '1';
+    hs_test_write_file(path, text);
+    snprintf(args, sizeof args, "run -q -p %s --perf %s -w cholesky:n=320,nb=320,precision=s -s dmda --gpus 0",
+             attila("bus/attila.platform.v4.xml"), path);
+    hs_test_bad_cli(args, "StarPU's perfmodels time spotrf on gpu workers only, and this run on platform");
+    snprintf(args, sizeof args, "-p %s --perf %s -w cholesky:n=320,nb=320,precision=s -s dmda --gpus 1",
+             attila("bus/attila.platform.v4.xml"), path);
+    cJSON *rec = hs_test_run_record(args); /* on the GPU: the history line's 1000 µs, and the tile's copies */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rec);
+    CU_ASSERT(hs_test_makespan(rec) > 1e-3 && hs_test_makespan(rec) < 1.2e-3);
+    cJSON_Delete(rec);
+    free(gdir);
 }
 
 /* Perfmodels and a platform StarPU wrote on different machines: the bus

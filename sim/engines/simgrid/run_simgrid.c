@@ -179,8 +179,8 @@ static int refuse_untimed(const struct hs_run_config *cfg, const struct hs_dag *
             if (strcmp(pm->starpu_empty[i].kernel, kernel) == 0)
                 e = &pm->starpu_empty[i];
         if (elsewhere)
-            return hs_fail("%s: StarPU's perfmodels time %s on %s workers only, and platform %s has none: run on the "
-                           "platform file StarPU wrote beside these perfmodels (bus/HOST.platform.v4.xml)",
+            return hs_fail("%s: StarPU's perfmodels time %s on %s workers only, and this run on platform %s has "
+                           "none (see --gpus, --cpus): give the run such workers, or perfmodels of its workers",
                            pm->file, kernel, elsewhere, cfg->platform_name);
         if (e)
             return hs_fail("%s: StarPU's perfmodels have no sample of %s (%s: n = 0, StarPU flushed the line as its "
