@@ -22,12 +22,14 @@
 #      run: case, policy, StarPU's time (what the example prints: from its
 #      first task's submission to the end of its last), hetsim's makespan,
 #      error = (hetsim - StarPU) / StarPU, and the 1-minute load average
-#      when the run ended.
+#      when the run ended; then each case and policy's median run against
+#      hetsim's.
 # Then the history's health (each codelet's samples kept against those the
 # calibrating runs took, and StarPU's "Too big deviation ... flushing"
 # messages counted over every run), the machine's drift (every case
 # calibrated again after the table, from an empty STARPU_HOME, its kernels'
-# means against those hetsim was given), and a summary of the errors.
+# means against those hetsim was given), and a summary of the errors, of
+# the runs and of the medians.
 #
 # StarPU flushes a history line when as many of its samples strayed more
 # than STARPU_HISTORY_MAX_ERROR from the mean as agreed (50% by default: on a
@@ -186,6 +188,16 @@ for c in $CASES; do
     done
 done
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+# each case and policy: the median of its runs (the mean of the middle two for an even count)
+printf '# %-18s %-6s %10s %-15s %10s %8s\n' case policy median_ms "range" hetsim_ms error
+for c in $CASES; do
+    for p in $POLICIES; do
+        awk -v c="$c" -v p="$p" '$1 == c && $2 == p {print $3, $4}' "$OUT/table.txt" | sort -n |
+            awk -v c="$c" -v p="$p" '{v[NR] = $1; sim = $2}
+                END {m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+                     printf "  %-18s %-6s %10.1f %-15s %10.1f %+7.1f%%\n", c, p, m, v[1] "-" v[NR], sim, 100 * (sim - m) / m}'
+    done
+done | tee "$OUT/medians.txt"
 
 # the history: samples kept of those the calibrating runs took, and StarPU's flushes
 hist=""
@@ -220,7 +232,11 @@ if [ "$DRIFT" = 1 ]; then
     [ "$flushes2" = 0 ] || echo "StarPU's flushes in the calibration after the table: $flushes2"
 fi
 
-awk '{e = $5 + 0; n++; s += e; if (e < 0) neg++; if (e > 0) pos++; a = e < 0 ? -e : e; if (a <= 10) ok++;
-      if (n == 1 || e < lo) lo = e; if (n == 1 || e > hi) hi = e}
-     END {printf "summary: %d runs, error mean %+.1f%%, from %+.1f%% to %+.1f%%, %d within 10%%; %d below StarPU, %d above (%s)\n",
-          n, s / n, lo, hi, ok, neg, pos, neg && pos ? "both signs" : "one sign"}' "$OUT/table.txt"
+summary() { # what, the error's field, file
+    awk -v what="$1" -v f="$2" '{e = $f + 0; n++; s += e; if (e < 0) neg++; if (e > 0) pos++; a = e < 0 ? -e : e
+        if (a <= 10) ok++; if (n == 1 || e < lo) lo = e; if (n == 1 || e > hi) hi = e}
+        END {printf "summary: %d %s, error mean %+.1f%%, from %+.1f%% to %+.1f%%, %d within 10%%; %d below StarPU, %d above (%s)\n",
+             n, what, s / n, lo, hi, ok, neg, pos, neg && pos ? "both signs" : "one sign"}' "$3"
+}
+summary runs 5 "$OUT/table.txt"
+summary "medians (case and policy)" 6 "$OUT/medians.txt"

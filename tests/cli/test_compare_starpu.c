@@ -67,6 +67,7 @@ static void test_quick(void)
                                        "lu:960:3: GETRF 5/5, TRSM12 5/5, TRSM21 5/5, GEMM 9/9"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "StarPU's flushes (\"Too big deviation\", every run of the table): 0\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "summary: 4 runs, error mean "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "summary: 4 medians (case and policy), error mean "));
     static const char *const chol[] = {"chol_model_11", "chol_model_21", "chol_model_22"};
     static const char *const lu[] = {"starpu_slu_lu_model_11", "starpu_slu_lu_model_12", "starpu_slu_lu_model_21",
                                      "starpu_slu_lu_model_22"};
