@@ -11,19 +11,24 @@
 #   1. calibrates from an empty STARPU_HOME: CALIB runs with
 #      STARPU_CALIBRATE=1 (StarPU samples the bus on the first, then each
 #      run adds every task's duration to its codelet's history);
-#   2. keeps a copy of sampling/ as calibrated (StarPU 1.3 still adds the
-#      samples of later runs to its files) and has hetsim predict each
+#   2. keeps a copy of sampling/ as calibrated (the runs of step 3 add
+#      their samples to their homes' files) and has hetsim predict each
 #      policy's run from it, the matching hetsim policy (dmda, eager):
 #        hetsim run -p COPY/bus/HOST.platform.v4.xml --perf COPY/codelets/45 \
 #                   -w cholesky:n=N,nb=N/NBLOCKS,precision=s -s POLICY
 #      (lunopiv:… for the LU: StarPU's LU example does not pivot);
 #   3. runs the example REPS times under each policy (STARPU_SCHED, the
-#      policies taking turns, STARPU_CALIBRATE=0) and prints one line per
+#      policies taking turns, each in its own copy of the calibrated
+#      STARPU_HOME, STARPU_CALIBRATE=1 still: StarPU 1.3.10 records no
+#      sample under eager otherwise, and dmda schedules a calibrated
+#      codelet on its mean either way) and prints one line per
 #      run: case, policy, StarPU's time (what the example prints: from its
 #      first task's submission to the end of its last), hetsim's makespan,
 #      error = (hetsim - StarPU) / StarPU, and the 1-minute load average
 #      when the run ended; then each case and policy's median run against
-#      hetsim's.
+#      hetsim's, with the kernels' drift during its runs (the time StarPU
+#      recorded for their tasks against the same tasks at the calibrated
+#      means).
 # Then the history's health (each codelet's samples kept against those the
 # calibrating runs took, and StarPU's "Too big deviation ... flushing"
 # messages counted over every run), the machine's drift (every case
@@ -130,11 +135,21 @@ calibrate() { # case, home
     for _ in $(seq 1 "$CALIB"); do starpu_run "$1" "$2" dmda 1 > /dev/null; done
 }
 
-# the history lines of a sampling folder: "symbol mean_us n" each
+# the history lines of a sampling folder: "symbol mean_us n sum_us" each
 means() {
     for f in "$1"/codelets/45/*; do
-        awk -v s="$(basename "$f")" '/^[0-9a-f]+\t/ {split(s, a, "."); print a[1], $4, $NF}' "$f"
+        awk -v s="$(basename "$f")" '/^[0-9a-f]+\t/ {split(s, a, "."); print a[1], $4, $NF, $6}' "$f"
     done
+}
+
+# the kernels' time in the runs a policy's home added to its history, over
+# the same tasks at the calibrated means, less 1: how much slower the
+# kernels ran during the table than when calibrated (the machine, not the
+# model); "?" if the runs added no sample
+kernel_drift() { # calibrated sampling, sampling after the runs
+    join <(means "$1" | awk '{print $1, $2, $3, $4}' | sort) <(means "$2" | awk '{print $1, $3, $4}' | sort) |
+        awk '{dn = $5 - $3; ran += $6 - $4; cal += dn * $2}
+             END {if (cal > 0) printf "%+.1f%%", 100 * (ran / cal - 1); else printf "?"}'
 }
 
 # the tasks of one codelet in one run of the example in b×b tiles
@@ -169,6 +184,7 @@ for c in $CASES; do
     mkdir -p "$d"
     calibrate "$c" "$d/home"
     cp -r "$d/home/.starpu/sampling" "$d/sampling"
+    for p in $POLICIES; do cp -r "$d/home" "$d/home-$p"; done # each policy's runs add to their own history
     pf=$(ls "$d"/sampling/bus/*.platform.v4.xml 2> /dev/null | head -1)
     [ -n "$pf" ] || { echo "$me: StarPU wrote no bus/HOST.platform.v4.xml in $d/home" >&2; exit 1; }
     for p in $POLICIES; do
@@ -180,7 +196,7 @@ for c in $CASES; do
     done
     for _ in $(seq 1 "$REPS"); do
         for p in $POLICIES; do
-            ms=$(starpu_run "$c" "$d/home" "$p" 0)
+            ms=$(starpu_run "$c" "$d/home-$p" "$p" 1)
             sim=${SIM[$c $p]}
             printf '  %-18s %-6s %10s %10s %+7.1f%% %6s\n' "$c" "$p" "$ms" "$sim" \
                 "$(awk -v a="$sim" -v b="$ms" 'BEGIN {print 100 * (a - b) / b}')" "$(load)" | tee -a "$OUT/table.txt"
@@ -188,14 +204,18 @@ for c in $CASES; do
     done
 done
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)"
-# each case and policy: the median of its runs (the mean of the middle two for an even count)
-printf '# %-18s %-6s %10s %-15s %10s %8s\n' case policy median_ms "range" hetsim_ms error
+# each case and policy: the median of its runs (the mean of the middle two
+# for an even count), and its kernels' drift (kernel_drift)
+printf '# %-18s %-6s %10s %-15s %10s %8s %8s\n' case policy median_ms "range" hetsim_ms error kernels
 for c in $CASES; do
+    d=$(dir_of "$c")
     for p in $POLICIES; do
+        kd=$(kernel_drift "$d/sampling" "$d/home-$p/.starpu/sampling")
         awk -v c="$c" -v p="$p" '$1 == c && $2 == p {print $3, $4}' "$OUT/table.txt" | sort -n |
-            awk -v c="$c" -v p="$p" '{v[NR] = $1; sim = $2}
+            awk -v c="$c" -v p="$p" -v kd="$kd" '{v[NR] = $1; sim = $2}
                 END {m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-                     printf "  %-18s %-6s %10.1f %-15s %10.1f %+7.1f%%\n", c, p, m, v[1] "-" v[NR], sim, 100 * (sim - m) / m}'
+                     printf "  %-18s %-6s %10.1f %-15s %10.1f %+7.1f%% %8s\n", c, p, m, v[1] "-" v[NR], sim,
+                            100 * (sim - m) / m, kd}'
     done
 done | tee "$OUT/medians.txt"
 
@@ -204,12 +224,12 @@ hist=""
 for c in $CASES; do
     IFS=: read -r _ _ nblocks <<< "$c"
     d=$(dir_of "$c")
-    kept=$(means "$d/sampling" | while read -r s _ n; do
+    kept=$(means "$d/sampling" | while read -r s _ n _; do
         echo "$(kernel_of "$s") $n/$((CALIB * $(tasks_of "$s" "$nblocks") - 1))"
     done | paste -sd, - | sed 's/,/, /g')
     hist="$hist${hist:+; }$c: $kept"
 done
-flushes=$(cat "$OUT"/*/home.log | grep -c "Too big deviation" || true)
+flushes=$(cat "$OUT"/*/home*.log | grep -c "Too big deviation" || true)
 echo "history (samples kept / taken by the $CALIB calibrating runs, less the first, which StarPU drops): $hist"
 echo "StarPU's flushes (\"Too big deviation\", every run of the table): $flushes"
 

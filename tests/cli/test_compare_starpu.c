@@ -9,7 +9,9 @@
  * GETRF, 3 TRSM of each side and 5 GEMM; no flush); each prediction within
  * the bounds of the means StarPU wrote (the tasks' total over the cores at
  * least, their total at most: the files read here with awk, not by hetsim);
- * the error column is (hetsim - StarPU) / StarPU; the script's bad input is
+ * the error column is (hetsim - StarPU) / StarPU; each case and policy's
+ * median has its kernels' drift (its runs recorded samples, eager's too);
+ * the script's bad input is
  * one line and exit 2. No accuracy is asserted: a 20 ms run on a CI machine
  * says little of the model (tools/compare_starpu.sh's default run does,
  * docs/platforms.md). Skipped (exit 77) where StarPU's examples are not
@@ -88,6 +90,19 @@ static void test_quick(void)
             if (!(sim >= work[c] / 2 - 0.05 && sim <= work[c] + 0.05))
                 fprintf(stderr, "\n%s %s: hetsim %.1f ms, the means' total %.1f ms\n", cases[c], policies[p], sim,
                         work[c]);
+        }
+    /* the medians, with the kernels' drift of each policy's runs (samples recorded under eager too) */
+    const char *med = strstr(out, " median_ms ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(med);
+    for (int c = 0; c < 2; c++)
+        for (int p = 0; p < 2; p++) {
+            char want[128], kd[32] = "";
+            double m, sim, err;
+            snprintf(want, sizeof want, "  %-18s %-6s ", cases[c], policies[p]);
+            const char *at = strstr(med, want);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+            CU_ASSERT_EQUAL(sscanf(at + strlen(want), "%lf %*s %lf %lf%% %31s", &m, &sim, &err, kd), 4);
+            CU_ASSERT(kd[0] && kd[strlen(kd) - 1] == '%');
         }
     free(out);
     free(dir);
