@@ -73,7 +73,7 @@ EX=${STARPU_EXAMPLES:-/usr/lib/x86_64-linux-gnu/starpu/examples}
 me=compare_starpu.sh
 
 die() { echo "$me: $*" >&2; exit 2; }
-whole() { [[ "$2" =~ ^[0-9]+$ ]] && [ "$2" -ge "$3" ] || die "$1 '$2' is not a whole number >= $3"; }
+whole() { [[ "$2" =~ ^[0-9]{1,9}$ ]] && [ "$2" -ge "$3" ] || die "$1 '$2' is not a whole number >= $3 (9 digits at most)"; }
 whole CALIB "$CALIB" 1
 whole REPS "$REPS" 1
 whole MAXERR "$MAXERR" 0
@@ -86,8 +86,8 @@ done
 declare -A PROG WL
 for c in $CASES; do
     IFS=: read -r ex n nblocks rest <<< "$c"
-    [ -z "$rest" ] && [[ "$n" =~ ^[1-9][0-9]*$ ]] && [[ "$nblocks" =~ ^[1-9][0-9]*$ ]] ||
-        die "case '$c': EXAMPLE:N:NBLOCKS (cholesky:1920:6) expected"
+    [ -z "$rest" ] && [[ "$n" =~ ^[1-9][0-9]{0,5}$ ]] && [[ "$nblocks" =~ ^[1-9][0-9]{0,3}$ ]] ||
+        die "case '$c': EXAMPLE:N:NBLOCKS (cholesky:1920:6; N below 10^6, NBLOCKS below 10^4) expected"
     [ $((n % nblocks)) -eq 0 ] || die "case '$c': $n is not a multiple of $nblocks (the tiles would differ)"
     case $ex in
     cholesky) PROG[$c]=$EX/cholesky_implicit WL[$c]="cholesky:n=$n,nb=$((n / nblocks)),precision=s" ;;
@@ -105,6 +105,7 @@ if [ $# -ge 1 ]; then
 else
     OUT=$(mktemp -d)
     trap 'rm -rf "$OUT"' EXIT
+    GONE=", removed: give an OUTDIR to keep them"
 fi
 
 CORES=$(nproc) # before OMP_NUM_THREADS, which nproc obeys
@@ -120,11 +121,12 @@ dir_of() { echo "$OUT/$(echo "$1" | tr ':' '-')"; }
 starpu_run() {
     local c=$1 home=$2 ms n nblocks
     IFS=: read -r _ n nblocks <<< "$c"
+    local rc=0
     ms=$(STARPU_HOME=$home STARPU_SCHED=$3 STARPU_CALIBRATE=$4 "${PROG[$c]}" -size "$n" -nblocks "$nblocks" \
-        2>> "$home.log" | awk '!/^#/ && NF == 3 {print $2}' | tail -1)
-    [ -n "$ms" ] || {
+        2>> "$home.log" | awk '!/^#/ && NF == 3 {print $2}' | tail -1) || rc=$?
+    [ "$rc" = 0 ] && [ -n "$ms" ] || {
         tail -5 "$home.log" >&2
-        echo "$me: ${PROG[$c]} printed no time (its messages: $home.log)" >&2
+        echo "$me: ${PROG[$c]} -size $n -nblocks $nblocks failed (exit $rc) or printed no time (its messages: $home.log${GONE:-})" >&2
         exit 1
     }
     echo "$ms"
