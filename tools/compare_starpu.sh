@@ -19,9 +19,9 @@
 #      (lunopiv:… for the LU: StarPU's LU example does not pivot);
 #   3. runs the example REPS times under each policy (STARPU_SCHED, the
 #      policies taking turns, each in its own copy of the calibrated
-#      STARPU_HOME, STARPU_CALIBRATE=1 still: StarPU 1.3.10 records no
-#      sample under eager otherwise, and dmda schedules a calibrated
-#      codelet on its mean either way) and prints one line per
+#      STARPU_HOME, STARPU_CALIBRATE=1 still: at 0 StarPU 1.3.10 recorded
+#      no sample of a calibrated codelet, under dmda or eager, and dmda
+#      schedules a calibrated codelet on its mean either way) and prints one line per
 #      run: case, policy, StarPU's time (what the example prints: from its
 #      first task's submission to the end of its last), hetsim's makespan,
 #      error = (hetsim - StarPU) / StarPU, and the 1-minute load average
