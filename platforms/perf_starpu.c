@@ -642,8 +642,41 @@ static char **list_codelets(const char *dir, size_t *n)
     return names;
 }
 
+/* The host of a platform file StarPU wrote (its bus sampling,
+ * bus/HOST.platform.v4.xml or HOST.platform.xml) into host; 0 if the file
+ * is not named so (a platform of hetsim's own says no host). */
+static int starpu_platform_host(const char *platform_file, char *host, size_t size)
+{
+    static const char *const suffix[] = {".platform.v4.xml", ".platform.xml"};
+    const char *base = platform_file ? strrchr(platform_file, '/') : NULL;
+    base = base ? base + 1 : platform_file;
+    for (int i = 0; base && i < 2; i++) {
+        size_t n = strlen(base), k = strlen(suffix[i]);
+        if (n > k && strcmp(base + n - k, suffix[i]) == 0) {
+            snprintf(host, size, "%.*s", (int)(n - k), base);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Refuse the perfmodels of host `have` (files: where they are) on the bus
+ * sampling StarPU wrote on another host: a timing measured on one machine
+ * and a platform of another. */
+static int other_machine(const char *files, const char *have, const char *platform_file, char *err, size_t errlen)
+{
+    char host[256];
+    if (!starpu_platform_host(platform_file, host, sizeof host) || strcmp(host, have) == 0)
+        return 0;
+    snprintf(err, errlen, "%s: StarPU's perfmodels of host %s, but the platform %s is StarPU's bus sampling of "
+             "host %s: the two were measured on different machines (run on the platform file StarPU wrote beside "
+             "these perfmodels, bus/%s.platform.v4.xml)", files, have, platform_file, host, have);
+    return -1;
+}
+
 /* The host whose files a folder gives: the platform file's (StarPU names
- * it HOST.platform.v4.xml), else the only one; NULL with err. */
+ * it HOST.platform.v4.xml), else the only one; NULL with err, also when the
+ * platform is StarPU's bus sampling of a host the folder has no file of. */
 static char *pick_host(const char *dir, char **names, size_t n, const char *platform_file, char *err,
                        size_t errlen)
 {
@@ -675,10 +708,16 @@ static char *pick_host(const char *dir, char **names, size_t n, const char *plat
     }
     if (nhosts == 1) {
         hs_buf_free(&hosts);
-        return hs_xstrdup(only);
+        return other_machine(dir, only, platform_file, err, errlen) ? NULL : hs_xstrdup(only);
     }
-    snprintf(err, errlen, "%s: codelet files of %d hosts (%s): run on a platform file named HOST.platform.v4.xml "
-             "(as StarPU writes it) or give a folder of one host's files", dir, nhosts, hs_buf_str(&hosts));
+    char host[256];
+    if (starpu_platform_host(platform_file, host, sizeof host))
+        snprintf(err, errlen, "%s: codelet files of %d hosts (%s), none of host %s, whose bus sampling the platform "
+                 "%s is: the perfmodels and the platform were measured on different machines (run on the platform "
+                 "file StarPU wrote beside the perfmodels)", dir, nhosts, hs_buf_str(&hosts), host, platform_file);
+    else
+        snprintf(err, errlen, "%s: codelet files of %d hosts (%s): run on a platform file named HOST.platform.v4.xml "
+                 "(as StarPU writes it) or give a folder of one host's files", dir, nhosts, hs_buf_str(&hosts));
     hs_buf_free(&hosts);
     return NULL;
 }
@@ -774,7 +813,7 @@ int hs_perf_load_starpu(const char *path, const char *platform_file, struct hs_p
             goto out;
         }
         host = hs_xstrdup(h);
-        if (read_codelet(&L, path, symrank))
+        if (other_machine(path, host, platform_file, err, errlen) || read_codelet(&L, path, symrank))
             goto out;
     }
     keep_best(&L, pm);

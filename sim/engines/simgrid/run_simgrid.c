@@ -153,31 +153,52 @@ static void warn_no_sample(const struct hs_dag *dag, struct hs_run *run)
     }
 }
 
-/* A workload kernel StarPU's perfmodels time on no architecture (no codelet
- * file of it in the folder, or a single file given for several kernels):
- * said on stderr once per kernel, and in the notes, as its tasks last flops
- * / the worker's speed (raw_cost, sim/runtime.c), not a time StarPU
- * measured. A kernel whose only lines had no sample is warn_no_sample's. */
-static void warn_untimed(const struct hs_dag *dag, struct hs_run *run)
+/* A workload kernel StarPU's perfmodels time on no architecture the
+ * platform has (no codelet file of it in the folder, a single file given for
+ * several kernels, or only history lines without a sample: StarPU flushed
+ * them): refused, naming the kernel and why, since nothing StarPU measured
+ * would time its tasks (flops / the speed StarPU writes in its platform
+ * files is no measure). A kernel timed on one architecture of the platform
+ * but not the other is warn_no_sample's. */
+static int refuse_untimed(const struct hs_run_config *cfg, const struct hs_dag *dag, struct hs_run *run)
 {
     struct hs_perfmodel *pm = &run->perf;
     for (int k = 0; k < dag->nkernels; k++) {
-        const char *kernel = dag->kernels[k];
+        const char *kernel = dag->kernels[k], *elsewhere = NULL;
         bool timed = false, used = false;
-        for (int a = 0; a < HS_NARCH && !timed; a++)
-            timed = hs_perf_has(pm, kernel, hs_arch_name(a));
-        for (int i = 0; i < pm->nstarpu_empty && !timed; i++)
-            timed = strcmp(pm->starpu_empty[i].kernel, kernel) == 0;
+        for (int a = 0; a < HS_NARCH && !timed; a++) {
+            bool has_arch = false;
+            for (int w = 0; w < run->pf.nworkers && !has_arch; w++)
+                has_arch = (int)run->pf.workers[w].arch == a;
+            if (!hs_perf_has(pm, kernel, hs_arch_name(a)))
+                continue;
+            if (has_arch)
+                timed = true;
+            else
+                elsewhere = hs_arch_name(a);
+        }
         for (int i = 0; i < dag->ntasks && !used; i++)
             used = dag->tasks[i].kernel == k;
         if (timed || !used)
             continue;
-        hs_perf_note(pm, "%s: no timing in StarPU's perfmodels: its tasks last flops / the worker's speed", kernel);
-        fprintf(stderr, "hetsim: warning: %s: StarPU's perfmodels time no %s (no codelet file of it), so its "
-                        "tasks last flops / the speed of the platform's hosts, not a time StarPU measured (give the "
-                        "folder of every codelet file StarPU wrote)\n",
-                pm->file, kernel);
+        const struct hs_perf_entry *e = NULL;
+        for (int i = 0; i < pm->nstarpu_empty && !e; i++)
+            if (strcmp(pm->starpu_empty[i].kernel, kernel) == 0)
+                e = &pm->starpu_empty[i];
+        if (elsewhere)
+            return hs_fail("%s: StarPU's perfmodels time %s on %s workers only, and this run on platform %s has "
+                           "none (see --gpus, --cpus): give the run such workers, or perfmodels of its workers",
+                           pm->file, kernel, elsewhere, cfg->platform_name);
+        if (e)
+            return hs_fail("%s: StarPU's perfmodels have no sample of %s (%s: n = 0, StarPU flushed the line as its "
+                           "samples strayed), so nothing StarPU measured times its tasks: calibrate again on a quiet "
+                           "machine or with a larger STARPU_HISTORY_MAX_ERROR (tools/compare_starpu.sh sets 10000)",
+                           pm->file, kernel, e->source);
+        return hs_fail("%s: StarPU's perfmodels time no %s (no codelet file of it), so nothing StarPU measured "
+                       "times its tasks: give the folder of every codelet file StarPU wrote for this workload",
+                       pm->file, kernel);
     }
+    return 0;
 }
 
 /* A timing table read from StarPU's perfmodels: refused if it times a CUDA
@@ -206,8 +227,9 @@ static int check_starpu(const struct hs_run_config *cfg, const struct hs_dag *da
         return hs_fail("%s: StarPU's perfmodels time %s … (precision from their sizes), none of the workload's "
                        "kernels (%s …): for StarPU's single-precision examples add precision=s to the workload",
                        cfg->perf_file, pm->entries[0].kernel, dag->nkernels ? dag->kernels[0] : "none");
+    if (refuse_untimed(cfg, dag, run))
+        return -1;
     warn_no_sample(dag, run);
-    warn_untimed(dag, run);
     int *seen = NULL; /* (kernel, nb) pairs noted: a workload has few */
     size_t nseen = 0, cap = 0;
     for (int i = 0; i < dag->ntasks; i++) {
