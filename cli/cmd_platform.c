@@ -178,10 +178,7 @@ int hs_cmd_platform(int argc, char **argv)
     cfg.platform_file = ref.file;
     cfg.flat = ref.flat;
     cfg.platform_name = ref.name;
-    cfg.bw_scale = ref.bw_scale;
-    cfg.lat_scale = ref.lat_scale;
-    cfg.copy_engines = ref.copy_engines;
-    cfg.host_map = ref.host_map;
+    cfg.opts.machine = ref.machine;
     struct hs_platform pf = {0};
     struct hs_inventory inv;
     cfg.notes = true;
