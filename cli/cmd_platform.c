@@ -120,8 +120,30 @@ static void print_platform(const struct hs_platform *pf, const struct hs_invento
     print_direct(pf);
 }
 
+/* flat:P's parameters, each with its value and whether it was given or is
+ * its default (the defaults are flat:P's definition: docs/platforms.md). */
+static void print_flat_params(const char *text)
+{
+    struct hs_spec spec;
+    if (hs_spec_parse(text, &spec))
+        return;
+    int given = spec.n; /* hs_spec_check adds the defaults after what was given */
+    if (hs_spec_check(&spec, hs_flat_params(), "platform flat") == 0) {
+        printf("parameters (flat:key=value):\n");
+        for (const struct hs_param *p = hs_flat_params(); p->name; p++) {
+            int i = 0;
+            while (i < spec.n && strcmp(spec.kv[i].key, p->name))
+                i++;
+            const char *v = i < spec.n ? spec.kv[i].value : "";
+            printf("  %-13s %-12s %s\n", p->name, *v ? v : "-",
+                   i < given ? "given in the platform's name" : "default of flat:P");
+        }
+    }
+    hs_spec_free(&spec);
+}
+
 /* The runtime's costs the platform declares (sim/costs.h). */
-static int print_costs(const char *name)
+static int print_costs(const char *name, const char *file)
 {
     struct hs_costs c = {0}; /* scale 0: the platform's costs as they are */
     for (int i = 0; hs_costs_props[i]; i++)
@@ -134,7 +156,8 @@ static int print_costs(const char *name)
         printf("runtime costs: none (the platform sets no runtime/* property)\n");
         return 0;
     }
-    printf("runtime costs (seconds):");
+    printf("runtime costs (seconds; the zone's runtime/* properties of %s, each with its source beside it):",
+           file);
     for (int i = 0; hs_costs_props[i]; i++)
         printf(" %s %g", strchr(hs_costs_props[i], '/') + 1, hs_costs_get(&c, i));
     printf("\n");
@@ -189,7 +212,13 @@ int hs_cmd_platform(int argc, char **argv)
         print_platform(&pf, &inv, ref.flat ? "generated" : ref.file);
         if (ref.perf)
             printf("timing table: %s\n", ref.perf);
-        rc = print_costs(cfg.platform_name);
+        rc = print_costs(cfg.platform_name, ref.flat ? "flat:P" : ref.file);
+        if (ref.flat) {
+            print_flat_params(ref.name);
+        } else {
+            printf("parameters (NAME:key=value; value, unit, source):\n");
+            hs_machine_params_print(&ref.machine, "  ", stdout);
+        }
         hs_inventory_free(&inv);
     }
     if (pf.name)
