@@ -41,6 +41,23 @@ static void test_flat_parameters(void)
     free(err);
 }
 
+/* gpu_mem_scale=0.875 on Idgraf (the C2050 with ECC on): each GPU's memsize
+ * 3220551387 B (platforms/idgraf.xml, ECC off) times 0.875 = 2817982463.625,
+ * 2817982464 B rounded (StarPU's sampled value), and its cache at the
+ * default --cache-fraction 0.8: 2254385971.2, printed 2254385971 B. */
+static void test_gpu_mem_scale(void)
+{
+    char *out, *err;
+    CU_ASSERT_EQUAL_FATAL(hs_test_cli("platform idgraf:gpu_mem_scale=0.875", &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "  GPU0     gpu     3.164e+11 flop/s  memory 2817982464 B"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "  1   GPU0     gpu  endpoint GPU0     cache 2254385971 B"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "  gpu_mem_scale 0.875        factor           given in the platform's name\n"));
+    free(out);
+    free(err);
+    hs_test_bad_cli("platform idgraf:gpu_mem_scale=0", "platform idgraf: parameter gpu_mem_scale: 0 is outside the "
+                                                        "allowed range (0,inf)");
+}
+
 /* A bad parameter: exit 2, one line naming the parameter and the value. */
 static void test_bad_parameters(void)
 {
@@ -55,6 +72,7 @@ int main(void)
     static const CU_TestInfo tests[] = {
         {"a shipped name's parameters with their sources", test_shipped_parameters},
         {"flat:P's parameters with their sources", test_flat_parameters},
+        {"gpu_mem_scale: every GPU's memory scaled", test_gpu_mem_scale},
         {"bad parameters refused, named", test_bad_parameters},
         CU_TEST_INFO_NULL,
     };

@@ -55,9 +55,13 @@ int hs_platform_open(const struct hs_run_config *cfg, struct hs_platform *pf,
         hs_sg_scale_links(m->bw_scale, m->lat_scale);
     if (hs_sg_inventory_map(cfg->platform_name, m->hosts, inv))
         return 2;
-    for (int i = 0; m->copy_engines && i < inv->n; i++) /* copy_engines=N: every GPU's */
-        if (inv->hosts[i].kind == HS_HOST_GPU)
-            inv->hosts[i].copy_engines = m->copy_engines;
+    for (int i = 0; i < inv->n; i++) /* copy_engines=N, gpu_mem_scale=F: every GPU's */
+        if (inv->hosts[i].kind == HS_HOST_GPU) {
+            if (m->copy_engines)
+                inv->hosts[i].copy_engines = m->copy_engines;
+            if (m->gpu_mem_scale != 1 && inv->hosts[i].memsize > 0)
+                inv->hosts[i].memsize = round(inv->hosts[i].memsize * m->gpu_mem_scale);
+        }
     int by_default = 0;
     for (int i = 0; i < inv->n; i++)
         by_default += inv->hosts[i].by_default;
