@@ -20,7 +20,8 @@
 int hs_platform_open(const struct hs_run_config *cfg, struct hs_platform *pf,
                      struct hs_inventory *inv)
 {
-    const struct hs_machine_params *m = &cfg->opts.machine; /* bw_scale, lat_scale, copy_engines, hosts */
+    /* the machine's parameters this file applies: bw_scale, lat_scale, copy_engines, gpu_mem_scale, hosts */
+    const struct hs_machine_params *m = &cfg->opts.machine;
     /* flat:P is built through SimGrid's API: nothing to check in a child, no <config> of its own */
     struct hs_sg_check chk = {0};
     if (!cfg->flat && hs_sg_check_platform(cfg->platform_file, m->hosts, &chk))
