@@ -7,6 +7,7 @@
  * instead of asking for every pair (a run asks for the others on first use). */
 #include "cli/cli.h"
 #include "base/util.h"
+#include "platforms/prop_source.h"
 #include "sim/run.h"
 
 #include <getopt.h>
@@ -156,11 +157,29 @@ static int print_costs(const char *name, const char *file)
         printf("runtime costs: none (the platform sets no runtime/* property)\n");
         return 0;
     }
-    printf("runtime costs (seconds; the zone's runtime/* properties of %s, each with its source beside it):",
-           file);
+    printf("runtime costs (seconds; the zone's runtime/* properties of %s):", file ? file : name);
     for (int i = 0; hs_costs_props[i]; i++)
         printf(" %s %g", strchr(hs_costs_props[i], '/') + 1, hs_costs_get(&c, i));
     printf("\n");
+    char *last = NULL; /* each one's source, as the file writes it; one comment for several once */
+    const char *last_name = NULL;
+    for (int i = 0; file && hs_costs_props[i]; i++) {
+        char *source = hs_prop_source(file, hs_costs_props[i]);
+        const char *name = strchr(hs_costs_props[i], '/') + 1;
+        if (source && last && strcmp(source, last) == 0)
+            printf("  %s: the same comment as %s\n", name, last_name);
+        else
+            printf("  %s: %s\n", name, source ? source : "no source written beside it (a comment just before "
+                                                        "its <prop>)");
+        if (source && !(last && strcmp(source, last) == 0)) {
+            free(last);
+            last = source;
+            last_name = name;
+        } else {
+            free(source);
+        }
+    }
+    free(last);
     return 0;
 }
 
@@ -212,7 +231,7 @@ int hs_cmd_platform(int argc, char **argv)
         print_platform(&pf, &inv, ref.flat ? "generated" : ref.file);
         if (ref.perf)
             printf("timing table: %s\n", ref.perf);
-        rc = print_costs(cfg.platform_name, ref.flat ? "flat:P" : ref.file);
+        rc = print_costs(cfg.platform_name, ref.file);
         if (ref.flat) {
             print_flat_params(ref.name);
         } else {

@@ -35,8 +35,8 @@ struct hs_run_config {
     const char *perf_file;     /* timing table, or NULL */
     struct hs_select select;
     struct hs_runtime_opts opts; /* with opts.machine, the machine's parameters whole: the engine
-                                    applies bw_scale, lat_scale, copy_engines and hosts (the host
-                                    map, sim/hostmap.h), the runtime the others */
+                                    applies those that change the loaded platform (run_simgrid.c's
+                                    hs_platform_open), the runtime those of kernel times */
     const char *paje_file;     /* NULL: no Paje trace */
     bool verbose;              /* let SimGrid log */
     bool notes;                /* say on stderr how the platform's hosts were read (not under -q) */

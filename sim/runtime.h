@@ -29,8 +29,8 @@ struct hs_runtime_opts {
     unsigned long seed;
     bool flush;         /* write every datum back to host memory at the end */
     /* the machine's parameters (platforms/machine_params.def), whole: the
-       runtime applies gpu_speed, gpu_kernels, cpu_speed and cpu_kernels, the
-       engine the others (cfg->opts.machine); its texts are borrowed */
+       runtime applies those of kernel times (sim/runtime.c), the engine those
+       of the loaded platform (cfg->opts.machine); its texts are borrowed */
     struct hs_machine_params machine;
     struct hs_costs costs; /* the runtime's own costs (sim/costs.h); NAN entries: none */
 };

@@ -22,7 +22,27 @@ static void test_shipped_parameters(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "  copy_engines  file         engines per GPU  default: each GPU host's "
                                        "copy_engines property in the platform file"));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "runtime costs (seconds; the zone's runtime/* properties of "));
-    CU_ASSERT_PTR_NOT_NULL(strstr(out, "idgraf.xml, each with its source beside it): task_cpu 9.49e-06"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "idgraf.xml): task_cpu 9.49e-06"));
+    /* each cost's source: the comment platforms/idgraf.xml writes just before its property */
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n  task_cpu: ASSUMPTION, carried from Mapuche: XKaapi's per-task cost"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n  transfer_issue: READING: the sampled latencies (11-12 us, StarPU's bus "
+                                       "sampling) time whole cudaMemcpy calls"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n  decide_push: ASSUMPTION: one push into a queue (a lock and a few pointer "
+                                       "writes)\n"));
+    free(out);
+    free(err);
+}
+
+/* Mapuche writes one comment before its five costs: printed once, the others
+ * pointing to it. */
+static void test_one_comment_for_several(void)
+{
+    char *out, *err;
+    CU_ASSERT_EQUAL_FATAL(hs_test_cli("platform mapuche", &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n  task_cpu: The runtime's costs (sim/costs.h). task_cpu and task_gpu: "
+                                       "CALIBRATED, XKaapi's per-task cost"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n  task_gpu: the same comment as task_cpu\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\n  decide_worker: the same comment as task_cpu\n"));
     free(out);
     free(err);
 }
@@ -71,6 +91,7 @@ int main(void)
 {
     static const CU_TestInfo tests[] = {
         {"a shipped name's parameters with their sources", test_shipped_parameters},
+        {"one comment as the source of several costs", test_one_comment_for_several},
         {"flat:P's parameters with their sources", test_flat_parameters},
         {"gpu_mem_scale: every GPU's memory scaled", test_gpu_mem_scale},
         {"bad parameters refused, named", test_bad_parameters},
