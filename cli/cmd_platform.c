@@ -7,6 +7,7 @@
  * instead of asking for every pair (a run asks for the others on first use). */
 #include "cli/cli.h"
 #include "base/util.h"
+#include "platforms/prop_source.h"
 #include "sim/run.h"
 
 #include <getopt.h>
@@ -120,8 +121,30 @@ static void print_platform(const struct hs_platform *pf, const struct hs_invento
     print_direct(pf);
 }
 
+/* flat:P's parameters, each with its value and whether it was given or is
+ * its default (the defaults are flat:P's definition: docs/platforms.md). */
+static void print_flat_params(const char *text)
+{
+    struct hs_spec spec;
+    if (hs_spec_parse(text, &spec))
+        return;
+    int given = spec.n; /* hs_spec_check adds the defaults after what was given */
+    if (hs_spec_check(&spec, hs_flat_params(), "platform flat") == 0) {
+        printf("parameters (flat:key=value):\n");
+        for (const struct hs_param *p = hs_flat_params(); p->name; p++) {
+            int i = 0;
+            while (i < spec.n && strcmp(spec.kv[i].key, p->name))
+                i++;
+            const char *v = i < spec.n ? spec.kv[i].value : "";
+            printf("  %-13s %-12s %s\n", p->name, *v ? v : "-",
+                   i < given ? "given in the platform's name" : "default of flat:P");
+        }
+    }
+    hs_spec_free(&spec);
+}
+
 /* The runtime's costs the platform declares (sim/costs.h). */
-static int print_costs(const char *name)
+static int print_costs(const char *name, const char *file)
 {
     struct hs_costs c = {0}; /* scale 0: the platform's costs as they are */
     for (int i = 0; hs_costs_props[i]; i++)
@@ -134,10 +157,29 @@ static int print_costs(const char *name)
         printf("runtime costs: none (the platform sets no runtime/* property)\n");
         return 0;
     }
-    printf("runtime costs (seconds):");
+    printf("runtime costs (seconds; the zone's runtime/* properties of %s):", file ? file : name);
     for (int i = 0; hs_costs_props[i]; i++)
         printf(" %s %g", strchr(hs_costs_props[i], '/') + 1, hs_costs_get(&c, i));
     printf("\n");
+    char *last = NULL; /* each one's source, as the file writes it; one comment for several once */
+    const char *last_name = NULL;
+    for (int i = 0; file && hs_costs_props[i]; i++) {
+        char *source = hs_prop_source(file, hs_costs_props[i]);
+        const char *name = strchr(hs_costs_props[i], '/') + 1;
+        if (source && last && strcmp(source, last) == 0)
+            printf("  %s: the same comment as %s\n", name, last_name);
+        else
+            printf("  %s: %s\n", name, source ? source : "no source written beside it (a comment just before "
+                                                        "its <prop>)");
+        if (source && !(last && strcmp(source, last) == 0)) {
+            free(last);
+            last = source;
+            last_name = name;
+        } else {
+            free(source);
+        }
+    }
+    free(last);
     return 0;
 }
 
@@ -178,10 +220,7 @@ int hs_cmd_platform(int argc, char **argv)
     cfg.platform_file = ref.file;
     cfg.flat = ref.flat;
     cfg.platform_name = ref.name;
-    cfg.bw_scale = ref.bw_scale;
-    cfg.lat_scale = ref.lat_scale;
-    cfg.copy_engines = ref.copy_engines;
-    cfg.host_map = ref.host_map;
+    cfg.opts.machine = ref.machine;
     struct hs_platform pf = {0};
     struct hs_inventory inv;
     cfg.notes = true;
@@ -192,7 +231,13 @@ int hs_cmd_platform(int argc, char **argv)
         print_platform(&pf, &inv, ref.flat ? "generated" : ref.file);
         if (ref.perf)
             printf("timing table: %s\n", ref.perf);
-        rc = print_costs(cfg.platform_name);
+        rc = print_costs(cfg.platform_name, ref.file);
+        if (ref.flat) {
+            print_flat_params(ref.name);
+        } else {
+            printf("parameters (NAME:key=value; value, unit, source):\n");
+            hs_machine_params_print(&ref.machine, "  ", stdout);
+        }
         hs_inventory_free(&inv);
     }
     if (pf.name)

@@ -52,26 +52,6 @@ static const struct hs_param flat_params[] = {
     {0},
 };
 
-static const struct hs_param file_params[] = {
-    {.name = "bw_scale", .type = HS_P_DOUBLE, .defval = "1", .range = "(0,inf)",
-     .help = "multiply the bandwidth of every link by this"},
-    {.name = "lat_scale", .type = HS_P_DOUBLE, .defval = "1", .range = "[0,inf)",
-     .help = "multiply the latency of every link by this (0: no latency)"},
-    {.name = "gpu_speed", .type = HS_P_DOUBLE, .defval = "1", .range = "(0,inf)",
-     .help = "divide the duration of every GPU kernel by this"},
-    {.name = "gpu_kernels", .type = HS_P_STRING, .defval = "",
-     .help = "the kernels gpu_speed applies to, ':'-separated (default: every kernel)"},
-    {.name = "cpu_speed", .type = HS_P_DOUBLE, .defval = "1", .range = "(0,inf)",
-     .help = "divide the duration of every CPU kernel by this"},
-    {.name = "cpu_kernels", .type = HS_P_STRING, .defval = "",
-     .help = "the kernels cpu_speed applies to, ':'-separated (default: every kernel)"},
-    {.name = "copy_engines", .type = HS_P_CHOICE, .defval = "file", .choices = "file|1|2",
-     .help = "every GPU's copy engines: 1 (one queue for both ways), 2 (one each way); "
-             "file: each GPU's copy_engines property"},
-    {.name = "hosts", .type = HS_P_STRING, .defval = "",
-     .help = "host map: a file of 'PATTERN KIND' lines (KIND cpu, gpu, ram, proc, ignore)"},
-    {0},
-};
 
 const struct hs_param *hs_flat_params(void)
 {
@@ -85,12 +65,12 @@ bool hs_platform_is_flat(const char *text)
 
 const struct hs_param *hs_platform_params(const char *text)
 {
-    return hs_platform_is_flat(text) ? flat_params : file_params;
+    return hs_platform_is_flat(text) ? flat_params : hs_machine_params_table();
 }
 
 void hs_print_file_platform_params(const char *indent)
 {
-    hs_params_print(file_params, indent);
+    hs_params_print(hs_machine_params_table(), indent);
 }
 
 /* Where the parameters of a shipped name or a file start (its ':'), or NULL. */
@@ -104,30 +84,9 @@ static const char *params_start(const char *text)
 
 static int parse_file_params(const char *base, const char *params, struct hs_platform_ref *ref)
 {
-    struct hs_spec spec;
-    char *text = hs_xmalloc(strlen(params) + 3), label[PATH_MAX + 16];
-    sprintf(text, "p:%s", params);
-    int rc = hs_spec_parse(text, &spec);
-    free(text);
-    if (rc)
-        return -1;
+    char label[PATH_MAX + 16];
     snprintf(label, sizeof label, "platform %s", base);
-    if (!(rc = hs_spec_check(&spec, file_params, label))) {
-        ref->bw_scale = hs_spec_double(&spec, "bw_scale");
-        ref->gpu_speed = hs_spec_double(&spec, "gpu_speed");
-        ref->lat_scale = hs_spec_double(&spec, "lat_scale");
-        const char *engines = hs_spec_get(&spec, "copy_engines");
-        ref->copy_engines = strcmp(engines, "file") == 0 ? 0 : atoi(engines);
-        const char *map = hs_spec_get(&spec, "hosts");
-        ref->host_map = *map ? hs_xstrdup(map) : NULL;
-        const char *kernels = hs_spec_get(&spec, "gpu_kernels");
-        ref->gpu_kernels = *kernels ? hs_xstrdup(kernels) : NULL;
-        ref->cpu_speed = hs_spec_double(&spec, "cpu_speed");
-        kernels = hs_spec_get(&spec, "cpu_kernels");
-        ref->cpu_kernels = *kernels ? hs_xstrdup(kernels) : NULL;
-    }
-    hs_spec_free(&spec);
-    return rc;
+    return hs_machine_params_parse(params, label, &ref->machine);
 }
 
 void hs_print_flat_params(const char *indent)
@@ -276,7 +235,7 @@ int hs_resolve_platform_seeded(const char *text, const char *perf_override, unsi
 {
     memset(ref, 0, sizeof *ref);
     ref->name = hs_xstrdup(text);
-    ref->bw_scale = ref->gpu_speed = ref->cpu_speed = ref->lat_scale = 1;
+    hs_machine_params_defaults(&ref->machine);
     if (hs_platform_is_flat(text) ? read_flat(text, seed, ref) : resolve_file(text, ref)) {
         hs_platform_ref_free(ref);
         return -1;
@@ -287,9 +246,10 @@ int hs_resolve_platform_seeded(const char *text, const char *perf_override, unsi
         return -1; /* ref freed */
     }
     const char *table = shipped ? shipped : ref->perf;
-    int rc = ref->gpu_kernels ? check_kernels(ref, table, "gpu_kernels", ref->gpu_kernels, "gpu") : 0;
-    if (!rc && ref->cpu_kernels)
-        rc = check_kernels(ref, table, "cpu_kernels", ref->cpu_kernels, "cpu");
+    const struct hs_machine_params *m = &ref->machine;
+    int rc = m->gpu_kernels ? check_kernels(ref, table, "gpu_kernels", m->gpu_kernels, "gpu") : 0;
+    if (!rc && m->cpu_kernels)
+        rc = check_kernels(ref, table, "cpu_kernels", m->cpu_kernels, "cpu");
     free(shipped);
     if (rc)
         hs_platform_ref_free(ref);
@@ -305,8 +265,6 @@ void hs_platform_ref_free(struct hs_platform_ref *ref)
     free(ref->file);
     free(ref->perf);
     free(ref->perf_label);
-    free(ref->host_map);
-    free(ref->gpu_kernels);
-    free(ref->cpu_kernels);
+    hs_machine_params_free(&ref->machine);
     memset(ref, 0, sizeof *ref);
 }

@@ -4,6 +4,8 @@
 #ifndef HS_RESOLVE_H
 #define HS_RESOLVE_H
 
+#include "platforms/machine_params.h"
+
 #include <stdbool.h>
 
 struct hs_param;
@@ -16,13 +18,9 @@ struct hs_platform_ref {
     struct hs_flat *flat; /* flat:P, built through SimGrid's API (no file), or NULL */
     char *perf;    /* timing table, or NULL */
     char *perf_label; /* how the record names it: "perf/idgraf.json" (shipped) or the path */
-    double bw_scale, gpu_speed; /* parameters of a shipped name or a file (1, 1) */
-    double lat_scale;  /* every link's latency is multiplied by it (1) */
-    int copy_engines;  /* every GPU's copy engines, 1 or 2; 0: each GPU's property (the default) */
-    char *gpu_kernels; /* gpu_kernels=K1:K2: the kernels gpu_speed scales, or NULL (all) */
-    double cpu_speed;  /* cpu_speed=F: CPU kernel durations divided by it (1) */
-    char *cpu_kernels; /* cpu_kernels=K1:K2: the kernels cpu_speed scales, or NULL (all) */
-    char *host_map; /* hosts=FILE: which hosts are workers of which kind, or NULL */
+    /* the parameters of a shipped name or a file (NAME:key=value), each with
+       its source; at their defaults for flat:P */
+    struct hs_machine_params machine;
 };
 
 /* "idgraf" (shipped), "flat:8,bw=inf" (built, no file) or a path to an XML file;
@@ -47,7 +45,8 @@ void hs_print_flat_params(const char *indent);
  * shipped names and files), for sweeps over them. */
 const struct hs_param *hs_flat_params(void);
 const struct hs_param *hs_platform_params(const char *text);
-/* Print the parameters of shipped names and files (for help texts). */
+/* Print the parameters of shipped names and files (for help texts):
+ * platforms/machine_params.def's. */
 void hs_print_file_platform_params(const char *indent);
 
 #endif

@@ -37,7 +37,7 @@ static int count(const char *text, struct counted *c)
     struct hs_platform_ref ref;
     if (hs_resolve_platform(text, NULL, &ref))
         return -1;
-    int rc = hs_platform_count(ref.file, ref.host_map, &c->cores, &c->gpus, &c->procs);
+    int rc = hs_platform_count(ref.file, ref.machine.hosts, &c->cores, &c->gpus, &c->procs);
     hs_platform_ref_free(&ref);
     return rc;
 }

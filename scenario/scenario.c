@@ -143,12 +143,13 @@ static int plan_runtime_run(const struct hs_scenario *sc, struct hs_scenario_pla
     if (hs_bm_scenario_check(p->dag, p, p->policy->name))
         return -1;
     const struct hs_platform_ref *ref = &p->platform;
-    if (p->engine->measured &&
-        (ref->bw_scale != 1 || ref->gpu_speed != 1 || ref->cpu_speed != 1 || ref->lat_scale != 1 ||
-         ref->copy_engines))
-        return hs_fail("platform %s: bw_scale, lat_scale, gpu_speed, cpu_speed and copy_engines change a "
-                       "simulated machine; the real engine measures this one",
-                       sc->platform);
+    int changed = hs_machine_params_changed_simulated(&ref->machine);
+    if (p->engine->measured && changed >= 0) {
+        char v[256];
+        return hs_fail("platform %s: %s=%s changes a simulated machine; the real engine measures this one",
+                       sc->platform, hs_machine_param_info(changed)->name,
+                       hs_machine_param_text(&ref->machine, changed, v, sizeof v));
+    }
     if (p->engine->measured && ref->flat)
         return hs_fail("platform %s: flat:P is a simulated machine; the real engine measures a calibrated "
                        "one (hetsim calibrate)", sc->platform);
@@ -157,14 +158,7 @@ static int plan_runtime_run(const struct hs_scenario *sc, struct hs_scenario_pla
     p->cfg.flat = ref->flat;
     p->cfg.platform_name = ref->name;
     p->cfg.perf_file = ref->perf;
-    p->cfg.bw_scale = ref->bw_scale;
-    p->cfg.lat_scale = ref->lat_scale;
-    p->cfg.copy_engines = ref->copy_engines;
-    p->cfg.host_map = ref->host_map;
-    p->cfg.opts.gpu_speed = ref->gpu_speed;
-    p->cfg.opts.gpu_kernels = ref->gpu_kernels;
-    p->cfg.opts.cpu_speed = ref->cpu_speed;
-    p->cfg.opts.cpu_kernels = ref->cpu_kernels;
+    p->cfg.opts.machine = ref->machine; /* whole: its texts stay the plan's */
     return 0;
 }
 

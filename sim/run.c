@@ -10,8 +10,6 @@ void hs_run_config_defaults(struct hs_run_config *cfg)
     memset(cfg, 0, sizeof *cfg);
     hs_select_defaults(&cfg->select);
     hs_runtime_opts_defaults(&cfg->opts);
-    cfg->bw_scale = 1;
-    cfg->lat_scale = 1;
 }
 
 void hs_run_free(struct hs_run *run)

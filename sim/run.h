@@ -32,13 +32,11 @@ struct hs_run_config {
     const char *platform_file; /* SimGrid XML to load (NULL with flat) */
     const struct hs_flat *flat; /* flat:P, built through SimGrid's API with no file, or NULL */
     const char *platform_name; /* as the user named it */
-    const char *host_map;      /* host map side file (sim/hostmap.h), or NULL */
     const char *perf_file;     /* timing table, or NULL */
     struct hs_select select;
-    struct hs_runtime_opts opts;
-    double bw_scale;           /* every link's bandwidth is multiplied by it (1: as the file says) */
-    double lat_scale;          /* every link's latency is multiplied by it (1: as the file says) */
-    int copy_engines;          /* every GPU's copy engines, 1 or 2 (0: each GPU's property) */
+    struct hs_runtime_opts opts; /* with opts.machine, the machine's parameters whole: the engine
+                                    applies those that change the loaded platform (run_simgrid.c's
+                                    hs_platform_open), the runtime those of kernel times */
     const char *paje_file;     /* NULL: no Paje trace */
     bool verbose;              /* let SimGrid log */
     bool notes;                /* say on stderr how the platform's hosts were read (not under -q) */

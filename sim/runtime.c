@@ -30,8 +30,7 @@ void hs_runtime_opts_defaults(struct hs_runtime_opts *o)
     o->noise = 0;
     o->seed = 1;
     o->flush = true;
-    o->gpu_speed = 1;
-    o->cpu_speed = 1;
+    hs_machine_params_defaults(&o->machine);
     for (int i = 0; hs_costs_props[i]; i++)
         hs_costs_set(&o->costs, i, NAN); /* from the platform, else none */
 }
@@ -117,16 +116,16 @@ static double raw_cost(const struct hs_runtime *rt, const struct hs_task *t, int
 }
 
 /* GPU kernels take 1/gpu_speed of their time and CPU kernels 1/cpu_speed
- * (the sensitivity options), those of opts.gpu_kernels (cpu_kernels) only
+ * (the sensitivity options), those of opts.machine.gpu_kernels (cpu_kernels) only
  * when it names some. */
 static double cost(const struct hs_runtime *rt, const struct hs_task *t, int w, const double *table)
 {
     double v = raw_cost(rt, t, w, table);
     enum hs_arch arch = rt->pf->workers[w].arch;
     if (arch == HS_ARCH_GPU && rt->gpu_scaled[t->kernel])
-        return v / rt->opts.gpu_speed;
+        return v / rt->opts.machine.gpu_speed;
     if (arch == HS_ARCH_CPU && rt->cpu_scaled[t->kernel])
-        return v / rt->opts.cpu_speed;
+        return v / rt->opts.machine.cpu_speed;
     return v;
 }
 
@@ -354,8 +353,8 @@ struct hs_runtime *hs_runtime_new(const struct hs_dag *dag, const struct hs_plat
     rt->clusters = rt->cluster_edges = -1;
     rt->task_bytes = task_data_bytes(dag);
     precompute_estimates(rt);
-    rt->gpu_scaled = scaled_kernels(dag, rt->opts.gpu_kernels);
-    rt->cpu_scaled = scaled_kernels(dag, rt->opts.cpu_kernels);
+    rt->gpu_scaled = scaled_kernels(dag, rt->opts.machine.gpu_kernels);
+    rt->cpu_scaled = scaled_kernels(dag, rt->opts.machine.cpu_kernels);
     if (check_runnable(rt)) {
         free(rt->est_arch);
         free(rt->true_arch);

@@ -12,6 +12,7 @@
 #ifndef HS_RUNTIME_H
 #define HS_RUNTIME_H
 
+#include "platforms/machine_params.h"
 #include "platforms/perfmodel.h"
 #include "base/params.h"
 #include "sim/costs.h"
@@ -27,10 +28,10 @@ struct hs_runtime_opts {
                            execution times (0: deterministic) */
     unsigned long seed;
     bool flush;         /* write every datum back to host memory at the end */
-    double gpu_speed;   /* GPU kernel durations are divided by it (1: as estimated) */
-    const char *gpu_kernels; /* ':'-separated kernels gpu_speed applies to (NULL: every one) */
-    double cpu_speed;   /* CPU kernel durations are divided by it (1: as estimated) */
-    const char *cpu_kernels; /* ':'-separated kernels cpu_speed applies to (NULL: every one) */
+    /* the machine's parameters (platforms/machine_params.def), whole: the
+       runtime applies those of kernel times (sim/runtime.c), the engine those
+       of the loaded platform (cfg->opts.machine); its texts are borrowed */
+    struct hs_machine_params machine;
     struct hs_costs costs; /* the runtime's own costs (sim/costs.h); NAN entries: none */
 };
 

@@ -86,8 +86,8 @@ struct hs_runtime {
                                 (NULL, as true_arch, when no kernel is in the table) */
     double *true_arch;       /* the same as executed: differs where the table is calibrated */
     bool *kernel_in_table;   /* per kernel: the timing table decides */
-    bool *gpu_scaled;        /* per kernel: gpu_speed applies to it (opts.gpu_kernels) */
-    bool *cpu_scaled;        /* per kernel: cpu_speed applies to it (opts.cpu_kernels) */
+    bool *gpu_scaled;        /* per kernel: gpu_speed applies to it (opts.machine.gpu_kernels) */
+    bool *cpu_scaled;        /* per kernel: cpu_speed applies to it (opts.machine.cpu_kernels) */
     double *task_bytes;      /* per task: bytes of the distinct data it accesses, which the
                                 memory of the worker running it must hold at once */
     struct hs_coherence coh;

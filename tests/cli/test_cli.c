@@ -293,7 +293,8 @@ static void test_bad_input(void)
     hs_test_bad_cli("dag cholesky:n=10,nb=3", "nb=3 does not divide n=10");
     hs_test_bad_cli("dag gemm --format xml", "'xml' is not json or dot");
     hs_test_bad_cli("platform nosuch", "unknown platform 'nosuch'");
-    hs_test_bad_cli("run -p idgraf:bw=3G", "platform idgraf: unknown parameter 'bw' (valid: bw_scale, lat_scale, gpu_speed, gpu_kernels, cpu_speed, cpu_kernels, copy_engines, hosts)");
+    /* the start of the list of valid names: it grows with platforms/machine_params.def */
+    hs_test_bad_cli("run -p idgraf:bw=3G", "platform idgraf: unknown parameter 'bw' (valid: bw_scale, lat_scale, ");
     hs_test_bad_cli("run -p idgraf:gpu_speed=0", "gpu_speed: 0 is outside the allowed range");
     hs_test_bad_cli("run -p nosuch:bw_scale=2", "unknown platform 'nosuch'");
     hs_test_bad_cli("nosuch", "unknown command 'nosuch'");

@@ -16,12 +16,12 @@ static void test_defaults(void)
 {
     struct hs_platform_ref ref;
     CU_ASSERT_EQUAL_FATAL(hs_resolve_platform("mapuche", NULL, &ref), 0);
-    CU_ASSERT_DOUBLE_EQUAL(ref.lat_scale, 1, 0);
-    CU_ASSERT_EQUAL(ref.copy_engines, 0);
-    CU_ASSERT_DOUBLE_EQUAL(ref.bw_scale, 1, 0);
+    CU_ASSERT_DOUBLE_EQUAL(ref.machine.lat_scale, 1, 0);
+    CU_ASSERT_EQUAL(ref.machine.copy_engines, 0);
+    CU_ASSERT_DOUBLE_EQUAL(ref.machine.bw_scale, 1, 0);
     hs_platform_ref_free(&ref);
     CU_ASSERT_EQUAL_FATAL(hs_resolve_platform("mapuche:copy_engines=file", NULL, &ref), 0);
-    CU_ASSERT_EQUAL(ref.copy_engines, 0);
+    CU_ASSERT_EQUAL(ref.machine.copy_engines, 0);
     hs_platform_ref_free(&ref);
 }
 
@@ -41,8 +41,8 @@ static void test_values(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct hs_platform_ref ref;
         CU_ASSERT_EQUAL_FATAL(hs_resolve_platform(cases[i].text, NULL, &ref), 0);
-        CU_ASSERT_DOUBLE_EQUAL(ref.lat_scale, cases[i].lat_scale, 0);
-        CU_ASSERT_EQUAL(ref.copy_engines, cases[i].copy_engines);
+        CU_ASSERT_DOUBLE_EQUAL(ref.machine.lat_scale, cases[i].lat_scale, 0);
+        CU_ASSERT_EQUAL(ref.machine.copy_engines, cases[i].copy_engines);
         hs_platform_ref_free(&ref);
     }
 }

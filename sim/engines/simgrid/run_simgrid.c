@@ -21,9 +21,11 @@
 int hs_platform_open(const struct hs_run_config *cfg, struct hs_platform *pf,
                      struct hs_inventory *inv)
 {
+    /* the machine's parameters this file applies: bw_scale, lat_scale, copy_engines, gpu_mem_scale, hosts */
+    const struct hs_machine_params *m = &cfg->opts.machine;
     /* flat:P is built through SimGrid's API: nothing to check in a child, no <config> of its own */
     struct hs_sg_check chk = {0};
-    if (!cfg->flat && hs_sg_check_platform(cfg->platform_file, cfg->host_map, &chk))
+    if (!cfg->flat && hs_sg_check_platform(cfg->platform_file, m->hosts, &chk))
         return 2;
     /* SimGrid's Paje tracing takes a time that grows with the square of the hosts (flat:4096 3.4 s,
      * flat:16384 47 s, against 0.5 s untraced; SimGrid's crossbar of 65,536 did not end): refused
@@ -51,13 +53,17 @@ int hs_platform_open(const struct hs_run_config *cfg, struct hs_platform *pf,
         hs_sg_energy_init();
     if (cfg->flat ? hs_sg_flat_build(cfg->flat) : hs_sg_load(cfg->platform_file, cfg->paje_file != NULL))
         return 2;
-    if (cfg->bw_scale != 1 || cfg->lat_scale != 1)
-        hs_sg_scale_links(cfg->bw_scale, cfg->lat_scale);
-    if (hs_sg_inventory_map(cfg->platform_name, cfg->host_map, inv))
+    if (m->bw_scale != 1 || m->lat_scale != 1)
+        hs_sg_scale_links(m->bw_scale, m->lat_scale);
+    if (hs_sg_inventory_map(cfg->platform_name, m->hosts, inv))
         return 2;
-    for (int i = 0; cfg->copy_engines && i < inv->n; i++) /* copy_engines=N: every GPU's */
-        if (inv->hosts[i].kind == HS_HOST_GPU)
-            inv->hosts[i].copy_engines = cfg->copy_engines;
+    for (int i = 0; i < inv->n; i++) /* copy_engines=N, gpu_mem_scale=F: every GPU's */
+        if (inv->hosts[i].kind == HS_HOST_GPU) {
+            if (m->copy_engines)
+                inv->hosts[i].copy_engines = m->copy_engines;
+            if (m->gpu_mem_scale != 1 && inv->hosts[i].memsize > 0)
+                inv->hosts[i].memsize = round(inv->hosts[i].memsize * m->gpu_mem_scale);
+        }
     int by_default = 0;
     for (int i = 0; i < inv->n; i++)
         by_default += inv->hosts[i].by_default;

@@ -349,8 +349,8 @@ static void test_papers_duplex(void)
 static void test_platform_knobs(void)
 {
     struct hs_run_config cfg = hs_test_idgraf_timed(1, 0);
-    cfg.bw_scale = 0.5;
-    cfg.opts.gpu_speed = 1.25;
+    cfg.opts.machine.bw_scale = 0.5;
+    cfg.opts.machine.gpu_speed = 1.25;
     cJSON *r = one_transfer(&cfg);
     double copy = 11.019e-6 + MIB8 / (0.5 * 5985150529.0);
     HS_ASSERT_NEAR_REL(hs_test_num(hs_test_item(r, "xfers", 0), "end"), copy, 1e-12);
@@ -366,7 +366,7 @@ static void test_lat_scale(void)
     const double factors[] = {0, 2};
     for (int i = 0; i < 2; i++) {
         struct hs_run_config cfg = hs_test_idgraf_timed(1, 0);
-        cfg.lat_scale = factors[i];
+        cfg.opts.machine.lat_scale = factors[i];
         cJSON *r = one_transfer(&cfg);
         double copy = factors[i] * 11.019e-6 + MIB8 / 5985150529.0;
         HS_ASSERT_NEAR_REL(hs_test_num(hs_test_item(r, "xfers", 0), "end"), copy, 1e-12);
@@ -386,7 +386,7 @@ static cJSON *mapuche_duplex(int copy_engines)
     struct hs_run_config cfg = hs_test_idgraf_timed(1, 1);
     cfg.platform_file = hs_test_data("mapuche.xml");
     cfg.perf_file = NULL;
-    cfg.copy_engines = copy_engines;
+    cfg.opts.machine.copy_engines = copy_engines;
     cJSON *r = hs_test_simulate_named(&cfg, dag, "eager");
     hs_dag_free(dag);
     return r;
@@ -502,12 +502,12 @@ static struct hs_dag *two_kernels(enum hs_arch arch, const char *second)
 
 /* The makespan of dag with *kernels (cfg's gpu_kernels or cpu_kernels) set
  * to `named`, then unset: only_named, then every_kernel. */
-static void check_named_kernels(struct hs_run_config *cfg, const char **kernels, const char *named,
+static void check_named_kernels(struct hs_run_config *cfg, char **kernels, const char *named,
                                 double only_named, double every_kernel)
 {
-    struct hs_dag *dag = two_kernels(kernels == &cfg->opts.gpu_kernels ? HS_ARCH_GPU : HS_ARCH_CPU,
+    struct hs_dag *dag = two_kernels(kernels == &cfg->opts.machine.gpu_kernels ? HS_ARCH_GPU : HS_ARCH_CPU,
                                      strrchr(named, ':') + 1);
-    *kernels = named;
+    *kernels = (char *)named; /* borrowed, as the scenario lends the plan's */
     cJSON *r = hs_test_simulate_named(cfg, dag, "eager");
     HS_ASSERT_NEAR_REL(hs_test_num(r, "makespan"), only_named, 1e-12);
     cJSON_Delete(r);
@@ -525,8 +525,8 @@ static void check_named_kernels(struct hs_run_config *cfg, const char **kernels,
 static void test_gpu_kernels(void)
 {
     struct hs_run_config cfg = hs_test_idgraf_timed(1, 0);
-    cfg.opts.gpu_speed = 1.25;
-    check_named_kernels(&cfg, &cfg.opts.gpu_kernels, "dsyrk:dgessm", 1.8e-3, 1.6e-3);
+    cfg.opts.machine.gpu_speed = 1.25;
+    check_named_kernels(&cfg, &cfg.opts.machine.gpu_kernels, "dsyrk:dgessm", 1.8e-3, 1.6e-3);
 }
 
 /* cpu_kernels restricts cpu_speed to the kernels it names, the mirror of
@@ -536,9 +536,9 @@ static void test_gpu_kernels(void)
 static void test_cpu_kernels(void)
 {
     struct hs_run_config cfg = hs_test_idgraf_timed(0, 1);
-    cfg.opts.cpu_speed = 2;
-    cfg.opts.gpu_speed = 4;
-    check_named_kernels(&cfg, &cfg.opts.cpu_kernels, "dsyrk:dpotrf", 1.5e-3, 1e-3);
+    cfg.opts.machine.cpu_speed = 2;
+    cfg.opts.machine.gpu_speed = 4;
+    check_named_kernels(&cfg, &cfg.opts.machine.cpu_kernels, "dsyrk:dpotrf", 1.5e-3, 1e-3);
 }
 
 /* The same through the command line on the timing table: one DPOTRF of
