@@ -96,8 +96,8 @@ static uint64_t fingerprint(const char *platform, const char *perf, const char *
     if (hs_resolve_platform(platform, perf, &ref) == 0) { /* else the run says why */
         if (ref.file)
             h = fold_file(h, "platform file", ref.file);
-        if (ref.host_map)
-            h = fold_file(h, "host map", ref.host_map);
+        if (ref.machine.hosts)
+            h = fold_file(h, "host map", ref.machine.hosts);
         if (ref.perf)
             h = fold_perf(h, ref.perf);
         hs_platform_ref_free(&ref);
