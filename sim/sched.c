@@ -265,3 +265,48 @@ double hs_sched_task_overhead(const struct hs_runtime *s, int w)
 {
     return s->opts.costs.task[s->pf->workers[w].arch] + s->opts.costs.decide_push;
 }
+
+int hs_sched_arriving(const struct hs_runtime *s, int handle, const int **nodes)
+{
+    if (!s->narriving) {
+        *nodes = NULL;
+        return 0;
+    }
+    *nodes = s->arriving_nodes[handle];
+    return s->narriving[handle];
+}
+
+static struct hs_wclasses *classes(struct hs_runtime *s)
+{
+    if (!s->classes)
+        s->classes = hs_wclasses_new(s);
+    return s->classes;
+}
+
+int hs_sched_nclasses(struct hs_runtime *s)
+{
+    return hs_wclasses_count(classes(s));
+}
+
+int hs_sched_class_of(struct hs_runtime *s, int w)
+{
+    return hs_wclasses_of(classes(s), w);
+}
+
+int hs_sched_class_members(struct hs_runtime *s, int c, const int **members)
+{
+    return hs_wclasses_members(classes(s), c, members);
+}
+
+int hs_sched_best_worker(struct hs_runtime *s, const struct hs_task *t, const double *queued,
+                         const double *slow, hs_fit_fn fit, void *ctx, double *fitness)
+{
+    classes(s);
+    return hs_wclasses_best(s, t, queued, slow, fit, ctx, fitness);
+}
+
+void hs_sched_queued_changed(struct hs_runtime *s, int w)
+{
+    if (s->classes)
+        hs_wclasses_touch(s->classes, w);
+}
