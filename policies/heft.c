@@ -58,11 +58,13 @@ static const struct hs_param heft_params[] = {
 /* Task weights of the rank variants, from the slowest and fastest finite times. */
 void hs_heft_weights(const struct hs_listsched *ls, const char *variant, double *weight)
 {
-    int P = ls->nworkers;
+    /* with classes, one cost per class: the same extremes */
+    int P = ls->ncls ? ls->ncls : ls->nworkers;
+    const double *w = ls->ncls ? ls->wc : ls->w;
     for (int t = 0; t < ls->ntasks; t++) {
         double ws = 0, wf = INFINITY;
         for (int p = 0; p < P; p++) {
-            double c = ls->w[(size_t)t * P + p];
+            double c = w[(size_t)t * P + p];
             if (!isfinite(c))
                 continue;
             ws = fmax(ws, c);
@@ -81,14 +83,16 @@ void hs_heft_weights(const struct hs_listsched *ls, const char *variant, double 
 
 /* Worker with the earliest finish time for t (ties: the first in
  * ls->worker_order, else the lowest id); its start. */
-int hs_heft_best_worker(const struct hs_listsched *ls, int t, bool insertion, double *start)
+int hs_heft_best_worker(struct hs_listsched *ls, int t, bool insertion, double *start)
 {
+    if (ls->classes && !ls->worker_order)
+        return hs_ls_classes_best(ls, t, insertion, start);
     int best = -1;
     double best_eft = INFINITY;
     for (int i = 0; i < ls->nworkers; i++) {
         int p = ls->worker_order ? ls->worker_order[i] : i;
         double est = hs_ls_est(ls, t, p, insertion);
-        double eft = est + ls->w[(size_t)t * ls->nworkers + p];
+        double eft = est + hs_ls_cost(ls, t, p);
         if (eft < best_eft) {
             best_eft = eft;
             best = p;
@@ -123,7 +127,9 @@ int hs_heft_place_all(struct hs_listsched *ls, const char *variant, bool inserti
 static int plan_offline(struct hs_runtime *s)
 {
     const struct hs_spec *params = hs_sched_params(s);
-    struct hs_listsched *ls = hs_ls_new(s);
+    /* costs and choices per class of identical workers where there are fewer
+     * classes than workers: the same plan in O(V x classes) memory */
+    struct hs_listsched *ls = hs_sched_nclasses(s) < hs_sched_nworkers(s) ? hs_ls_new_classes(s) : hs_ls_new(s);
     if (hs_heft_place_all(ls, hs_spec_get(params, "rank"), hs_spec_bool(params, "insertion"))) {
         hs_ls_free(ls);
         return -1;
