@@ -112,8 +112,10 @@ struct hs_wclasses *hs_wclasses_new(const struct hs_runtime *rt)
     for (int w = 0; w < P; w++)
         if (on_node[pf->workers[w].node] == 1)
             wc->node_worker[pf->workers[w].node] = w;
-    /* worker-specific costs, or routes too many to compare: every worker alone */
-    bool compare = rt->dag->nproc_costs == 0 && (pf->uniform || (long)P * N <= HS_WCLASS_COMPARE);
+    /* worker-specific costs, routes too many to compare, or the scan asked
+     * for: every worker alone */
+    bool compare = !env_scan() && rt->dag->nproc_costs == 0 &&
+                   (pf->uniform || (long)P * N <= HS_WCLASS_COMPARE);
     int *rep = hs_xmalloc((size_t)P * sizeof(int));
     struct inbound **in = hs_xcalloc((size_t)P, sizeof *in);
     int nc = 0;
@@ -164,7 +166,7 @@ struct hs_wclasses *hs_wclasses_new(const struct hs_runtime *rt)
     wc->dirty_list = hs_xmalloc((size_t)P * sizeof(int));
     wc->excluded = hs_xcalloc((size_t)P, sizeof(bool));
     wc->exlist = hs_xmalloc((size_t)P * sizeof(int));
-    wc->scan = env_scan() || nc == P;
+    wc->scan = nc == P;
     for (int c = 0; c < nc; c++)
         free(in[c]);
     free(in);

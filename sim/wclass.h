@@ -15,8 +15,9 @@
  * members whose memory holds or awaits an input are weighed one by one: the
  * choice, ties to the lowest worker id included, is the scan's over every
  * worker, for O(classes x log P + copies) per task instead of O(P).
- * HETSIM_WORKER_SCAN=1 in the environment makes it scan every worker (the
- * tests compare both). */
+ * HETSIM_WORKER_SCAN=1 in the environment leaves every worker alone in its
+ * class, so that the choices are made by a scan of every worker, as before
+ * the classes (the tests compare both). */
 #ifndef HS_WCLASS_H
 #define HS_WCLASS_H
 
