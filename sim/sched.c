@@ -276,24 +276,25 @@ int hs_sched_arriving(const struct hs_runtime *s, int handle, const int **nodes)
     return s->narriving[handle];
 }
 
-static struct hs_wclasses *classes(struct hs_runtime *s)
+/* The classes, made on first use: a cache, which a const runtime may fill. */
+static struct hs_wclasses *classes(const struct hs_runtime *s)
 {
     if (!s->classes)
-        s->classes = hs_wclasses_new(s);
+        ((struct hs_runtime *)s)->classes = hs_wclasses_new(s);
     return s->classes;
 }
 
-int hs_sched_nclasses(struct hs_runtime *s)
+int hs_sched_nclasses(const struct hs_runtime *s)
 {
     return hs_wclasses_count(classes(s));
 }
 
-int hs_sched_class_of(struct hs_runtime *s, int w)
+int hs_sched_class_of(const struct hs_runtime *s, int w)
 {
     return hs_wclasses_of(classes(s), w);
 }
 
-int hs_sched_class_members(struct hs_runtime *s, int c, const int **members)
+int hs_sched_class_members(const struct hs_runtime *s, int c, const int **members)
 {
     return hs_wclasses_members(classes(s), c, members);
 }

@@ -68,11 +68,12 @@ int hs_sched_holders(const struct hs_runtime *s, int handle, const int **nodes);
  * returns how many. Read the array at once: it changes with the copies. */
 int hs_sched_arriving(const struct hs_runtime *s, int handle, const int **nodes);
 
-/* Classes of identical workers (sim/wclass.h), made on first use: how many,
- * a worker's, a class's members by increasing id. */
-int hs_sched_nclasses(struct hs_runtime *s);
-int hs_sched_class_of(struct hs_runtime *s, int w);
-int hs_sched_class_members(struct hs_runtime *s, int c, const int **members);
+/* Classes of identical workers (sim/wclass.h), made on first use (a cache
+ * of the runtime, hence const): how many, a worker's, a class's members by
+ * increasing id. */
+int hs_sched_nclasses(const struct hs_runtime *s);
+int hs_sched_class_of(const struct hs_runtime *s, int w);
+int hs_sched_class_members(const struct hs_runtime *s, int c, const int **members);
 
 /* The worker on which t has the lowest fit(ctx, w, avail, transfer, exec)
  * (ties: the lowest id; -1 if none is finite, *fitness its fit), where
