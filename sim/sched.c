@@ -1,5 +1,6 @@
 /* sim/sched.c — the read-only runtime view that policies use (sim/sched.h). */
 #include "sim/runtime_internal.h"
+#include "sim/wclass.h"
 #include "base/util.h"
 
 #include <math.h>

@@ -9,7 +9,6 @@
 #include "base/params.h"
 #include "sim/dag.h"
 #include "sim/platform.h"
-#include "sim/wclass.h"
 
 #include <gsl/gsl_rng.h>
 #include <stdbool.h>
@@ -84,6 +83,7 @@ int hs_sched_class_members(const struct hs_runtime *s, int c, const int **member
  * workers in O(classes x log P + copies) (sim/wclass.h). fit must be
  * non-decreasing in avail and the same on the members of a class; the
  * policy calls hs_sched_queued_changed(w) whenever it changes queued[w]. */
+typedef double (*hs_fit_fn)(void *ctx, int w, double avail, double transfer, double exec);
 int hs_sched_best_worker(struct hs_runtime *s, const struct hs_task *t, const double *queued,
                          const double *slow, hs_fit_fn fit, void *ctx, double *fitness);
 void hs_sched_queued_changed(struct hs_runtime *s, int w);

@@ -22,6 +22,7 @@
 #define HS_WCLASS_H
 
 #include "sim/dag.h"
+#include "sim/sched.h"
 
 #include <stdbool.h>
 
@@ -42,10 +43,9 @@ int hs_wclasses_members(const struct hs_wclasses *wc, int c, const int **members
  * its queued[w]): the tree reads it again before the next choice. */
 void hs_wclasses_touch(struct hs_wclasses *wc, int w);
 
-/* fit(ctx, w, avail, transfer, exec): the policy's figure of merit of t on w,
- * lowest best; non-decreasing in avail, and the same for every member of a
- * class given the same arguments. */
-typedef double (*hs_fit_fn)(void *ctx, int w, double avail, double transfer, double exec);
+/* fit (sim/sched.h's hs_fit_fn: ctx, w, avail, transfer, exec): the policy's
+ * figure of merit of t on w, lowest best; non-decreasing in avail, and the
+ * same for every member of a class given the same arguments. */
 
 /* The worker with the lowest fit for t (ties: the lowest id), -1 if none is
  * finite; *fitness its fit. queued: per worker, the policy's queued time
