@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Each task's estimates, asked of the runtime once per task and worker (the
  * metrics below read them several times each): its smallest and the mean of
@@ -13,27 +14,60 @@ struct estimates {
     double *min, *mean, *sum;
 };
 
+/* Through the classes of identical workers (sim/sched.h): a task's estimate
+ * is its class's on every member, so each class's sum over the tasks is
+ * each member's, and a task's mean is made once per distinct vector of
+ * class estimates (the same kernel and size), summed in worker order as a
+ * pass over the workers would: the same figures in O(tasks x classes +
+ * distinct vectors x workers), not O(tasks x workers) (issue 55). */
 static void estimates_compute(const struct hs_runtime *s, struct estimates *e)
 {
     const struct hs_dag *dag = hs_sched_dag(s);
-    int nw = hs_sched_nworkers(s);
+    int nw = hs_sched_nworkers(s), nc = hs_sched_nclasses(s);
     e->min = hs_xmalloc(((size_t)dag->ntasks + 1) * sizeof *e->min);
     e->mean = hs_xmalloc(((size_t)dag->ntasks + 1) * sizeof *e->mean);
     e->sum = hs_xcalloc((size_t)nw + 1, sizeof *e->sum);
+    int *rep = hs_xmalloc(((size_t)nc + 1) * sizeof *rep), *cls = hs_xmalloc(((size_t)nw + 1) * sizeof *cls);
+    for (int c = 0; c < nc; c++) {
+        const int *m;
+        hs_sched_class_members(s, c, &m);
+        rep[c] = m[0];
+    }
+    for (int w = 0; w < nw; w++)
+        cls[w] = hs_sched_class_of(s, w);
+    double *csum = hs_xcalloc((size_t)nc + 1, sizeof *csum);
+    /* the means of the last MEANS distinct vectors, replaced in turn */
+    enum { MEANS = 16 };
+    double *x = hs_xmalloc(((size_t)nc + 1) * sizeof *x);
+    double *seen = hs_xmalloc(((size_t)nc + 1) * MEANS * sizeof *seen), seen_mean[MEANS];
+    int nseen = 0, next = 0;
     for (int i = 0; i < dag->ntasks; i++) {
-        double best = INFINITY, total = 0;
-        int finite = 0;
-        for (int w = 0; w < nw; w++) {
-            double x = hs_sched_exec_estimate(s, &dag->tasks[i], w);
-            if (x < best)
-                best = x;
-            if (isfinite(x))
-                total += x, finite++;
-            e->sum[w] += x;
+        double best = INFINITY;
+        for (int c = 0; c < nc; c++) {
+            x[c] = hs_sched_exec_estimate(s, &dag->tasks[i], rep[c]);
+            if (x[c] < best)
+                best = x[c];
+            csum[c] += x[c];
         }
         e->min[i] = best;
-        e->mean[i] = finite ? total / finite : INFINITY;
+        int k = 0;
+        while (k < nseen && memcmp(x, &seen[(size_t)k * nc], (size_t)nc * sizeof *x) != 0)
+            k++;
+        if (k == nseen) {
+            double total = 0;
+            int finite = 0;
+            for (int w = 0; w < nw; w++)
+                if (isfinite(x[cls[w]]))
+                    total += x[cls[w]], finite++;
+            k = nseen < MEANS ? nseen++ : next++ % MEANS;
+            memcpy(&seen[(size_t)k * nc], x, (size_t)nc * sizeof *x);
+            seen_mean[k] = finite ? total / finite : INFINITY;
+        }
+        e->mean[i] = seen_mean[k];
     }
+    for (int w = 0; w < nw; w++)
+        e->sum[w] = csum[cls[w]];
+    free(rep), free(cls), free(csum), free(x), free(seen);
 }
 
 static void estimates_free(struct estimates *e)

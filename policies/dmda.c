@@ -104,25 +104,38 @@ static void prefetch_inputs(struct hs_runtime *s, const struct hs_task *t, int w
             hs_sched_prefetch(s, t->access[i].handle, hs_sched_worker(s, w)->node);
 }
 
+/* The fitness of t on w from its availability, transfer and execution
+ * estimates (those of estimate()); non-decreasing in avail. */
+struct fit_ctx {
+    const struct dmda *d;
+    struct hs_runtime *s;
+    double now;
+};
+
+static double fitness(void *ctx, int w, double avail, double transfer, double exec)
+{
+    const struct fit_ctx *f = ctx;
+    if (!f->d->additive && hs_sched_worker(f->s, w)->window > 1)
+        return fmax(avail, f->now + f->d->beta * transfer) + exec;
+    return avail + f->d->beta * transfer + exec;
+}
+
 static void dmda_push(struct hs_runtime *s, struct hs_task *t)
 {
     struct dmda *d = hs_sched_data(s);
-    double now = hs_sched_now(s);
-    struct estimate best = {.fitness = INFINITY};
-    int best_w = -1;
-    for (int w = 0; w < hs_sched_nworkers(s); w++) {
-        struct estimate e = estimate(s, d, t, w, now);
-        if (e.fitness < best.fitness) {
-            best = e;
-            best_w = w;
-        }
-    }
+    double now = hs_sched_now(s), fit;
+    /* the worker of lowest fitness, ties to the lowest id, through the
+     * classes of identical workers (sim/sched.h): the scan's choice */
+    int best_w = hs_sched_best_worker(s, t, d->queued, d->slow, fitness,
+                                      &(struct fit_ctx){.d = d, .s = s, .now = now}, &fit);
+    struct estimate best = estimate(s, d, t, best_w, now);
     double charge = best.exec;
     if (d->additive) /* the part of the transfer not hidden behind the queue */
         charge += fmax(0, now + best.transfer - (best.avail + best.exec));
     hs_taskq_push(&d->q[best_w], t, 0);
     hs_sched_offer(s, best_w, true);
     d->queued[best_w] += charge;
+    hs_sched_queued_changed(s, best_w);
     d->charge[t->id] = charge;
     if (d->prefetch)
         prefetch_inputs(s, t, best_w);
@@ -139,6 +152,7 @@ static struct hs_task *dmda_pop(struct hs_runtime *s, int w)
         d->queued[w] = 0; /* no drift from rounding */
         hs_sched_offer(s, w, false);
     }
+    hs_sched_queued_changed(s, w);
     return t;
 }
 

@@ -58,11 +58,13 @@ static const struct hs_param heft_params[] = {
 /* Task weights of the rank variants, from the slowest and fastest finite times. */
 void hs_heft_weights(const struct hs_listsched *ls, const char *variant, double *weight)
 {
-    int P = ls->nworkers;
+    /* with classes, one cost per class: the same extremes */
+    int P = ls->ncls ? ls->ncls : ls->nworkers;
+    const double *w = ls->ncls ? ls->wc : ls->w;
     for (int t = 0; t < ls->ntasks; t++) {
         double ws = 0, wf = INFINITY;
         for (int p = 0; p < P; p++) {
-            double c = ls->w[(size_t)t * P + p];
+            double c = w[(size_t)t * P + p];
             if (!isfinite(c))
                 continue;
             ws = fmax(ws, c);
@@ -81,14 +83,16 @@ void hs_heft_weights(const struct hs_listsched *ls, const char *variant, double 
 
 /* Worker with the earliest finish time for t (ties: the first in
  * ls->worker_order, else the lowest id); its start. */
-int hs_heft_best_worker(const struct hs_listsched *ls, int t, bool insertion, double *start)
+int hs_heft_best_worker(struct hs_listsched *ls, int t, bool insertion, double *start)
 {
+    if (ls->classes && !ls->worker_order)
+        return hs_ls_classes_best(ls, t, insertion, start);
     int best = -1;
     double best_eft = INFINITY;
     for (int i = 0; i < ls->nworkers; i++) {
         int p = ls->worker_order ? ls->worker_order[i] : i;
         double est = hs_ls_est(ls, t, p, insertion);
-        double eft = est + ls->w[(size_t)t * ls->nworkers + p];
+        double eft = est + hs_ls_cost(ls, t, p);
         if (eft < best_eft) {
             best_eft = eft;
             best = p;
@@ -123,7 +127,9 @@ int hs_heft_place_all(struct hs_listsched *ls, const char *variant, bool inserti
 static int plan_offline(struct hs_runtime *s)
 {
     const struct hs_spec *params = hs_sched_params(s);
-    struct hs_listsched *ls = hs_ls_new(s);
+    /* costs and choices per class of identical workers where there are fewer
+     * classes than workers: the same plan in O(V x classes) memory */
+    struct hs_listsched *ls = hs_sched_nclasses(s) < hs_sched_nworkers(s) ? hs_ls_new_classes(s) : hs_ls_new(s);
     if (hs_heft_place_all(ls, hs_spec_get(params, "rank"), hs_spec_bool(params, "insertion"))) {
         hs_ls_free(ls);
         return -1;
@@ -146,12 +152,17 @@ struct online {
     double *slow;       /* comm=naccel: the factor on bytes/bandwidth per memory node */
 };
 
+/* The fastest estimate of t on a worker of arch: one member per class of
+ * identical workers (sim/sched.h) has each class's. */
 static double best_on_arch(struct hs_runtime *s, const struct hs_task *t, enum hs_arch arch)
 {
     double best = INFINITY;
-    for (int w = 0; w < hs_sched_nworkers(s); w++)
-        if (hs_sched_worker(s, w)->arch == arch)
-            best = fmin(best, hs_sched_exec_estimate(s, t, w));
+    for (int c = 0; c < hs_sched_nclasses(s); c++) {
+        const int *m;
+        hs_sched_class_members(s, c, &m);
+        if (hs_sched_worker(s, m[0])->arch == arch)
+            best = fmin(best, hs_sched_exec_estimate(s, t, m[0]));
+    }
     return best;
 }
 
@@ -176,26 +187,30 @@ static int cmp_speedup(const void *a, const void *b)
     return x->id - y->id; /* activation order is id order within a batch */
 }
 
+/* XKaapi's finish time of a task on w from its estimates; non-decreasing in avail. */
+struct fit_ctx {
+    const struct online *o;
+    double now;
+};
+
+static double online_eft(void *ctx, int w, double avail, double transfer, double exec)
+{
+    (void)w;
+    const struct fit_ctx *f = ctx;
+    return (f->o->additive ? avail + transfer : fmax(avail, f->now + transfer)) + exec;
+}
+
 static void place_online(struct hs_runtime *s, struct online *o, struct hs_task *t)
 {
-    double now = hs_sched_now(s), best = INFINITY, exec = 0;
-    int best_w = -1;
-    for (int w = 0; w < hs_sched_nworkers(s); w++) {
-        double p = hs_sched_exec_estimate(s, t, w);
-        if (!isfinite(p))
-            continue;
-        double avail = fmax(now, hs_sched_worker_ready_at(s, w)) + o->queued[w];
-        double c = hs_sched_transfer_estimate_shared(s, t, w, o->slow);
-        double eft = (o->additive ? avail + c : fmax(avail, now + c)) + p;
-        if (eft < best) {
-            best = eft;
-            best_w = w;
-            exec = p;
-        }
-    }
+    double eft;
+    /* the worker of earliest finish, ties to the lowest id, through the
+     * classes of identical workers (sim/sched.h): the scan's choice */
+    int best_w = hs_sched_best_worker(s, t, o->queued, o->slow, online_eft,
+                                      &(struct fit_ctx){.o = o, .now = hs_sched_now(s)}, &eft);
     hs_taskq_push(&o->q[best_w], t, 0);
     hs_sched_offer(s, best_w, true);
-    o->queued[best_w] += exec;
+    o->queued[best_w] += hs_sched_exec_estimate(s, t, best_w);
+    hs_sched_queued_changed(s, best_w);
 }
 
 static void schedule_batch(struct hs_runtime *s, struct online *o)
@@ -240,6 +255,7 @@ static struct hs_task *online_pop(struct hs_runtime *s, int w)
         o->queued[w] = 0;
         hs_sched_offer(s, w, false);
     }
+    hs_sched_queued_changed(s, w);
     return t;
 }
 

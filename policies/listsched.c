@@ -4,6 +4,7 @@
 #include "base/util.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,8 +13,75 @@ static int node_of(const struct hs_listsched *ls, int p)
     return hs_sched_worker(ls->s, p)->node;
 }
 
-/* A list scheduler that takes ownership of the costs w[t * P + p]. */
-static struct hs_listsched *ls_new(struct hs_runtime *s, const struct hs_dag *dag, double *w)
+/* The mean of w(t, .) over the workers that can run t, summed in worker order. */
+static double mean_cost(const struct hs_listsched *ls, int t)
+{
+    double sum = 0;
+    int n = 0;
+    for (int p = 0; p < ls->nworkers; p++) {
+        double c = hs_ls_cost(ls, t, p);
+        if (isfinite(c)) {
+            sum += c;
+            n++;
+        }
+    }
+    return n ? sum / n : INFINITY;
+}
+
+/* With classes, w̄(t) depends only on t's costs per class: tasks with the
+ * same costs (the same kernel and size) share one sum, made in worker order
+ * as without classes, found in a hash table of the cost vectors seen. */
+static void class_means(struct hs_listsched *ls)
+{
+    int V = ls->ntasks, C = ls->ncls;
+    size_t cap = 64, used = 0;
+    int *slot = hs_xmalloc(cap * sizeof(int)); /* a task with those costs, -1 */
+    for (size_t i = 0; i < cap; i++)
+        slot[i] = -1;
+    for (int t = 0; t < V; t++) {
+        const double *v = &ls->wc[(size_t)t * C];
+        uint64_t hash = 1469598103934665603u;
+        const unsigned char *b = (const unsigned char *)v;
+        for (size_t k = 0; k < (size_t)C * sizeof(double); k++)
+            hash = (hash ^ b[k]) * 1099511628211u;
+        size_t i = hash & (cap - 1);
+        while (slot[i] >= 0 && memcmp(&ls->wc[(size_t)slot[i] * C], v, (size_t)C * sizeof(double)) != 0)
+            i = (i + 1) & (cap - 1);
+        if (slot[i] >= 0) {
+            ls->wmean[t] = ls->wmean[slot[i]];
+            continue;
+        }
+        ls->wmean[t] = mean_cost(ls, t);
+        slot[i] = t;
+        if (2 * ++used > cap) { /* grow: every vector seen placed again */
+            size_t ncap = 2 * cap;
+            int *ns = hs_xmalloc(ncap * sizeof(int));
+            for (size_t k = 0; k < ncap; k++)
+                ns[k] = -1;
+            for (size_t k = 0; k < cap; k++) {
+                if (slot[k] < 0)
+                    continue;
+                const unsigned char *bb = (const unsigned char *)&ls->wc[(size_t)slot[k] * C];
+                uint64_t h2 = 1469598103934665603u;
+                for (size_t j = 0; j < (size_t)C * sizeof(double); j++)
+                    h2 = (h2 ^ bb[j]) * 1099511628211u;
+                size_t at = h2 & (ncap - 1);
+                while (ns[at] >= 0)
+                    at = (at + 1) & (ncap - 1);
+                ns[at] = slot[k];
+            }
+            free(slot);
+            slot = ns;
+            cap = ncap;
+        }
+    }
+    free(slot);
+}
+
+/* A list scheduler that takes ownership of the costs: w[t * P + p], or
+ * per class wc[t * ncls + class] (then w is NULL). */
+static struct hs_listsched *ls_new(struct hs_runtime *s, const struct hs_dag *dag, double *w, double *wc,
+                                   int ncls)
 {
     struct hs_listsched *ls = hs_xcalloc(1, sizeof *ls);
     ls->s = s;
@@ -22,18 +90,17 @@ static struct hs_listsched *ls_new(struct hs_runtime *s, const struct hs_dag *da
     ls->nworkers = hs_sched_nworkers(s);
     int V = ls->ntasks, P = ls->nworkers;
     ls->w = w;
+    ls->wc = wc;
+    ls->ncls = ncls;
     ls->wmean = hs_xmalloc((size_t)V * sizeof(double));
-    for (int t = 0; t < V; t++) {
-        double sum = 0;
-        int n = 0;
-        for (int p = 0; p < P; p++) {
-            double c = ls->w[(size_t)t * P + p];
-            if (isfinite(c)) {
-                sum += c;
-                n++;
-            }
-        }
-        ls->wmean[t] = n ? sum / n : INFINITY;
+    if (ncls) {
+        ls->cls = hs_xmalloc((size_t)P * sizeof(int));
+        for (int p = 0; p < P; p++)
+            ls->cls[p] = hs_sched_class_of(s, p);
+        class_means(ls);
+    } else {
+        for (int t = 0; t < V; t++)
+            ls->wmean[t] = mean_cost(ls, t);
     }
     hs_sched_mean_comm(s, &ls->comm_lat, &ls->comm_byte);
     ls->tl = hs_xcalloc((size_t)P, sizeof *ls->tl);
@@ -42,7 +109,14 @@ static struct hs_listsched *ls_new(struct hs_runtime *s, const struct hs_dag *da
         ls->proc[t] = -1;
     ls->ast = hs_xcalloc((size_t)V, sizeof(double));
     ls->aft = hs_xcalloc((size_t)V, sizeof(double));
+    if (ncls)
+        ls->classes = hs_ls_classes_new(ls);
     return ls;
+}
+
+double hs_ls_cost(const struct hs_listsched *ls, int t, int p)
+{
+    return ls->w ? ls->w[(size_t)t * ls->nworkers + p] : ls->wc[(size_t)t * ls->ncls + ls->cls[p]];
 }
 
 struct hs_listsched *hs_ls_new_costs(struct hs_runtime *s, const struct hs_dag *dag, const double *w)
@@ -50,7 +124,7 @@ struct hs_listsched *hs_ls_new_costs(struct hs_runtime *s, const struct hs_dag *
     size_t size = (size_t)dag->ntasks * (size_t)hs_sched_nworkers(s) * sizeof(double);
     double *copy = hs_xmalloc(size);
     memcpy(copy, w, size);
-    return ls_new(s, dag, copy);
+    return ls_new(s, dag, copy, NULL, 0);
 }
 
 /* The costs are filled in place: a copy would double the tasks x workers
@@ -63,7 +137,21 @@ struct hs_listsched *hs_ls_new(struct hs_runtime *s)
     for (int t = 0; t < V; t++)
         for (int p = 0; p < P; p++)
             w[(size_t)t * P + p] = hs_sched_exec_estimate(s, &dag->tasks[t], p);
-    return ls_new(s, dag, w);
+    return ls_new(s, dag, w, NULL, 0);
+}
+
+struct hs_listsched *hs_ls_new_classes(struct hs_runtime *s)
+{
+    const struct hs_dag *dag = hs_sched_dag(s);
+    int V = dag->ntasks, C = hs_sched_nclasses(s);
+    double *wc = hs_xmalloc((size_t)V * C * sizeof(double));
+    for (int c = 0; c < C; c++) {
+        const int *m;
+        hs_sched_class_members(s, c, &m);
+        for (int t = 0; t < V; t++)
+            wc[(size_t)t * C + c] = hs_sched_exec_estimate(s, &dag->tasks[t], m[0]);
+    }
+    return ls_new(s, dag, NULL, wc, C);
 }
 
 /* What only the planning uses: costs, timelines, planned times (wmean is
@@ -74,10 +162,13 @@ static void free_plan_state(struct hs_listsched *ls)
         hs_timeline_free(&ls->tl[p]);
     free(ls->tl);
     free(ls->w);
+    free(ls->wc);
     free(ls->ast);
     free(ls->aft);
+    hs_ls_classes_free(ls->classes);
+    ls->classes = NULL;
     ls->tl = NULL;
-    ls->w = ls->ast = ls->aft = NULL;
+    ls->w = ls->wc = ls->ast = ls->aft = NULL;
 }
 
 void hs_ls_free(struct hs_listsched *ls)
@@ -93,6 +184,7 @@ void hs_ls_free(struct hs_listsched *ls)
     free(ls->next);
     free(ls->ready);
     free(ls->proc);
+    free(ls->cls);
     free(ls);
 }
 
@@ -158,7 +250,7 @@ double hs_ls_ready_time(const struct hs_listsched *ls, int t, int p)
 
 double hs_ls_est(const struct hs_listsched *ls, int t, int p, bool insertion)
 {
-    double dur = ls->w[(size_t)t * ls->nworkers + p];
+    double dur = hs_ls_cost(ls, t, p);
     if (!isfinite(dur))
         return INFINITY;
     double ready = hs_ls_ready_time(ls, t, p);
@@ -170,13 +262,17 @@ double hs_ls_est(const struct hs_listsched *ls, int t, int p, bool insertion)
 
 void hs_ls_place(struct hs_listsched *ls, int t, int p, double start)
 {
-    double dur = ls->w[(size_t)t * ls->nworkers + p];
+    double dur = hs_ls_cost(ls, t, p);
     ls->proc[t] = p;
     ls->ast[t] = start;
     ls->aft[t] = start + dur;
     if (dur <= 0)
         return; /* takes no room on the timeline */
+    double end = hs_timeline_end(&ls->tl[p]);
+    bool empty = ls->tl[p].n == 0;
     hs_timeline_insert(&ls->tl[p], start, dur, t);
+    if (ls->classes)
+        hs_ls_classes_placed(ls, p, empty || start > end ? start : -INFINITY);
 }
 
 /* ---- ready list: a binary max-heap on (priority, -id) ----------------------

@@ -30,7 +30,15 @@ struct hs_listsched {
     struct hs_runtime *s;
     const struct hs_dag *dag;
     int ntasks, nworkers;
-    double *w;         /* [t * nworkers + p] */
+    double *w;         /* [t * nworkers + p]; NULL with classes (hs_ls_new_classes) */
+    /* Classes of identical workers (hs_ls_new_classes, sim/sched.h): the
+     * costs per class, O(tasks x classes), and per class a tree over its
+     * members (by id) of their timelines' ends and latest idle windows, so
+     * that HEFT's choice of a worker costs O(classes x log P + predecessors). */
+    int ncls;          /* 0: no classes (w per worker) */
+    int *cls;          /* per worker: its class */
+    double *wc;        /* [t * ncls + class] */
+    struct hs_ls_classes *classes;
     double *wmean;     /* [t] */
     double comm_lat;   /* mean latency term of c̄ over distinct worker pairs */
     double comm_byte;  /* mean seconds per byte of c̄ */
@@ -50,6 +58,13 @@ struct hs_listsched {
 
 /* Fill the costs for the runtime's DAG and workers. */
 struct hs_listsched *hs_ls_new(struct hs_runtime *s);
+/* The same with the costs per class of identical workers (O(tasks x classes)
+ * memory, not tasks x workers) and HEFT's choice through the classes
+ * (hs_heft_best_worker): the same plan as hs_ls_new's, ties included. For
+ * a policy that reads costs through hs_ls_cost only and sets no worker_order. */
+struct hs_listsched *hs_ls_new_classes(struct hs_runtime *s);
+/* w(t,p), whichever way the costs are kept. */
+double hs_ls_cost(const struct hs_listsched *ls, int t, int p);
 /* The same for another DAG over the runtime's workers (a graph of clusters),
  * with its costs w[t * nworkers + p] (INFINITY: cannot run), copied. */
 struct hs_listsched *hs_ls_new_costs(struct hs_runtime *s, const struct hs_dag *dag, const double *w);
@@ -78,12 +93,20 @@ struct hs_ready *hs_ls_ready_new(const struct hs_listsched *ls, const double *pr
 int hs_ls_ready_take(struct hs_ready *r);
 void hs_ls_ready_free(struct hs_ready *r);
 
+/* The classes' trees (policies/lsclass.c): made by hs_ls_new_classes, told
+ * of each task placed on p (window: the end of the idle window its start
+ * leaves before it, -INFINITY if none), and HEFT's choice through them. */
+struct hs_ls_classes *hs_ls_classes_new(const struct hs_listsched *ls);
+void hs_ls_classes_free(struct hs_ls_classes *k);
+void hs_ls_classes_placed(struct hs_listsched *ls, int p, double window);
+int hs_ls_classes_best(struct hs_listsched *ls, int t, bool insertion, double *start);
+
 /* HEFT's pieces, reused by the other list schedulers: task weights of the
  * rank variants ("mean", "speedup", "absdiff", "composite"), and the worker
  * with the earliest finish time for t (ties: lowest id, or the first in
  * ls->worker_order) with its start. */
 void hs_heft_weights(const struct hs_listsched *ls, const char *variant, double *weight);
-int hs_heft_best_worker(const struct hs_listsched *ls, int t, bool insertion, double *start);
+int hs_heft_best_worker(struct hs_listsched *ls, int t, bool insertion, double *start);
 /* HEFT's whole placement: rank by the variant's weights, then every task on
  * its best worker in rank order. Returns -1 with hs_fail if a task can run on
  * no worker. */

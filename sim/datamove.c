@@ -189,6 +189,34 @@ static void plan_source(struct hs_runtime *rt, int id)
         enqueue_xfer(rt, id);
 }
 
+/* rt->arriving[h * nnodes + node] = x (-1: none arriving), and the list of
+ * the nodes with a copy of h on its way kept beside it (hs_sched_arriving),
+ * so that whoever looks for them pays for the copies there are, not for the
+ * memory nodes. */
+static void set_arriving(struct hs_runtime *rt, int h, int node, int x)
+{
+    int *slot = &rt->arriving[(size_t)h * rt->pf->nnodes + node];
+    if ((*slot >= 0) != (x >= 0)) {
+        int *n = &rt->narriving[h];
+        if (x >= 0) {
+            if (*n == rt->arriving_cap[h]) {
+                rt->arriving_cap[h] = rt->arriving_cap[h] ? 2 * rt->arriving_cap[h] : 2;
+                rt->arriving_nodes[h] = hs_xrealloc(rt->arriving_nodes[h],
+                                                    (size_t)rt->arriving_cap[h] * sizeof(int));
+            }
+            rt->arriving_nodes[h][(*n)++] = node;
+        } else {
+            int *list = rt->arriving_nodes[h];
+            for (int i = 0; i < *n; i++)
+                if (list[i] == node) {
+                    list[i] = list[--*n];
+                    break;
+                }
+        }
+    }
+    *slot = x;
+}
+
 bool hs_rt_require(struct hs_runtime *rt, int h, int node, enum hs_waiter_kind kind, int id)
 {
     if (hs_coh_valid(&rt->coh, h, node))
@@ -209,7 +237,7 @@ bool hs_rt_require(struct hs_runtime *rt, int h, int node, enum hs_waiter_kind k
         return false;
     }
     int x = new_xfer(rt, h, -1, node, kind == HS_WAIT_FLUSH ? HS_XFER_FLUSH : HS_XFER_FETCH);
-    *arr = x;
+    set_arriving(rt, h, node, x);
     attach(rt, x, kind, id);
     plan_source(rt, x);
     return false;
@@ -288,7 +316,7 @@ static void xfer_done(void *ctx, long id)
         start_next_in_stream(rt, x->stream);
         x = &rt->xfers[id]; /* starting the next copy may yield to other actors that add transfers */
     }
-    rt->arriving[(size_t)h * rt->pf->nnodes + dst] = -1;
+    set_arriving(rt, h, dst, -1);
     struct hs_waiter *waiters = x->waiters;
     x->waiters = NULL;
     if (x->version != rt->coh.version[h]) {
@@ -324,7 +352,7 @@ static void evict(struct hs_runtime *rt, int node, int h, int task)
         rt->writebacks++;
         hs_coh_drop_in_transit(&rt->coh, h, node);
         int x = new_xfer(rt, h, node, 0, HS_XFER_WRITEBACK);
-        rt->arriving[(size_t)h * rt->pf->nnodes] = x;
+        set_arriving(rt, h, 0, x);
         attach(rt, x, HS_WAIT_ALLOC, task);
         rt->ts[task].pending_alloc++;
     } else {
@@ -426,6 +454,9 @@ void hs_rt_datamove_init(struct hs_runtime *rt)
     rt->arriving = hs_xmalloc((size_t)nh * nn * sizeof(int));
     for (size_t i = 0; i < (size_t)nh * nn; i++)
         rt->arriving[i] = -1;
+    rt->narriving = hs_xcalloc((size_t)nh, sizeof(int));
+    rt->arriving_cap = hs_xcalloc((size_t)nh, sizeof(int));
+    rt->arriving_nodes = hs_xcalloc((size_t)nh, sizeof(int *));
     rt->victims = hs_xmalloc(((size_t)nh + 1) * sizeof(int));
     rt->copies_node = hs_xcalloc((size_t)nn, sizeof(int));
 }
@@ -449,6 +480,11 @@ void hs_rt_datamove_free(struct hs_runtime *rt)
     free(rt->cache);
     free(rt->streams);
     free(rt->arriving);
+    for (int h = 0; rt->arriving_nodes && h < rt->dag->nhandles; h++)
+        free(rt->arriving_nodes[h]);
+    free(rt->arriving_nodes);
+    free(rt->arriving_cap);
+    free(rt->narriving);
     free(rt->victims);
     free(rt->xfers);
     hs_coh_free(&rt->coh);

@@ -14,6 +14,7 @@
  * holds up to `window` tasks, so the next task's inputs move while the
  * current kernel runs. */
 #include "sim/runtime_internal.h"
+#include "sim/wclass.h"
 #include "base/rng.h"
 #include "base/util.h"
 
@@ -412,6 +413,7 @@ void hs_runtime_free(struct hs_runtime *rt)
     free(rt->gpu_scaled);
     free(rt->cpu_scaled);
     free(rt->task_bytes);
+    hs_wclasses_free(rt->classes);
     gsl_rng_free(rt->rng_policy);
     gsl_rng_free(rt->rng_noise);
     free(rt->error);
@@ -501,6 +503,8 @@ static void try_exec(struct hs_runtime *rt, int w)
     ev->start = now + wait + overhead;
     ws->runtime += overhead;
     ws->pending_estimate -= ev->estimate;
+    if (rt->classes) /* its availability changed: running, pending */
+        hs_wclasses_touch(rt->classes, w);
     ev->duration = actual_duration(rt, corun_duration(rt, t, w));
     rt->activities++;
     rt->engine->exec(rt->engine, w, task, wait + overhead, ev->duration, exec_done, rt, task);
@@ -603,6 +607,8 @@ static void assign(struct hs_runtime *rt, int task, int w)
     if (rt->in_order)
         enqueue(ws, task);
     ws->pending_estimate += ev->estimate;
+    if (rt->classes)
+        hs_wclasses_touch(rt->classes, w);
     /* the policy charged w for taking this task (a steal), or its push is
      * still being decided: the prologue starts after both */
     double early = rt->ts[task].release - now;
@@ -902,6 +908,8 @@ static void exec_done(void *ctx, long id)
     rt->ws[w].busy += ev->duration;
     rt->ws[w].running = -1;
     rt->running_arch[rt->pf->workers[w].arch]--;
+    if (rt->classes)
+        hs_wclasses_touch(rt->classes, w);
     complete_task(rt, task, w);
     retry_deferred(rt, w);
     try_exec(rt, w);

@@ -94,6 +94,9 @@ struct hs_runtime {
     struct hs_cache *cache;  /* per node; capacity INFINITY: no cache */
     struct hs_stream *streams; /* 2 per node */
     int *arriving;           /* [h * nnodes + node]: transfer bringing h there, -1 */
+    int *narriving, *arriving_cap; /* per handle: the nodes with a copy on its way (datamove.c) */
+    int **arriving_nodes;
+    struct hs_wclasses *classes; /* classes of identical workers, made when a policy asks */
     struct hs_xfer *xfers;
     size_t nxfers, cap_xfers;
     struct hs_waiter *free_waiters;

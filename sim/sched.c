@@ -1,5 +1,6 @@
 /* sim/sched.c — the read-only runtime view that policies use (sim/sched.h). */
 #include "sim/runtime_internal.h"
+#include "sim/wclass.h"
 #include "base/util.h"
 
 #include <math.h>
@@ -264,4 +265,50 @@ void hs_sched_set_decision(struct hs_runtime *s, enum hs_decision_kind kind)
 double hs_sched_task_overhead(const struct hs_runtime *s, int w)
 {
     return s->opts.costs.task[s->pf->workers[w].arch] + s->opts.costs.decide_push;
+}
+
+int hs_sched_arriving(const struct hs_runtime *s, int handle, const int **nodes)
+{
+    if (!s->narriving) {
+        *nodes = NULL;
+        return 0;
+    }
+    *nodes = s->arriving_nodes[handle];
+    return s->narriving[handle];
+}
+
+/* The classes, made on first use: a cache, which a const runtime may fill. */
+static struct hs_wclasses *classes(const struct hs_runtime *s)
+{
+    if (!s->classes)
+        ((struct hs_runtime *)s)->classes = hs_wclasses_new(s);
+    return s->classes;
+}
+
+int hs_sched_nclasses(const struct hs_runtime *s)
+{
+    return hs_wclasses_count(classes(s));
+}
+
+int hs_sched_class_of(const struct hs_runtime *s, int w)
+{
+    return hs_wclasses_of(classes(s), w);
+}
+
+int hs_sched_class_members(const struct hs_runtime *s, int c, const int **members)
+{
+    return hs_wclasses_members(classes(s), c, members);
+}
+
+int hs_sched_best_worker(struct hs_runtime *s, const struct hs_task *t, const double *queued,
+                         const double *slow, hs_fit_fn fit, void *ctx, double *fitness)
+{
+    classes(s);
+    return hs_wclasses_best(s, t, queued, slow, fit, ctx, fitness);
+}
+
+void hs_sched_queued_changed(struct hs_runtime *s, int w)
+{
+    if (s->classes)
+        hs_wclasses_touch(s->classes, w);
 }

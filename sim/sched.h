@@ -63,6 +63,31 @@ bool hs_sched_valid(const struct hs_runtime *s, int handle, int node);
  * returns how many. Read the array at once: it changes with the copies. */
 int hs_sched_holders(const struct hs_runtime *s, int handle, const int **nodes);
 
+/* The memory nodes a copy of handle is on its way to (*nodes, in no order);
+ * returns how many. Read the array at once: it changes with the copies. */
+int hs_sched_arriving(const struct hs_runtime *s, int handle, const int **nodes);
+
+/* Classes of identical workers (sim/wclass.h), made on first use (a cache
+ * of the runtime, hence const): how many, a worker's, a class's members by
+ * increasing id. */
+int hs_sched_nclasses(const struct hs_runtime *s);
+int hs_sched_class_of(const struct hs_runtime *s, int w);
+int hs_sched_class_members(const struct hs_runtime *s, int c, const int **members);
+
+/* The worker on which t has the lowest fit(ctx, w, avail, transfer, exec)
+ * (ties: the lowest id; -1 if none is finite, *fitness its fit), where
+ * avail = max(now, hs_sched_worker_ready_at(w)) + queued[w], transfer =
+ * hs_sched_transfer_estimate_shared(t, w, slow) and exec =
+ * hs_sched_exec_estimate(t, w) (workers that cannot run t skipped): the
+ * choice of a scan of every worker, made through the classes of identical
+ * workers in O(classes x log P + copies) (sim/wclass.h). fit must be
+ * non-decreasing in avail and the same on the members of a class; the
+ * policy calls hs_sched_queued_changed(w) whenever it changes queued[w]. */
+typedef double (*hs_fit_fn)(void *ctx, int w, double avail, double transfer, double exec);
+int hs_sched_best_worker(struct hs_runtime *s, const struct hs_task *t, const double *queued,
+                         const double *slow, hs_fit_fn fit, void *ctx, double *fitness);
+void hs_sched_queued_changed(struct hs_runtime *s, int w);
+
 /* Start moving a datum to a memory node now (typically when its producer
  * finished and its consumer is planned there), unless it is valid there or on
  * its way. A GPU copy takes room in the cache only if that evicts no sole
