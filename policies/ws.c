@@ -9,14 +9,37 @@
  *   remote push  tail of the target worker's mailbox
  *   pop          own mailbox, then own rtl (the master also its master list),
  *                from the head, the first task its architecture can run
- *   steal        victims drawn uniformly among all workers (drawing oneself is
- *                a failed attempt); the victim's rtl, mailbox, then master
+ *   steal        victims drawn uniformly among all workers (drawing oneself or
+ *                a worker without a task for the thief's architecture is a
+ *                failed attempt); the victim's rtl, mailbox, then master
  *                list are scanned from the tail for a task the thief can run.
  *                Each attempt holds the victim's lock for steal_cost seconds
  *                (attempts on one victim are serialised); the thief is
  *                charged the time until its successful attempt ended. After
  *                `attempts` failed draws the thief visits every worker in
  *                turn, so that a ready task is never left behind.
+ * How the steal is drawn (issue 55 item 3; policies/victims.c): a set of the
+ * workers with work for each architecture is kept as queues fill and empty,
+ * and the failed draws are not made one by one. Among draws uniform over
+ * the P workers, the failures before the first draw that hits one of the k
+ * workers with work number G - 1, G geometric with p = k/P; given that hit,
+ * the victim is uniform over the k, whatever G. So the thief draws G
+ * (gsl_ran_geometric) and, if G - 1 < attempts, is charged G - 1 failed
+ * attempts and draws the victim uniformly among the k; else it is charged
+ * the attempts and the workers without work it passes in its visit in turn,
+ * up to the first worker with work (a bit set finds it). The same law as
+ * drawing every attempt (until 2026-11-29 this file did), in O(1) draws
+ * instead of O(P/k), with these differences: a failed attempt holds no lock
+ * (before, it held the lock of the worker it drew, and could delay by up to
+ * steal_cost a later thief drawing that worker once it had work); a thief
+ * when no other worker has work for its architecture draws nothing and holds
+ * no lock (before: `attempts` draws and a visit of all, each holding a lock);
+ * and the draws from the policy's stream differ, so runs under ws differ from
+ * those before 2026-11-29 (a seed still gives one run). A pop that finds
+ * nothing thus changes nothing, and the runtime offers work only while some
+ * queue holds a task for the worker's architecture (hs_sched_offer_arch).
+ * victim=neighbour (lws) visits every other worker in turn, each attempt
+ * holding its lock, as before.
  * Where a newly activated task goes (push=):
  *   default   local push (XKaapi "default")
  *   locality  H1 (Algorithm 3): the memory node holding the most valid bytes
@@ -45,7 +68,10 @@
 #include "policies/deque.h"
 #include "base/util.h"
 #include "policies/registry.h"
+#include "policies/victims.h"
 #include "policies/ws.h"
+
+#include <gsl/gsl_randist.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -60,9 +86,11 @@ struct ws {
     int current;        /* worker whose completion is being processed, -1 at start */
     int master_worker;
     enum push_rule rule;
+    struct hs_victims victims; /* the workers whose queues hold work, per architecture */
     bool writer_thesis, gpu_scope, steal, neighbour, fifo;
     double steal_cost;
     int attempts;
+    long empty_visits; /* attempts on a worker without a task for the thief's architecture */
 };
 
 static const struct hs_param ws_params[] = {
@@ -122,6 +150,9 @@ int hs_ws_init(struct hs_runtime *s)
     ws->attempts = (int)hs_spec_int(hs_sched_params(s), "attempts");
     if (ws->attempts <= 0)
         ws->attempts = 2 * P;
+    hs_victims_init(&ws->victims, P);
+    if (!ws->neighbour) /* a pop that finds nothing changes nothing */
+        hs_sched_offer_mode(s);
     hs_sched_set_data(s, ws);
     return 0;
 }
@@ -202,21 +233,39 @@ static int push_target(struct hs_runtime *s, struct ws *ws, const struct hs_task
     }
 }
 
+/* Whether v's queues hold a task that architecture a may run. */
+static bool has_work(const struct ws *ws, int v, enum hs_arch a)
+{
+    return hs_deque_admits(&ws->rtl[v], a) || hs_deque_admits(&ws->mailbox[v], a) ||
+           (v == ws->master_worker && hs_deque_admits(&ws->master, a));
+}
+
+/* Worker v's queues changed: its membership among the victims, and which
+ * architectures the runtime offers work to. */
+static void note_work(struct hs_runtime *s, struct ws *ws, int v)
+{
+    for (int a = 0; a < HS_NARCH; a++) {
+        hs_victims_set(&ws->victims, a, v, has_work(ws, v, a));
+        if (!ws->neighbour)
+            hs_sched_offer_arch(s, a, ws->victims.n[a] > 0);
+    }
+}
+
 void hs_ws_push(struct hs_runtime *s, struct hs_task *t)
 {
     struct ws *ws = hs_sched_data(s);
-    int cur = ws->current;
-    if (cur < 0) {
+    int cur = ws->current, owner = ws->master_worker;
+    int target = cur < 0 ? cur : push_target(s, ws, t, cur);
+    if (cur < 0 || !hs_sched_can_run(s, t, target) || (target == cur && ws->fifo)) {
         hs_deque_push_tail(&ws->master, t);
-        return;
-    }
-    int target = push_target(s, ws, t, cur);
-    if (!hs_sched_can_run(s, t, target) || (target == cur && ws->fifo))
-        hs_deque_push_tail(&ws->master, t);
-    else if (target == cur)
+    } else if (target == cur) {
         hs_deque_push_head(&ws->rtl[cur], t);
-    else
+        owner = cur;
+    } else {
         hs_deque_push_tail(&ws->mailbox[target], t);
+        owner = target;
+    }
+    note_work(s, ws, owner);
 }
 
 void hs_ws_done(struct hs_runtime *s, struct hs_task *t, int w)
@@ -253,27 +302,44 @@ static void hold_lock(struct ws *ws, int v, double *clock)
     ws->lock_free[v] = *clock;
 }
 
+/* An attempt on a worker with work (hs_victims_steal), after `missed` failed
+ * draws or visits, each charged steal_cost (they hold no lock: see above). */
+struct attempt {
+    struct ws *ws;
+    void **ctx;
+    enum hs_arch arch; /* the thief's */
+    double clock;
+    struct hs_task *t;
+};
+
+static bool try_victim(int v, long missed, void *p)
+{
+    struct attempt *at = p;
+    at->clock += (double)missed * at->ws->steal_cost;
+    hold_lock(at->ws, v, &at->clock);
+    at->t = steal_from(at->ws, v, at->ctx);
+    if (!at->t && !has_work(at->ws, v, at->arch))
+        at->ws->empty_visits++;
+    return at->t != NULL;
+}
+
 static struct hs_task *steal(struct hs_runtime *s, struct ws *ws, int w, void **ctx)
 {
-    int P = hs_sched_nworkers(s);
-    double now = hs_sched_now(s), clock = now;
-    struct hs_task *t = NULL;
-    for (int a = 0; a < ws->attempts && !t && !ws->neighbour; a++) {
-        int v = (int)gsl_rng_uniform_int(hs_sched_rng(s), (unsigned long)P);
-        hold_lock(ws, v, &clock);
-        if (v != w)
-            t = steal_from(ws, v, ctx);
+    int P = hs_sched_nworkers(s), v = -1;
+    enum hs_arch arch = hs_sched_worker(s, w)->arch;
+    struct attempt at = {.ws = ws, .ctx = ctx, .arch = arch, .clock = hs_sched_now(s)};
+    if (ws->neighbour) { /* every other worker in turn, each attempt holding its lock */
+        for (int i = 1; i < P && !at.t; i++)
+            if (try_victim((w + i) % P, 0, &at))
+                v = (w + i) % P;
+    } else {
+        v = hs_victims_steal(&ws->victims, arch, w, ws->attempts, hs_sched_rng(s), try_victim, &at);
     }
-    for (int i = 1; i <= P && !t; i++) { /* every other worker in turn */
-        int v = (w + i) % P;
-        if (v == w)
-            continue;
-        hold_lock(ws, v, &clock);
-        t = steal_from(ws, v, ctx);
-    }
-    if (t)
-        hs_sched_delay(s, w, clock - now);
-    return t;
+    if (!at.t)
+        return NULL;
+    note_work(s, ws, v);
+    hs_sched_delay(s, w, at.clock - hs_sched_now(s));
+    return at.t;
 }
 
 struct hs_task *hs_ws_pop(struct hs_runtime *s, int w)
@@ -285,9 +351,18 @@ struct hs_task *hs_ws_pop(struct hs_runtime *s, int w)
         t = take_runnable(&ws->rtl[w], false, ctx);
     if (!t && (w == ws->master_worker || !ws->steal || ws->fifo))
         t = take_runnable(&ws->master, false, ctx);
-    if (!t && ws->steal)
+    if (t) {
+        note_work(s, ws, w);
+        note_work(s, ws, ws->master_worker);
+    } else if (ws->steal) {
         t = steal(s, ws, w, ctx);
+    }
     return t;
+}
+
+long hs_ws_empty_visits(const struct hs_runtime *s)
+{
+    return ((const struct ws *)hs_sched_data(s))->empty_visits;
 }
 
 void hs_ws_fini(struct hs_runtime *s)
@@ -298,6 +373,7 @@ void hs_ws_fini(struct hs_runtime *s)
         hs_deque_free(&ws->mailbox[w]);
     }
     hs_deque_free(&ws->master);
+    hs_victims_free(&ws->victims);
     free(ws->rtl);
     free(ws->mailbox);
     free(ws->lock_free);

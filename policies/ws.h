@@ -10,5 +10,9 @@ void hs_ws_push(struct hs_runtime *s, struct hs_task *t);
 struct hs_task *hs_ws_pop(struct hs_runtime *s, int w);
 void hs_ws_done(struct hs_runtime *s, struct hs_task *t, int w);
 void hs_ws_fini(struct hs_runtime *s);
+/* Steal attempts so far on a worker whose queues held no task for the
+ * thief's architecture: none for random victims (only workers with work are
+ * drawn), the workers passed in turn for victim=neighbour. */
+long hs_ws_empty_visits(const struct hs_runtime *s);
 
 #endif

@@ -6,6 +6,7 @@
 #include "policies/deque.h"
 #include "base/util.h"
 #include "policies/registry.h"
+#include "policies/ws.h"
 #include "tests/support/testing.h"
 #include "workloads/workload.h"
 
@@ -238,6 +239,58 @@ static void test_steal_cost_charged(void)
     cJSON_Delete(dear);
 }
 
+/* The policy under test, its pop reporting after each call the attempts on
+ * workers without work so far (as the predicted makespan: the one figure a
+ * policy sets that comes back from the child running the simulation). */
+static const struct hs_policy *watched;
+
+static struct hs_task *watched_pop(struct hs_runtime *s, int w)
+{
+    struct hs_task *t = watched->pop(s, w);
+    hs_sched_set_predicted_makespan(s, (double)hs_ws_empty_visits(s));
+    return t;
+}
+
+static double empty_visits(const struct hs_run_config *cfg, const struct hs_dag *dag, const char *spec)
+{
+    struct hs_spec parsed;
+    watched = hs_policy_parse(spec, &parsed);
+    hs_spec_free(&parsed);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(watched);
+    struct hs_policy p = *watched;
+    p.pop = watched_pop;
+    cJSON *r = hs_test_simulate(cfg, dag, &p, spec);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+    CU_ASSERT_PTR_NULL(cJSON_GetObjectItem(r, "error"));
+    double n = hs_test_num(r, "predicted");
+    cJSON_Delete(r);
+    return n;
+}
+
+/* Random victims are drawn among the workers with work for the thief's
+ * architecture only: no attempt on any other, with GPU-only tasks in the
+ * queues (SetArch), mailboxes (push=locality, push=writer) and the master
+ * list; lws's visit in turn, for contrast, passes such workers. */
+static void test_no_steal_from_a_worker_without_work(void)
+{
+    struct hs_run_config idgraf = hs_test_idgraf_config(3, 4);
+    struct hs_dag *chol = hs_workload_build("cholesky:n=8192,nb=1024,setarch=1");
+    struct hs_run_config flat = hs_test_flat_config(8, NULL);
+    struct hs_dag *rnd = hs_test_build_seeded("random:v=300,p=8,seed=%d", 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(chol);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rnd);
+    const char *specs[] = {"ws", "ws:push=locality", "ws:push=writer", "ws:attempts=1", "lws:victim=random"};
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        double a = empty_visits(&idgraf, chol, specs[i]), b = empty_visits(&flat, rnd, specs[i]);
+        if (a != 0 || b != 0)
+            fprintf(stderr, "\n%s: %.0f and %.0f attempts on workers without work\n", specs[i], a, b);
+        CU_ASSERT(a == 0 && b == 0);
+    }
+    CU_ASSERT(empty_visits(&idgraf, chol, "lws") > 0);
+    hs_dag_free(chol);
+    hs_dag_free(rnd);
+}
+
 /* Every XKaapi study runs in its quick version, every row ok, and prints the
  * thesis' figures beside ours. */
 static void test_quick_studies(void)
@@ -271,6 +324,7 @@ int main(void)
         {"one-GPU DGEMM moves the minimum when it fits", test_one_gpu_dgemm_minimum},
         {"out of core, the minimum iff the order's working set fits", test_one_gpu_dgemm_out_of_core},
         {"steal cost is charged to the thief", test_steal_cost_charged},
+        {"no steal attempt on a worker without work", test_no_steal_from_a_worker_without_work},
         {"the XKaapi studies run (quick)", test_quick_studies},
         CU_TEST_INFO_NULL,
     };

@@ -3,9 +3,9 @@
  * dmda and online HEFT are the same event for event as when every worker
  * with room is asked at every completion (offers turned off under the same
  * policy), and so are those of the offline list schedulers (HEFT, CPOP,
- * PEFT, HEFT-NC), on Idgraf with its timing table and on flat:8; the pops the
- * runtime makes follow the ready work, not the workers: a chain of 20 tasks
- * on flat:64 takes one pop per task. */
+ * PEFT, HEFT-NC) and of work stealing (ws), on Idgraf with its timing table
+ * and on flat:8; the pops the runtime makes follow the ready work, not the
+ * workers: a chain of 20 tasks on flat:64 takes one pop per task. */
 #include "policies/registry.h"
 #include "sim/runtime_internal.h"
 #include "tests/support/testing.h"
@@ -56,7 +56,8 @@ static void same_both_ways(const struct hs_run_config *cfg, const struct hs_dag 
 {
     static const char *const specs[] = {"eager", "dmda", "dmda:prefetch=0", "dmda:eft=overlap",
                                         "heft:online=1", "heft:online=1,order=fifo", "heft",
-                                        "heft:insertion=0", "cpop", "peft", "heftnc"};
+                                        "heft:insertion=0", "cpop", "peft", "heftnc", "ws",
+                                        "ws:push=locality", "lws:victim=random"};
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
         cJSON *on = run(cfg, dag, specs[i], false), *off = run(cfg, dag, specs[i], true);
         double pops_on = hs_test_num(on, "predicted"), pops_off = hs_test_num(off, "predicted");
@@ -108,7 +109,7 @@ static void test_pops_follow_work(void)
     for (int i = 0; i < 20; i++)
         hs_dag_access(dag, hs_dag_add_task(dag, "k", NULL, 1, 0), h, HS_MODE_RW);
     CU_ASSERT_EQUAL_FATAL(hs_dag_finalize(dag), 0);
-    static const char *const specs[] = {"eager", "dmda", "heft:online=1", "heft", "peft"};
+    static const char *const specs[] = {"eager", "dmda", "heft:online=1", "heft", "peft", "ws"};
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
         cJSON *r = run(&cfg, dag, specs[i], false);
         double n = hs_test_num(r, "predicted");
@@ -123,7 +124,7 @@ static void test_pops_follow_work(void)
 int main(void)
 {
     static const CU_TestInfo tests[] = {
-        {"eager, dmda, HEFT, CPOP, PEFT, HEFT-NC run the same with offers (Idgraf, Cholesky)",
+        {"eager, dmda, HEFT, CPOP, PEFT, HEFT-NC, ws run the same with offers (Idgraf, Cholesky)",
          test_same_runs_idgraf},
         {"... and on flat:8 (random DAGs)", test_same_runs_flat},
         {"a chain on 64 workers takes one pop per task", test_pops_follow_work},
