@@ -69,25 +69,16 @@ static void extract_message(const char *log, char *out, size_t size)
 }
 
 /* A platform of version 3 or older (<platform version="3">, power= instead
- * of speed=), read with libxml2's reader up to its root element: SimGrid
- * 3.32 reads version 4 and would say only "Bad declaration". StarPU writes
- * HOST.platform.xml in version 3 beside HOST.platform.v4.xml; the refusal
- * names that file and says whether it is there. 0 for any other file (what
- * is wrong with it is SimGrid's to say). */
-static int refuse_old_version(const char *path)
+ * of speed=), told by its root element: SimGrid 3.32 reads version 4 and
+ * would say only "Bad declaration". StarPU writes HOST.platform.xml in
+ * version 3 beside HOST.platform.v4.xml; the refusal names that file and
+ * says whether it is there. 0 for any other file (what is wrong with it is
+ * SimGrid's to say). */
+static int refuse_old_version(const char *path, xmlTextReaderPtr rd)
 {
-    xmlTextReaderPtr rd = xmlReaderForFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
-                                                           XML_PARSE_NOWARNING);
-    if (!rd)
-        return 0;
     xmlChar *version = NULL;
-    while (xmlTextReaderRead(rd) == 1)
-        if (xmlTextReaderNodeType(rd) == XML_READER_TYPE_ELEMENT) {
-            if (xmlStrEqual(xmlTextReaderConstLocalName(rd), BAD_CAST "platform"))
-                version = xmlTextReaderGetAttribute(rd, BAD_CAST "version");
-            break;
-        }
-    xmlFreeTextReader(rd);
+    if (xmlStrEqual(xmlTextReaderConstLocalName(rd), BAD_CAST "platform"))
+        version = xmlTextReaderGetAttribute(rd, BAD_CAST "version");
     char *end = NULL;
     double v = version ? strtod((const char *)version, &end) : NAN;
     int rc = 0;
@@ -150,55 +141,45 @@ static bool core_misread(const char *core)
     return end != core && (*end || errno);
 }
 
-/* What SimGrid would read wrong or too slowly, read first with libxml2's
- * reader (no entity substituted, no network): a core="N" that is not a whole
- * number, radicals that name more than HS_SG_MAX_RADICAL_HOSTS hosts.
- * 0, or -1 with hs_fail naming the file, line and value. */
-static int check_attributes(const char *path)
+/* What SimGrid would read wrong or too slowly, in the element rd is at: a
+ * core="N" that is not a whole number, radicals that name, with those before
+ * (*hosts), more than HS_SG_MAX_RADICAL_HOSTS hosts. 0, or -1 with hs_fail
+ * naming the file, line and value. */
+static int check_attributes(const char *path, xmlTextReaderPtr rd, long *hosts)
 {
-    xmlTextReaderPtr rd = xmlReaderForFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
-                                                           XML_PARSE_NOWARNING);
-    if (!rd)
+    const char *name = (const char *)xmlTextReaderConstLocalName(rd);
+    bool host = strcmp(name, "host") == 0, cluster = strcmp(name, "cluster") == 0;
+    if (!host && !cluster && strcmp(name, "cabinet") != 0)
         return 0;
-    long hosts = 0;
+    char *core = host || cluster ? (char *)xmlTextReaderGetAttribute(rd, BAD_CAST "core") : NULL;
+    char *radical = host ? NULL : (char *)xmlTextReaderGetAttribute(rd, BAD_CAST "radical");
+    char *id = (char *)xmlTextReaderGetAttribute(rd, BAD_CAST "id");
+    int line = (int)xmlGetLineNo(xmlTextReaderCurrentNode(rd));
+    long n = radical ? radical_hosts(radical, HS_SG_MAX_RADICAL_HOSTS) : 0;
     int rc = 0;
-    while (!rc && xmlTextReaderRead(rd) == 1) {
-        if (xmlTextReaderNodeType(rd) != XML_READER_TYPE_ELEMENT)
-            continue;
-        const char *name = (const char *)xmlTextReaderConstLocalName(rd);
-        bool host = strcmp(name, "host") == 0, cluster = strcmp(name, "cluster") == 0;
-        if (!host && !cluster && strcmp(name, "cabinet") != 0)
-            continue;
-        char *core = host || cluster ? (char *)xmlTextReaderGetAttribute(rd, BAD_CAST "core") : NULL;
-        char *radical = host ? NULL : (char *)xmlTextReaderGetAttribute(rd, BAD_CAST "radical");
-        char *id = (char *)xmlTextReaderGetAttribute(rd, BAD_CAST "id");
-        int line = (int)xmlGetLineNo(xmlTextReaderCurrentNode(rd));
-        long n = radical ? radical_hosts(radical, HS_SG_MAX_RADICAL_HOSTS) : 0;
-        if (core && core_misread(core))
-            rc = hs_fail("platform file %s:%d: <%s id=\"%s\">: core=\"%s\" is not an int (write a whole number "
-                         "there, e.g. core=\"4\"; SimGrid would read the number it starts with)",
-                         path, line, name, id ? id : "", core);
-        else if (n > 0 && (hosts += n) > HS_SG_MAX_RADICAL_HOSTS)
-            rc = hs_fail("platform file %s:%d: <%s id=\"%s\"> radical=\"%s\": the file's radicals name more "
-                         "than %ld hosts, hetsim's bound (16 times SimGrid's largest example cluster)",
-                         path, line, name, id ? id : "", radical, HS_SG_MAX_RADICAL_HOSTS);
-        xmlFree(core);
-        xmlFree(radical);
-        xmlFree(id);
-    }
-    xmlFreeTextReader(rd);
+    if (core && core_misread(core))
+        rc = hs_fail("platform file %s:%d: <%s id=\"%s\">: core=\"%s\" is not an int (write a whole number "
+                     "there, e.g. core=\"4\"; SimGrid would read the number it starts with)",
+                     path, line, name, id ? id : "", core);
+    else if (n > 0 && (*hosts += n) > HS_SG_MAX_RADICAL_HOSTS)
+        rc = hs_fail("platform file %s:%d: <%s id=\"%s\"> radical=\"%s\": the file's radicals name more "
+                     "than %ld hosts, hetsim's bound (16 times SimGrid's largest example cluster)",
+                     path, line, name, id ? id : "", radical, HS_SG_MAX_RADICAL_HOSTS);
+    xmlFree(core);
+    xmlFree(radical);
+    xmlFree(id);
     return rc;
 }
 
 /* Availability profiles (SimGrid's state_file, speed_file, the deprecated
  * availability_file of a host or peer; bandwidth_file, latency_file,
- * state_file of a link; <trace_connect>): SimGrid turns hosts and links off
- * or changes their rates during the run, which hetsim does not model (a
- * kernel lasts its timing table's time, a route's rates are read once, a
- * host turned off ends the run with tasks left): refused, naming the host or
- * link and the profile. Read with libxml2's reader once SimGrid has loaded
- * the file in the child; 0 when there is none. */
-static int refuse_profiles(const char *path)
+ * state_file of a link; <trace_connect>) in the element rd is at: SimGrid
+ * turns hosts and links off or changes their rates during the run, which
+ * hetsim does not model (a kernel lasts its timing table's time, a route's
+ * rates are read once, a host turned off ends the run with tasks left):
+ * refused, naming the host or link and the profile (reported once SimGrid
+ * has loaded the file in the child). 0 when there is none. */
+static int refuse_profiles(const char *path, xmlTextReaderPtr rd)
 {
     static const struct {
         const char *element, *what, *attr;
@@ -209,45 +190,76 @@ static int refuse_profiles(const char *path)
         {"link", "link", "state_file"},     {"link", "link", "bandwidth_file"},
         {"link", "link", "latency_file"},
     };
+    int rc = 0;
+    const xmlChar *name = xmlTextReaderConstLocalName(rd);
+    if (xmlStrEqual(name, BAD_CAST "trace_connect")) {
+        xmlChar *kind = xmlTextReaderGetAttribute(rd, BAD_CAST "kind"),
+                *trace = xmlTextReaderGetAttribute(rd, BAD_CAST "trace"),
+                *element = xmlTextReaderGetAttribute(rd, BAD_CAST "element");
+        rc = hs_fail("platform file %s: <trace_connect kind=\"%s\"> gives %s the profile '%s', which SimGrid "
+                     "plays during the run (turning it off or changing its rate) and hetsim does not model: "
+                     "remove it", path, kind ? (const char *)kind : "HOST_AVAIL",
+                     element ? (const char *)element : "?", trace ? (const char *)trace : "?");
+        xmlFree(kind), xmlFree(trace), xmlFree(element);
+        return rc;
+    }
+    for (size_t i = 0; i < sizeof profiled / sizeof *profiled && !rc; i++) {
+        if (!xmlStrEqual(name, BAD_CAST profiled[i].element))
+            continue;
+        xmlChar *file = xmlTextReaderGetAttribute(rd, BAD_CAST profiled[i].attr);
+        if (file && *file) {
+            xmlChar *id = xmlTextReaderGetAttribute(rd, BAD_CAST "id");
+            rc = hs_fail("platform file %s: %s %s has %s='%s', a profile SimGrid plays during the run "
+                         "(turning it off or changing its %s), which hetsim does not model (a kernel lasts "
+                         "its timing table's time, a route's rates are read once): remove the attribute",
+                         path, profiled[i].what, id ? (const char *)id : "?", profiled[i].attr,
+                         (const char *)file,
+                         strcmp(profiled[i].what, "link") == 0 ? "bandwidth or latency" : "speed");
+            xmlFree(id);
+        }
+        xmlFree(file);
+    }
+    return rc;
+}
+
+/* What libxml2's reader (no entity substituted, no network) finds in one
+ * pass over the file, each the first refusal of its kind, "" when none: an
+ * older platform version (told by the root, which ends the pass), an
+ * attribute SimGrid would read wrong or too slowly (which ends it too), an
+ * availability profile. */
+struct xml_findings {
+    char version[1024], attribute[1024], profile[1024];
+};
+
+static void keep(char *msg, size_t size)
+{
+    snprintf(msg, size, "%s", hs_last_error());
+}
+
+static void scan_xml(const char *path, struct xml_findings *fx)
+{
+    memset(fx, 0, sizeof *fx);
     xmlTextReaderPtr rd = xmlReaderForFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
                                                            XML_PARSE_NOWARNING);
     if (!rd)
-        return 0;
-    int rc = 0;
-    while (!rc && xmlTextReaderRead(rd) == 1) {
+        return;
+    long hosts = 0;
+    for (bool root = true; xmlTextReaderRead(rd) == 1;) {
         if (xmlTextReaderNodeType(rd) != XML_READER_TYPE_ELEMENT)
             continue;
-        const xmlChar *name = xmlTextReaderConstLocalName(rd);
-        if (xmlStrEqual(name, BAD_CAST "trace_connect")) {
-            xmlChar *kind = xmlTextReaderGetAttribute(rd, BAD_CAST "kind"),
-                    *trace = xmlTextReaderGetAttribute(rd, BAD_CAST "trace"),
-                    *element = xmlTextReaderGetAttribute(rd, BAD_CAST "element");
-            rc = hs_fail("platform file %s: <trace_connect kind=\"%s\"> gives %s the profile '%s', which SimGrid "
-                         "plays during the run (turning it off or changing its rate) and hetsim does not model: "
-                         "remove it", path, kind ? (const char *)kind : "HOST_AVAIL",
-                         element ? (const char *)element : "?", trace ? (const char *)trace : "?");
-            xmlFree(kind), xmlFree(trace), xmlFree(element);
+        if (root && refuse_old_version(path, rd)) {
+            keep(fx->version, sizeof fx->version);
             break;
         }
-        for (size_t i = 0; i < sizeof profiled / sizeof *profiled && !rc; i++) {
-            if (!xmlStrEqual(name, BAD_CAST profiled[i].element))
-                continue;
-            xmlChar *file = xmlTextReaderGetAttribute(rd, BAD_CAST profiled[i].attr);
-            if (file && *file) {
-                xmlChar *id = xmlTextReaderGetAttribute(rd, BAD_CAST "id");
-                rc = hs_fail("platform file %s: %s %s has %s='%s', a profile SimGrid plays during the run "
-                             "(turning it off or changing its %s), which hetsim does not model (a kernel lasts "
-                             "its timing table's time, a route's rates are read once): remove the attribute",
-                             path, profiled[i].what, id ? (const char *)id : "?", profiled[i].attr,
-                             (const char *)file,
-                             strcmp(profiled[i].what, "link") == 0 ? "bandwidth or latency" : "speed");
-                xmlFree(id);
-            }
-            xmlFree(file);
+        root = false;
+        if (!fx->profile[0] && refuse_profiles(path, rd))
+            keep(fx->profile, sizeof fx->profile);
+        if (check_attributes(path, rd, &hosts)) {
+            keep(fx->attribute, sizeof fx->attribute);
+            break;
         }
     }
     xmlFreeTextReader(rd);
-    return rc;
 }
 
 /* What to write instead, for SimGrid's refusals of a host's attributes
@@ -429,8 +441,10 @@ int hs_sg_check_platform_child(const char *path, const char *map_file, struct hs
     if (!f)
         return hs_fail("platform file %s", err);
     fclose(f);
-    if (refuse_old_version(path) || check_attributes(path))
-        return -1;
+    struct xml_findings fx;
+    scan_xml(path, &fx);
+    if (fx.version[0] || fx.attribute[0])
+        return hs_fail("%s", fx.version[0] ? fx.version : fx.attribute);
     int fds[2];
     if (pipe(fds) != 0)
         return hs_fail("platform file %s: cannot create a pipe", path);
@@ -470,7 +484,7 @@ int hs_sg_check_platform_child(const char *path, const char *map_file, struct hs
         out->routes_asked = at.asked;
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        return refuse_profiles(path);
+        return fx.profile[0] ? hs_fail("%s", fx.profile) : 0;
     if (strstr(log, "hetsim-check: the platform has no host"))
         return hs_fail("platform file %s: no host (a platform needs a RAM host and workers)", path);
     const char *why = strstr(log, refused);
